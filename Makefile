@@ -1,0 +1,50 @@
+# hammer-box developer targets. `make test` is what CI runs (after `make engine`).
+SHELL := /bin/bash
+NODE ?= node
+CLI := $(NODE) dist/cli/main.js
+
+.PHONY: all deps build engine images test test-unit test-integration bench demo clean typecheck
+
+all: build
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: node_modules/.package-lock.json
+
+build: deps
+	npx tsc -p tsconfig.json
+	@chmod +x dist/cli/main.js
+
+typecheck: deps
+	npx tsc -p tsconfig.test.json
+
+# Make a Docker engine reachable (idempotent). See scripts/engine.sh.
+engine:
+	@bash scripts/engine.sh
+
+# The base image and the toolchain images the tests use (content-addressed: unchanged ones are not rebuilt).
+images: build
+	$(CLI) images bootstrap
+	$(CLI) images build python
+
+test: build typecheck images
+	npx vitest run
+
+test-unit: deps
+	npx vitest run --project unit
+
+test-integration: build images
+	npx vitest run --project integration
+
+# Benchmarks print figures and ratios; they never pass or fail on a timing.
+bench: build images
+	npx tsc -p tsconfig.bench.json
+	$(NODE) .bench/bench/main.js $(BENCH)
+
+demo: build images
+	@bash examples/demo.sh
+
+clean:
+	rm -rf dist .bench

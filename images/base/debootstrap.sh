@@ -1,0 +1,37 @@
+#!/bin/sh
+# Build a minimal Debian bookworm root filesystem with debootstrap and import it as a Docker image.
+# Usage: debootstrap.sh <tag> [suite] [mirror]
+# Needs root and debootstrap (installed from apt when missing). An imported image carries no ENV,
+# so PATH, LANG and the default command are set with --change.
+set -eu
+tag=${1:?usage: debootstrap.sh <tag> [suite] [mirror]}
+suite=${2:-bookworm}
+mirror=${3:-http://deb.debian.org/debian}
+
+if [ "$(id -u)" != 0 ]; then
+  echo "debootstrap needs root; run as root or pull debian:$suite-slim instead" >&2
+  exit 3
+fi
+if ! command -v debootstrap >/dev/null 2>&1; then
+  echo "installing debootstrap"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null 2>&1 || {
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+  }
+fi
+
+root=$(mktemp -d /tmp/hammer-box-rootfs.XXXXXX)
+trap 'rm -rf "$root"' EXIT INT TERM
+echo "debootstrap --variant=minbase $suite ($mirror)"
+debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$root.log" 2>&1 || {
+  tail -n 20 "$root.log" >&2; rm -f "$root.log"; exit 1
+}
+rm -f "$root.log"
+# Keep the image small: package lists and caches are rebuilt by 'apt-get update' in child images.
+rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/var/log/* 2>/dev/null || true
+echo "importing as $tag"
+tar -C "$root" -c . | docker import \
+  --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+  --change 'ENV LANG=C.UTF-8' \
+  --change 'CMD ["/bin/sh"]' \
+  --message "hammer-box base: debootstrap --variant=minbase $suite" \
+  - "$tag"

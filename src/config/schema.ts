@@ -1,0 +1,95 @@
+// The shape of hammer-box's configuration, validated with zod at every source.
+import { z } from 'zod';
+import { parseSize } from './units.js';
+
+const size = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const n = parseSize(v);
+  if (n === undefined) {
+    ctx.addIssue({ code: 'custom', message: `not a size: ${JSON.stringify(v)} (use bytes or e.g. "64m", "2g")` });
+    return z.NEVER;
+  }
+  return n;
+});
+const seconds = z.number().positive();
+const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const SandboxConfigSchema = z.strictObject({
+  image: z.string(),
+  toolchain: z.string().min(1),
+  user: z.string().regex(/^\d+:\d+$/, 'must be "uid:gid" with numeric ids').refine((u) => !u.startsWith('0:'), 'the sandbox never runs as root (uid 0)'),
+  memory: size,
+  cpus: z.number().positive().max(512),
+  pids_limit: z.number().int().min(16),
+  tmp_size: size,
+  workspace_size: size,
+  nofile: z.number().int().min(64),
+  runtime: z.string(),
+  exec_timeout: seconds,
+  output_cap: size,
+  env: z.record(z.string().regex(envName, 'not a variable name'), z.string()),
+});
+
+export const ToolsConfigSchema = z.strictObject({
+  test_command: z.string(),
+  test_timeout: seconds,
+});
+
+export const PROVIDERS = ['ollama', 'openai', 'replay'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+export const ModelConfigSchema = z.strictObject({
+  provider: z.enum(PROVIDERS),
+  name: z.string().min(1),
+  url: z.string().url(),
+  api_key_env: z.string().regex(envName),
+  temperature: z.number().min(0).max(2),
+  num_predict: z.number().int().positive(),
+  num_ctx: z.number().int().positive(),
+  keep_alive: z.string(),
+  connect_timeout: seconds,
+  first_token_timeout: seconds,
+  idle_timeout: seconds,
+  timeout: seconds,
+  retries: z.number().int().min(0).max(10),
+  replay_run: z.string(),
+});
+
+export const LoopConfigSchema = z.strictObject({
+  max_iterations: z.number().int().min(1).max(1000),
+  max_diff_lines: z.number().int().min(1),
+  max_unusable_answers: z.number().int().min(1),
+});
+
+export const PromptConfigSchema = z.strictObject({
+  budget_chars: z.number().int().min(1000),
+  tree_max_entries: z.number().int().min(0),
+  file_max_bytes: z.number().int().min(256),
+  output_head_lines: z.number().int().min(0),
+  output_tail_lines: z.number().int().min(0),
+});
+
+export const GitConfigSchema = z.strictObject({
+  base: z.string().min(1),
+  branch_prefix: z.string().regex(/^[A-Za-z0-9._\-/]*$/, 'letters, digits, . _ - / only'),
+  author_name: z.string().min(1),
+  author_email: z.string().min(1),
+});
+
+export const StateConfigSchema = z.strictObject({
+  dir: z.string().min(1),
+});
+
+/** The full, resolved configuration. */
+export const ConfigSchema = z.strictObject({
+  sandbox: SandboxConfigSchema,
+  tools: ToolsConfigSchema,
+  model: ModelConfigSchema,
+  loop: LoopConfigSchema,
+  prompt: PromptConfigSchema,
+  git: GitConfigSchema,
+  state: StateConfigSchema,
+});
+
+export type Config = z.output<typeof ConfigSchema>;
+export type SandboxConfig = Config['sandbox'];
+export type ModelConfig = Config['model'];

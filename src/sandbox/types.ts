@@ -1,0 +1,136 @@
+// The sandbox contract, in our own types. Only src/sandbox/ implements it with dockerode; every
+// other module speaks these types, so another engine is a new adapter, not a rewrite.
+import type { Readable } from 'node:stream';
+
+/** Resource limits and hardening knobs for one sandbox (from config `[sandbox]`). */
+export interface SandboxLimits {
+  /** Memory limit in bytes; MemorySwap is set equal, so there is no swap. */
+  memoryBytes: number;
+  /** CPU quota in nano-CPUs (1e9 = one core). */
+  nanoCpus: number;
+  pidsLimit: number;
+  /** Size of the /tmp tmpfs in bytes. */
+  tmpBytes: number;
+  /** Size cap of the /workspace volume in bytes (tmpfs-backed), or 0 for an uncapped disk volume. */
+  workspaceBytes: number;
+  /** RLIMIT_NOFILE soft and hard. */
+  nofile: number;
+  /** OCI runtime, e.g. "runsc" for gVisor; empty for the engine default. */
+  runtime: string;
+}
+
+/** What to create a sandbox from. */
+export interface SandboxSpec {
+  /** Image reference or id. */
+  image: string;
+  /** The run this sandbox belongs to (label `hammer-box.run-id`). */
+  runId: string;
+  /** "uid:gid" the sandbox runs as; never 0. */
+  user: string;
+  limits: SandboxLimits;
+  /** Environment inside the sandbox. Only these variables exist; nothing is inherited from the host. */
+  env: Record<string, string>;
+  /** Extra labels (keys are prefixed by the caller's namespace). */
+  labels?: Record<string, string>;
+}
+
+/** Output of one stream of an exec, capped: the head and tail are kept, the middle counted. */
+export interface CapturedOutput {
+  /** Decoded text (invalid UTF-8 replaced); when truncated, a marker line stands between head and tail. */
+  text: string;
+  /** Bytes the command wrote to this stream. */
+  totalBytes: number;
+  /** Bytes dropped from the middle. */
+  droppedBytes: number;
+}
+
+/** The outcome of a command in the sandbox. A non-zero exit is a result, not an error. */
+export interface ExecResult {
+  /** Exit code; 137 after a kill. -1 when the exec's inspect gave none. */
+  exitCode: number;
+  stdout: CapturedOutput;
+  stderr: CapturedOutput;
+  durationMs: number;
+  /** The wall-clock timeout fired and every process of the sandbox user was killed. */
+  timedOut: boolean;
+}
+
+export interface ExecOptions {
+  /** Working directory inside the sandbox (default /workspace). */
+  cwd?: string;
+  /** Extra environment for this command (added to the sandbox env). */
+  env?: Record<string, string>;
+  /** Wall-clock timeout in ms; on expiry the whole process tree is killed. */
+  timeoutMs: number;
+  /** Bytes kept per stream (half head, half tail). Default 1 MiB. */
+  maxOutputBytes?: number;
+  /** Live output, called for every chunk as it arrives (before capping). */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+  signal?: AbortSignal;
+}
+
+/** One file to place in the sandbox. */
+export interface SandboxFile {
+  /** Path relative to the destination directory; no `..`, not absolute. */
+  path: string;
+  content: Buffer | string;
+  /** Permission bits (default 0o644). */
+  mode?: number;
+}
+
+/** What goes in as the repo copy: a host directory (packed without following symlinks) or a tar stream. */
+export type RepoSource = { kind: 'dir'; path: string } | { kind: 'tar'; stream: Readable };
+
+export interface CopyInStats {
+  files: number;
+  bytes: number;
+  /** Entries left out: FIFOs, sockets, devices. */
+  skipped: number;
+}
+
+/** A live, hardened, network-less container with a workspace volume. */
+export interface Sandbox {
+  readonly id: string;
+  readonly runId: string;
+  /** The in-container workspace path (/workspace). */
+  readonly workdir: string;
+  /** Run a command (argv, no shell) and return its result. Throws only if the sandbox itself is broken. */
+  exec(cmd: string[], options: ExecOptions): Promise<ExecResult>;
+  /** Place files under `dir` (absolute, inside the workspace volume). */
+  putFiles(dir: string, files: SandboxFile[], options?: { signal?: AbortSignal }): Promise<void>;
+  /** Copy the repo into the workspace as one tar stream. */
+  copyIn(source: RepoSource, options?: { signal?: AbortSignal }): Promise<CopyInStats>;
+  /** Read one regular file back (untrusted data): refuses links and non-regular files, caps the size. */
+  readFile(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<Buffer>;
+  /** Kill every process the sandbox user runs (leftover daemons), keeping the sandbox alive. */
+  killAll(options?: { signal?: AbortSignal }): Promise<void>;
+  /** Remove the container and its volume. Safe to call twice. */
+  destroy(options?: { signal?: AbortSignal }): Promise<void>;
+}
+
+/** Facts about the engine, for `doctor` and for decisions (architecture, runtimes). */
+export interface EngineInfo {
+  serverVersion: string;
+  apiVersion: string;
+  os: string;
+  architecture: string;
+  runtimes: string[];
+  defaultRuntime: string;
+  securityOptions: string[];
+  rootless: boolean;
+  userns: boolean;
+  cgroupVersion: string;
+}
+
+export interface GcReport {
+  containers: string[];
+  volumes: string[];
+}
+
+/** Creates sandboxes and cleans up after dead runs. */
+export interface SandboxEngine {
+  create(spec: SandboxSpec, options?: { signal?: AbortSignal }): Promise<Sandbox>;
+  /** Remove containers and volumes of runs whose owner process is gone (or all of `runIds`). */
+  gc(options?: { runIds?: string[]; signal?: AbortSignal }): Promise<GcReport>;
+  info(options?: { signal?: AbortSignal }): Promise<EngineInfo>;
+}

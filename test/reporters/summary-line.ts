@@ -1,0 +1,22 @@
+// Prints one closing line, "N passed, N failed, N skipped", that CI systems read.
+import type { Reporter, TestModule } from 'vitest/node';
+
+export default class SummaryLineReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const mod of testModules) {
+      for (const test of mod.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        else skipped++;
+      }
+      // A file that failed to load has no tests but is a failure.
+      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+    }
+    failed += unhandledErrors.length;
+    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+  }
+}
