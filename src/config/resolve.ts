@@ -1,0 +1,137 @@
+// Resolve the configuration: defaults < repo .hammer/config.toml < --config < environment < flags.
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { HammerError } from '../errors.js';
+import { packageRoot } from '../paths.js';
+import { envLayer } from './env-layer.js';
+import { type Config, ConfigSchema } from './schema.js';
+import { type ConfigLayer, readTomlLayer } from './toml-source.js';
+
+/**
+ * Keys a repository's own `.hammer/config.toml` may set. The repository is untrusted: it may tune
+ * the loop and name its test command, but not weaken the sandbox, redirect the model (and its API
+ * key) elsewhere, or choose where the branch goes.
+ */
+export const REPO_ALLOWED = ['tools', 'loop', 'prompt', 'sandbox.toolchain'] as const;
+
+export interface ResolveOptions {
+  /** The user's repository (for its .hammer/config.toml), if any. */
+  repo?: string;
+  /** --config file. */
+  configFile?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Flags, already as nested config keys (e.g. { loop: { max_iterations: 3 } }). */
+  flags?: Record<string, unknown>;
+  /** Override the defaults file (tests). */
+  defaultsFile?: string;
+}
+
+export interface ResolvedConfig {
+  config: Config;
+  /** Which source set each dotted key last (for `doctor` and error messages). */
+  sources: Map<string, string>;
+}
+
+/** Load every layer, merge them and validate the result; errors name file, line and key. */
+export async function resolveConfig(options: ResolveOptions = {}): Promise<ResolvedConfig> {
+  const layers: ConfigLayer[] = [];
+  const defaults = await readTomlLayer(options.defaultsFile ?? join(packageRoot(), 'configs', 'default.toml'));
+  if (defaults) layers.push(defaults);
+  if (options.repo) {
+    const repoLayer = await readTomlLayer(join(options.repo, '.hammer', 'config.toml'), { optional: true });
+    if (repoLayer) {
+      checkRepoLayer(repoLayer);
+      layers.push(repoLayer);
+    }
+  }
+  if (options.configFile) {
+    const file = await readTomlLayer(options.configFile);
+    if (file) layers.push(file);
+  }
+  layers.push(envLayer(options.env ?? process.env));
+  if (options.flags) layers.push({ source: 'command line', values: options.flags, lines: new Map() });
+  return mergeAndValidate(layers);
+}
+
+/** Merge layers (later wins, tables merge key by key) and validate with the schema. */
+export function mergeAndValidate(layers: ConfigLayer[]): ResolvedConfig {
+  const merged: Record<string, unknown> = {};
+  const sources = new Map<string, string>();
+  const where = new Map<string, string>();
+  for (const layer of layers) {
+    mergeInto(merged, layer.values, '', (key) => {
+      const line = layer.lines.get(key);
+      sources.set(key, layer.source);
+      where.set(key, line ? `${layer.source}:${line}` : layer.source);
+    });
+  }
+  const parsed = ConfigSchema.safeParse(merged);
+  if (!parsed.success) throw configError(parsed.error, where);
+  return { config: parsed.data, sources };
+}
+
+function mergeInto(target: Record<string, unknown>, src: Record<string, unknown>, prefix: string, seen: (key: string) => void): void {
+  for (const [k, v] of Object.entries(src)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    const isTable = typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+    // sandbox.env is a value (a map of variables), not a table to merge into.
+    if (isTable && key !== 'sandbox.env') {
+      const cur = target[k];
+      if (typeof cur !== 'object' || cur === null || Array.isArray(cur)) target[k] = {};
+      mergeInto(target[k] as Record<string, unknown>, v as Record<string, unknown>, key, seen);
+    } else {
+      target[k] = v;
+      seen(key);
+    }
+  }
+}
+
+function configError(error: z.ZodError, where: Map<string, string>): HammerError {
+  const lines = error.issues.flatMap((issue) => {
+    const key = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((k) => {
+        const full = key ? `${key}.${k}` : k;
+        const loc = locate(full, where);
+        return `${loc ? `${loc}: ` : ''}${full}: unknown key`;
+      });
+    }
+    const loc = locate(key, where);
+    return [`${loc ? `${loc}: ` : ''}${key}: ${issue.message}`];
+  });
+  return new HammerError('CONFIG_INVALID', `invalid configuration:\n  ${lines.join('\n  ')}`, {
+    hint: 'every key and its meaning is listed in configs/default.toml and the README',
+  });
+}
+
+function locate(key: string, where: Map<string, string>): string | undefined {
+  for (let k = key; k; k = k.includes('.') ? k.slice(0, k.lastIndexOf('.')) : '') {
+    const hit = where.get(k);
+    if (hit) return hit;
+    // an unknown key is reported on its table: look for any key under it
+    for (const [wk, wv] of where) if (wk.startsWith(`${k}.`)) return wv.replace(/:\d+$/, '');
+  }
+  return undefined;
+}
+
+function checkRepoLayer(layer: ConfigLayer): void {
+  const bad: string[] = [];
+  const walk = (obj: Record<string, unknown>, prefix: string): void => {
+    for (const [k, v] of Object.entries(obj)) {
+      const key = prefix ? `${prefix}.${k}` : k;
+      if (REPO_ALLOWED.some((a) => key === a || key.startsWith(`${a}.`))) continue;
+      if (typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date)) {
+        walk(v as Record<string, unknown>, key);
+        continue;
+      }
+      const line = layer.lines.get(key);
+      bad.push(`${layer.source}${line ? `:${line}` : ''}: ${key}`);
+    }
+  };
+  walk(layer.values, '');
+  if (bad.length) {
+    throw new HammerError('CONFIG_INVALID', `a repository's config may not set:\n  ${bad.join('\n  ')}`, {
+      hint: `the repository is untrusted; it may set only ${REPO_ALLOWED.join(', ')}. Put the rest in --config, HAMMER_* variables or flags`,
+    });
+  }
+}

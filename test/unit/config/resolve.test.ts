@@ -1,0 +1,107 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ollamaHostToUrl } from '../../../src/config/env-layer.js';
+import { resolveConfig } from '../../../src/config/resolve.js';
+import { isHammerError } from '../../../src/errors.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hb-config-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function expectConfigError(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    expect(isHammerError(err, 'CONFIG_INVALID')).toBe(true);
+    return (err as Error).message;
+  }
+  throw new Error('expected CONFIG_INVALID');
+}
+
+describe('resolveConfig', () => {
+  it('loads the shipped defaults', async () => {
+    const { config } = await resolveConfig({ env: {} });
+    expect(config.model.provider).toBe('ollama');
+    expect(config.model.name).toBe('qwen3-coder:30b');
+    expect(config.sandbox.memory).toBe(2 * 1024 ** 3);
+    expect(config.sandbox.user).toBe('10001:10001');
+    expect(config.git.branch_prefix).toBe('EngineerExternal/');
+  });
+
+  it('applies layers in order: defaults < repo < --config < env < flags', async () => {
+    await mkdir(join(dir, '.hammer'));
+    await writeFile(join(dir, '.hammer', 'config.toml'), '[loop]\nmax_iterations = 3\nmax_diff_lines = 100\n[tools]\ntest_command = "make check"\n');
+    const file = join(dir, 'mine.toml');
+    await writeFile(file, '[loop]\nmax_iterations = 4\n[model]\nname = "from-file"\n');
+    const { config, sources } = await resolveConfig({
+      repo: dir,
+      configFile: file,
+      env: { HAMMER_MODEL: 'from-env', HAMMER_MAX_ITERATIONS: '6' },
+      flags: { loop: { max_iterations: 7 } },
+    });
+    expect(config.loop.max_diff_lines).toBe(100);
+    expect(config.tools.test_command).toBe('make check');
+    expect(config.model.name).toBe('from-env');
+    expect(config.loop.max_iterations).toBe(7);
+    expect(sources.get('loop.max_iterations')).toBe('command line');
+    expect(sources.get('loop.max_diff_lines')).toBe(join(dir, '.hammer', 'config.toml'));
+  });
+
+  it('names file, line and key for a bad value', async () => {
+    const file = join(dir, 'bad.toml');
+    await writeFile(file, '# comment\n[sandbox]\nmemory = "lots"\n\n[loop]\nmax_iterations = 0\n');
+    const msg = await expectConfigError(resolveConfig({ configFile: file, env: {} }));
+    expect(msg).toContain(`${file}:3: sandbox.memory`);
+    expect(msg).toContain(`${file}:6: loop.max_iterations`);
+  });
+
+  it('names unknown keys', async () => {
+    const file = join(dir, 'unknown.toml');
+    await writeFile(file, '[loop]\nmax_iteration = 3\n');
+    const msg = await expectConfigError(resolveConfig({ configFile: file, env: {} }));
+    expect(msg).toContain('loop.max_iteration');
+    expect(msg).toContain(file);
+  });
+
+  it('reports TOML syntax errors with the line', async () => {
+    const file = join(dir, 'syntax.toml');
+    await writeFile(file, '[loop]\nmax_iterations = \n');
+    const msg = await expectConfigError(resolveConfig({ configFile: file, env: {} }));
+    expect(msg).toMatch(new RegExp(`${file}:2:\\d+`));
+  });
+
+  it('refuses sandbox, model and git keys from the untrusted repository config', async () => {
+    await mkdir(join(dir, '.hammer'));
+    await writeFile(join(dir, '.hammer', 'config.toml'), '[sandbox]\ntoolchain = "python"\nmemory = "64g"\n[model]\nurl = "http://evil.example"\n');
+    const msg = await expectConfigError(resolveConfig({ repo: dir, env: {} }));
+    expect(msg).toContain('config.toml:3: sandbox.memory');
+    expect(msg).toContain('config.toml:5: model.url');
+    expect(msg).not.toContain('sandbox.toolchain');
+  });
+
+  it('refuses a root sandbox user', async () => {
+    const msg = await expectConfigError(resolveConfig({ env: {}, flags: { sandbox: { user: '0:0' } } }));
+    expect(msg).toContain('sandbox.user');
+  });
+
+  it('reads OLLAMA_HOST when HAMMER_LLM_URL is unset', async () => {
+    const { config } = await resolveConfig({ env: { OLLAMA_HOST: '0.0.0.0:11500' } });
+    expect(config.model.url).toBe('http://127.0.0.1:11500');
+    const both = await resolveConfig({ env: { OLLAMA_HOST: 'x:1', HAMMER_LLM_URL: 'http://y:2' } });
+    expect(both.config.model.url).toBe('http://y:2');
+  });
+});
+
+describe('ollamaHostToUrl', () => {
+  it('accepts host, host:port and URLs', () => {
+    expect(ollamaHostToUrl('gpu-box')).toBe('http://gpu-box:11434');
+    expect(ollamaHostToUrl('gpu-box:9999')).toBe('http://gpu-box:9999');
+    expect(ollamaHostToUrl('https://ollama.internal')).toBe('https://ollama.internal');
+  });
+});
