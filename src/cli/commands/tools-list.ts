@@ -1,0 +1,16 @@
+// `hammer-box tools list`
+import { ToolRegistry } from '../../tools/registry.js';
+
+export default async function toolsList(opts: { json?: boolean }): Promise<number> {
+  const contracts = new ToolRegistry().contracts();
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(contracts, null, 2)}\n`);
+    return 0;
+  }
+  for (const c of contracts) {
+    const input = c.input as { properties?: Record<string, unknown> };
+    const args = Object.keys(input.properties ?? {}).join(', ') || '-';
+    process.stdout.write(`${c.name.padEnd(16)} ${c.description}  (input: ${args}; timeout ${c.timeout_sec}s)\n`);
+  }
+  return 0;
+}
