@@ -1,9 +1,25 @@
 // Images for integration tests. Built through hammer-box's own image builder (content-addressed,
 // so a second call and a second test file reuse the same image).
+import Docker from 'dockerode';
+import { bootstrapBase, ensureToolchainImage } from '../../src/images/index.js';
+
+const memo = new Map<string, Promise<string>>();
 
 /** The python toolchain image tag, built if missing. */
 export async function toolchainImage(name = 'python'): Promise<string> {
-  // Replaced by the image builder (src/images); until then the imported base image.
-  void name;
-  return 'hammer-box/base:bookworm';
+  let pending = memo.get(name);
+  if (!pending) {
+    pending = (async () => {
+      const docker = new Docker();
+      await bootstrapBase(docker);
+      const image = await ensureToolchainImage(docker, name, {
+        onProgress: process.env.HAMMER_TEST_VERBOSE ? (line) => process.stderr.write(`${line}\n`) : undefined,
+      });
+      return image.tag;
+    })();
+    // A failed build is not memoised, so a later test can try again.
+    pending.catch(() => memo.delete(name));
+    memo.set(name, pending);
+  }
+  return pending;
 }

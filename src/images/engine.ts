@@ -1,0 +1,55 @@
+// The few image calls the builder makes on the engine, with engine failures mapped to typed errors.
+import type Dockerode from 'dockerode';
+import { z } from 'zod';
+import { HammerError, abortError, throwIfAborted } from '../errors.js';
+
+const imageInspectSchema = z.object({
+  Id: z.string(),
+  Created: z.string().optional(),
+  Size: z.number().optional(),
+  Architecture: z.string().optional(),
+  Config: z.object({ Labels: z.record(z.string(), z.string()).nullish() }).nullish(),
+});
+
+/** The parts of an image inspect the builder uses. */
+export interface ImageFacts {
+  id: string;
+  labels: Record<string, string>;
+  architecture: string | undefined;
+}
+
+/** The engine's HTTP status of a dockerode error, if it has one. */
+export function statusCodeOf(err: unknown): number | undefined {
+  if (typeof err === 'object' && err !== null && 'statusCode' in err && typeof err.statusCode === 'number') {
+    return err.statusCode;
+  }
+  return undefined;
+}
+
+/** Map a failed engine call to a typed error (ABORTED when the signal fired). */
+export function engineError(err: unknown, what: string, signal?: AbortSignal): HammerError {
+  if (err instanceof HammerError) return err;
+  if (signal?.aborted) return abortError(signal, what);
+  if (statusCodeOf(err) === undefined) {
+    return new HammerError('ENGINE_UNAVAILABLE', `${what}: the Docker engine did not answer`, {
+      cause: err,
+      hint: "start Docker (or run 'make engine'), or point DOCKER_HOST at a running engine",
+    });
+  }
+  return new HammerError('INTERNAL', `${what} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+}
+
+/** Inspect an image by reference; undefined when the engine does not have it. */
+export async function inspectImage(docker: Dockerode, ref: string, signal?: AbortSignal): Promise<ImageFacts | undefined> {
+  throwIfAborted(signal, `inspecting image ${ref}`);
+  let raw: unknown;
+  try {
+    // Image inspect takes no AbortSignal in dockerode; it is one short request.
+    raw = await docker.getImage(ref).inspect();
+  } catch (err) {
+    if (statusCodeOf(err) === 404) return undefined;
+    throw engineError(err, `inspecting image ${ref}`, signal);
+  }
+  const parsed = imageInspectSchema.parse(raw);
+  return { id: parsed.Id, labels: parsed.Config?.Labels ?? {}, architecture: parsed.Architecture };
+}

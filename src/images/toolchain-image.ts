@@ -1,0 +1,132 @@
+// Toolchain images (hammer-box/<toolchain>:<content hash>): built once from images/<toolchain>/ on
+// top of the base image, and never rebuilt while what built them is unchanged.
+import type Dockerode from 'dockerode';
+import path from 'node:path';
+import { HammerError, throwIfAborted } from '../errors.js';
+import { packBuildContext, readBuildContext } from './build-context.js';
+import type { ContextFile } from './build-context.js';
+import { hashImageInputs } from './context-hash.js';
+import { engineError, inspectImage, statusCodeOf } from './engine.js';
+import { BASE_TAG, IMAGE_LABELS, MANAGED_BY, toolchainRepo } from './labels.js';
+import { imagesDir } from './package-root.js';
+import { readProgress } from './progress.js';
+import { getToolchain } from './toolchains.js';
+
+/** Options for planning or ensuring a toolchain image. */
+export interface ToolchainImageOptions {
+  /** Build output, one line at a time (the CLI prints it on a TTY). */
+  onProgress?: (line: string) => void;
+  signal?: AbortSignal;
+  /** The image to build FROM (default hammer-box/base:bookworm). */
+  base?: string;
+  /** Build context directory (default images/<toolchain dir>/ in the package). */
+  contextDir?: string;
+}
+
+/** What an image would be built from, and the tag that names it. */
+export interface ToolchainImagePlan {
+  toolchain: string;
+  tag: string;
+  contextHash: string;
+  contextDir: string;
+  files: ContextFile[];
+  buildArgs: Record<string, string>;
+  baseImageId: string;
+}
+
+/** A toolchain image present in the engine. */
+export interface ToolchainImage {
+  tag: string;
+  id: string;
+  /** True when this call built it; false when it was already there. */
+  built: boolean;
+}
+
+/** Lines of build output quoted in a build failure. */
+const ERROR_TAIL_LINES = 20;
+
+/** Work out the content-addressed tag of a toolchain image without building anything. */
+export async function planToolchainImage(
+  docker: Dockerode,
+  name: string,
+  options: Pick<ToolchainImageOptions, 'signal' | 'base' | 'contextDir'> = {},
+): Promise<ToolchainImagePlan> {
+  const toolchain = getToolchain(name);
+  const base = options.base ?? BASE_TAG;
+  const baseImage = await inspectImage(docker, base, options.signal);
+  if (!baseImage) {
+    throw new HammerError('IMAGE_MISSING', `the base image ${base} is missing`, {
+      hint: "make it with 'hammer-box images bootstrap'",
+    });
+  }
+  const contextDir = options.contextDir ?? path.join(imagesDir(), toolchain.dir);
+  const files = await readBuildContext(contextDir);
+  if (!files.some((f) => f.path === 'Dockerfile')) {
+    throw new HammerError('IMAGE_BUILD_FAILED', `no Dockerfile in ${contextDir}`);
+  }
+  const buildArgs = { BASE: base };
+  const contextHash = hashImageInputs({ files, buildArgs, baseImageId: baseImage.id });
+  return {
+    toolchain: toolchain.name,
+    tag: `${toolchainRepo(toolchain.name)}:${contextHash}`,
+    contextHash,
+    contextDir,
+    files,
+    buildArgs,
+    baseImageId: baseImage.id,
+  };
+}
+
+/** Return the toolchain image, building it only when its content-addressed tag is missing. */
+export async function ensureToolchainImage(
+  docker: Dockerode,
+  name: string,
+  options: ToolchainImageOptions = {},
+): Promise<ToolchainImage> {
+  const plan = await planToolchainImage(docker, name, options);
+  const existing = await inspectImage(docker, plan.tag, options.signal);
+  if (existing) return { tag: plan.tag, id: existing.id, built: false };
+  const id = await buildPlannedImage(docker, plan, options);
+  return { tag: plan.tag, id, built: true };
+}
+
+/** Build the planned image and return its id. */
+async function buildPlannedImage(docker: Dockerode, plan: ToolchainImagePlan, options: ToolchainImageOptions): Promise<string> {
+  const what = `building ${plan.tag}`;
+  throwIfAborted(options.signal, what);
+  options.onProgress?.(`building ${plan.tag} from ${plan.contextDir}`);
+  let summary;
+  try {
+    const stream = await docker.buildImage(packBuildContext(plan.files), {
+      t: plan.tag,
+      buildargs: plan.buildArgs,
+      labels: {
+        [IMAGE_LABELS.managedBy]: MANAGED_BY,
+        [IMAGE_LABELS.toolchain]: plan.toolchain,
+        [IMAGE_LABELS.contextHash]: plan.contextHash,
+      },
+      // The base is local (no registry may be reachable); intermediate containers are always removed.
+      pull: false,
+      rm: true,
+      forcerm: true,
+      version: '1',
+      abortSignal: options.signal,
+    });
+    summary = await readProgress(stream, options.onProgress, ERROR_TAIL_LINES);
+  } catch (err) {
+    if (statusCodeOf(err) !== undefined) {
+      throw new HammerError('IMAGE_BUILD_FAILED', `${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    throw engineError(err, what, options.signal);
+  }
+  if (summary.error !== undefined) {
+    throw new HammerError('IMAGE_BUILD_FAILED', `${what}: ${summary.error}\n${summary.tail.join('\n')}`, {
+      hint: `fix ${path.join(plan.contextDir, 'Dockerfile')} or check that the build can reach the Debian archive`,
+    });
+  }
+  const built = await inspectImage(docker, plan.tag, options.signal);
+  if (!built) {
+    throw new HammerError('IMAGE_BUILD_FAILED', `${what}: the engine reported success but has no ${plan.tag}\n${summary.tail.join('\n')}`);
+  }
+  return built.id;
+}
