@@ -1,6 +1,6 @@
 // Turning any thrown value into a message for the terminal and an exit code.
 import { HammerError } from '../errors.js';
-import { sanitizeTerminal } from './sanitize-terminal.js';
+import { sanitizeText } from '../report/sanitize.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 
 /** Message lines and exit code for an error; unknown errors are reported as internal (exit 1). */
@@ -10,11 +10,11 @@ export function renderError(err: unknown): { text: string; exitCode: number; cod
     if (err.hint) lines.push(`  what to do: ${err.hint}`);
     const cause = err.cause instanceof Error ? err.cause.message : undefined;
     if (cause && !err.message.includes(cause)) lines.push(`  cause: ${cause}`);
-    return { text: sanitizeTerminal(lines.join('\n')), exitCode: exitCodeFor(err.code), code: err.code };
+    return { text: sanitizeText(lines.join('\n')), exitCode: exitCodeFor(err.code), code: err.code };
   }
   const e = err instanceof Error ? err : new Error(String(err));
   return {
-    text: sanitizeTerminal(`hammer-box: internal error: ${e.stack ?? e.message}\n  please report this with the run's events.ndjson`),
+    text: sanitizeText(`hammer-box: internal error: ${e.stack ?? e.message}\n  please report this with the run's events.ndjson`),
     exitCode: EXIT.notPassing,
     code: 'INTERNAL',
   };
