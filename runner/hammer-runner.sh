@@ -1,0 +1,272 @@
+# hammer-runner: the in-sandbox side of hammer-box. POSIX sh; needs only sh, git, tar and coreutils.
+#
+# Delivered per exec as:  sh -c "<this script>" hammer-runner <op> [args...]
+# with the working directory at the repo root (/workspace). Because the script travels in argv, code
+# that runs in the sandbox (the repo's tests) cannot change it between calls.
+#
+# Ops:
+#   init                          git init the workspace, neutralise attributes, commit "base"
+#   apply-check [flags] <patch>   git apply --check; git's message on stderr is the reason
+#   apply [flags] <patch>         git apply (flags: --recount --ignore-whitespace -pN -CN)
+#   commit <message>              git add -A && git commit (fixed author and date, hooks off)
+#   test <timeout-s> <command>    sh -c <command>; the result's exit is the command's exit code
+#   diff [<rev>]                  git diff --binary --full-index <rev or base> HEAD
+#   status                        git status --porcelain -z; the result says clean true/false
+#   tree                          HEAD's tree and commit
+#   reset                         git reset --hard HEAD && git clean -ffdx
+#
+# stdout ends with one line: HAMMER_RESULT {"op":"...","ok":true,"exit":0,...}. Its values are only
+# op names, booleans, integers and hex hashes, all checked here before printing, never raw text.
+# The process exit status equals "exit". Patch files live under .git/hammer/, outside the tree.
+#
+# The sandbox is hostile territory: between two ops the repo's code may rewrite .git/config, plant
+# hooks, filters or attributes. So every op re-asserts the neutralising attributes and every git call
+# carries its safety settings on the command line, where repository config cannot override them.
+
+set -u
+LC_ALL=C
+export LC_ALL
+# Only the variables set here steer git; whatever the environment carried is dropped.
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES \
+  GIT_COMMON_DIR GIT_NAMESPACE GIT_CEILING_DIRECTORIES GIT_DISCOVERY_ACROSS_FILESYSTEM \
+  GIT_EXTERNAL_DIFF GIT_DIFF_OPTS GIT_CONFIG GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT GIT_SSH \
+  GIT_SSH_COMMAND GIT_ASKPASS GIT_EXEC_PATH GIT_TEMPLATE_DIR GIT_TRACE GIT_TRACE2 GIT_ATTR_SOURCE 2>/dev/null
+ws=$(pwd -P) || exit 70
+GIT_DIR="$ws/.git"
+GIT_WORK_TREE="$ws"
+GIT_CONFIG_NOSYSTEM=1
+GIT_CONFIG_GLOBAL=/dev/null
+GIT_NO_REPLACE_OBJECTS=1
+GIT_TERMINAL_PROMPT=0
+GIT_OPTIONAL_LOCKS=0
+GIT_PAGER=cat
+GIT_EDITOR=true
+GIT_AUTHOR_NAME=hammer-box
+GIT_AUTHOR_EMAIL=hammer-box@localhost
+GIT_COMMITTER_NAME=hammer-box
+GIT_COMMITTER_EMAIL=hammer-box@localhost
+# A fixed date: the same patches on the same base always give the same commits.
+GIT_AUTHOR_DATE='946684800 +0000'
+GIT_COMMITTER_DATE='946684800 +0000'
+export GIT_DIR GIT_WORK_TREE GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL GIT_NO_REPLACE_OBJECTS \
+  GIT_TERMINAL_PROMPT GIT_OPTIONAL_LOCKS GIT_PAGER GIT_EDITOR GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
+  GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+
+op=${1:-}
+[ $# -gt 0 ] && shift
+
+# git with every setting that could run code or change results pinned on the command line.
+g() {
+  git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c core.untrackedCache=false \
+    -c core.bare=false -c core.autocrlf=false -c core.safecrlf=false -c core.eol=lf \
+    -c core.filemode=true -c core.symlinks=true -c core.ignoreCase=false -c core.sparseCheckout=false \
+    -c core.checkStat=default -c core.trustctime=true -c core.quotePath=true -c core.pager=cat \
+    -c core.editor=true -c "safe.directory=$ws" -c commit.gpgsign=false -c tag.gpgsign=false \
+    -c i18n.commitEncoding=UTF-8 -c apply.whitespace=nowarn -c protocol.allow=never \
+    -c gc.auto=0 -c maintenance.auto=false -c submodule.recurse=false -c status.showUntrackedFiles=all \
+    -c user.name=hammer-box -c user.email=hammer-box@localhost "$@"
+}
+
+say() { printf 'hammer-runner: %s\n' "$*" >&2; }
+
+is_int() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
+is_hash() {
+  case $1 in '' | *[!0-9a-f]*) return 1 ;; esac
+  [ ${#1} -eq 40 ] || [ ${#1} -eq 64 ]
+}
+
+# result <exit> [key value]...: print the result line and exit with <exit>. Keys are literals of
+# this script; a value is printed only if it is a hash, an integer or a boolean.
+result() {
+  r_exit=$1
+  shift
+  is_int "$r_exit" || r_exit=70
+  r_ok=false
+  [ "$r_exit" -eq 0 ] && r_ok=true
+  r_extra=
+  while [ $# -ge 2 ]; do
+    if is_hash "$2"; then
+      r_extra="$r_extra,\"$1\":\"$2\""
+    elif is_int "$2" || [ "$2" = true ] || [ "$2" = false ]; then
+      r_extra="$r_extra,\"$1\":$2"
+    fi
+    shift 2
+  done
+  printf '\nHAMMER_RESULT {"op":"%s","ok":%s,"exit":%s%s}\n' "$op_name" "$r_ok" "$r_exit" "$r_extra"
+  exit "$r_exit"
+}
+
+# Attributes that make every file plain bytes: no eol conversion, no filter/ident/encoding, and no
+# diff or merge driver ("!diff" leaves diff unspecified, so text still diffs as text; "-diff" would
+# turn every file into a binary patch). .git/info/attributes outranks any .gitattributes in the tree.
+neutralise() {
+  [ -d "$GIT_DIR" ] || return 0
+  rm -rf "$GIT_DIR/info/attributes" 2>/dev/null
+  mkdir -p "$GIT_DIR/info" "$GIT_DIR/hammer" || return 1
+  printf '%s\n' '* -text -eol -filter -ident !diff !merge -working-tree-encoding -whitespace' \
+    >"$GIT_DIR/info/attributes"
+}
+
+# The local config a fresh repo gets (belt and braces: every call also pins these with -c).
+local_config() {
+  g config core.hooksPath /dev/null &&
+    g config core.fsmonitor false &&
+    g config commit.gpgsign false &&
+    g config core.autocrlf false &&
+    g config user.name hammer-box &&
+    g config user.email hammer-box@localhost
+}
+
+# A patch argument must be a regular file under .git/hammer/ (never part of the tree, never a link).
+patch_path_ok() {
+  case $1 in *..*) return 1 ;; .git/hammer/?* | "$ws"/.git/hammer/?*) ;; *) return 1 ;; esac
+  [ -f "$1" ] && [ ! -L "$1" ]
+}
+
+head_hashes() {
+  h_commit=$(g rev-parse -q --verify 'HEAD^{commit}') || return 1
+  h_tree=$(g rev-parse -q --verify 'HEAD^{tree}') || return 1
+}
+
+op_init() {
+  if [ -e "$GIT_DIR" ]; then
+    say "init: $ws already has .git"
+    result 1
+  fi
+  g -c init.defaultBranch=hammer init -q --template= "$ws" >/dev/null || result 1
+  neutralise && local_config || result 1
+  # -f: the host placed exactly the base tree, ignored-but-tracked files included.
+  g add -A -f || result 1
+  g commit -q --no-verify --allow-empty --cleanup=verbatim -m base || result 1
+  g update-ref refs/hammer/base HEAD || result 1
+  head_hashes || result 1
+  result 0 commit "$h_commit" tree "$h_tree"
+}
+
+op_apply() {
+  a_check=$1
+  shift
+  a_flags=
+  while [ $# -gt 1 ]; do
+    case $1 in
+      --recount | --ignore-whitespace | --inaccurate-eof) a_flags="$a_flags $1" ;;
+      -p[0-9] | -C[0-9]) a_flags="$a_flags $1" ;;
+      *)
+        say "unsupported apply flag: $1"
+        result 2
+        ;;
+    esac
+    shift
+  done
+  if [ $# -ne 1 ] || ! patch_path_ok "$1"; then
+    say "the patch must be a regular file under .git/hammer/"
+    result 2
+  fi
+  # shellcheck disable=SC2086 # a_flags holds only the whitelisted words above
+  if [ "$a_check" = yes ]; then
+    g apply --check $a_flags -- "$1" || result 1
+  else
+    g apply $a_flags -- "$1" || result 1
+  fi
+  result 0
+}
+
+op_commit() {
+  if [ $# -ne 1 ] || [ -z "$1" ]; then
+    say "usage: commit <message>"
+    result 2
+  fi
+  g add -A || result 1
+  g commit -q --no-verify --no-gpg-sign --cleanup=whitespace -m "$1" || result 1
+  head_hashes || result 1
+  result 0 commit "$h_commit" tree "$h_tree"
+}
+
+op_test() {
+  if [ $# -ne 2 ] || ! is_int "$1" || [ -z "$2" ]; then
+    say "usage: test <timeout-seconds> <command>"
+    result 2
+  fi
+  # The host enforces the real timeout and kills the whole tree; timeout(1) is a backstop that
+  # signals the command's process group (0 means none).
+  if [ "$1" -gt 0 ] && command -v timeout >/dev/null 2>&1; then
+    timeout -k 5 "$1" sh -c "$2" </dev/null
+  else
+    sh -c "$2" </dev/null
+  fi
+  result $?
+}
+
+op_diff() {
+  if [ $# -gt 1 ]; then
+    say "usage: diff [<rev>]"
+    result 2
+  fi
+  d_from=$(g rev-parse -q --verify "${1:-refs/hammer/base}^{commit}") || {
+    say "diff: unknown revision"
+    result 1
+  }
+  d_to=$(g rev-parse -q --verify 'HEAD^{commit}') || result 1
+  # Every output-shaping option is explicit, so repository config cannot change the diff.
+  g diff --binary --full-index --no-color --no-ext-diff --no-textconv --no-renames --no-relative \
+    --src-prefix=a/ --dst-prefix=b/ -U3 --inter-hunk-context=0 --diff-algorithm=myers -O/dev/null \
+    "$d_from" "$d_to" -- || result 1
+  result 0 from "$d_from" to "$d_to"
+}
+
+op_status() {
+  s_out="$GIT_DIR/hammer/status.$$"
+  g status --porcelain=v1 -z --untracked-files=all --ignore-submodules=none >"$s_out" || {
+    rm -f "$s_out"
+    result 1
+  }
+  cat "$s_out"
+  s_clean=true
+  [ -s "$s_out" ] && s_clean=false
+  rm -f "$s_out"
+  result 0 clean "$s_clean"
+}
+
+op_tree() {
+  head_hashes || result 1
+  result 0 commit "$h_commit" tree "$h_tree"
+}
+
+op_reset() {
+  if ! { g reset -q --hard HEAD && g clean -q -ffdx; }; then
+    # Tests may leave unwritable directories behind; make the tree writable and try once more.
+    chmod -R u+rwX "$ws" 2>/dev/null
+    { g reset -q --hard HEAD && g clean -q -ffdx; } || result 1
+  fi
+  head_hashes || result 1
+  result 0 commit "$h_commit" tree "$h_tree"
+}
+
+case $op in
+  init | apply-check | apply | commit | test | diff | status | tree | reset) op_name=$op ;;
+  *)
+    op_name=unknown
+    say "unknown op"
+    result 2
+    ;;
+esac
+
+if [ "$op" != init ]; then
+  [ -d "$GIT_DIR" ] || {
+    say "$op: the workspace is not initialised"
+    result 1
+  }
+  neutralise || result 1
+fi
+
+case $op in
+  init) op_init ;;
+  apply-check) op_apply yes "$@" ;;
+  apply) op_apply no "$@" ;;
+  commit) op_commit "$@" ;;
+  test) op_test "$@" ;;
+  diff) op_diff "$@" ;;
+  status) op_status ;;
+  tree) op_tree ;;
+  reset) op_reset ;;
+esac
