@@ -19,8 +19,15 @@ if ! command -v debootstrap >/dev/null 2>&1; then
   }
 fi
 
+if ! command -v docker >/dev/null 2>&1; then
+  echo "the docker CLI is needed to import the image (docker import)" >&2
+  exit 3
+fi
+
 root=$(mktemp -d /tmp/hammer-box-rootfs.XXXXXX)
-trap 'rm -rf "$root"' EXIT INT TERM
+# On Ctrl-C or TERM remove the half-built root and stop (a plain trap would carry on afterwards).
+trap 'rm -rf "$root" "$root.log" "$root.tar"' EXIT
+trap 'exit 130' INT TERM
 echo "debootstrap --variant=minbase $suite ($mirror)"
 debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$root.log" 2>&1 || {
   tail -n 20 "$root.log" >&2; rm -f "$root.log"; exit 1
@@ -29,9 +36,11 @@ rm -f "$root.log"
 # Keep the image small: package lists and caches are rebuilt by 'apt-get update' in child images.
 rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/var/log/* 2>/dev/null || true
 echo "importing as $tag"
-tar -C "$root" -c . | docker import \
+# Through a file, not a pipe: plain sh has no pipefail, and a failed tar must not import half a root.
+tar --numeric-owner -C "$root" -cf "$root.tar" .
+docker import \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --change 'ENV LANG=C.UTF-8' \
   --change 'CMD ["/bin/sh"]' \
   --message "hammer-box base: debootstrap --variant=minbase $suite" \
-  - "$tag"
+  "$root.tar" "$tag"

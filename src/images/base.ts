@@ -14,7 +14,7 @@ export type BaseMethod = 'present' | 'pulled' | 'debootstrap';
 
 /** The base image, present in the engine. */
 export interface BaseImage {
-  tag: typeof BASE_TAG;
+  tag: string;
   id: string;
   method: BaseMethod;
 }
@@ -30,39 +30,48 @@ export interface BootstrapOptions {
   isRoot?: boolean;
   /** Give up on a pull that sends nothing for this long (default 30 s). */
   pullIdleTimeoutMs?: number;
+  /** The tag to make (default hammer-box/base:bookworm). For tests. */
+  tag?: string;
+  /** The registry image to pull (default debian:bookworm-slim). For tests. */
+  pullRef?: string;
+  /** The local build script, called as `sh <script> <tag>` (default images/base/debootstrap.sh). For tests. */
+  debootstrapScript?: string;
 }
 
 /** Make sure hammer-box/base:bookworm exists: present, else pulled, else debootstrapped, else IMAGE_MISSING. */
 export async function bootstrapBase(docker: Dockerode, options: BootstrapOptions = {}): Promise<BaseImage> {
   const { onProgress, signal } = options;
-  const present = await inspectImage(docker, BASE_TAG, signal);
-  if (present) return { tag: BASE_TAG, id: present.id, method: 'present' };
+  const tag = options.tag ?? BASE_TAG;
+  const pullRef = options.pullRef ?? BASE_PULL_REF;
+  const script = options.debootstrapScript ?? path.join(imagesDir(), 'base', 'debootstrap.sh');
+  const present = await inspectImage(docker, tag, signal);
+  if (present) return { tag, id: present.id, method: 'present' };
 
-  const pullFailure = await tryPull(docker, options);
+  const pullFailure = await tryPull(docker, pullRef, options);
   if (pullFailure === undefined) {
-    const id = await tagAsBase(docker, signal);
-    return { tag: BASE_TAG, id, method: 'pulled' };
+    const id = await tagAs(docker, pullRef, tag, signal);
+    return { tag, id, method: 'pulled' };
   }
-  onProgress?.(`cannot pull ${BASE_PULL_REF} (${pullFailure})`);
+  onProgress?.(`cannot pull ${pullRef} (${pullFailure})`);
 
   const platform = options.platform ?? process.platform;
   const isRoot = options.isRoot ?? process.getuid?.() === 0;
   if (platform === 'linux' && isRoot) {
-    onProgress?.(`building ${BASE_TAG} locally with debootstrap`);
-    await runDebootstrap(options);
-    const made = await inspectImage(docker, BASE_TAG, signal);
-    if (!made) throw new HammerError('IMAGE_MISSING', `debootstrap finished but ${BASE_TAG} is not in the engine`);
-    return { tag: BASE_TAG, id: made.id, method: 'debootstrap' };
+    onProgress?.(`building ${tag} locally with debootstrap`);
+    await runDebootstrap(script, tag, pullRef, options);
+    const made = await inspectImage(docker, tag, signal);
+    if (!made) throw new HammerError('IMAGE_MISSING', `debootstrap finished but ${tag} is not in the engine`);
+    return { tag, id: made.id, method: 'debootstrap' };
   }
-  throw new HammerError('IMAGE_MISSING', `the base image ${BASE_TAG} is missing and ${BASE_PULL_REF} cannot be pulled (${pullFailure})`, {
+  throw new HammerError('IMAGE_MISSING', `the base image ${tag} is missing and ${pullRef} cannot be pulled (${pullFailure})`, {
     hint:
-      `on a machine with registry access: docker pull ${BASE_PULL_REF} && docker tag ${BASE_PULL_REF} ${BASE_TAG}; ` +
-      `or, as root on Linux with Debian's archive reachable: sh ${path.join(imagesDir(), 'base', 'debootstrap.sh')} ${BASE_TAG}`,
+      `where a registry is reachable: docker pull ${pullRef} && docker tag ${pullRef} ${tag}; ` +
+      `or run 'hammer-box images bootstrap' as root on Linux (it builds the image with debootstrap from the Debian archive)`,
   });
 }
 
 /** Pull the registry base; returns undefined on success or a one-line reason on failure (never throws, except ABORTED). */
-async function tryPull(docker: Dockerode, options: BootstrapOptions): Promise<string | undefined> {
+async function tryPull(docker: Dockerode, pullRef: string, options: BootstrapOptions): Promise<string | undefined> {
   const { signal, onProgress } = options;
   throwIfAborted(signal, 'pulling the base image');
   // A pull that goes silent (a firewall dropping packets) is abandoned quickly instead of hanging.
@@ -77,7 +86,7 @@ async function tryPull(docker: Dockerode, options: BootstrapOptions): Promise<st
     onProgress?.(line);
   };
   try {
-    const stream = await docker.pull(BASE_PULL_REF, { abortSignal: idle.signal });
+    const stream = await docker.pull(pullRef, { abortSignal: idle.signal });
     const summary = await readProgress(stream, touch, 5);
     return summary.error === undefined ? undefined : firstLine(summary.error);
   } catch (err) {
@@ -92,23 +101,24 @@ async function tryPull(docker: Dockerode, options: BootstrapOptions): Promise<st
 }
 
 /** Tag the pulled image as the base and return its id. */
-async function tagAsBase(docker: Dockerode, signal: AbortSignal | undefined): Promise<string> {
-  const [repo, tag] = BASE_TAG.split(':') as [string, string];
+async function tagAs(docker: Dockerode, from: string, to: string, signal: AbortSignal | undefined): Promise<string> {
+  const colon = to.lastIndexOf(':');
+  const repo = colon > to.lastIndexOf('/') ? to.slice(0, colon) : to;
+  const tag = colon > to.lastIndexOf('/') ? to.slice(colon + 1) : 'latest';
   try {
-    await docker.getImage(BASE_PULL_REF).tag({ repo, tag });
+    await docker.getImage(from).tag({ repo, tag });
   } catch (err) {
-    throw engineError(err, `tagging ${BASE_PULL_REF} as ${BASE_TAG}`, signal);
+    throw engineError(err, `tagging ${from} as ${to}`, signal);
   }
-  const tagged = await inspectImage(docker, BASE_TAG, signal);
-  if (!tagged) throw new HammerError('IMAGE_MISSING', `tagging ${BASE_PULL_REF} as ${BASE_TAG} left no image`);
+  const tagged = await inspectImage(docker, to, signal);
+  if (!tagged) throw new HammerError('IMAGE_MISSING', `tagging ${from} as ${to} left no image`);
   return tagged.id;
 }
 
-/** Run images/base/debootstrap.sh, streaming its output; IMAGE_MISSING with the tail when it fails. */
-async function runDebootstrap(options: BootstrapOptions): Promise<void> {
+/** Run the debootstrap script, streaming its output; IMAGE_MISSING with the tail when it fails. */
+async function runDebootstrap(script: string, tag: string, pullRef: string, options: BootstrapOptions): Promise<void> {
   const { signal, onProgress } = options;
-  const script = path.join(imagesDir(), 'base', 'debootstrap.sh');
-  const child = spawn('sh', [script, BASE_TAG], { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], signal });
+  const child = spawn('sh', [script, tag], { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], signal });
   const tail: string[] = [];
   const onLine = (line: string): void => {
     tail.push(line);
@@ -136,8 +146,8 @@ async function runDebootstrap(options: BootstrapOptions): Promise<void> {
   });
   if (signal?.aborted) throw abortError(signal, 'debootstrap');
   if (code !== 0) {
-    throw new HammerError('IMAGE_MISSING', `debootstrap of ${BASE_TAG} failed (exit ${code ?? 'signal'}):\n${tail.join('\n')}`, {
-      hint: `docker pull ${BASE_PULL_REF} && docker tag ${BASE_PULL_REF} ${BASE_TAG}`,
+    throw new HammerError('IMAGE_MISSING', `debootstrap of ${tag} failed (exit ${code ?? 'signal'}):\n${tail.join('\n')}`, {
+      hint: `check that the Debian archive is reachable, or: docker pull ${pullRef} && docker tag ${pullRef} ${tag}`,
     });
   }
 }

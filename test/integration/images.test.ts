@@ -34,6 +34,62 @@ async function runIn(image: string, cmd: string[]): Promise<{ exit: number; stdo
   }
 }
 
+describe('bootstrapBase when the base is missing', () => {
+  const tag = `hammer-box-test/base:missing-${Date.now().toString(36)}`;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'hb-bootstrap-'));
+  });
+  afterAll(async () => {
+    await docker.getImage(tag).remove().catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('fails quietly to pull without a registry and, when not root, says what to do', async () => {
+    const lines: string[] = [];
+    const err = await bootstrapBase(docker, { tag, isRoot: false, onProgress: (l) => lines.push(l) }).catch((e: unknown) => e);
+    expect(isHammerError(err, 'IMAGE_MISSING')).toBe(true);
+    const { message, hint } = err as { message: string; hint: string };
+    expect(message).toContain('cannot be pulled');
+    expect(hint).toContain(`docker pull debian:bookworm-slim && docker tag debian:bookworm-slim ${tag}`);
+    expect(lines.some((l) => l.startsWith('cannot pull debian:bookworm-slim'))).toBe(true);
+  });
+
+  it('as root on Linux runs the local build script, streaming its output', async () => {
+    const script = path.join(dir, 'fake-debootstrap.sh');
+    // Stands in for debootstrap (minutes, needs the Debian archive): makes the tag from the real base.
+    await writeFile(script, `echo "making $1"\necho "to stderr" >&2\ndocker tag ${BASE_TAG} "$1"\n`);
+    const lines: string[] = [];
+    const base = await bootstrapBase(docker, {
+      tag,
+      isRoot: true,
+      platform: 'linux',
+      debootstrapScript: script,
+      onProgress: (l) => lines.push(l),
+    });
+    expect(base.method).toBe('debootstrap');
+    expect(base.tag).toBe(tag);
+    expect(base.id).toBe((await docker.getImage(BASE_TAG).inspect()).Id);
+    expect(lines).toContain(`making ${tag}`);
+    expect(lines).toContain('to stderr');
+    expect((await bootstrapBase(docker, { tag })).method).toBe('present');
+  });
+
+  it('a failing build script is IMAGE_MISSING with its output', async () => {
+    const script = path.join(dir, 'broken.sh');
+    await writeFile(script, 'echo "E: cannot reach the archive" >&2\nexit 4\n');
+    const err = await bootstrapBase(docker, {
+      tag: `${tag}-broken`,
+      isRoot: true,
+      platform: 'linux',
+      debootstrapScript: script,
+    }).catch((e: unknown) => e);
+    expect(isHammerError(err, 'IMAGE_MISSING')).toBe(true);
+    expect((err as Error).message).toContain('exit 4');
+    expect((err as Error).message).toContain('E: cannot reach the archive');
+  });
+});
+
 describe('toolchain images', () => {
   let tag: string;
   beforeAll(async () => {

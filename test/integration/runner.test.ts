@@ -32,12 +32,11 @@ function tarOf(files: Record<string, string>): Promise<Buffer> {
     pack.entry({ name, mode: 0o644, uid: UID, gid: UID, mtime: new Date(0) }, content);
   }
   pack.finalize();
-  return new Promise((resolve, reject) => {
+  return (async () => {
     const chunks: Buffer[] = [];
-    pack.on('data', (c: Buffer) => chunks.push(c));
-    pack.on('end', () => resolve(Buffer.concat(chunks)));
-    pack.on('error', reject);
-  });
+    for await (const chunk of pack) if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+    return Buffer.concat(chunks);
+  })();
 }
 
 interface OpRun {
