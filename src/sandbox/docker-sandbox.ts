@@ -1,0 +1,103 @@
+// One live sandbox on a Docker engine: exec, files in and out, kill, destroy.
+import { posix } from 'node:path';
+import { Readable } from 'node:stream';
+import type Dockerode from 'dockerode';
+import type { Logger } from 'pino';
+import { throwIfAborted } from '../errors.js';
+import { packFiles, readSingleFile } from './archive.js';
+import { packDirectory, repackTar } from './copy-in.js';
+import { isNotFound, sandboxFailure } from './docker-errors.js';
+import { execInSandbox, killAllProcesses, type ExecTarget } from './exec.js';
+import { WORKDIR } from './hardening.js';
+import { workspaceRelative } from './paths.js';
+import type { CopyInStats, ExecOptions, ExecResult, RepoSource, Sandbox, SandboxFile } from './types.js';
+import type { SandboxUser } from './user.js';
+
+/** A sandbox backed by one container and one workspace volume. */
+export class DockerSandbox implements Sandbox {
+  readonly workdir = WORKDIR;
+  private readonly target: ExecTarget;
+
+  constructor(
+    private readonly docker: Dockerode,
+    readonly id: string,
+    readonly runId: string,
+    private readonly volumeName: string,
+    private readonly owner: SandboxUser,
+    private readonly logger?: Logger,
+  ) {
+    this.target = { container: docker.getContainer(id), user: `${owner.uid}:${owner.gid}` };
+  }
+
+  /** Run a command; a non-zero exit or a timeout is a result. */
+  exec(cmd: string[], options: ExecOptions): Promise<ExecResult> {
+    return execInSandbox(this.target, cmd, options);
+  }
+
+  /** Place files under `dir` (inside the workspace) with one archive upload. */
+  async putFiles(dir: string, files: SandboxFile[], options: { signal?: AbortSignal } = {}): Promise<void> {
+    throwIfAborted(options.signal, 'putting files');
+    const tar = await packFiles(workspaceRelative(dir), files, this.owner);
+    await this.putArchive(tar, options.signal, 'putting files');
+  }
+
+  /** Copy the repo into the workspace as one tar stream. */
+  async copyIn(source: RepoSource, options: { signal?: AbortSignal } = {}): Promise<CopyInStats> {
+    throwIfAborted(options.signal, 'copying the repo in');
+    const packed = source.kind === 'dir' ? packDirectory(source.path, this.owner) : repackTar(source.stream, this.owner);
+    await this.putArchive(packed.stream, options.signal, 'copying the repo in');
+    return { ...packed.stats };
+  }
+
+  /** Read one regular file of at most maxBytes; links, directories and oversize files are refused. */
+  async readFile(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<Buffer> {
+    throwIfAborted(options.signal, 'reading a file');
+    const rel = workspaceRelative(path);
+    const abs = rel === '' ? WORKDIR : `${WORKDIR}/${rel}`;
+    let archive: NodeJS.ReadableStream;
+    try {
+      archive = await this.target.container.getArchive({ path: abs, ...(options.signal ? { abortSignal: options.signal } : {}) });
+    } catch (err) {
+      throw sandboxFailure(err, `reading ${abs}`, options.signal);
+    }
+    const source = archive instanceof Readable ? archive : Readable.from(archive);
+    return readSingleFile(source, posix.basename(abs), options.maxBytes);
+  }
+
+  /** Kill every process of the sandbox user, keeping the sandbox alive. */
+  killAll(options: { signal?: AbortSignal } = {}): Promise<void> {
+    return killAllProcesses(this.target, options.signal);
+  }
+
+  /** Remove the container and its volume; a second call finds nothing and succeeds. */
+  async destroy(options: { signal?: AbortSignal } = {}): Promise<void> {
+    const signal = options.signal ? { abortSignal: options.signal } : {};
+    await this.target.container.remove({ force: true, v: false, ...signal }).catch((err: unknown) => {
+      if (!isNotFound(err)) throw sandboxFailure(err, 'removing the sandbox container', options.signal);
+    });
+    await removeVolume(this.docker, this.volumeName, options.signal);
+    this.logger?.debug({ container: this.id, volume: this.volumeName }, 'sandbox destroyed');
+  }
+
+  private async putArchive(tar: Buffer | NodeJS.ReadableStream, signal: AbortSignal | undefined, what: string): Promise<void> {
+    try {
+      await this.target.container.putArchive(tar, { path: WORKDIR, ...(signal ? { abortSignal: signal } : {}) });
+    } catch (err) {
+      throw sandboxFailure(err, what, signal);
+    }
+  }
+}
+
+/** Remove a volume, treating "already gone" as done. Retries briefly while a just-removed container still holds it. */
+export async function removeVolume(docker: Dockerode, name: string, signal?: AbortSignal): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await docker.getVolume(name).remove(signal ? { abortSignal: signal } : {});
+      return;
+    } catch (err) {
+      if (isNotFound(err)) return;
+      if (attempt >= 10 || signal?.aborted) throw sandboxFailure(err, `removing volume ${name}`, signal);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}

@@ -1,0 +1,40 @@
+// Facts about the engine from `docker info` and `docker version` answers (outside data, parsed).
+import { z } from 'zod';
+import type { EngineInfo } from './types.js';
+
+const InfoSchema = z.object({
+  OSType: z.string().nullish(),
+  Architecture: z.string().nullish(),
+  Runtimes: z.record(z.string(), z.unknown()).nullish(),
+  DefaultRuntime: z.string().nullish(),
+  SecurityOptions: z.array(z.string()).nullish(),
+  CgroupVersion: z.string().nullish(),
+});
+
+const VersionSchema = z.object({
+  Version: z.string().nullish(),
+  ApiVersion: z.string().nullish(),
+  Os: z.string().nullish(),
+  Arch: z.string().nullish(),
+});
+
+/** Build EngineInfo from the raw info and version answers. */
+export function parseEngineInfo(info: unknown, version: unknown): EngineInfo {
+  const i = InfoSchema.parse(info);
+  const v = VersionSchema.parse(version);
+  const securityOptions = i.SecurityOptions ?? [];
+  // Entries look like "name=seccomp,profile=default" or "name=rootless".
+  const names = securityOptions.map((o) => /(?:^|,)name=([^,]+)/.exec(o)?.[1] ?? o);
+  return {
+    serverVersion: v.Version ?? '',
+    apiVersion: v.ApiVersion ?? '',
+    os: v.Os ?? i.OSType ?? '',
+    architecture: v.Arch ?? i.Architecture ?? '',
+    runtimes: Object.keys(i.Runtimes ?? {}).sort(),
+    defaultRuntime: i.DefaultRuntime ?? '',
+    securityOptions,
+    rootless: names.includes('rootless'),
+    userns: names.includes('userns'),
+    cgroupVersion: i.CgroupVersion ?? '',
+  };
+}

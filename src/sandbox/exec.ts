@@ -1,0 +1,159 @@
+// Running a command in a sandbox: demuxed, capped, live, with a wall-clock timeout and an abort
+// that kill every process of the sandbox user, and the exit code read after the stream has ended.
+import type { Duplex } from 'node:stream';
+import type Dockerode from 'dockerode';
+import { z } from 'zod';
+import { HammerError, abortError, throwIfAborted } from '../errors.js';
+import { OutputCapture } from './capture.js';
+import { FrameDemuxer } from './demux.js';
+import { isNotFound, sandboxFailure, statusCode } from './docker-errors.js';
+import { envList, WORKDIR } from './hardening.js';
+import { settlesWithin, sleep, streamEnd } from './stream-end.js';
+import type { ExecOptions, ExecResult } from './types.js';
+
+/** Bytes kept per stream when the caller gives no cap. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/** What an exec needs to know about its sandbox. */
+export interface ExecTarget {
+  container: Dockerode.Container;
+  /** "uid:gid" every command runs as. */
+  user: string;
+}
+
+const ExecStateSchema = z.object({ Running: z.boolean(), ExitCode: z.number().int().nullable() });
+
+async function execState(exec: Dockerode.Exec): Promise<{ running: boolean; exitCode: number | null }> {
+  const s = ExecStateSchema.parse(await exec.inspect());
+  return { running: s.Running, exitCode: s.ExitCode };
+}
+
+async function startExec(target: ExecTarget, cmd: string[], env: Record<string, string>, cwd: string, signal?: AbortSignal) {
+  const exec = await target.container.exec({
+    Cmd: cmd,
+    Env: envList(env),
+    WorkingDir: cwd,
+    User: target.user,
+    AttachStdin: false,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+    ...(signal ? { abortSignal: signal } : {}),
+  });
+  const stream: Duplex = await exec.start({ hijack: true, stdin: false });
+  return { exec, stream };
+}
+
+/** Kill every process of the sandbox user (daemons included); PID 1 and the keeper run as another user and stay. */
+export async function killAllProcesses(target: ExecTarget, signal?: AbortSignal): Promise<void> {
+  let lastError: unknown;
+  // A fork bomb can hold every pid of the limit; retry until our one-process killer gets a slot.
+  for (let attempt = 0; attempt < 40; attempt++) {
+    throwIfAborted(signal, 'killing the sandbox processes');
+    try {
+      // sh's builtin kill: one process, and kill(-1) spares the caller itself.
+      const { exec, stream } = await startExec(target, ['sh', '-c', 'kill -KILL -1 2>/dev/null; exit 0'], {}, '/');
+      stream.resume();
+      await streamEnd(stream);
+      stream.destroy();
+      if ((await execState(exec)).exitCode === 0) return;
+    } catch (err) {
+      if (isNotFound(err) || statusCode(err) === 409) throw sandboxFailure(err, 'killing the sandbox processes');
+      lastError = err;
+    }
+    await sleep(Math.min(25 * (attempt + 1), 250));
+  }
+  throw new HammerError('SANDBOX_BROKEN', 'could not kill the sandbox processes', { cause: lastError });
+}
+
+/** Run `cmd` (argv, no shell) in the sandbox; a failing or timed-out command is a result, a broken sandbox throws. */
+export async function execInSandbox(target: ExecTarget, cmd: string[], options: ExecOptions): Promise<ExecResult> {
+  const { signal } = options;
+  throwIfAborted(signal, 'command');
+  if (cmd.length === 0) throw new HammerError('INTERNAL', 'exec needs a command');
+  const started = performance.now();
+  const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const out = { stdout: new OutputCapture(max), stderr: new OutputCapture(max) };
+  let callbackError: unknown;
+  const demux = new FrameDemuxer((name, payload) => {
+    out[name].push(payload);
+    if (options.onOutput && callbackError === undefined) {
+      try {
+        options.onOutput(name, payload);
+      } catch (err) {
+        callbackError = err;
+      }
+    }
+  });
+
+  let exec: Dockerode.Exec;
+  let stream: Duplex;
+  try {
+    ({ exec, stream } = await startExec(target, cmd, options.env ?? {}, options.cwd ?? WORKDIR, signal));
+  } catch (err) {
+    throw sandboxFailure(err, `starting ${cmd[0]}`, signal);
+  }
+  stream.on('data', (chunk: Buffer) => demux.push(chunk));
+  const ended = streamEnd(stream);
+
+  let timedOut = false;
+  let aborted = false;
+  let killing: Promise<void> | undefined;
+  const killUntilEnded = (): Promise<void> =>
+    (killing ??= (async () => {
+      for (let round = 0; round < 3; round++) {
+        await killAllProcesses(target).catch(() => undefined);
+        if (await settlesWithin(ended, 5_000)) return;
+      }
+      stream.destroy();
+    })());
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void killUntilEnded();
+  }, options.timeoutMs);
+  const onAbort = (): void => {
+    aborted = true;
+    void killUntilEnded();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  let streamError: unknown;
+  try {
+    await ended;
+  } catch (err) {
+    streamError = err;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    stream.destroy();
+  }
+  // Never return while a killer is in flight: it would hit the next command's processes.
+  if (killing) await killing;
+  if (aborted) throw abortError(signal, 'command');
+  if (streamError !== undefined && !timedOut) throw sandboxFailure(streamError, `reading the output of ${cmd[0]}`);
+  if (callbackError !== undefined) throw callbackError;
+
+  let state = await execState(exec).catch((err: unknown) => {
+    throw sandboxFailure(err, `inspecting ${cmd[0]}`);
+  });
+  // The streams can close before the process exits (it closed stdout and stderr itself): wait for it.
+  while (state.running) {
+    if (signal?.aborted) {
+      await killAllProcesses(target).catch(() => undefined);
+      throw abortError(signal, 'command');
+    }
+    if (!timedOut && performance.now() - started >= options.timeoutMs) {
+      timedOut = true;
+      await killAllProcesses(target);
+    }
+    await sleep(20);
+    state = await execState(exec);
+  }
+  return {
+    exitCode: state.exitCode ?? (timedOut ? 137 : -1),
+    stdout: out.stdout.result(),
+    stderr: out.stderr.result(),
+    durationMs: performance.now() - started,
+    timedOut,
+  };
+}

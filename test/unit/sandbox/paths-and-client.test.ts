@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { isHammerError } from '../../../src/errors.js';
+import { engineAddress } from '../../../src/sandbox/docker-client.js';
+import { safeRelativePath, workspaceRelative } from '../../../src/sandbox/paths.js';
+
+describe('workspaceRelative', () => {
+  it('accepts the workspace and paths under it', () => {
+    expect(workspaceRelative('/workspace')).toBe('');
+    expect(workspaceRelative('/workspace/')).toBe('');
+    expect(workspaceRelative('/workspace/a/b.txt')).toBe('a/b.txt');
+    expect(workspaceRelative('/workspace//a/./b')).toBe('a/b');
+  });
+
+  it('refuses anything that is not inside it', () => {
+    for (const p of ['/etc/passwd', '/workspace/../etc', '/workspace-other/x', 'workspace/a', '/workspace/a\0b', '/']) {
+      expect(() => workspaceRelative(p)).toThrow(/refused/);
+    }
+  });
+});
+
+describe('safeRelativePath', () => {
+  it('accepts plain relative paths and refuses escapes', () => {
+    expect(safeRelativePath('a/b.txt')).toBe('a/b.txt');
+    for (const p of ['', '/a', '../a', 'a/../../b', 'a//b', './a', 'a/']) expect(() => safeRelativePath(p)).toThrow(/refused/);
+  });
+});
+
+describe('engineAddress', () => {
+  it('reads DOCKER_HOST like the docker CLI', () => {
+    expect(engineAddress({})).toEqual({ kind: 'unix', socketPath: undefined });
+    expect(engineAddress({ DOCKER_HOST: 'unix:///run/user/1000/docker.sock' })).toEqual({ kind: 'unix', socketPath: '/run/user/1000/docker.sock' });
+    expect(engineAddress({ DOCKER_HOST: 'tcp://10.0.0.5:2375' })).toEqual({ kind: 'tcp', host: '10.0.0.5', port: '2375', tls: false, certPath: undefined });
+    expect(engineAddress({ DOCKER_HOST: 'tcp://h:2376', DOCKER_CERT_PATH: '/c' })).toEqual({ kind: 'tcp', host: 'h', port: '2376', tls: true, certPath: '/c' });
+    expect(engineAddress({ DOCKER_HOST: 'h:1234', DOCKER_TLS_VERIFY: '1' })).toMatchObject({ kind: 'tcp', host: 'h', port: '1234', tls: true });
+    expect(engineAddress({ DOCKER_HOST: 'ssh://me@box' })).toEqual({ kind: 'ssh', host: 'box', port: '22', username: 'me' });
+  });
+
+  it('a malformed DOCKER_HOST is ENGINE_UNAVAILABLE', () => {
+    let err: unknown;
+    try {
+      engineAddress({ DOCKER_HOST: 'tcp://[bad' });
+    } catch (e) {
+      err = e;
+    }
+    expect(isHammerError(err, 'ENGINE_UNAVAILABLE')).toBe(true);
+  });
+});
