@@ -1,0 +1,64 @@
+// The model contract the loop speaks: our types, never undici's.
+
+/** One message of a chat conversation. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** How far a streamed answer has come (reported after every delta). */
+export interface GenerateProgress {
+  /** Tokens (stream chunks) received so far, thinking included. */
+  tokens: number;
+  /** Milliseconds since generate() was called. */
+  elapsedMs: number;
+  /** Generation speed since the first token (0 until there is one). */
+  tokensPerSecond: number;
+  /** Milliseconds from generate() to the first token, once there is one. */
+  firstTokenMs?: number;
+}
+
+/** A request for one complete answer. */
+export interface GenerateRequest {
+  messages: ChatMessage[];
+  signal?: AbortSignal;
+  /** Called after each delta; `delta` is the answer text it added ('' for thinking-only chunks). */
+  onProgress?: (progress: GenerateProgress, delta: string) => void;
+}
+
+/** A complete answer. A partial answer is never returned: it is an error. */
+export interface GenerateResult {
+  text: string;
+  model: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  /** Why the model stopped as the server says it ('stop', 'length', ...), when it says. */
+  finishReason?: string;
+  /** Milliseconds from generate() to the end of the answer, retries included. */
+  durationMs: number;
+  /** Milliseconds from generate() to the first token (equal to durationMs for an empty answer). */
+  firstTokenMs: number;
+  /** HTTP attempts made (1 when the first one answered). */
+  attempts: number;
+}
+
+/** What `doctor` learns about the model server. */
+export interface ModelCheck {
+  reachable: boolean;
+  modelPresent: boolean;
+  detail: string;
+  /** The models the server lists, when it lists them. */
+  models?: string[];
+}
+
+/** A model server (or a recording) that turns a conversation into an answer. */
+export interface ModelProvider {
+  readonly name: 'ollama' | 'openai' | 'replay';
+  readonly model: string;
+  /** Stream one answer to completion; throws a HammerError (MODEL_*, ABORTED) when there is none. */
+  generate(req: GenerateRequest): Promise<GenerateResult>;
+  /** Is the server reachable and does it have the model? Never throws except when aborted. */
+  check(opts?: { signal?: AbortSignal }): Promise<ModelCheck>;
+  /** Release the connections this provider opened (a no-op for a dispatcher passed in). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,301 @@
+// A real HTTP server on 127.0.0.1 that speaks Ollama's and the OpenAI-compatible wire formats with
+// scripted answers, and records every request so tests can assert what the model was shown.
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { z } from 'zod';
+
+/** What the server does for one chat request. */
+export type Script =
+  /** Stream `answer` in pieces of `chunkSize` characters (default 4), `delayMs` apart (default 0). */
+  | { answer: string; chunkSize?: number; delayMs?: number; doneReason?: string }
+  /** Answer with this status and JSON body (a string body is sent as is). */
+  | { status: number; body: unknown }
+  /** Stream `errorAfter`, then an error chunk saying `error`, then end. */
+  | { errorAfter: string; error: string }
+  /** Never answer (not even headers) until the client goes away or the server closes. */
+  | { hang: true }
+  /** Send headers, then one character of `dribble` every `intervalMs`. */
+  | { dribble: string; intervalMs: number }
+  /** Answer 200 with this raw text as the body. */
+  | { garbage: string };
+
+/** A request the server received. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body parsed as JSON, or undefined when it was empty or not JSON. */
+  body: unknown;
+}
+
+/** A running scripted model server. */
+export interface ModelServer {
+  /** http://127.0.0.1:<port>, no trailing slash. */
+  url: string;
+  requests: RecordedRequest[];
+  /** Chat requests only (those that consumed or would have consumed a script entry). */
+  chatRequests(): RecordedRequest[];
+  /** Add script entries at the end. */
+  enqueue(...entries: Script[]): void;
+  /** TCP connections currently open to the server (to check that clients release theirs). */
+  connections(): number;
+  close(): Promise<void>;
+}
+
+/** The model every server knows unless told otherwise. */
+export const DEFAULT_TEST_MODEL = 'test-model';
+
+type Wire = 'ollama' | 'openai';
+
+/** The parts of a chat request body the server looks at. */
+const ChatBodySchema = z.object({
+  model: z.string().optional(),
+  messages: z.array(z.object({ content: z.unknown() })).optional(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
+});
+type ChatBody = z.output<typeof ChatBodySchema>;
+
+/** Start a scripted model server on 127.0.0.1 and an ephemeral port. */
+export async function startModelServer(opts: { models?: string[]; script: Script[] }): Promise<ModelServer> {
+  const models = opts.models ?? [DEFAULT_TEST_MODEL];
+  const script = [...opts.script];
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const known = (name: unknown): name is string => typeof name === 'string' && models.some((m) => withTag(m) === withTag(name));
+
+  const later = (ms: number, fn: () => void): void => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const raw = await readBody(req);
+    let body: unknown;
+    try {
+      body = raw === '' ? undefined : JSON.parse(raw);
+    } catch {
+      body = undefined;
+    }
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    requests.push({ method: req.method ?? 'GET', path, headers: { ...req.headers }, body });
+    const chat: ChatBody = ChatBodySchema.safeParse(body).data ?? {};
+    const model = chat.model;
+
+    if (req.method === 'GET' && path === '/api/tags') {
+      return json(res, 200, {
+        models: models.map((m) => ({ name: withTag(m), model: withTag(m), modified_at: new Date(0).toISOString(), size: 1, digest: 'sha256:0' })),
+      });
+    }
+    if (req.method === 'POST' && path === '/api/show') {
+      if (!known(model)) return json(res, 404, { error: `model '${String(model)}' not found` });
+      return json(res, 200, { modelfile: '', parameters: '', template: '{{ .Prompt }}', details: { family: 'test', parameter_size: '1B' }, model_info: {} });
+    }
+    if (req.method === 'GET' && path === '/v1/models') {
+      return json(res, 200, { object: 'list', data: models.map((m) => ({ id: m, object: 'model', created: 0, owned_by: 'test' })) });
+    }
+    const wire: Wire | undefined =
+      req.method === 'POST' && path === '/api/chat' ? 'ollama' : req.method === 'POST' && path === '/v1/chat/completions' ? 'openai' : undefined;
+    if (!wire) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('404 page not found');
+      return;
+    }
+    if (!known(model)) {
+      if (wire === 'ollama') return json(res, 404, { error: `model "${String(model)}" not found, try pulling it first` });
+      return json(res, 404, {
+        error: { message: `The model \`${String(model)}\` does not exist.`, type: 'invalid_request_error', param: 'model', code: 'model_not_found' },
+      });
+    }
+    const entry = script.shift();
+    if (!entry) return json(res, 500, { error: 'the scripted model server has no more answers' });
+    serveScript(wire, entry, model, chat, res, later);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(String(err));
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    chatRequests: () => requests.filter((r) => r.path === '/api/chat' || r.path === '/v1/chat/completions'),
+    enqueue: (...entries) => script.push(...entries),
+    connections: () => sockets.size,
+    close: async () => {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+  };
+}
+
+function serveScript(
+  wire: Wire,
+  entry: Script,
+  model: string,
+  body: ChatBody,
+  res: ServerResponse,
+  later: (ms: number, fn: () => void) => void,
+): void {
+  if ('hang' in entry) return; // the socket stays open until the client leaves or close() destroys it
+  if ('status' in entry) {
+    res.writeHead(entry.status, { 'content-type': typeof entry.body === 'string' ? 'text/plain' : 'application/json' });
+    res.end(typeof entry.body === 'string' ? entry.body : JSON.stringify(entry.body));
+    return;
+  }
+  const f = new Framer(wire, model, includeUsage(body));
+  res.writeHead(200, { 'content-type': wire === 'ollama' ? 'application/x-ndjson' : 'text/event-stream', 'cache-control': 'no-cache' });
+  if ('garbage' in entry) {
+    res.end(entry.garbage);
+    return;
+  }
+  const write = (s: string): void => {
+    if (!res.destroyed) res.write(s);
+  };
+  let pieces: string[];
+  let gap: number;
+  let finish: () => void;
+  if ('answer' in entry) {
+    pieces = split(entry.answer, entry.chunkSize ?? 4);
+    gap = entry.delayMs ?? 0;
+    finish = () => {
+      write(f.final(entry.doneReason ?? 'stop', promptTokens(body), pieces.length));
+      res.end();
+    };
+  } else if ('errorAfter' in entry) {
+    pieces = split(entry.errorAfter, 4);
+    gap = 0;
+    finish = () => {
+      write(f.error(entry.error));
+      res.end();
+    };
+  } else {
+    pieces = Array.from(entry.dribble);
+    gap = entry.intervalMs;
+    finish = () => {
+      write(f.final('stop', promptTokens(body), pieces.length));
+      res.end();
+    };
+  }
+  write(f.start());
+  let i = 0;
+  const step = (): void => {
+    if (res.destroyed) return;
+    if (i >= pieces.length) return finish();
+    write(f.delta(pieces[i++] ?? ''));
+    if (gap > 0) later(gap, step);
+    else setImmediate(step);
+  };
+  step();
+}
+
+/** Frames answer pieces in one wire format with the field names the real servers use. */
+class Framer {
+  private readonly created = Math.floor(Date.now() / 1000);
+  constructor(
+    private readonly wire: Wire,
+    private readonly model: string,
+    private readonly usage: boolean,
+  ) {}
+
+  start(): string {
+    if (this.wire === 'ollama') return '';
+    return this.sse({ ...this.head(), choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] });
+  }
+
+  delta(content: string): string {
+    if (this.wire === 'ollama') {
+      return `${JSON.stringify({ model: this.model, created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: false })}\n`;
+    }
+    return this.sse({ ...this.head(), choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }] });
+  }
+
+  final(reason: string, prompt: number, completion: number): string {
+    if (this.wire === 'ollama') {
+      return `${JSON.stringify({
+        model: this.model,
+        created_at: new Date().toISOString(),
+        message: { role: 'assistant', content: '' },
+        done: true,
+        done_reason: reason,
+        total_duration: 1_000_000,
+        load_duration: 1000,
+        prompt_eval_count: prompt,
+        prompt_eval_duration: 1000,
+        eval_count: completion,
+        eval_duration: 1000,
+      })}\n`;
+    }
+    let out = this.sse({ ...this.head(), choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: reason }] });
+    if (this.usage) {
+      out += this.sse({ ...this.head(), choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
+    }
+    return `${out}data: [DONE]\n\n`;
+  }
+
+  error(message: string): string {
+    if (this.wire === 'ollama') return `${JSON.stringify({ error: message })}\n`;
+    return this.sse({ error: { message, type: 'server_error', param: null, code: null } });
+  }
+
+  private head(): Record<string, unknown> {
+    return { id: 'chatcmpl-test', object: 'chat.completion.chunk', created: this.created, model: this.model, system_fingerprint: 'test' };
+  }
+
+  private sse(obj: unknown): string {
+    return `data: ${JSON.stringify(obj)}\n\n`;
+  }
+}
+
+function split(text: string, size: number): string[] {
+  const chars = Array.from(text);
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += Math.max(1, size)) out.push(chars.slice(i, i + Math.max(1, size)).join(''));
+  return out;
+}
+
+function promptTokens(body: ChatBody): number {
+  const chars = (body.messages ?? []).reduce((n, m) => n + String(m.content ?? '').length, 0);
+  return Math.ceil(chars / 4);
+}
+
+function includeUsage(body: ChatBody): boolean {
+  return body.stream_options?.include_usage === true;
+}
+
+function withTag(name: string): string {
+  return name.slice(name.lastIndexOf('/') + 1).includes(':') ? name : `${name}:latest`;
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
