@@ -208,7 +208,7 @@ op_diff() {
   }
   d_to=$(g rev-parse -q --verify 'HEAD^{commit}') || result 1
   # Every output-shaping option is explicit, so repository config cannot change the diff.
-  g diff --binary --full-index --no-color --no-ext-diff --no-textconv --no-renames --no-relative \
+  g -c diff.relative=false diff --binary --full-index --no-color --no-ext-diff --no-textconv --no-renames \
     --src-prefix=a/ --dst-prefix=b/ -U3 --inter-hunk-context=0 --diff-algorithm=myers -O/dev/null \
     "$d_from" "$d_to" -- || result 1
   result 0 from "$d_from" to "$d_to"

@@ -10,3 +10,5 @@ export type { Toolchain } from './toolchains.js';
 export { BASE_TAG, BASE_PULL_REF, IMAGE_LABELS, MANAGED_BY } from './labels.js';
 export { hashImageInputs } from './context-hash.js';
 export { imagesDir, packageRoot } from './package-root.js';
+export { CONTRACT_ITEMS, assertImageContract, checkImageContract, parseContractOutput } from './contract.js';
+export type { ContractItem, ContractReport } from './contract.js';
