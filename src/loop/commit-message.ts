@@ -1,0 +1,29 @@
+// Commit messages for applied patches: deterministic, one line, derived from the files touched.
+import { sanitizeLine, truncateText } from '../report/sanitize.js';
+import type { PatchFile } from '../state/run-state.js';
+
+const VERB: Record<PatchFile['status'], string> = {
+  added: 'add',
+  deleted: 'delete',
+  modified: 'update',
+  renamed: 'rename',
+  copied: 'copy',
+};
+
+/** A one-line summary of a patch: "update src/calc.py", "update 3 files: a.py, b.py, c.py". */
+export function summarizePatch(files: readonly PatchFile[]): string {
+  if (files.length === 0) return 'no file changes';
+  if (files.length === 1) {
+    const f = files[0]!;
+    const what = f.status === 'renamed' || f.status === 'copied' ? `${f.from ?? '?'} to ${f.path}` : f.path;
+    return truncateText(sanitizeLine(`${VERB[f.status]} ${what}`), 60);
+  }
+  const verbs = new Set(files.map((f) => VERB[f.status]));
+  const verb = verbs.size === 1 ? [...verbs][0]! : 'change';
+  return truncateText(sanitizeLine(`${verb} ${files.length} files: ${files.map((f) => f.path).join(', ')}`), 60);
+}
+
+/** The commit message of iteration n: "hammer: iteration N - <summary>". */
+export function commitMessage(n: number, summary: string): string {
+  return `hammer: iteration ${n} - ${sanitizeLine(summary)}`;
+}

@@ -1,0 +1,132 @@
+// PR_SUMMARY.md: what a reviewer needs to judge the branch, from the state alone. Every piece of
+// text that came from the model, the repo or the sandbox is sanitised on the way in.
+import { finishedIterations, latestTest } from '../loop/stop-conditions.js';
+import { testStatus } from '../loop/signal.js';
+import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
+import { blockquote, fencedBlock, formatDuration, inlineCode, table, tableCell } from './markdown.js';
+import { assessRisk } from './risk.js';
+import { sanitizeLine, sanitizeText, truncateText } from './sanitize.js';
+
+const DIRECTIVE_LINES = 12;
+const OUTPUT_TAIL_LINES = 40;
+
+/** Render the pull-request summary of a run as markdown. */
+export function renderPrSummary(state: RunState): string {
+  const risk = assessRisk(state);
+  const iterations = finishedIterations(state);
+  const sections: string[] = [];
+
+  sections.push(`# hammer-box run ${state.run_id}`);
+  sections.push(`**Risk: ${risk.level}** - ${sanitizeLine(risk.reason)}`);
+  sections.push(
+    table(
+      ['', ''],
+      [
+        ['Branch', state.branch === null ? 'not created' : `${cellCode(state.branch.name)} at ${cellCode(short(state.branch.commit))}`],
+        ['Base', `${cellCode(state.repo.base_ref)} at ${cellCode(short(state.repo.base_commit))}`],
+        ['Status', `${state.status}${state.reason === null ? '' : ` (${state.reason})`}`],
+        ['Iterations', String(iterations.length)],
+        ['Model', `${tableCell(state.model.provider)} ${cellCode(state.model.name)}`],
+        ['Image', `${cellCode(state.image.ref)} (${cellCode(short(state.image.id.replace(/^sha256:/, '')))})`],
+      ].map(([k, v]) => [k!, v!]),
+    ),
+  );
+  if (state.reason_detail !== null && state.reason_detail !== '') sections.push(`Stopped because: ${sanitizeLine(state.reason_detail)}`);
+
+  sections.push(`## Directive\n\nFrom ${code(state.directive.path)}:\n\n${blockquote(directiveExcerpt(state.directive.text))}`);
+  sections.push(renderIterations(iterations));
+  sections.push(renderCommits(iterations));
+  sections.push(renderFinalTest(state));
+  sections.push(renderFiles(iterations));
+  const rejected = renderRejected(iterations);
+  if (rejected !== null) sections.push(rejected);
+  if (state.errors.length > 0) {
+    sections.push(
+      `## Errors\n\n${state.errors.map((e) => `- ${code(e.code)}${e.phase === undefined ? '' : ` in ${tableCell(e.phase)}`}: ${sanitizeLine(e.message)}`).join('\n')}`,
+    );
+  }
+  return `${sections.join('\n\n')}\n`;
+}
+
+function renderIterations(iterations: readonly Iteration[]): string {
+  if (iterations.length === 0) return '## Iterations\n\nNone.';
+  const rows = iterations.map((it) => [
+    String(it.n),
+    it.outcome ?? 'unfinished',
+    String(it.patch?.files.length ?? 0),
+    it.test === null ? '-' : tableCell(testStatus(it.test)),
+    it.answer === null ? '-' : formatDuration(it.answer.duration_ms),
+    it.test === null ? '-' : formatDuration(it.test.duration_ms),
+    formatDuration(Object.values(it.phases).reduce((sum, p) => sum + (p?.duration_ms ?? 0), 0)),
+    tableCell(truncateText(it.summary, 80)),
+  ]);
+  return `## Iterations\n\n${table(['#', 'Outcome', 'Files', 'Tests', 'Model', 'Test run', 'Total', 'Summary'], rows)}`;
+}
+
+function renderCommits(iterations: readonly Iteration[]): string {
+  const applied = iterations.filter((it) => it.apply !== null);
+  if (applied.length === 0) return '## Commits\n\nNone.';
+  return `## Commits\n\n${applied.map((it) => `- ${code(short(it.apply!.commit))} hammer: iteration ${it.n} - ${sanitizeLine(it.summary)}`).join('\n')}`;
+}
+
+function renderFinalTest(state: RunState): string {
+  const test = latestTest(state);
+  if (test === null) return '## Final test run\n\nThe tests did not run.';
+  const passed = test.exit_code === 0 && !test.timed_out;
+  const head = `## Final test run\n\n${passed ? 'Passed' : 'Failed'}: ${code(test.command)} (${testStatus(test)}, ${formatDuration(test.duration_ms)})`;
+  const output = [test.stdout_tail, test.stderr_tail].map((t) => sanitizeText(t).trimEnd()).filter((t) => t !== '').join('\n');
+  if (output === '') return `${head}\n\nNo output.`;
+  const lines = output.split('\n');
+  const tail = lines.slice(-OUTPUT_TAIL_LINES).join('\n');
+  const note = lines.length > OUTPUT_TAIL_LINES ? `Last ${OUTPUT_TAIL_LINES} lines of output:` : 'Output:';
+  return `${head}\n\n${note}\n\n${fencedBlock(tail, 'text')}`;
+}
+
+function renderFiles(iterations: readonly Iteration[]): string {
+  const files = new Map<string, PatchFile>();
+  for (const it of iterations) {
+    if (it.outcome !== 'applied' || it.patch === null) continue;
+    for (const f of it.patch.files) files.set(f.path, f);
+  }
+  if (files.size === 0) return '## Files touched\n\nNone.';
+  const lines = [...files.values()]
+    .sort((a, b) => a.path.localeCompare(b.path))
+    .map((f) => `- ${code(f.path)} (${f.status}${f.from === undefined ? '' : ` from ${code(f.from)}`})`);
+  return `## Files touched\n\n${lines.join('\n')}`;
+}
+
+function renderRejected(iterations: readonly Iteration[]): string | null {
+  const rejected = iterations.filter((it) => it.outcome === 'rejected' || it.outcome === 'unusable' || it.outcome === 'duplicate');
+  if (rejected.length === 0) return null;
+  const lines = rejected.map((it) => {
+    const why =
+      it.outcome === 'rejected'
+        ? `git apply --check: ${it.validation?.message ?? 'rejected'}`
+        : it.outcome === 'duplicate'
+          ? 'repeated an earlier patch'
+          : `unusable answer: ${it.extraction?.reason ?? 'no diff'}`;
+    const artifact = it.patch?.artifact ?? it.answer?.artifact;
+    return `- Iteration ${it.n}: ${sanitizeLine(truncateText(why, 300))}${artifact === undefined ? '' : ` (${code(artifact)})`}`;
+  });
+  return `## Rejected patches\n\n${lines.join('\n')}`;
+}
+
+function directiveExcerpt(text: string): string {
+  const lines = sanitizeText(text).trim().split('\n');
+  const shown = lines.slice(0, DIRECTIVE_LINES).map((l) => truncateText(l, 200));
+  if (lines.length > DIRECTIVE_LINES) shown.push(`... (${lines.length - DIRECTIVE_LINES} more lines)`);
+  return shown.join('\n');
+}
+
+// Inline code inside a table cell (pipes escaped so the cell does not split).
+function cellCode(text: string): string {
+  return inlineCode(text).replace(/\|/g, '\\|');
+}
+
+function code(text: string): string {
+  return inlineCode(text);
+}
+
+function short(hash: string): string {
+  return /^[0-9a-f]{12,}$/i.test(hash) ? hash.slice(0, 12) : hash;
+}

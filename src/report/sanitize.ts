@@ -1,0 +1,37 @@
+// Make untrusted text (test output, model answers, git messages) safe to show: no terminal
+// escape sequences, no control characters, no invisible bidi reordering.
+
+// ESC-introduced sequences: CSI (ESC [ params final), OSC / DCS / SOS / PM / APC strings (ended by
+// BEL or ST, or at the end of the line), and two-character escapes. The 8-bit C1 forms (0x9B CSI, 0x9D OSC, ...) likewise.
+const ESCAPES = new RegExp(
+  [
+    '(?:\\u001b\\[|\\u009b)[\\u0030-\\u003f]*[\\u0020-\\u002f]*[\\u0040-\\u007e]?',
+    '(?:\\u001b[\\]PX^_]|[\\u0090\\u0098\\u009d\\u009e\\u009f])[^\\u0007\\u001b\\u009c\\n]*(?:\\u0007|\\u001b\\\\|\\u009c)?',
+    '\\u001b[\\u0020-\\u002f]*[\\u0030-\\u007e]?',
+  ].join('|'),
+  'g',
+);
+// C0 except \t and \n, DEL, C1.
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// Bidi embeddings, overrides and isolates, and zero-width characters that hide or reorder text.
+const INVISIBLES = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/** Strip escape sequences and control characters (keeping \n and \t); show bidi/zero-width marks as <U+XXXX>. */
+export function sanitizeText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(ESCAPES, '')
+    .replace(CONTROLS, '')
+    .replace(INVISIBLES, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`);
+}
+
+/** sanitizeText for a one-line context (a table cell, a list item): newlines and tabs become spaces. */
+export function sanitizeLine(text: string): string {
+  return sanitizeText(text).replace(/[\n\t]+/g, ' ').trim();
+}
+
+/** Shorten `text` to at most `max` characters, marking the cut with an ellipsis. */
+export function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, Math.max(0, max - 1))}…`;
+}

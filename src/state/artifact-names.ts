@@ -1,0 +1,21 @@
+// File names of a run's artifacts, beside its state in .hammer/runs/<run_id>/.
+
+const iter = (n: number): string => `iter-${String(n).padStart(2, '0')}`;
+
+/** The artifact names the loop writes, one function per kind. */
+export const artifactNames = {
+  /** The prompt sent to the model in iteration n (markdown). */
+  prompt: (n: number): string => `${iter(n)}-prompt.md`,
+  /** The model's raw answer in iteration n, byte for byte (replay plays these back). */
+  answer: (n: number): string => `${iter(n)}-answer.md`,
+  /** The normalised patch extracted from iteration n's answer. */
+  patch: (n: number): string => `${iter(n)}.patch`,
+  /** The test run's log after iteration n's patch. */
+  testLog: (n: number): string => `${iter(n)}-test.log`,
+  /** The baseline test run's log. */
+  baselineTestLog: (): string => 'baseline-test.log',
+  /** The pull-request summary. */
+  prSummary: (): string => 'PR_SUMMARY.md',
+  /** Progress and log events, one JSON document a line. */
+  events: (): string => 'events.ndjson',
+} as const;

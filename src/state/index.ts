@@ -1,0 +1,6 @@
+// The run state: schema, atomic store, artifact names, run ids.
+export * from './run-state.js';
+export * from './run-id.js';
+export * from './artifact-names.js';
+export { writeFileAtomic, fsyncDir, TEMP_SUFFIX } from './atomic-write.js';
+export { RunStore, parseState, type RunStoreOptions, type RunList, type SkippedStateFile } from './store.js';

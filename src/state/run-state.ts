@@ -1,0 +1,167 @@
+// The run state file `.hammer/runs/<run_id>.json`: every fact about a run, rewritten atomically
+// after each phase, validated with zod whenever it is read back.
+import { z } from 'zod';
+
+/** The schema version written into every state file; a reader refuses any other. */
+export const RUN_STATE_SCHEMA_VERSION = 1;
+
+/** How a run stands: still going, or how it ended. */
+export const RUN_STATUSES = ['running', 'stable', 'failed', 'interrupted', 'error'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Why a run ended (null while it runs). */
+export const EXIT_REASONS = [
+  'tests_pass',
+  'tests_pass_baseline',
+  'max_iterations',
+  'duplicate_patch',
+  'no_usable_diff',
+  'error',
+  'interrupted',
+] as const;
+export type ExitReason = (typeof EXIT_REASONS)[number];
+
+/** The seven phases of one iteration, in order. */
+export const ITERATION_PHASES = ['read_state', 'generate', 'extract', 'validate', 'apply', 'test', 'update_state'] as const;
+export type IterationPhase = (typeof ITERATION_PHASES)[number];
+
+/**
+ * Phases of the run outside any iteration, in order: `prepare` (clone, image, sandbox, copy in),
+ * `baseline` (the first test run), `report` (PR_SUMMARY.md and artifacts), `deliver` (the branch
+ * in the user's repository).
+ */
+export const RUN_PHASES = ['prepare', 'baseline', 'report', 'deliver'] as const;
+export type RunPhase = (typeof RUN_PHASES)[number];
+
+/** What an iteration came to. */
+export const ITERATION_OUTCOMES = ['applied', 'rejected', 'no_changes', 'unusable', 'duplicate'] as const;
+export type IterationOutcome = (typeof ITERATION_OUTCOMES)[number];
+
+const timestamp = z.iso.datetime({ offset: true });
+const count = z.number().int().min(0);
+const ms = z.number().min(0);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'not a sha256 hex digest');
+/** An artifact file name inside the run's artifacts directory (never a path). */
+export const ArtifactNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'not an artifact file name')
+  .refine((s) => !s.includes('..'), 'not an artifact file name');
+
+/** One phase's record: done, failed or skipped, when it started and how long it took. */
+export const PhaseRecordSchema = z.strictObject({
+  status: z.enum(['done', 'failed', 'skipped']),
+  started_at: timestamp,
+  duration_ms: ms,
+  detail: z.string().optional(),
+});
+export type PhaseRecord = z.infer<typeof PhaseRecordSchema>;
+
+/** One test run. The output excerpts hold the head and tail lines, already capped and sanitised. */
+export const TestRecordSchema = z.strictObject({
+  command: z.string(),
+  exit_code: z.number().int(),
+  duration_ms: ms,
+  timed_out: z.boolean(),
+  stdout_tail: z.string(),
+  stderr_tail: z.string(),
+  /** Bytes the command wrote to stdout and stderr together. */
+  total_bytes: count,
+  /** Bytes of that not kept by the sandbox's capture. */
+  dropped_bytes: count,
+  artifact: ArtifactNameSchema.nullable(),
+});
+export type TestRecord = z.infer<typeof TestRecordSchema>;
+
+/** A file a patch touches. */
+export const PatchFileSchema = z.strictObject({
+  path: z.string(),
+  status: z.enum(['added', 'deleted', 'modified', 'renamed', 'copied']),
+  /** The source path of a rename or copy. */
+  from: z.string().optional(),
+});
+export type PatchFile = z.infer<typeof PatchFileSchema>;
+
+/** One turn of the loop. Fields are null until their phase has run (or when it was skipped). */
+export const IterationSchema = z.strictObject({
+  n: z.number().int().min(1),
+  started_at: timestamp,
+  phases: z.partialRecord(z.enum(ITERATION_PHASES), PhaseRecordSchema),
+  prompt: z.strictObject({ chars: count, artifact: ArtifactNameSchema }).nullable(),
+  answer: z
+    .strictObject({
+      model: z.string(),
+      prompt_tokens: count.optional(),
+      completion_tokens: count.optional(),
+      duration_ms: ms,
+      first_token_ms: ms.nullable(),
+      artifact: ArtifactNameSchema,
+    })
+    .nullable(),
+  extraction: z
+    .strictObject({
+      kind: z.enum(['diff', 'no_changes', 'unusable']),
+      reason: z.string().optional(),
+      lines: count.optional(),
+      files: count.optional(),
+      /** Repairs made to the model's diff while extracting it (e.g. a/ b/ prefixes added). */
+      fixes: z.array(z.string()).optional(),
+    })
+    .nullable(),
+  patch: z
+    .strictObject({
+      /** sha256 of the normalised patch (see patchHash). */
+      hash: sha256,
+      artifact: ArtifactNameSchema,
+      files: z.array(PatchFileSchema),
+      /** Lines of the patch text. */
+      lines: count,
+      added: count.optional(),
+      removed: count.optional(),
+    })
+    .nullable(),
+  /** `git apply --check` in the sandbox. */
+  validation: z.strictObject({ ok: z.boolean(), message: z.string().optional() }).nullable(),
+  apply: z.strictObject({ commit: z.string(), tree: z.string() }).nullable(),
+  test: TestRecordSchema.nullable(),
+  /** Null while the iteration is in progress. */
+  outcome: z.enum(ITERATION_OUTCOMES).nullable(),
+  /** One line saying what happened (also the commit message's tail when applied). */
+  summary: z.string(),
+});
+export type Iteration = z.infer<typeof IterationSchema>;
+
+/** An unrecoverable error, recorded before the run stops with status `error`. */
+export const RunErrorSchema = z.strictObject({
+  at: timestamp,
+  code: z.string(),
+  message: z.string(),
+  phase: z.string().optional(),
+  iteration: z.number().int().min(1).optional(),
+});
+export type RunError = z.infer<typeof RunErrorSchema>;
+
+/** The whole run state file. */
+export const RunStateSchema = z.strictObject({
+  schema_version: z.literal(RUN_STATE_SCHEMA_VERSION),
+  run_id: z.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  status: z.enum(RUN_STATUSES),
+  reason: z.enum(EXIT_REASONS).nullable(),
+  reason_detail: z.string().nullable(),
+  repo: z.strictObject({ path: z.string(), base_ref: z.string(), base_commit: z.string(), base_tree: z.string() }),
+  directive: z.strictObject({ path: z.string(), text: z.string(), sha256 }),
+  /** The resolved Config, as it was when the run started. */
+  config: z.record(z.string(), z.unknown()),
+  model: z.strictObject({ provider: z.string(), name: z.string(), url: z.string() }),
+  image: z.strictObject({ ref: z.string(), id: z.string() }),
+  sandbox: z.strictObject({ container_id: z.string() }).nullable(),
+  branch: z.strictObject({ name: z.string(), commit: z.string() }).nullable(),
+  phases: z.partialRecord(z.enum(RUN_PHASES), PhaseRecordSchema),
+  baseline: TestRecordSchema.nullable(),
+  iterations: z.array(IterationSchema),
+  /** Absolute path of the run's artifacts directory; artifact names in this file are relative to it. */
+  artifacts_dir: z.string(),
+  errors: z.array(RunErrorSchema),
+});
+export type RunState = z.infer<typeof RunStateSchema>;

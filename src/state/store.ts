@@ -1,0 +1,236 @@
+// The run store: state files in <dir>/runs/<run_id>.json, artifacts in <dir>/runs/<run_id>/.
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HammerError, isHammerError } from '../errors.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { isRunId, newRunId, RUN_ID_PATTERN } from './run-id.js';
+import { ArtifactNameSchema, RUN_STATE_SCHEMA_VERSION, RunStateSchema, type RunState } from './run-state.js';
+
+const MAX_STATE_BYTES = 64 * 1024 * 1024;
+const MAX_ARTIFACT_BYTES = 64 * 1024 * 1024;
+
+export interface RunStoreOptions {
+  /** The state directory, <repo>/.hammer. */
+  dir: string;
+}
+
+/** A state file list() could not read, and why. */
+export interface SkippedStateFile {
+  file: string;
+  message: string;
+}
+
+/** What list() found: readable runs, newest first, and the files it had to skip. */
+export interface RunList {
+  runs: RunState[];
+  skipped: SkippedStateFile[];
+}
+
+/** Reads and writes run states and artifacts under one state directory. */
+export class RunStore {
+  readonly dir: string;
+  readonly runsDir: string;
+  // Writes of one run are serialised so the file always ends up holding the last state written.
+  readonly #pending = new Map<string, Promise<void>>();
+
+  constructor(options: RunStoreOptions) {
+    this.dir = options.dir;
+    this.runsDir = join(options.dir, 'runs');
+  }
+
+  /** A new unique run id (timestamp to the second plus random base32). */
+  newRunId(now?: Date, random?: (n: number) => Uint8Array): string {
+    return newRunId(now, random);
+  }
+
+  /** The state file of a run. */
+  statePath(runId: string): string {
+    return join(this.runsDir, `${checkRunId(runId)}.json`);
+  }
+
+  /** The artifacts directory of a run (PR_SUMMARY.md, prompts, answers, patches, logs). */
+  artifactsDir(runId: string): string {
+    return join(this.runsDir, checkRunId(runId));
+  }
+
+  /** Start a run: claim its id (fails if taken) and write its first state. */
+  async create(state: RunState): Promise<void> {
+    const runId = checkRunId(state.run_id);
+    await mkdir(this.runsDir, { recursive: true });
+    await this.#refuseSymlinks();
+    try {
+      await mkdir(this.artifactsDir(runId));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new HammerError('INTERNAL', `run id ${runId} is already taken in ${this.runsDir}`, { cause: err });
+      }
+      throw err;
+    }
+    await this.write(state);
+  }
+
+  /** Replace a run's state file atomically (temp file, fsync, rename, fsync dir). */
+  async write(state: RunState): Promise<void> {
+    const parsed = RunStateSchema.safeParse(state);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new HammerError('INTERNAL', `refusing to write an invalid run state: ${issuePath(issue?.path ?? [])}: ${issue?.message ?? ''}`);
+    }
+    const path = this.statePath(state.run_id);
+    const body = `${JSON.stringify(parsed.data, null, 2)}\n`;
+    await this.#serialise(state.run_id, () => writeFileAtomic(path, body));
+  }
+
+  /** Read and validate a run's state. Throws RUN_NOT_FOUND or STATE_INVALID (naming file and field). */
+  async read(runId: string): Promise<RunState> {
+    if (!isRunId(runId)) {
+      throw new HammerError('RUN_NOT_FOUND', `no run ${JSON.stringify(runId)}: run ids look like 20261122T140501Z-k3b7qa`, {
+        hint: 'list runs with: hammer-box runs list',
+      });
+    }
+    const path = this.statePath(runId);
+    let text: string;
+    try {
+      text = (await readCapped(path, MAX_STATE_BYTES)).toString('utf8');
+    } catch (err) {
+      if (isHammerError(err)) throw err;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new HammerError('RUN_NOT_FOUND', `no run ${runId} in ${this.runsDir}`, { hint: 'list runs with: hammer-box runs list', cause: err });
+      }
+      throw new HammerError('STATE_INVALID', `${path}: cannot read: ${(err as Error).message}`, { cause: err });
+    }
+    return parseState(path, runId, text);
+  }
+
+  /** Every readable run, newest first; unreadable state files are reported, not fatal. Temp files are ignored. */
+  async list(): Promise<RunList> {
+    let names: string[];
+    try {
+      names = await readdir(this.runsDir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { runs: [], skipped: [] };
+      throw err;
+    }
+    const runs: RunState[] = [];
+    const skipped: SkippedStateFile[] = [];
+    for (const name of names.sort()) {
+      const runId = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
+      if (!RUN_ID_PATTERN.test(runId)) continue;
+      try {
+        runs.push(await this.read(runId));
+      } catch (err) {
+        if (!isHammerError(err)) throw err;
+        skipped.push({ file: join(this.runsDir, name), message: err.message });
+      }
+    }
+    runs.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.run_id.localeCompare(a.run_id));
+    return { runs, skipped };
+  }
+
+  /** Write one artifact of a run (atomically) and return its name relative to the artifacts directory. */
+  async writeArtifact(runId: string, name: string, content: string | Uint8Array): Promise<string> {
+    const file = checkArtifactName(name);
+    const dir = this.artifactsDir(runId);
+    await mkdir(dir, { recursive: true });
+    await writeFileAtomic(join(dir, file), content);
+    return file;
+  }
+
+  /** Read one artifact of a run (refusing symlinks and oversized files). */
+  async readArtifact(runId: string, name: string): Promise<string> {
+    const path = join(this.artifactsDir(runId), checkArtifactName(name));
+    try {
+      return (await readCapped(path, MAX_ARTIFACT_BYTES)).toString('utf8');
+    } catch (err) {
+      if (isHammerError(err)) throw err;
+      throw new HammerError('STATE_INVALID', `${path}: cannot read artifact: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  /** The model answers recorded by a run, in iteration order: what `hammer-box replay <run_id>` plays back. */
+  async readReplayAnswers(runId: string): Promise<string[]> {
+    const state = await this.read(runId);
+    const answers: string[] = [];
+    for (const it of [...state.iterations].sort((a, b) => a.n - b.n)) {
+      if (it.answer !== null) answers.push(await this.readArtifact(runId, it.answer.artifact));
+    }
+    return answers;
+  }
+
+  async #refuseSymlinks(): Promise<void> {
+    for (const dir of [this.dir, this.runsDir]) {
+      const st = await lstat(dir);
+      if (!st.isDirectory()) {
+        throw new HammerError('REPO_INVALID', `${dir} is not a directory (a symlink?); hammer-box keeps its state only in a real directory`);
+      }
+    }
+  }
+
+  #serialise(runId: string, task: () => Promise<void>): Promise<void> {
+    const previous = this.#pending.get(runId) ?? Promise.resolve();
+    const next = previous.then(task);
+    const settled = next.catch(() => undefined);
+    this.#pending.set(runId, settled);
+    void settled.then(() => {
+      if (this.#pending.get(runId) === settled) this.#pending.delete(runId);
+    });
+    return next;
+  }
+}
+
+/** Validate a state file's text; STATE_INVALID names the file and the field that is wrong. */
+export function parseState(path: string, runId: string, text: string): RunState {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new HammerError('STATE_INVALID', `${path}: not valid JSON (${(err as Error).message})`, { cause: err });
+  }
+  const version = typeof json === 'object' && json !== null ? (json as Record<string, unknown>)['schema_version'] : undefined;
+  if (version !== RUN_STATE_SCHEMA_VERSION) {
+    throw new HammerError(
+      'STATE_INVALID',
+      `${path}: schema_version is ${JSON.stringify(version)}, this hammer-box reads ${RUN_STATE_SCHEMA_VERSION}`,
+    );
+  }
+  const parsed = RunStateSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new HammerError('STATE_INVALID', `${path}: ${issuePath(issue?.path ?? [])}: ${issue?.message ?? 'invalid'}`, {
+      cause: parsed.error,
+    });
+  }
+  if (parsed.data.run_id !== runId) {
+    throw new HammerError('STATE_INVALID', `${path}: run_id: ${JSON.stringify(parsed.data.run_id)} does not match the file name`);
+  }
+  return parsed.data;
+}
+
+function issuePath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out === '' ? '' : '.'}${String(key)}`;
+  return out === '' ? '(root)' : out;
+}
+
+function checkRunId(runId: string): string {
+  if (!isRunId(runId)) throw new HammerError('INTERNAL', `not a run id: ${JSON.stringify(runId)}`);
+  return runId;
+}
+
+function checkArtifactName(name: string): string {
+  if (!ArtifactNameSchema.safeParse(name).success) throw new HammerError('INTERNAL', `not an artifact name: ${JSON.stringify(name)}`);
+  return name;
+}
+
+async function readCapped(path: string, maxBytes: number): Promise<Buffer> {
+  const fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new HammerError('STATE_INVALID', `${path}: not a regular file`);
+    if (st.size > maxBytes) throw new HammerError('STATE_INVALID', `${path}: ${st.size} bytes, over the ${maxBytes}-byte limit`);
+    return await fh.readFile();
+  } finally {
+    await fh.close();
+  }
+}

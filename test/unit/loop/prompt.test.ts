@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { buildPrompt, headTailLines, renderPromptArtifact, type PromptInput } from '../../../src/loop/prompt.js';
+import { testRecord } from '../state/make-state.js';
+
+const limits = { budget_chars: 48_000, tree_max_entries: 400, file_max_bytes: 16_000, output_head_lines: 2, output_tail_lines: 3 };
+
+function input(extra: Partial<PromptInput> = {}): PromptInput {
+  return {
+    directive: 'Fix add() in calc.py.',
+    iteration: 2,
+    maxIterations: 10,
+    signal: 'last patch applied, tests still failing (exit 1)',
+    diffSoFar: '',
+    lastTest: testRecord(1),
+    lastRejection: null,
+    tree: ['tests/test_calc.py', 'calc.py'],
+    files: [{ path: 'calc.py', content: 'def add(a, b):\n    return a - b\n', reason: 'directive', truncated: false }],
+    limits,
+    maxDiffLines: 500,
+    ...extra,
+  };
+}
+
+describe('buildPrompt', () => {
+  it('teaches the answer format in the system message', () => {
+    const { messages } = buildPrompt(input());
+    expect(messages[0].role).toBe('system');
+    expect(messages[0].content).toContain('```diff');
+    expect(messages[0].content).toContain('a/ (old) and b/ (new)');
+    expect(messages[0].content).toContain('Exactly NO_CHANGES');
+    expect(messages[0].content).toContain('at most 500 lines');
+  });
+
+  it('holds the directive, iteration, signal, test run, tree and files in the user message', () => {
+    const p = buildPrompt(input());
+    const user = p.messages[1].content;
+    expect(p.messages[1].role).toBe('user');
+    expect(user).toContain('# Directive\n\nFix add() in calc.py.');
+    expect(user).toContain('Iteration 2 of 10. last patch applied, tests still failing (exit 1).');
+    expect(user).toContain('Command: `python3 -m pytest -q`\nResult: failed (exit 1)');
+    expect(user).toContain('FAILED tests/test_calc.py::test_add');
+    expect(user).toContain('None yet: the repository is at the base commit.');
+    expect(user).toContain('# Files in the repository (2)\n\n```\ncalc.py\ntests/test_calc.py\n```');
+    expect(user).toContain('## calc.py (named in the directive)\n\n```\ndef add(a, b):\n    return a - b\n```');
+    expect(p.chars).toBe(p.messages[0].content.length + user.length);
+  });
+
+  it('shows the diff so far and the last rejected patch with git\'s exact message', () => {
+    const user = buildPrompt(
+      input({
+        diffSoFar: '--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 @@\n-a\n+b\n',
+        lastRejection: { patch: '--- a/x\n+++ b/x\n@@ -9 +9 @@\n-q\n+r\n', message: 'error: patch failed: x:9\nerror: x: patch does not apply\n' },
+      }),
+    ).messages[1].content;
+    expect(user).toContain('# Changes so far (diff against the base commit, already committed)\n\n```diff\n--- a/calc.py');
+    expect(user).toContain('```\nerror: patch failed: x:9\nerror: x: patch does not apply\n```');
+    expect(user).toContain('The rejected patch was:\n\n```diff\n--- a/x\n+++ b/x\n@@ -9 +9 @@');
+  });
+
+  it('keeps the head and tail lines of test output', () => {
+    const out = Array.from({ length: 20 }, (_, k) => `line ${k + 1}`).join('\n');
+    const user = buildPrompt(input({ lastTest: testRecord(1, { stdout_tail: out }) })).messages[1].content;
+    expect(user).toContain('line 1\nline 2\n[... 15 lines omitted ...]\nline 18\nline 19\nline 20');
+    expect(user).not.toContain('line 3\n');
+  });
+
+  it('says when the tests have not run, and when they timed out', () => {
+    expect(buildPrompt(input({ lastTest: null })).messages[1].content).toContain('The tests have not run yet.');
+    expect(buildPrompt(input({ lastTest: testRecord(137, { timed_out: true, duration_ms: 300_000 }) })).messages[1].content).toContain(
+      'failed (timed out after 300 s)',
+    );
+  });
+
+  it('strips escape sequences and control characters from everything that came from outside', () => {
+    const evil = '\u001b[2J\u001b]0;pwned\u0007red\u001b[31m\u0000\u0008text';
+    const p = buildPrompt(
+      input({
+        directive: `do ${evil}`,
+        lastTest: testRecord(1, { stdout_tail: evil, stderr_tail: evil }),
+        lastRejection: { patch: evil, message: evil },
+        diffSoFar: evil,
+        tree: [`x${evil}.py`],
+        files: [{ path: 'calc.py', content: evil, reason: 'changed', truncated: false }],
+      }),
+    );
+    const all = p.messages.map((m) => m.content).join('\n');
+    expect(all).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(all).toContain('redtext');
+  });
+
+  it('bounds the tree and says how many entries were left out', () => {
+    const tree = Array.from({ length: 10 }, (_, k) => `f${k}.py`);
+    const user = buildPrompt(input({ tree, limits: { ...limits, tree_max_entries: 3 } })).messages[1].content;
+    expect(user).toContain('# Files in the repository (10)\n\n```\nf0.py\nf1.py\nf2.py\n... and 7 more files\n```');
+  });
+
+  it('truncates file contents with a marker, and a fence the content cannot close', () => {
+    const content = 'x = """\n```\n"""\n' + 'y\n'.repeat(1000);
+    const user = buildPrompt(
+      input({ files: [{ path: 'doc.py', content, reason: 'test_output', truncated: false }], limits: { ...limits, file_max_bytes: 300 } }),
+    ).messages[1].content;
+    expect(user).toContain('## doc.py (in the failing test output)\n\n````\nx = """\n```\n"""');
+    expect(user).toContain('[... truncated: the rest of the file is not shown ...]\n````');
+    const shown = user.slice(user.indexOf('## doc.py'));
+    expect(shown.split('\ny').length - 1).toBeLessThan(300);
+  });
+
+  it('marks a file the reader already truncated', () => {
+    const user = buildPrompt(input({ files: [{ path: 'big.json', content: '{', reason: 'directive', truncated: true }] })).messages[1].content;
+    expect(user).toContain('{\n[... truncated: the rest of the file is not shown ...]');
+  });
+
+  it('keeps the total of file contents within the budget', () => {
+    const files = Array.from({ length: 10 }, (_, k) => ({ path: `f${k}.py`, content: 'z'.repeat(900), reason: 'changed' as const, truncated: false }));
+    const user = buildPrompt(input({ files, limits: { ...limits, budget_chars: 2000, file_max_bytes: 900 } })).messages[1].content;
+    expect((user.match(/z/g) ?? []).length).toBeLessThanOrEqual(2000);
+  });
+
+  it('caps a huge diff so far in the middle', () => {
+    const diff = `--- a/x\n+++ b/x\n@@ -1,1 +1,50000 @@\n${'+line\n'.repeat(50_000)}`;
+    const user = buildPrompt(input({ diffSoFar: diff, limits: { ...limits, budget_chars: 3000 } })).messages[1].content;
+    expect(user).toMatch(/\[\.\.\. \d+ characters omitted \.\.\.\]/);
+    expect(user.length).toBeLessThan(5000);
+  });
+
+  it('is a pure function of its input', () => {
+    expect(buildPrompt(input())).toEqual(buildPrompt(input()));
+  });
+
+  it('renders as one markdown artifact', () => {
+    const art = renderPromptArtifact(buildPrompt(input()));
+    expect(art).toMatch(/^<!-- system -->\n\nYou are/);
+    expect(art).toContain('<!-- user -->\n\n# Directive');
+  });
+});
+
+describe('headTailLines', () => {
+  it('keeps short text whole and cuts long text in the middle', () => {
+    expect(headTailLines('a\nb\nc\n', 1, 2)).toBe('a\nb\nc');
+    expect(headTailLines('a\nb\nc\nd', 1, 1)).toBe('a\n[... 2 lines omitted ...]\nd');
+    expect(headTailLines('a\nb\nc\nd', 0, 0)).toBe('[... 4 lines omitted ...]');
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { blockquote, fenceFor, fencedBlock, formatDuration, inlineCode, table, tableCell } from '../../../src/report/markdown.js';
+
+describe('markdown builders', () => {
+  it('chooses a fence the content cannot close', () => {
+    expect(fenceFor('plain')).toBe('```');
+    expect(fenceFor('```\nx\n```')).toBe('````');
+    expect(fenceFor('a ````` b')).toBe('``````');
+    const content = 'before\n````\nafter\n';
+    const block = fencedBlock(content, 'text');
+    expect(block).toBe('`````text\nbefore\n````\nafter\n`````');
+  });
+  it('sanitises block content', () => {
+    expect(fencedBlock('\u001b[31mred\u001b[0m')).toBe('```\nred\n```');
+  });
+  it('makes inline code that survives backticks', () => {
+    expect(inlineCode('a.py')).toBe('`a.py`');
+    expect(inlineCode('a`b')).toBe('``a`b``');
+    expect(inlineCode('`x`')).toBe('`` `x` ``');
+    expect(inlineCode('a\nb')).toBe('`a b`');
+  });
+  it('keeps table cells in their cell', () => {
+    expect(tableCell('a | b\nc')).toBe('a \\| b c');
+    expect(table(['a', 'b'], [['1', '2']])).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |');
+  });
+  it('quotes every line', () => {
+    expect(blockquote('a\n\nb')).toBe('> a\n>\n> b');
+  });
+  it('formats durations', () => {
+    expect(formatDuration(850)).toBe('850 ms');
+    expect(formatDuration(1234)).toBe('1.2 s');
+    expect(formatDuration(125_000)).toBe('2 min 05 s');
+    expect(formatDuration(-1)).toBe('?');
+  });
+});

@@ -1,0 +1,204 @@
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HammerError } from '../../../src/errors.js';
+import { artifactNames, isRunId, newRunId, RunStore, RunStateSchema } from '../../../src/state/index.js';
+import { iteration, makeState, RUN_ID, testRecord } from './make-state.js';
+
+let dir: string;
+let store: RunStore;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hb-store-'));
+  store = new RunStore({ dir: join(dir, '.hammer') });
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function expectError(p: Promise<unknown>, code: string, message: RegExp): Promise<HammerError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(HammerError);
+  expect((err as HammerError).code).toBe(code);
+  expect((err as HammerError).message).toMatch(message);
+  return err as HammerError;
+}
+
+describe('run ids', () => {
+  it('are a UTC timestamp plus six base32 characters', () => {
+    const id = newRunId(new Date('2026-11-22T14:05:01.789Z'), () => new Uint8Array([0, 1, 2, 3, 30, 31]));
+    expect(id).toBe('20261122T140501Z-abcd67');
+    expect(isRunId(id)).toBe(true);
+    expect(isRunId('../etc/passwd')).toBe(false);
+  });
+  it('differ for runs started in the same second', () => {
+    const now = new Date('2026-11-22T14:05:01Z');
+    const ids = new Set(Array.from({ length: 1000 }, () => store.newRunId(now)));
+    expect(ids.size).toBe(1000);
+    for (const id of ids) expect(id.startsWith('20261122T140501Z-')).toBe(true);
+  });
+});
+
+describe('RunStore', () => {
+  it('creates, reads back and rewrites a run', async () => {
+    const state = makeState();
+    await store.create(state);
+    expect(await store.read(RUN_ID)).toEqual(state);
+    const next = makeState({ iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(0) })], status: 'stable', reason: 'tests_pass' });
+    await store.write(next);
+    expect(await store.read(RUN_ID)).toEqual(next);
+    const text = await readFile(store.statePath(RUN_ID), 'utf8');
+    expect(JSON.parse(text)).toMatchObject({ schema_version: 1, run_id: RUN_ID });
+  });
+
+  it('refuses to create a run whose id is taken', async () => {
+    await store.create(makeState());
+    await expectError(store.create(makeState()), 'INTERNAL', /already taken/);
+  });
+
+  it('refuses to write an invalid state', async () => {
+    await store.create(makeState());
+    const bad = { ...makeState(), status: 'happy' } as unknown as ReturnType<typeof makeState>;
+    await expectError(store.write(bad), 'INTERNAL', /status/);
+    expect((await store.read(RUN_ID)).status).toBe('running');
+  });
+
+  it('keeps the file whole when two stores (two writers) rewrite it at once', async () => {
+    const other = new RunStore({ dir: store.dir });
+    await store.create(makeState());
+    const big = (k: number) => makeState({ reason_detail: String(k).repeat(20_000), iterations: [iteration(1, 'unusable', { reason: String(k) })] });
+    const jobs: Promise<unknown>[] = [];
+    for (let k = 0; k < 50; k++) {
+      jobs.push((k % 2 === 0 ? store : other).write(big(k)));
+      jobs.push(
+        other.read(RUN_ID).then((s) => {
+          // The first state (no detail yet) or one whole written state, never a mix.
+          const d = s.reason_detail ?? '';
+          expect(d === '' || d === d.slice(0, d.length / 20_000).repeat(20_000)).toBe(true);
+        }),
+      );
+    }
+    await Promise.all(jobs);
+    const final = await store.read(RUN_ID);
+    expect(final.reason_detail).toBe(final.iterations[0]!.extraction!.reason!.repeat(20_000));
+  });
+
+  it('never leaves a half-written file across 200 overlapping rewrites, and keeps the last', async () => {
+    await store.create(makeState());
+    const writes: Promise<void>[] = [];
+    const reads: Promise<void>[] = [];
+    for (let k = 1; k <= 200; k++) {
+      const iterations = Array.from({ length: k % 7 }, (_, j) => iteration(j + 1, 'rejected', { patch: 'a', reason: 'x'.repeat(k * 50) }));
+      writes.push(store.write(makeState({ updated_at: new Date(Date.UTC(2026, 10, 22, 14, 0, k)).toISOString(), iterations })));
+      reads.push(
+        store.read(RUN_ID).then((s) => {
+          expect(RunStateSchema.safeParse(s).success).toBe(true);
+        }),
+      );
+    }
+    await Promise.all([...writes, ...reads]);
+    const final = await store.read(RUN_ID);
+    expect(final.updated_at).toBe(new Date(Date.UTC(2026, 10, 22, 14, 0, 200)).toISOString());
+    const leftovers = (await readdir(store.runsDir)).filter((n) => n.endsWith('.tmp'));
+    expect(leftovers).toEqual([]);
+  });
+
+  it('says RUN_NOT_FOUND for a missing run and for something that is not a run id', async () => {
+    await expectError(store.read('20261122T140501Z-zzzzzz'), 'RUN_NOT_FOUND', /no run 20261122T140501Z-zzzzzz/);
+    await expectError(store.read('../../etc/passwd'), 'RUN_NOT_FOUND', /run ids look like/);
+  });
+
+  it('says STATE_INVALID naming the file and the field for a hand-edited state', async () => {
+    await store.create(makeState({ iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1) })] }));
+    const path = store.statePath(RUN_ID);
+    const json = JSON.parse(await readFile(path, 'utf8')) as { iterations: { test: { exit_code: unknown } }[] };
+    json.iterations[0]!.test.exit_code = 'one';
+    await writeFile(path, JSON.stringify(json));
+    const err = await expectError(store.read(RUN_ID), 'STATE_INVALID', /iterations\[0\]\.test\.exit_code/);
+    expect(err.message).toContain(path);
+  });
+
+  it('says STATE_INVALID for a truncated file, a newer schema, a mismatched run id and a traversing artifact', async () => {
+    const path = store.statePath(RUN_ID);
+    await store.create(makeState());
+    const good = await readFile(path, 'utf8');
+    await writeFile(path, good.slice(0, good.length / 2));
+    await expectError(store.read(RUN_ID), 'STATE_INVALID', /not valid JSON/);
+    await writeFile(path, JSON.stringify({ ...makeState(), schema_version: 2 }));
+    await expectError(store.read(RUN_ID), 'STATE_INVALID', /schema_version is 2/);
+    await writeFile(path, JSON.stringify({ ...makeState(), run_id: '20261122T140501Z-bbbbbb' }));
+    await expectError(store.read(RUN_ID), 'STATE_INVALID', /does not match the file name/);
+    const evil = makeState({ iterations: [iteration(1, 'unusable')] });
+    evil.iterations[0]!.answer!.artifact = '../../../etc/passwd';
+    await writeFile(path, JSON.stringify(evil));
+    await expectError(store.read(RUN_ID), 'STATE_INVALID', /answer\.artifact/);
+  });
+
+  it('refuses a state file that is a symlink', async () => {
+    await mkdir(store.runsDir, { recursive: true });
+    const elsewhere = join(dir, 'elsewhere.json');
+    await writeFile(elsewhere, JSON.stringify(makeState()));
+    await symlink(elsewhere, store.statePath(RUN_ID));
+    await expectError(store.read(RUN_ID), 'STATE_INVALID', /cannot read/);
+  });
+
+  it('refuses to keep state in a symlinked runs directory', async () => {
+    await mkdir(join(dir, 'target'));
+    await mkdir(store.dir);
+    await symlink(join(dir, 'target'), store.runsDir);
+    await expectError(store.create(makeState()), 'REPO_INVALID', /not a directory/);
+    expect(await readdir(join(dir, 'target'))).toEqual([]);
+  });
+
+  it('lists runs newest first, skipping (and reporting) unreadable ones and ignoring temp files', async () => {
+    const older = makeState({ run_id: '20261121T100000Z-aaaaaa', created_at: '2026-11-21T10:00:00.000Z' });
+    const newer = makeState({ run_id: '20261122T100000Z-bbbbbb', created_at: '2026-11-22T10:00:00.000Z' });
+    await store.create(older);
+    await store.create(newer);
+    await writeFile(join(store.runsDir, '20261120T100000Z-cccccc.json'), '{"schema_version": 1');
+    // What a crash mid-write leaves behind, and unrelated files.
+    await writeFile(join(store.runsDir, `.${RUN_ID}.json.123.abcd.tmp`), '{"half');
+    await writeFile(join(store.runsDir, 'notes.json'), 'hello');
+    const list = await store.list();
+    expect(list.runs.map((r) => r.run_id)).toEqual(['20261122T100000Z-bbbbbb', '20261121T100000Z-aaaaaa']);
+    expect(list.skipped).toHaveLength(1);
+    expect(list.skipped[0]!.file).toContain('20261120T100000Z-cccccc.json');
+    expect(list.skipped[0]!.message).toMatch(/not valid JSON/);
+  });
+
+  it('lists nothing when there is no state directory yet', async () => {
+    expect(await store.list()).toEqual({ runs: [], skipped: [] });
+  });
+
+  it('writes artifacts beside the state and returns their relative names', async () => {
+    await store.create(makeState());
+    const name = await store.writeArtifact(RUN_ID, artifactNames.prompt(1), '# prompt\n');
+    expect(name).toBe('iter-01-prompt.md');
+    expect(store.artifactsDir(RUN_ID)).toBe(join(store.runsDir, RUN_ID));
+    expect(await readFile(join(store.artifactsDir(RUN_ID), name), 'utf8')).toBe('# prompt\n');
+    expect(artifactNames.patch(3)).toBe('iter-03.patch');
+    expect(artifactNames.testLog(12)).toBe('iter-12-test.log');
+    expect(artifactNames.baselineTestLog()).toBe('baseline-test.log');
+    await expect(store.writeArtifact(RUN_ID, '../escape.md', 'x')).rejects.toThrow(/not an artifact name/);
+    await expect(store.writeArtifact(RUN_ID, 'a/b.md', 'x')).rejects.toThrow(/not an artifact name/);
+  });
+
+  it('reads back the recorded answers in iteration order for replay, byte for byte', async () => {
+    const answers = ['```diff\n--- a/x\n+++ b/x\n```\n', 'NO_CHANGES', 'weird \u001b[31m bytes\r\n'];
+    const its = [iteration(2, 'no_changes'), iteration(1, 'rejected', { patch: 'a' }), iteration(3, 'unusable')];
+    await store.create(makeState({ iterations: its }));
+    await store.writeArtifact(RUN_ID, artifactNames.answer(1), answers[0]!);
+    await store.writeArtifact(RUN_ID, artifactNames.answer(2), answers[1]!);
+    await store.writeArtifact(RUN_ID, artifactNames.answer(3), answers[2]!);
+    expect(await store.readReplayAnswers(RUN_ID)).toEqual(answers);
+  });
+
+  it('says STATE_INVALID when a recorded answer is missing', async () => {
+    await store.create(makeState({ iterations: [iteration(1, 'unusable')] }));
+    await expectError(store.readReplayAnswers(RUN_ID), 'STATE_INVALID', /iter-01-answer\.md/);
+  });
+});
