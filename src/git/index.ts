@@ -1,0 +1,18 @@
+// Host-side git: the user's repository (read-only plumbing), the workbench where the branch is
+// built, the tar of the base that goes into the sandbox, and delivery of the one new branch.
+export { HARDENING_CONFIG, HARDENING_ENV, gitEnv, hardeningArgs } from './git-hardening.js';
+export { gitArgv, gitFailed, gitText, runGit, runGitResult, spawnGit } from './git-exec.js';
+export type { GitOptions, GitResult } from './git-exec.js';
+export { isObjectId, assertObjectId } from './object-id.js';
+export { resolveUserRepo, userRepoGit } from './user-repo.js';
+export type { UserRepo } from './user-repo.js';
+export { Workbench } from './workbench.js';
+export type { ApplyResult, Identity, WorkbenchOptions } from './workbench.js';
+export { commitMessage } from './commit-message.js';
+export type { EntryKind, TreeEntry } from './tree-entries.js';
+export type { FileContent, ReadFilesResult, SkipReason } from './read-files.js';
+export { baseTarStream, isSafePath } from './base-archive.js';
+export type { ArchiveOptions, ArchiveStats, BaseArchive } from './base-archive.js';
+export { deliverBranch } from './deliver-branch.js';
+export type { DeliverRequest } from './deliver-branch.js';
+export { branchName, branchExists, freeBranchName } from './branch-name.js';

@@ -1,0 +1,87 @@
+// Reading the text of chosen files of a commit for the prompt: regular blobs only, capped.
+import type { GitOptions } from './git-exec.js';
+import { catFileBatch } from './cat-file.js';
+import { treeEntries, type TreeEntry } from './tree-entries.js';
+
+/** A file's text (the first maxBytesPerFile bytes, decoded as UTF-8). */
+export interface FileContent {
+  path: string;
+  content: string;
+  /** The blob's full size. */
+  bytes: number;
+  truncated: boolean;
+}
+
+/** Why a requested path was not read. */
+export type SkipReason = 'missing' | 'symlink' | 'submodule' | 'binary';
+
+/** What readFiles found, in the order asked (duplicates removed). */
+export interface ReadFilesResult {
+  files: FileContent[];
+  skipped: { path: string; reason: SkipReason }[];
+}
+
+const CHUNK_PATHS = 200;
+
+/** Read `paths` at `commit` in the repository of `git` (see Workbench.readFiles). */
+export async function readFiles(
+  git: GitOptions,
+  commit: string,
+  paths: readonly string[],
+  maxBytesPerFile: number,
+): Promise<ReadFilesResult> {
+  const wanted = [...new Set(paths.map((p) => p.replace(/^\/+/, '')))].filter((p) => p.length > 0);
+  const found = new Map<string, TreeEntry>();
+  for (let i = 0; i < wanted.length; i += CHUNK_PATHS) {
+    const chunk = wanted.slice(i, i + CHUNK_PATHS);
+    const exact = new Set(chunk);
+    // Literal pathspecs (GIT_LITERAL_PATHSPECS=1): a directory name lists its contents, so keep exact matches.
+    for await (const entry of treeEntries(commit, { ...git, paths: chunk })) {
+      if (exact.has(entry.path)) found.set(entry.path, entry);
+    }
+  }
+
+  const skipped: ReadFilesResult['skipped'] = [];
+  const blobs: TreeEntry[] = [];
+  for (const path of wanted) {
+    const entry = found.get(path);
+    if (entry === undefined) skipped.push({ path, reason: 'missing' });
+    else if (entry.kind === 'symlink') skipped.push({ path, reason: 'symlink' });
+    else if (entry.kind === 'submodule') skipped.push({ path, reason: 'submodule' });
+    else blobs.push(entry);
+  }
+
+  const contents = new Map<string, FileContent>();
+  await catFileBatch(
+    blobs.map((b) => b.oid),
+    git,
+    async (index, header, body) => {
+      const entry = blobs[index];
+      if (entry === undefined) return;
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      await body((chunk) => {
+        if (keptBytes >= maxBytesPerFile) return;
+        const part = chunk.subarray(0, maxBytesPerFile - keptBytes);
+        kept.push(part);
+        keptBytes += part.length;
+      });
+      const data = Buffer.concat(kept);
+      if (data.includes(0)) {
+        skipped.push({ path: entry.path, reason: 'binary' });
+        return;
+      }
+      contents.set(entry.path, {
+        path: entry.path,
+        content: data.toString('utf8'),
+        bytes: header.size,
+        truncated: header.size > keptBytes,
+      });
+    },
+  );
+  const files = wanted.flatMap((p) => {
+    const c = contents.get(p);
+    return c ? [c] : [];
+  });
+  return { files, skipped };
+}

@@ -1,0 +1,101 @@
+// Finding and checking the user's repository with read-only plumbing only: hammer-box never
+// checks out, resets, stashes, adds or reads the working tree there.
+import { stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { HammerError } from '../errors.js';
+import { runGitResult, type GitOptions } from './git-exec.js';
+import { isObjectId } from './object-id.js';
+
+/** The user's repository as hammer-box uses it. */
+export interface UserRepo {
+  /** The working-tree root (the git dir for a bare repository). */
+  root: string;
+  /** The absolute git dir (the common dir for a linked worktree is reached through objectsDir). */
+  gitDir: string;
+  /** The absolute object directory the workbench borrows from. */
+  objectsDir: string;
+  /** sha1 or sha256. */
+  objectFormat: string;
+  /** The base as the user named it. */
+  base: string;
+  baseCommit: string;
+  baseTree: string;
+}
+
+/** Git options for read-only plumbing in the user's repo (no discovery: --git-dir is explicit). */
+export function userRepoGit(repo: Pick<UserRepo, 'gitDir'>, signal?: AbortSignal): GitOptions {
+  return signal ? { gitDir: repo.gitDir, signal } : { gitDir: repo.gitDir };
+}
+
+/** Resolve `path` to its repository and `base` to a commit; REPO_INVALID with a hint when unusable. */
+export async function resolveUserRepo(path: string, base: string, opts: { signal?: AbortSignal } = {}): Promise<UserRepo> {
+  const dir = resolve(path);
+  const info = await stat(dir).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new HammerError('REPO_INVALID', `repository path is not a directory: ${dir}`, {
+      hint: 'pass --repo <path> pointing at a git repository',
+    });
+  }
+  if (base.length === 0 || base.startsWith('-') || /[\0\n]/.test(base)) {
+    throw new HammerError('REPO_INVALID', `not a usable base: ${JSON.stringify(base)}`, {
+      hint: 'pass --base <branch> naming an existing branch, tag or commit',
+    });
+  }
+  const at: GitOptions = { cwd: dir, ...(opts.signal ? { signal: opts.signal } : {}) };
+
+  const probe = await runGitResult(
+    ['rev-parse', '--is-bare-repository', '--absolute-git-dir', '--git-path', 'objects', '--show-object-format'],
+    at,
+  );
+  if (probe.exitCode !== 0) throw notARepo(dir, probe.stderr);
+  const [bare, gitDir = '', objects = '', objectFormat = 'sha1'] = probe.stdout.toString('utf8').split('\n');
+  const objectsDir = isAbsolute(objects) ? objects : resolve(dir, objects);
+
+  let root = gitDir;
+  if (bare !== 'true') {
+    const top = await runGitResult(['rev-parse', '--show-toplevel'], at);
+    if (top.exitCode !== 0) throw notARepo(dir, top.stderr);
+    root = top.stdout.toString('utf8').trim();
+  }
+
+  const git = userRepoGit({ gitDir }, opts.signal);
+  const commit = await runGitResult(['rev-parse', '--verify', '--quiet', '--end-of-options', `${base}^{commit}`], git);
+  const baseCommit = commit.stdout.toString('utf8').trim();
+  if (commit.exitCode !== 0 || !isObjectId(baseCommit)) {
+    const refs = await runGitResult(['show-ref', '--heads'], git);
+    const heads = refs.stdout
+      .toString('utf8')
+      .split('\n')
+      .map((l) => l.split(' ')[1]?.replace(/^refs\/heads\//, ''))
+      .filter((b): b is string => !!b);
+    if (heads.length === 0) {
+      throw new HammerError('REPO_INVALID', `the repository at ${root} has no commits yet`, {
+        hint: 'commit the starting point first (git add . && git commit), then run hammer-box again',
+      });
+    }
+    throw new HammerError('REPO_INVALID', `base ${JSON.stringify(base)} is not a commit in ${root}`, {
+      hint: `pass --base <branch>; branches here: ${heads.slice(0, 10).join(', ')}${heads.length > 10 ? ', ...' : ''}`,
+    });
+  }
+  const tree = await runGitResult(['rev-parse', '--verify', '--quiet', `${baseCommit}^{tree}`], git);
+  const baseTree = tree.stdout.toString('utf8').trim();
+  if (tree.exitCode !== 0 || !isObjectId(baseTree)) {
+    throw new HammerError('REPO_INVALID', `cannot read the tree of ${baseCommit} in ${root}: ${tree.stderr.trim()}`, {
+      hint: 'run `git fsck` in the repository',
+    });
+  }
+  return { root, gitDir, objectsDir, objectFormat, base, baseCommit, baseTree };
+}
+
+function notARepo(dir: string, stderr: string): HammerError {
+  if (/dubious ownership/.test(stderr)) {
+    return new HammerError('REPO_INVALID', `git refuses ${dir}: it is owned by another user`, {
+      hint: 'run hammer-box as the owner of the repository (hammer-box ignores safe.directory from global config on purpose)',
+      cause: stderr,
+    });
+  }
+  return new HammerError('REPO_INVALID', `not a git repository: ${dir}`, {
+    hint: 'run inside a git repository or pass --repo <path> pointing at one',
+    cause: stderr,
+  });
+}

@@ -1,0 +1,215 @@
+// The host-only bare repository where hammer-box builds the branch from the diffs it accepted.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HammerError } from '../errors.js';
+import { gitText, runGit, runGitResult, type GitOptions, type GitResult } from './git-exec.js';
+import { commitMessage } from './commit-message.js';
+import { assertObjectId } from './object-id.js';
+import { readFiles, type ReadFilesResult } from './read-files.js';
+import { treeEntries, type TreeEntry } from './tree-entries.js';
+import type { UserRepo } from './user-repo.js';
+
+/** Who the commits are by (author and committer alike). */
+export interface Identity {
+  name: string;
+  email: string;
+}
+
+/** The outcome of applying one patch: a new commit, or git's reason for refusing it. */
+export type ApplyResult = { ok: true; commit: string; tree: string } | { ok: false; message: string };
+
+/** Options for Workbench.create. */
+export interface WorkbenchOptions {
+  identity: Identity;
+  /** Parent directory of the temp repo (default os.tmpdir()). */
+  tmpDir?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * A bare temp repository, created with `git init` (empty template) whose objects/info/alternates
+ * names the user's object directory. Deliberately neither `clone --local` nor `--no-local`:
+ * - both start git-upload-pack in the user's repository, which reads its hostile config;
+ *   --no-local also runs pack-objects there, and --local hardlinks or copies its whole object
+ *   store (and dies on a cross-device hardlink when --local is explicit);
+ * - alternates are a list of directories git reads objects from: nothing in them is executed, the
+ *   user's own alternates are followed the same read-only way, and the workbench's config is ours
+ *   (no hooks, no extensions.partialClone, so a missing object is an error, never a lazy fetch);
+ * - creating the workbench costs nothing for a large repository, and every object hammer-box
+ *   writes (blobs, trees, commits) lands in the workbench only, never in the user's repo, until
+ *   deliverBranch copies exactly the branch's new objects over.
+ */
+export class Workbench {
+  private headCommit: string;
+  private headTree: string;
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  private constructor(
+    /** The temp directory (the bare repository itself). */
+    readonly dir: string,
+    readonly userRepo: UserRepo,
+    readonly baseCommit: string,
+    baseTree: string,
+    private readonly identity: Identity,
+  ) {
+    this.headCommit = baseCommit;
+    this.headTree = baseTree;
+  }
+
+  /** Create a workbench whose head is `baseCommit` (a commit of the user's repo). */
+  static async create(userRepo: UserRepo, baseCommit: string, opts: WorkbenchOptions): Promise<Workbench> {
+    assertObjectId(baseCommit);
+    if (/[\n"]/.test(userRepo.objectsDir)) {
+      throw new HammerError('REPO_INVALID', `unsupported characters in the repository path: ${userRepo.objectsDir}`);
+    }
+    const dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'hammer-wb-'));
+    try {
+      const signal = opts.signal ? { signal: opts.signal } : {};
+      await runGit(['init', '--bare', '--quiet', '--template=', `--object-format=${userRepo.objectFormat}`, dir], {
+        cwd: dir,
+        ...signal,
+      });
+      await writeFile(join(dir, 'objects', 'info', 'alternates'), `${userRepo.objectsDir}\n`);
+      const git: GitOptions = { gitDir: dir, ...signal };
+      const tree = await gitText(['rev-parse', '--verify', '--quiet', `${baseCommit}^{tree}`], git).catch((err: unknown) => {
+        if (opts.signal?.aborted) throw err;
+        return '';
+      });
+      if (tree === '') {
+        throw new HammerError('REPO_INVALID', `commit ${baseCommit} cannot be read from ${userRepo.root}`, {
+          hint: 'run `git fsck` in the repository',
+        });
+      }
+      return new Workbench(dir, userRepo, baseCommit, tree, opts.identity);
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  /** Git options that run a command in the workbench. */
+  gitOptions(extra: Omit<GitOptions, 'gitDir' | 'cwd'> = {}): GitOptions {
+    return { ...extra, gitDir: this.dir, cwd: this.dir };
+  }
+
+  /** Run a hardened git command in the workbench; throws GIT_FAILED on a non-zero exit. */
+  git(args: readonly string[], extra: Omit<GitOptions, 'gitDir' | 'cwd'> = {}): Promise<GitResult> {
+    return runGit(args, this.gitOptions(extra));
+  }
+
+  /** The current tip: the base, then one commit per applied patch. */
+  head(): string {
+    return this.headCommit;
+  }
+
+  /** The tree of the current tip. */
+  tree(): string {
+    return this.headTree;
+  }
+
+  /**
+   * Apply a unified diff on top of head() through a temporary index (`git apply --cached`, never
+   * --unsafe-paths or --reject) and commit it as `hammer: iteration N - <summary>`. A patch git
+   * refuses, or one that changes nothing, is returned as data with git's message.
+   */
+  applyPatch(
+    patch: string,
+    opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal },
+  ): Promise<ApplyResult> {
+    const run = this.queue.then(() => this.applyNow(patch, opts));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The entries of `commit`'s tree (symlinks and submodules marked by `kind`), at most maxEntries. */
+  async listTree(
+    commit: string,
+    opts: { maxEntries?: number; signal?: AbortSignal } = {},
+  ): Promise<{ entries: TreeEntry[]; truncated: boolean }> {
+    const max = opts.maxEntries ?? Number.POSITIVE_INFINITY;
+    const entries: TreeEntry[] = [];
+    let truncated = false;
+    for await (const entry of treeEntries(commit, this.gitOptions(opts.signal ? { signal: opts.signal } : {}))) {
+      if (entries.length >= max) {
+        truncated = true;
+        break;
+      }
+      entries.push(entry);
+    }
+    return { entries, truncated };
+  }
+
+  /** The text of regular files at `commit` (never symlinks, submodules or binary blobs), capped per file. */
+  readFiles(
+    commit: string,
+    paths: readonly string[],
+    opts: { maxBytesPerFile: number; signal?: AbortSignal },
+  ): Promise<ReadFilesResult> {
+    return readFiles(this.gitOptions(opts.signal ? { signal: opts.signal } : {}), commit, paths, opts.maxBytesPerFile);
+  }
+
+  /** The unified diff between two commits, without external diff drivers or textconv. */
+  async diff(from: string, to: string, opts: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<string> {
+    assertObjectId(from);
+    assertObjectId(to);
+    const result = await this.git(['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--no-renames', from, to, '--'], {
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.maxBytes !== undefined ? { maxBuffer: opts.maxBytes } : {}),
+    });
+    return result.stdout.toString('utf8');
+  }
+
+  /** Remove the temp repository (idempotent). */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await this.queue;
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  private async applyNow(
+    patch: string,
+    opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal },
+  ): Promise<ApplyResult> {
+    if (this.disposed) throw new HammerError('INTERNAL', 'workbench already disposed');
+    const index = join(this.dir, `apply-${process.pid}.index`);
+    const signal = opts.signal ? { signal: opts.signal } : {};
+    const withIndex = { env: { GIT_INDEX_FILE: index }, ...signal };
+    try {
+      await this.git(['read-tree', this.headTree], withIndex);
+      const applied = await runGitResult(
+        ['apply', '--cached', '--whitespace=nowarn', '-'],
+        this.gitOptions({ ...withIndex, input: patch }),
+      );
+      if (applied.exitCode !== 0) {
+        return { ok: false, message: applied.stderr.trim() || `git apply exited with ${applied.exitCode}` };
+      }
+      const tree = (await this.git(['write-tree'], withIndex)).stdout.toString('utf8').trim();
+      if (tree === this.headTree) return { ok: false, message: 'the patch applies but changes nothing' };
+      const date = `${Math.floor((opts.date ?? new Date()).getTime() / 1000)} +0000`;
+      const commit = (
+        await this.git(['commit-tree', '--no-gpg-sign', tree, '-p', this.headCommit, '-F', '-'], {
+          ...signal,
+          input: commitMessage(opts.iteration, opts.summary),
+          env: {
+            GIT_AUTHOR_NAME: this.identity.name,
+            GIT_AUTHOR_EMAIL: this.identity.email,
+            GIT_AUTHOR_DATE: date,
+            GIT_COMMITTER_NAME: this.identity.name,
+            GIT_COMMITTER_EMAIL: this.identity.email,
+            GIT_COMMITTER_DATE: date,
+          },
+        })
+      ).stdout
+        .toString('utf8')
+        .trim();
+      this.headCommit = commit;
+      this.headTree = tree;
+      return { ok: true, commit, tree };
+    } finally {
+      await rm(index, { force: true });
+    }
+  }
+}

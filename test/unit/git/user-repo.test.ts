@@ -1,0 +1,91 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HammerError } from '../../../src/errors.js';
+import { resolveUserRepo } from '../../../src/git/index.js';
+import { createFixtureRepo, tempDir, type FixtureRepo } from '../../helpers/fixture-repo.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+async function fixture(opts: Parameters<typeof createFixtureRepo>[0]): Promise<FixtureRepo> {
+  const repo = await createFixtureRepo(opts);
+  cleanups.push(() => repo.cleanup());
+  return repo;
+}
+async function refusal(p: Promise<unknown>): Promise<HammerError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(HammerError);
+  return err as HammerError;
+}
+
+describe('resolveUserRepo', () => {
+  it('resolves root, git dir, base commit and tree', async () => {
+    const repo = await fixture({ files: { 'a.txt': 'a\n' }, commits: [{ files: { 'b.txt': 'b\n' } }] });
+    const resolved = await resolveUserRepo(repo.path, 'main');
+    expect(resolved.root).toBe(repo.path);
+    expect(resolved.gitDir).toBe(join(repo.path, '.git'));
+    expect(resolved.objectsDir).toBe(join(repo.path, '.git', 'objects'));
+    expect(resolved.objectFormat).toBe('sha1');
+    expect(resolved.baseCommit).toBe(await repo.head());
+    expect(resolved.baseTree).toBe((await repo.git(['rev-parse', 'HEAD^{tree}'])).trim());
+  });
+
+  it('starts from the committed tip of base, whatever is checked out or uncommitted', async () => {
+    const repo = await fixture({ files: { 'a.txt': 'a\n' } });
+    const mainTip = await repo.head();
+    await repo.git(['checkout', '--quiet', '-b', 'feature']);
+    await repo.write({ 'c.txt': 'c\n' });
+    await repo.git(['add', 'c.txt']);
+    await repo.git(['commit', '--quiet', '-m', 'feature']);
+    await repo.write({ 'a.txt': 'dirty\n', 'untracked.txt': 'u\n' });
+    const resolved = await resolveUserRepo(join(repo.path), 'main');
+    expect(resolved.baseCommit).toBe(mainTip);
+  });
+
+  it('finds the repository from a subdirectory', async () => {
+    const repo = await fixture({ files: { 'src/a.txt': 'a\n' } });
+    expect((await resolveUserRepo(join(repo.path, 'src'), 'main')).root).toBe(repo.path);
+  });
+
+  it('refuses a path that does not exist', async () => {
+    const err = await refusal(resolveUserRepo('/nonexistent/hb-repo', 'main'));
+    expect(err.code).toBe('REPO_INVALID');
+    expect(err.message).toMatch(/not a directory/);
+  });
+
+  it('refuses a directory that is not a git repository', async () => {
+    const dir = await tempDir();
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const err = await refusal(resolveUserRepo(dir, 'main'));
+    expect(err.code).toBe('REPO_INVALID');
+    expect(err.message).toMatch(/not a git repository/);
+    expect(err.hint).toMatch(/--repo/);
+  });
+
+  it('refuses a repository with no commits', async () => {
+    const repo = await fixture({});
+    const err = await refusal(resolveUserRepo(repo.path, 'main'));
+    expect(err.code).toBe('REPO_INVALID');
+    expect(err.message).toMatch(/no commits/);
+    expect(err.hint).toMatch(/git commit/);
+  });
+
+  it('refuses a missing base and names the branches there', async () => {
+    const repo = await fixture({ files: { 'a.txt': 'a\n' }, branch: 'trunk' });
+    const err = await refusal(resolveUserRepo(repo.path, 'main'));
+    expect(err.code).toBe('REPO_INVALID');
+    expect(err.message).toMatch(/base "main" is not a commit/);
+    expect(err.hint).toMatch(/trunk/);
+  });
+
+  it('refuses a base that looks like an option', async () => {
+    const repo = await fixture({ files: { 'a.txt': 'a\n' } });
+    const err = await refusal(resolveUserRepo(repo.path, '--output=/tmp/x'));
+    expect(err.code).toBe('REPO_INVALID');
+  });
+});

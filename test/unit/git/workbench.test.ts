@@ -1,0 +1,163 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Workbench, commitMessage, resolveUserRepo } from '../../../src/git/index.js';
+import { createFixtureRepo, type FixtureRepo } from '../../helpers/fixture-repo.js';
+
+const identity = { name: 'hammer-box', email: 'hammer-box@localhost' };
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function setup(files: Parameters<typeof createFixtureRepo>[0]): Promise<{ repo: FixtureRepo; wb: Workbench }> {
+  const repo = await createFixtureRepo(files);
+  cleanups.push(() => repo.cleanup());
+  const user = await resolveUserRepo(repo.path, 'main');
+  const wb = await Workbench.create(user, user.baseCommit, { identity });
+  cleanups.push(() => wb.dispose());
+  return { repo, wb };
+}
+
+const editA = `diff --git a/a.txt b/a.txt
+--- a/a.txt
++++ b/a.txt
+@@ -1,2 +1,2 @@
+ one
+-two
++TWO
+`;
+
+describe('Workbench', () => {
+  it('applies a patch as a commit on the base with the fixed author and message', async () => {
+    const { repo, wb } = await setup({ files: { 'a.txt': 'one\ntwo\n', 'b.txt': 'b\n' } });
+    const base = wb.head();
+    const result = await wb.applyPatch(editA, { iteration: 1, summary: 'capitalise two', date: new Date(1_800_000_000_000) });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(wb.head()).toBe(result.commit);
+    expect(wb.tree()).toBe(result.tree);
+    const raw = (await wb.git(['cat-file', 'commit', result.commit])).stdout.toString();
+    expect(raw).toContain(`parent ${base}`);
+    expect(raw).toContain('author hammer-box <hammer-box@localhost> 1800000000 +0000');
+    expect(raw).toContain('committer hammer-box <hammer-box@localhost> 1800000000 +0000');
+    expect(raw.endsWith('\n\nhammer: iteration 1 - capitalise two\n')).toBe(true);
+    expect((await wb.git(['cat-file', 'blob', `${result.commit}:a.txt`])).stdout.toString()).toBe('one\nTWO\n');
+    // the user's repository did not gain the new objects: they live in the workbench only
+    const missing = await repo.git(['cat-file', '-e', result.commit]).then(() => false, () => true);
+    expect(missing).toBe(true);
+  });
+
+  it('stacks commits, one per patch', async () => {
+    const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
+    const first = await wb.applyPatch(editA, { iteration: 1, summary: 'one' });
+    const second = await wb.applyPatch('diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+new\n', {
+      iteration: 2,
+      summary: 'two',
+    });
+    expect(first.ok && second.ok).toBe(true);
+    if (!first.ok || !second.ok) return;
+    expect((await wb.git(['rev-parse', `${second.commit}^`])).stdout.toString().trim()).toBe(first.commit);
+    const diff = await wb.diff(wb.baseCommit, wb.head());
+    expect(diff).toContain('+TWO');
+    expect(diff).toContain('+++ b/new.txt');
+  });
+
+  it("returns git's message for a patch that does not apply, and keeps the head", async () => {
+    const { wb } = await setup({ files: { 'a.txt': 'one\nthree\n' } });
+    const head = wb.head();
+    const result = await wb.applyPatch(editA, { iteration: 1, summary: 'x' });
+    expect(result).toEqual({ ok: false, message: expect.stringMatching(/patch failed: a\.txt:1|patch does not apply/) });
+    expect(wb.head()).toBe(head);
+  });
+
+  it('refuses paths outside the repository and patches that change nothing', async () => {
+    const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
+    const outside = await wb.applyPatch('--- a/../x.txt\n+++ b/../x.txt\n@@ -0,0 +1 @@\n+x\n', { iteration: 1, summary: 'x' });
+    expect(outside.ok).toBe(false);
+    const gitDir = await wb.applyPatch('diff --git a/.git/config b/.git/config\nnew file mode 100644\n--- /dev/null\n+++ b/.git/config\n@@ -0,0 +1 @@\n+x\n', { iteration: 1, summary: 'x' });
+    expect(gitDir.ok).toBe(false);
+    const modeOnly = await wb.applyPatch('diff --git a/a.txt b/a.txt\nold mode 100644\nnew mode 100644\n', { iteration: 1, summary: 'x' });
+    expect(modeOnly.ok).toBe(false);
+  });
+
+  it('lists the tree with kinds and modes, capped at maxEntries', async () => {
+    const { repo, wb } = await setup({
+      files: { 'a.txt': 'a\n', 'bin/run.sh': { content: '#!/bin/sh\n', executable: true }, 'link': { symlink: '/etc/passwd' } },
+    });
+    const sub = await createFixtureRepo({ files: { 'x.txt': 'x\n' } });
+    cleanups.push(() => sub.cleanup());
+    await repo.git(['update-index', '--add', '--cacheinfo', `160000,${await sub.head()},vendor/sub`]);
+    await repo.git(['commit', '--quiet', '-m', 'submodule']);
+    const wb2 = await Workbench.create(await resolveUserRepo(repo.path, 'main'), await repo.head(), { identity });
+    cleanups.push(() => wb2.dispose());
+    const { entries, truncated } = await wb2.listTree(wb2.head());
+    expect(truncated).toBe(false);
+    expect(entries.map((e) => [e.path, e.mode, e.kind])).toEqual([
+      ['a.txt', '100644', 'file'],
+      ['bin/run.sh', '100755', 'executable'],
+      ['link', '120000', 'symlink'],
+      ['vendor/sub', '160000', 'submodule'],
+    ]);
+    expect(entries[0]?.size).toBe(2);
+    const capped = await wb.listTree(wb.head(), { maxEntries: 2 });
+    expect(capped.entries).toHaveLength(2);
+    expect(capped.truncated).toBe(true);
+  });
+
+  it('reads regular files only: symlinks, submodules, binaries and missing paths are skipped', async () => {
+    const { repo } = await setup({
+      files: {
+        'a.txt': 'hello\n',
+        'big.txt': 'x'.repeat(1000),
+        'img.bin': Buffer.from([0x89, 0x50, 0x00, 0x01]),
+        'link': { symlink: 'a.txt' },
+        '-dash.txt': 'dash\n',
+        'dir/inner.txt': 'inner\n',
+      },
+    });
+    const sub = await createFixtureRepo({ files: { 'x.txt': 'x\n' } });
+    cleanups.push(() => sub.cleanup());
+    await repo.git(['update-index', '--add', '--cacheinfo', `160000,${await sub.head()},sub`]);
+    await repo.git(['commit', '--quiet', '-m', 'submodule']);
+    const wb = await Workbench.create(await resolveUserRepo(repo.path, 'main'), await repo.head(), { identity });
+    cleanups.push(() => wb.dispose());
+    const result = await wb.readFiles(wb.head(), ['a.txt', 'big.txt', 'img.bin', 'link', 'sub', 'nope.txt', '-dash.txt', 'dir', 'a.txt', '*.txt'], {
+      maxBytesPerFile: 100,
+    });
+    expect(result.files).toEqual([
+      { path: 'a.txt', content: 'hello\n', bytes: 6, truncated: false },
+      { path: 'big.txt', content: 'x'.repeat(100), bytes: 1000, truncated: true },
+      { path: '-dash.txt', content: 'dash\n', bytes: 5, truncated: false },
+    ]);
+    expect(result.skipped).toEqual(
+      expect.arrayContaining([
+        { path: 'img.bin', reason: 'binary' },
+        { path: 'link', reason: 'symlink' },
+        { path: 'sub', reason: 'submodule' },
+        { path: 'nope.txt', reason: 'missing' },
+        { path: 'dir', reason: 'missing' },
+        { path: '*.txt', reason: 'missing' },
+      ]),
+    );
+    expect(result.skipped).toHaveLength(6);
+  });
+
+  it('lives in its own temp directory and removes it on dispose', async () => {
+    const { repo, wb } = await setup({ files: { 'a.txt': 'a\n' } });
+    expect(wb.dir.startsWith(repo.path)).toBe(false);
+    expect((await readdir(wb.dir)).sort()).toEqual(expect.arrayContaining(['HEAD', 'objects', 'refs']));
+    expect(await readdir(join(wb.dir, 'hooks')).catch(() => [])).toEqual([]);
+    await wb.dispose();
+    await expect(stat(wb.dir)).rejects.toThrow();
+    await wb.dispose();
+  });
+});
+
+describe('commitMessage', () => {
+  it('keeps the summary to one printable line', () => {
+    expect(commitMessage(3, 'fix\nthe \u001b[31mparser\u001b[0m\r\n')).toBe('hammer: iteration 3 - fix the [31mparser [0m\n');
+    expect(commitMessage(1, '   ')).toBe('hammer: iteration 1 - apply patch\n');
+    expect(commitMessage(2, 'x'.repeat(200)).length).toBeLessThan(110);
+  });
+});
