@@ -1,12 +1,12 @@
 // The in-sandbox runner program (runner/hammer-runner.sh), read from the package once.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HammerError } from '../errors.js';
+import { packageRoot } from '../images/package-root.js';
 
-/** Path of runner/hammer-runner.sh, found from this module (works from src/ and from dist/). */
+/** Path of runner/hammer-runner.sh in the package (works from src/, dist/ and .bench/). */
 export function runnerScriptPath(): string {
-  return path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'runner', 'hammer-runner.sh');
+  return path.join(packageRoot(), 'runner', 'hammer-runner.sh');
 }
 
 let cached: string | undefined;
