@@ -95,13 +95,10 @@ export async function generateStreamed(call: ChatCall, req: GenerateRequest, dep
     }
     if (outcome.failure.kind === 'aborted') throw abortError(req.signal, 'the model request');
     const described = describeFailure(call.server, outcome.failure);
-    if (!described.retryable || attempt > call.retries) {
-      throw attempt > 1 ? afterAttempts(described.error, attempt) : described.error;
-    }
-    const wait = Math.min(
-      Math.max(backoffDelay(attempt - 1, timing.random), parseRetryAfter(described.retryAfter, Date.now()) ?? 0),
-      Math.max(0, deadline - timing.now()),
-    );
+    if (!described.retryable || attempt > call.retries) throw afterAttempts(described.error, attempt);
+    const wait = Math.max(backoffDelay(attempt - 1, timing.random), parseRetryAfter(described.retryAfter, Date.now()) ?? 0);
+    // no time left for another attempt: the real failure says more than a timeout would
+    if (wait >= deadline - timing.now()) throw afterAttempts(described.error, attempt);
     deps.logger?.warn(
       { attempt, retryInMs: wait, code: described.error.code, err: described.error.message },
       'model request failed before the first token; retrying',
@@ -116,6 +113,7 @@ export async function generateStreamed(call: ChatCall, req: GenerateRequest, dep
 }
 
 function afterAttempts(err: HammerError, attempts: number): HammerError {
+  if (attempts === 1) return err;
   return new HammerError(err.code, `${err.message} (gave up after ${attempts} attempts)`, {
     hint: err.hint,
     cause: err.cause ?? err,

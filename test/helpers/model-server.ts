@@ -8,8 +8,8 @@ import { z } from 'zod';
 export type Script =
   /** Stream `answer` in pieces of `chunkSize` characters (default 4), `delayMs` apart (default 0). */
   | { answer: string; chunkSize?: number; delayMs?: number; doneReason?: string }
-  /** Answer with this status and JSON body (a string body is sent as is). */
-  | { status: number; body: unknown }
+  /** Answer with this status and JSON body (a string body is sent as is), and any extra headers. */
+  | { status: number; body: unknown; headers?: Record<string, string> }
   /** Stream `errorAfter`, then an error chunk saying `error`, then end. */
   | { errorAfter: string; error: string }
   /** Never answer (not even headers) until the client goes away or the server closes. */
@@ -158,7 +158,7 @@ function serveScript(
 ): void {
   if ('hang' in entry) return; // the socket stays open until the client leaves or close() destroys it
   if ('status' in entry) {
-    res.writeHead(entry.status, { 'content-type': typeof entry.body === 'string' ? 'text/plain' : 'application/json' });
+    res.writeHead(entry.status, { 'content-type': typeof entry.body === 'string' ? 'text/plain' : 'application/json', ...entry.headers });
     res.end(typeof entry.body === 'string' ? entry.body : JSON.stringify(entry.body));
     return;
   }

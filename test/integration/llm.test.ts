@@ -151,6 +151,13 @@ describe.each(['ollama', 'openai'] as const)('%s provider', (kind) => {
     expect(sleeps[0]).toBeLessThanOrEqual(250);
   });
 
+  it('waits as long as a 429 asks before retrying', async () => {
+    const server = await serve([{ status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '2' } }, { answer: 'ok' }]);
+    const { p, sleeps } = provider(modelConfig({ provider: kind, url: server.url, retries: 1 }));
+    expect(await p.generate({ messages })).toMatchObject({ text: 'ok', attempts: 2 });
+    expect(sleeps).toEqual([2000]);
+  });
+
   it('gives up on a 500 after the configured retries, naming the status', async () => {
     const server = await serve([
       { status: 503, body: { error: 'overloaded' } },
@@ -257,6 +264,14 @@ describe('ollama provider specifics', () => {
     const { p } = provider(modelConfig({ url: server.url, name: 'test-model' }));
     expect(await p.check()).toMatchObject({ modelPresent: true });
     expect((await p.generate({ messages })).text).toBe('ok');
+  });
+
+  it('bounds the whole answer with timeout even while tokens keep coming', async () => {
+    const server = await serve([{ dribble: 'a steady but endless answer', intervalMs: 50 }]);
+    const { p } = provider(modelConfig({ url: server.url, idle_timeout: 5, timeout: 0.3 }));
+    const err = await failure(p.generate({ messages }));
+    expect(err.code).toBe('MODEL_TIMEOUT');
+    expect(err.message).toContain('within 0.3 s (timeout); the partial answer was discarded');
   });
 
   it('does not retry a failure after the first token (connection dropped mid-answer)', async () => {
