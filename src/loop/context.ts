@@ -1,9 +1,13 @@
 // Which files the model gets to see, within the prompt budget: pure, over a file tree with sizes.
 
-/** A regular file of the repository (symlinks and other non-files are left out by whoever lists the tree). */
-export interface TreeEntry {
+/**
+ * A path of the repository's tree with its size. src/git's TreeEntry fits; entries whose kind is
+ * symlink or submodule are never picked (a symlink's target never reaches the prompt).
+ */
+export interface ContextTreeEntry {
   path: string;
   size: number;
+  kind?: string;
 }
 
 /** Why a file was picked, in priority order. */
@@ -23,7 +27,7 @@ export interface SelectContextInput {
   testOutput: string;
   /** Files the patches so far have touched. */
   changedFiles: readonly string[];
-  tree: readonly TreeEntry[];
+  tree: readonly ContextTreeEntry[];
   budget: {
     /** Total characters of file content for the prompt. */
     chars: number;
@@ -41,9 +45,10 @@ const MIN_SLICE = 256;
 
 /** Pick the files the prompt shows: named in the directive, then in failing test output, then already changed. */
 export function selectContextFiles(input: SelectContextInput): ContextSelection[] {
-  const byPath = new Map(input.tree.map((e) => [e.path, e]));
+  const files = input.tree.filter((e) => e.kind !== 'symlink' && e.kind !== 'submodule');
+  const byPath = new Map(files.map((e) => [e.path, e]));
   const byBase = new Map<string, string[]>();
-  for (const e of input.tree) {
+  for (const e of files) {
     const base = e.path.slice(e.path.lastIndexOf('/') + 1);
     byBase.set(base, [...(byBase.get(base) ?? []), e.path]);
   }
@@ -72,7 +77,7 @@ export function selectContextFiles(input: SelectContextInput): ContextSelection[
 }
 
 /** Tree paths the directive names: exactly, as ./path, or by a base name that is unique in the tree. */
-function pathsInDirective(directive: string, byPath: Map<string, TreeEntry>, byBase: Map<string, string[]>): string[] {
+function pathsInDirective(directive: string, byPath: Map<string, ContextTreeEntry>, byBase: Map<string, string[]>): string[] {
   const out: string[] = [];
   for (const m of directive.matchAll(/[A-Za-z0-9_@+~.\/-]+/g)) {
     const token = m[0].replace(/[.,:;]+$/, '');

@@ -2,5 +2,6 @@
 export * from './run-state.js';
 export * from './run-id.js';
 export * from './artifact-names.js';
+export * from './transitions.js';
 export { writeFileAtomic, fsyncDir, TEMP_SUFFIX } from './atomic-write.js';
 export { RunStore, parseState, type RunStoreOptions, type RunList, type SkippedStateFile } from './store.js';

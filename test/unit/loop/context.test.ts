@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { pathsInTestOutput, selectContextFiles, type TreeEntry } from '../../../src/loop/context.js';
+import { pathsInTestOutput, selectContextFiles, type ContextTreeEntry } from '../../../src/loop/context.js';
 
-const tree: TreeEntry[] = [
+const tree: ContextTreeEntry[] = [
   { path: 'calc.py', size: 300 },
   { path: 'src/app/models.py', size: 2000 },
   { path: 'src/app/views.py', size: 1500 },
@@ -12,6 +12,8 @@ const tree: TreeEntry[] = [
   { path: 'x/util.py', size: 100 },
   { path: 'y/util.py', size: 100 },
   { path: 'big.json', size: 1_000_000 },
+  { path: 'link.py', size: 11, kind: 'symlink' },
+  { path: 'vendor/lib', size: 0, kind: 'submodule' },
 ];
 const budget = { chars: 48_000, fileMaxBytes: 16_000 };
 
@@ -54,8 +56,8 @@ describe('selectContextFiles', () => {
     const picked = selectContextFiles({ directive: 'models.py is wrong; util.py too; also ./tests/test_calc.py and b/calc.py', testOutput: '', changedFiles: [], tree, budget });
     expect(picked.map((p) => p.path)).toEqual(['src/app/models.py', 'tests/test_calc.py', 'calc.py']);
   });
-  it('never picks a path that is not in the tree (symlinks and non-files are left out of it)', () => {
-    const picked = selectContextFiles({ directive: 'read /etc/passwd and link.py', testOutput: 'File "/workspace/link.py", line 1', changedFiles: ['link.py'], tree, budget });
+  it('never picks a path that is not in the tree, a symlink or a submodule', () => {
+    const picked = selectContextFiles({ directive: 'read /etc/passwd and link.py and vendor/lib', testOutput: 'File "/workspace/link.py", line 1', changedFiles: ['link.py', 'vendor/lib'], tree, budget });
     expect(picked).toEqual([]);
   });
   it('truncates a file at fileMaxBytes', () => {

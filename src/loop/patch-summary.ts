@@ -1,4 +1,5 @@
-// Commit messages for applied patches: deterministic, one line, derived from the files touched.
+// A one-line summary of a patch, derived from the files it touches (deterministic, unlike the
+// model's prose); src/git's commitMessage turns it into the commit message.
 import { sanitizeLine, truncateText } from '../report/sanitize.js';
 import type { PatchFile } from '../state/run-state.js';
 
@@ -21,9 +22,4 @@ export function summarizePatch(files: readonly PatchFile[]): string {
   const verbs = new Set(files.map((f) => VERB[f.status]));
   const verb = verbs.size === 1 ? [...verbs][0]! : 'change';
   return truncateText(sanitizeLine(`${verb} ${files.length} files: ${files.map((f) => f.path).join(', ')}`), 60);
-}
-
-/** The commit message of iteration n: "hammer: iteration N - <summary>". */
-export function commitMessage(n: number, summary: string): string {
-  return `hammer: iteration ${n} - ${sanitizeLine(summary)}`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { commitMessage, summarizePatch } from '../../../src/loop/commit-message.js';
+import { summarizePatch } from '../../../src/loop/patch-summary.js';
 
-describe('summarizePatch and commitMessage', () => {
+describe('summarizePatch', () => {
   it.each([
     [[{ path: 'calc.py', status: 'modified' as const }], 'update calc.py'],
     [[{ path: 'new.py', status: 'added' as const }], 'add new.py'],
@@ -16,7 +16,5 @@ describe('summarizePatch and commitMessage', () => {
     const s = summarizePatch([{ path: `evil\n\u001b[31m${'x'.repeat(200)}.py`, status: 'modified' }]);
     expect(s).not.toMatch(/[\n\u001b]/);
     expect(s.length).toBeLessThanOrEqual(60);
-    expect(commitMessage(3, 'update calc.py')).toBe('hammer: iteration 3 - update calc.py');
-    expect(commitMessage(1, 'a\nb')).toBe('hammer: iteration 1 - a b');
   });
 });
