@@ -17,6 +17,8 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           // Docker suites share two cores: at most two files at once, long timeouts.
           maxWorkers: 2,
+          // a project with its own worker limit needs its own group (unit runs first)
+          sequence: { groupOrder: 1 },
           testTimeout: 180_000,
           hookTimeout: 600_000,
           globalSetup: ['./test/integration/global-setup.ts'],

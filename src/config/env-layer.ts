@@ -18,7 +18,7 @@ export const ENV_KEYS = {
 
 const NUMERIC = new Set(['model.timeout', 'loop.max_iterations', 'tools.test_timeout']);
 
-/** Build the environment layer. OLLAMA_HOST ("host:port" or a URL) sets model.url unless HAMMER_LLM_URL does. */
+/** Build the HAMMER_* environment layer. */
 export function envLayer(env: NodeJS.ProcessEnv): ConfigLayer {
   const values: Record<string, unknown> = {};
   for (const [name, key] of Object.entries(ENV_KEYS)) {
@@ -26,10 +26,21 @@ export function envLayer(env: NodeJS.ProcessEnv): ConfigLayer {
     if (raw === undefined || raw === '') continue;
     setPath(values, key, NUMERIC.has(key) && /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw);
   }
-  if (!env.HAMMER_LLM_URL && env.OLLAMA_HOST && (env.HAMMER_PROVIDER ?? 'ollama') === 'ollama') {
-    setPath(values, 'model.url', ollamaHostToUrl(env.OLLAMA_HOST));
-  }
   return { source: 'environment', values, lines: new Map() };
+}
+
+/** The source name of the OLLAMA_HOST layer (it only counts when the provider is ollama). */
+export const OLLAMA_HOST_SOURCE = 'OLLAMA_HOST';
+
+/**
+ * OLLAMA_HOST is Ollama's own variable: it sets model.url just above the defaults, below every
+ * hammer-box source, and is dropped when the resolved provider is not ollama.
+ */
+export function ollamaHostLayer(env: NodeJS.ProcessEnv): ConfigLayer | undefined {
+  if (!env.OLLAMA_HOST) return undefined;
+  const values: Record<string, unknown> = {};
+  setPath(values, 'model.url', ollamaHostToUrl(env.OLLAMA_HOST));
+  return { source: OLLAMA_HOST_SOURCE, values, lines: new Map() };
 }
 
 /** OLLAMA_HOST accepts "0.0.0.0", "host:port" or a full URL; turn it into a URL the client can call. */
@@ -38,7 +49,8 @@ export function ollamaHostToUrl(host: string): string {
   if (!/^https?:\/\//.test(h)) h = `http://${h}`;
   const u = new URL(h);
   if (u.hostname === '0.0.0.0') u.hostname = '127.0.0.1';
-  if (!u.port && !/^https?:\/\/[^/]+:\d+/.test(h)) u.port = u.protocol === 'https:' ? '443' : '11434';
+  // like Ollama: a bare host gets 11434; a URL with a scheme keeps its scheme's default port
+  if (!u.port && !/^https?:\/\//.test(host.trim())) u.port = '11434';
   return u.toString().replace(/\/$/, '');
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { HammerError } from '../errors.js';
 import { packageRoot } from '../paths.js';
-import { envLayer } from './env-layer.js';
+import { envLayer, OLLAMA_HOST_SOURCE, ollamaHostLayer } from './env-layer.js';
 import { type Config, ConfigSchema } from './schema.js';
 import { type ConfigLayer, readTomlLayer } from './toml-source.js';
 
@@ -37,6 +37,9 @@ export async function resolveConfig(options: ResolveOptions = {}): Promise<Resol
   const layers: ConfigLayer[] = [];
   const defaults = await readTomlLayer(options.defaultsFile ?? join(packageRoot(), 'configs', 'default.toml'));
   if (defaults) layers.push(defaults);
+  const env = options.env ?? process.env;
+  const ollamaHost = ollamaHostLayer(env);
+  if (ollamaHost) layers.push(ollamaHost);
   if (options.repo) {
     const repoLayer = await readTomlLayer(join(options.repo, '.hammer', 'config.toml'), { optional: true });
     if (repoLayer) {
@@ -48,9 +51,14 @@ export async function resolveConfig(options: ResolveOptions = {}): Promise<Resol
     const file = await readTomlLayer(options.configFile);
     if (file) layers.push(file);
   }
-  layers.push(envLayer(options.env ?? process.env));
+  layers.push(envLayer(env));
   if (options.flags) layers.push({ source: 'command line', values: options.flags, lines: new Map() });
-  return mergeAndValidate(layers);
+  const resolved = mergeAndValidate(layers);
+  if (ollamaHost && resolved.sources.get('model.url') === OLLAMA_HOST_SOURCE && resolved.config.model.provider !== 'ollama') {
+    // OLLAMA_HOST must never send another provider's requests (and API key) to the Ollama host
+    return mergeAndValidate(layers.filter((l) => l !== ollamaHost));
+  }
+  return resolved;
 }
 
 /** Merge layers (later wins, tables merge key by key) and validate with the schema. */

@@ -96,6 +96,17 @@ describe('resolveConfig', () => {
     const both = await resolveConfig({ env: { OLLAMA_HOST: 'x:1', HAMMER_LLM_URL: 'http://y:2' } });
     expect(both.config.model.url).toBe('http://y:2');
   });
+
+  it('lets --config win over OLLAMA_HOST, and ignores OLLAMA_HOST for other providers', async () => {
+    const file = join(dir, 'openai.toml');
+    await writeFile(file, '[model]\nprovider = "openai"\n');
+    const openai = await resolveConfig({ configFile: file, env: { OLLAMA_HOST: 'ollama-box:11434' } });
+    expect(openai.config.model.url).toBe('http://localhost:11434');
+    const withUrl = join(dir, 'url.toml');
+    await writeFile(withUrl, '[model]\nurl = "http://gpu:11434"\n');
+    const ollama = await resolveConfig({ configFile: withUrl, env: { OLLAMA_HOST: 'other:1' } });
+    expect(ollama.config.model.url).toBe('http://gpu:11434');
+  });
 });
 
 describe('ollamaHostToUrl', () => {
@@ -103,5 +114,6 @@ describe('ollamaHostToUrl', () => {
     expect(ollamaHostToUrl('gpu-box')).toBe('http://gpu-box:11434');
     expect(ollamaHostToUrl('gpu-box:9999')).toBe('http://gpu-box:9999');
     expect(ollamaHostToUrl('https://ollama.internal')).toBe('https://ollama.internal');
+    expect(ollamaHostToUrl('http://ollama.internal')).toBe('http://ollama.internal');
   });
 });
