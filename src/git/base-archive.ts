@@ -3,6 +3,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { catFileBatch } from './cat-file.js';
+import { isSafePath } from './safe-path.js';
 import { treeEntries, type TreeEntry } from './tree-entries.js';
 import type { Workbench } from './workbench.js';
 
@@ -116,12 +117,6 @@ async function writeArchive(pack: tar.Pack, workbench: Workbench, commit: string
   );
   pack.finalize();
   return stats;
-}
-
-/** True for a relative path with no empty, `.`, `..` or `.git` component. */
-export function isSafePath(path: string): boolean {
-  if (path.length === 0 || path.startsWith('/') || path.includes('\\')) return false;
-  return path.split('/').every((part) => part !== '' && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
 }
 
 async function commitDate(workbench: Workbench, commit: string, signal?: AbortSignal): Promise<Date> {

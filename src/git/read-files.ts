@@ -1,6 +1,7 @@
 // Reading the text of chosen files of a commit for the prompt: regular blobs only, capped.
 import type { GitOptions } from './git-exec.js';
 import { catFileBatch } from './cat-file.js';
+import { isSafePath } from './safe-path.js';
 import { treeEntries, type TreeEntry } from './tree-entries.js';
 
 /** A file's text (the first maxBytesPerFile bytes, decoded as UTF-8). */
@@ -32,8 +33,9 @@ export async function readFiles(
 ): Promise<ReadFilesResult> {
   const wanted = [...new Set(paths.map((p) => p.replace(/^\/+/, '')))].filter((p) => p.length > 0);
   const found = new Map<string, TreeEntry>();
-  for (let i = 0; i < wanted.length; i += CHUNK_PATHS) {
-    const chunk = wanted.slice(i, i + CHUNK_PATHS);
+  const lookup = wanted.filter(isSafePath); // anything else cannot be in a tree we hand on
+  for (let i = 0; i < lookup.length; i += CHUNK_PATHS) {
+    const chunk = lookup.slice(i, i + CHUNK_PATHS);
     const exact = new Set(chunk);
     // Literal pathspecs (GIT_LITERAL_PATHSPECS=1): a directory name lists its contents, so keep exact matches.
     for await (const entry of treeEntries(commit, { ...git, paths: chunk })) {

@@ -1,7 +1,8 @@
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Workbench, baseTarStream, isSafePath, resolveUserRepo } from '../../../src/git/index.js';
+import { Workbench, baseTarStream, gitText, isSafePath, resolveUserRepo } from '../../../src/git/index.js';
 import { createFixtureRepo, type FixtureFile, type FixtureRepo } from '../../helpers/fixture-repo.js';
 
 const identity = { name: 'hammer-box', email: 'hammer-box@localhost' };
@@ -114,12 +115,17 @@ describe('baseTarStream', () => {
     const { repo, wb } = await workbenchFor({ 'a.txt': 'a\n' });
     const evilBlob = (await repo.git(['rev-parse', 'HEAD:a.txt'])).trim();
     // A crafted tree (git itself never creates these names): ".git" and ".." entries.
-    const tree = await mktree(repo, [`100644 blob ${evilBlob}\t.GIT`, `100644 blob ${evilBlob}\tok.txt`]);
+    const tree = await mktree(repo, [
+      `100644 blob ${evilBlob}\t..`,
+      `100644 blob ${evilBlob}\t.GIT`,
+      `100644 blob ${evilBlob}\t.git`,
+      `100644 blob ${evilBlob}\tok.txt`,
+    ]);
     const commit = (await repo.git(['commit-tree', tree, '-m', 'crafted'])).trim();
     const archive = baseTarStream(wb, commit, { uid: 1, gid: 1 });
     const entries = await extractAll(archive.stream);
     expect([...entries.keys()]).toEqual(['ok.txt']);
-    expect((await archive.done).skippedUnsafe).toBe(1);
+    expect((await archive.done).skippedUnsafe).toBe(3);
     expect(isSafePath('a/../b')).toBe(false);
     expect(isSafePath('/etc/passwd')).toBe(false);
     expect(isSafePath('sub/.git/config')).toBe(false);
@@ -160,9 +166,5 @@ describe('baseTarStream', () => {
 });
 
 async function mktree(repo: FixtureRepo, lines: string[]): Promise<string> {
-  const { execFile } = await import('node:child_process');
-  return new Promise((resolve, reject) => {
-    const child = execFile('git', ['mktree'], { cwd: repo.path }, (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
-    child.stdin?.end(`${lines.join('\n')}\n`);
-  });
+  return gitText(['mktree'], { gitDir: join(repo.path, '.git'), input: `${lines.join('\n')}\n` });
 }

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HammerError } from '../../../src/errors.js';
 import { Workbench, branchName, deliverBranch, freeBranchName, resolveUserRepo, type UserRepo } from '../../../src/git/index.js';
@@ -95,5 +96,40 @@ describe('branch names', () => {
       'EngineerExternal/20261122T140501Z-bbbb',
     );
     expect(await freeBranchName(user, 'EngineerExternal/', date)).toMatch(/^EngineerExternal\/20261122T140501Z-[0-9a-f]{4}$/);
+  });
+});
+
+describe('repository layouts', () => {
+  async function roundTrip(path: string, base: string): Promise<string> {
+    const user = await resolveUserRepo(path, base);
+    const wb = await Workbench.create(user, user.baseCommit, { identity });
+    cleanups.push(() => wb.dispose());
+    const applied = await wb.applyPatch(patch1, { iteration: 1, summary: 'upper' });
+    expect(applied.ok).toBe(true);
+    await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), branch: 'EngineerExternal/layout' });
+    return wb.head();
+  }
+
+  it('delivers into a repository reached through a linked worktree', async () => {
+    const repo = await createFixtureRepo({ files: { 'a.txt': 'one\n' } });
+    cleanups.push(() => repo.cleanup());
+    const worktree = `${repo.path}-wt`;
+    cleanups.push(() => rm(worktree, { recursive: true, force: true }));
+    await repo.git(['worktree', 'add', '--quiet', '-b', 'side', worktree]);
+    const commit = await roundTrip(worktree, 'main');
+    expect((await repo.git(['rev-parse', 'EngineerExternal/layout'])).trim()).toBe(commit);
+  });
+
+  it('delivers into a SHA-256 repository', async () => {
+    const repo = await createFixtureRepo({});
+    cleanups.push(() => repo.cleanup());
+    await rm(`${repo.path}/.git`, { recursive: true });
+    await repo.git(['init', '--quiet', '--template=', '--object-format=sha256', '--initial-branch=main']);
+    await repo.write({ 'a.txt': 'one\n' });
+    await repo.git(['add', 'a.txt']);
+    await repo.git(['commit', '--quiet', '-m', 'init']);
+    const commit = await roundTrip(repo.path, 'main');
+    expect(commit).toMatch(/^[0-9a-f]{64}$/);
+    expect((await repo.git(['rev-parse', 'EngineerExternal/layout'])).trim()).toBe(commit);
   });
 });

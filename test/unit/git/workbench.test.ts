@@ -122,7 +122,7 @@ describe('Workbench', () => {
     await repo.git(['commit', '--quiet', '-m', 'submodule']);
     const wb = await Workbench.create(await resolveUserRepo(repo.path, 'main'), await repo.head(), { identity });
     cleanups.push(() => wb.dispose());
-    const result = await wb.readFiles(wb.head(), ['a.txt', 'big.txt', 'img.bin', 'link', 'sub', 'nope.txt', '-dash.txt', 'dir', 'a.txt', '*.txt'], {
+    const result = await wb.readFiles(wb.head(), ['a.txt', 'big.txt', 'img.bin', 'link', 'sub', 'nope.txt', '-dash.txt', 'dir', 'a.txt', '*.txt', '../etc/passwd', '.git/config'], {
       maxBytesPerFile: 100,
     });
     expect(result.files).toEqual([
@@ -138,9 +138,11 @@ describe('Workbench', () => {
         { path: 'nope.txt', reason: 'missing' },
         { path: 'dir', reason: 'missing' },
         { path: '*.txt', reason: 'missing' },
+        { path: '../etc/passwd', reason: 'missing' },
+        { path: '.git/config', reason: 'missing' },
       ]),
     );
-    expect(result.skipped).toHaveLength(6);
+    expect(result.skipped).toHaveLength(8);
   });
 
   it('lives in its own temp directory and removes it on dispose', async () => {
