@@ -60,7 +60,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const { limits } = input;
   const parts: string[] = [];
   parts.push(`# Directive\n\n${sanitizeText(input.directive).trim()}`);
-  parts.push(`# Iteration\n\nIteration ${input.iteration} of ${input.maxIterations}. ${sanitizeText(input.signal)}.`);
+  parts.push(`# Iteration\n\nIteration ${input.iteration} of ${input.maxIterations}. Status: ${sanitizeText(input.signal)}.`);
   parts.push(renderTest(input.lastTest, limits));
   if (input.lastRejection !== null) {
     const patch = capMiddle(sanitizeText(input.lastRejection.patch), Math.floor(limits.budget_chars / 4));

@@ -36,7 +36,7 @@ describe('buildPrompt', () => {
     const user = p.messages[1].content;
     expect(p.messages[1].role).toBe('user');
     expect(user).toContain('# Directive\n\nFix add() in calc.py.');
-    expect(user).toContain('Iteration 2 of 10. last patch applied, tests still failing (exit 1).');
+    expect(user).toContain('Iteration 2 of 10. Status: last patch applied, tests still failing (exit 1).');
     expect(user).toContain('Command: `python3 -m pytest -q`\nResult: failed (exit 1)');
     expect(user).toContain('FAILED tests/test_calc.py::test_add');
     expect(user).toContain('None yet: the repository is at the base commit.');
