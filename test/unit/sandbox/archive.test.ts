@@ -77,6 +77,7 @@ describe('packDirectory', () => {
     await writeFile(path.join(dir, 'repo', 'suid'), 'x');
     await chmod(path.join(dir, 'repo', 'suid'), 0o4755);
     await symlink(path.join(dir, 'secret'), path.join(dir, 'repo', 'link'));
+    await writeFile(path.join(dir, 'repo', 'big.bin'), Buffer.alloc(3 * 1024 * 1024 + 17, 0x62));
     execFileSync('mkfifo', [path.join(dir, 'repo', 'fifo')]);
   });
   afterAll(async () => {
@@ -86,11 +87,13 @@ describe('packDirectory', () => {
   it('keeps links as links, skips the FIFO unopened, maps owners and strips setuid', async () => {
     const packed = packDirectory(path.join(dir, 'repo'), { uid: 10001, gid: 10001 });
     const got = await entries(packed.stream);
-    expect(packed.stats).toEqual({ files: 2, bytes: 4, skipped: 1 });
+    expect(packed.stats).toEqual({ files: 3, bytes: 4 + 3 * 1024 * 1024 + 17, skipped: 1 });
+    expect(got.find((e) => e.name === 'big.bin')?.body).toBe('b'.repeat(3 * 1024 * 1024 + 17));
+    expect(got.map((e) => e.name)).toEqual(['big.bin', 'link', 'sub', 'sub/a.txt', 'suid']);
     const byName = new Map(got.map((e) => [e.name, e]));
     expect(byName.get('link')).toMatchObject({ type: 'symlink', linkname: path.join(dir, 'secret'), body: '' });
     expect(byName.has('fifo')).toBe(false);
-    expect(byName.get('suid')?.mode).toBe(0o755 & ~process.umask());
+    expect(byName.get('suid')?.mode).toBe(0o755);
     expect(got.every((e) => e.uid === 10001 && e.gid === 10001)).toBe(true);
     expect(got.some((e) => e.body.includes('SECRET'))).toBe(false);
   });
