@@ -71,6 +71,8 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
   const { signal } = options;
   throwIfAborted(signal, 'command');
   if (cmd.length === 0) throw new HammerError('INTERNAL', 'exec needs a command');
+  const badName = Object.keys(options.env ?? {}).find((k) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(k));
+  if (badName !== undefined) throw new HammerError('INTERNAL', `not an environment variable name: ${JSON.stringify(badName)}`);
   const started = performance.now();
   const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const out = { stdout: new OutputCapture(max), stderr: new OutputCapture(max) };

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isHammerError } from '../../src/errors.js';
 import { DockerSandboxEngine, LABELS, MANAGED_BY, pidAlive, type Sandbox } from '../../src/sandbox/index.js';
 import { testEngine, testSpec } from './sandbox-fixtures.js';
 
@@ -79,6 +80,9 @@ describe('gc', () => {
     expect(report.volumes).toEqual([volume]);
     expect(report.containers).toHaveLength(1);
     expect(await exists('container', sandbox.id)).toBe(false);
+    // A sandbox whose container is gone is broken: a typed error, not a result.
+    const err = await sandbox.exec(['true'], { timeoutMs: 30_000 }).catch((e: unknown) => e);
+    expect(isHammerError(err, 'SANDBOX_BROKEN')).toBe(true);
     await sandbox.destroy(); // a second removal finds nothing and succeeds
   });
 });

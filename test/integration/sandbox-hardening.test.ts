@@ -131,6 +131,18 @@ describe('verification refuses what is not hardened', () => {
     }
   });
 
+  it('the engine refuses a sandbox the engine did not limit, and removes what it created', async () => {
+    // Docker takes a pids limit of 0 as "unlimited": the inspect shows no limit, so verification must fail closed.
+    const weak = await testSpec({}, { pidsLimit: 0 });
+    const err = await engine.create(weak).catch((e: unknown) => e);
+    expect(isHammerError(err, 'SANDBOX_HARDENING')).toBe(true);
+    expect((err as Error).message).toMatch(/^sandbox is missing: .*PidsLimit 0/);
+    const left = await docker.listContainers({ all: true, filters: { label: [`hammer-box.run-id=${weak.runId}`] } });
+    const volumes = await docker.listVolumes({ filters: { label: [`hammer-box.run-id=${weak.runId}`] } });
+    expect(left).toEqual([]);
+    expect(volumes.Volumes ?? []).toEqual([]);
+  });
+
   it('an unknown image is IMAGE_MISSING and leaves nothing behind', async () => {
     const err = await engine.create(await testSpec({ image: 'hammer-box/does-not-exist:never' })).catch((e: unknown) => e);
     expect(isHammerError(err, 'IMAGE_MISSING')).toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isHammerError } from '../../../src/errors.js';
-import { engineAddress } from '../../../src/sandbox/docker-client.js';
+import { createDockerClient, engineAddress, pingEngine } from '../../../src/sandbox/docker-client.js';
 import { safeRelativePath, workspaceRelative } from '../../../src/sandbox/paths.js';
 
 describe('workspaceRelative', () => {
@@ -43,5 +43,22 @@ describe('engineAddress', () => {
       err = e;
     }
     expect(isHammerError(err, 'ENGINE_UNAVAILABLE')).toBe(true);
+  });
+});
+
+describe('pingEngine', () => {
+  it('turns an engine that does not answer into ENGINE_UNAVAILABLE with a hint', async () => {
+    const docker = createDockerClient({ DOCKER_HOST: 'unix:///nonexistent/hammer-box-test.sock' });
+    const err = await pingEngine(docker).catch((e: unknown) => e);
+    expect(isHammerError(err, 'ENGINE_UNAVAILABLE')).toBe(true);
+    expect(isHammerError(err) && err.hint).toMatch(/make engine/);
+  });
+
+  it('an aborted ping is ABORTED', async () => {
+    const docker = createDockerClient({ DOCKER_HOST: 'unix:///nonexistent/hammer-box-test.sock' });
+    const controller = new AbortController();
+    controller.abort();
+    const err = await pingEngine(docker, controller.signal).catch((e: unknown) => e);
+    expect(isHammerError(err, 'ABORTED')).toBe(true);
   });
 });
