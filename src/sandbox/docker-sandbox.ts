@@ -45,7 +45,12 @@ export class DockerSandbox implements Sandbox {
   async copyIn(source: RepoSource, options: { signal?: AbortSignal } = {}): Promise<CopyInStats> {
     throwIfAborted(options.signal, 'copying the repo in');
     const packed = source.kind === 'dir' ? packDirectory(source.path, this.owner) : repackTar(source.stream, this.owner);
-    await this.putArchive(packed.stream, options.signal, 'copying the repo in');
+    try {
+      await this.putArchive(packed.stream, options.signal, 'copying the repo in');
+    } finally {
+      // On failure or abort the packer must stop reading and release its open files.
+      packed.stream.destroy();
+    }
     return { ...packed.stats };
   }
 
