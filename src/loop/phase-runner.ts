@@ -1,0 +1,52 @@
+// Recording phases: every phase is timed, emitted as events, recorded in the state, and the state
+// file is rewritten atomically after it.
+import type { Logger } from '../log.js';
+import type { IterationPhase, PhaseRecord, RunPhase, RunState } from '../state/run-state.js';
+import type { RunStore } from '../state/store.js';
+import { recordIterationPhase, recordRunPhase } from '../state/transitions.js';
+import type { LoopEmitter } from './events.js';
+
+/** Holds the current state of one run and saves it after every change. */
+export class RunRecorder {
+  constructor(
+    public state: RunState,
+    private readonly store: RunStore,
+    private readonly emit: LoopEmitter,
+    private readonly now: () => Date,
+    readonly logger: Logger,
+  ) {}
+
+  /** Replace the state (through a pure transition) and write it. */
+  async update(change: (s: RunState, now: Date) => RunState): Promise<RunState> {
+    this.state = change(this.state, this.now());
+    await this.store.write(this.state);
+    return this.state;
+  }
+
+  /** Run one phase of iteration `iteration` (or of the run when null), recording it done or failed. */
+  async phase<T>(phase: IterationPhase | RunPhase, iteration: number | null, fn: () => Promise<T>): Promise<T> {
+    const started = this.now();
+    const t0 = performance.now();
+    const run_id = this.state.run_id;
+    this.emit({ type: 'phase_started', run_id, at: started.toISOString(), iteration, phase });
+    const log = this.logger.child({ phase, ...(iteration === null ? {} : { iteration }) });
+    log.debug('phase started');
+    let status: PhaseRecord['status'] = 'done';
+    let detail: string | undefined;
+    try {
+      return await fn();
+    } catch (err) {
+      status = 'failed';
+      detail = err instanceof Error ? err.message.slice(0, 500) : String(err);
+      throw err;
+    } finally {
+      const duration_ms = Math.round(performance.now() - t0);
+      const record: PhaseRecord = { status, started_at: started.toISOString(), duration_ms, ...(detail ? { detail } : {}) };
+      log.info({ status, duration_ms }, 'phase finished');
+      this.emit({ type: 'phase_finished', run_id, at: this.now().toISOString(), iteration, phase, status, duration_ms });
+      await this.update((s, now) =>
+        iteration === null ? recordRunPhase(s, phase as RunPhase, record, now) : recordIterationPhase(s, iteration, phase as IterationPhase, record, now),
+      );
+    }
+  }
+}

@@ -1,0 +1,86 @@
+// The run's `prepare` and `baseline` phases: the host workbench, the image, the hardened sandbox,
+// the base tree copied in as one tar stream, and the first test run.
+import { HammerError } from '../errors.js';
+import { baseTarStream, Workbench, type UserRepo } from '../git/index.js';
+import { renderTestLog } from '../report/test-log.js';
+import type { Sandbox, SandboxSpec } from '../sandbox/types.js';
+import { artifactNames } from '../state/artifact-names.js';
+import type { TestRecord } from '../state/run-state.js';
+import type { RunRecorder } from './phase-runner.js';
+import type { ResolvedImage, RunDeps, RunRequest } from './run-types.js';
+import { SandboxRepo } from './sandbox-repo.js';
+import { sandboxSpec } from './sandbox-spec.js';
+import { toTestRecord } from './test-record.js';
+
+/** What a prepared run works with. */
+export interface Prepared {
+  workbench: Workbench;
+  sandbox: Sandbox;
+  repo: SandboxRepo;
+  /** The sandbox's base tree equals the host's (so trees can be compared after every patch). */
+  treesComparable: boolean;
+}
+
+/**
+ * Create the workbench and the sandbox side by side, copy the base in, and make it a repository.
+ * Whatever was created is handed to `track` at once, so the caller can clean it up on failure.
+ */
+export async function prepare(
+  runId: string,
+  req: RunRequest,
+  deps: RunDeps,
+  userRepo: UserRepo,
+  image: ResolvedImage,
+  track: (p: Partial<Prepared>) => void,
+): Promise<Prepared> {
+  const { config } = req;
+  const signal = deps.signal;
+  const spec: SandboxSpec = sandboxSpec(config, runId, image.ref);
+  const [workbench, sandbox] = await Promise.all([
+    Workbench.create(userRepo, userRepo.baseCommit, {
+      identity: { name: config.git.author_name, email: config.git.author_email },
+      ...(signal ? { signal } : {}),
+    }).then((w) => (track({ workbench: w }), w)),
+    deps.engine.create(spec, signal ? { signal } : {}).then((s) => (track({ sandbox: s }), s)),
+  ]);
+  const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
+  const archive = baseTarStream(workbench, userRepo.baseCommit, { uid, gid, ...(signal ? { signal } : {}) });
+  await Promise.all([sandbox.copyIn({ kind: 'tar', stream: archive.stream }, signal ? { signal } : {}), archive.done]);
+  const repo = new SandboxRepo(sandbox, { execTimeoutMs: config.sandbox.exec_timeout * 1000, maxOutputBytes: config.sandbox.output_cap });
+  const sandboxTree = await repo.init(signal);
+  return { workbench, sandbox, repo, treesComparable: sandboxTree === userRepo.baseTree };
+}
+
+/** Run the tests once before the first generation, so the model sees what fails. */
+export async function runTests(
+  rec: RunRecorder,
+  deps: RunDeps,
+  repo: SandboxRepo,
+  req: RunRequest,
+  iteration: number | null,
+): Promise<TestRecord> {
+  const { config } = req;
+  const run_id = rec.state.run_id;
+  // a daemon left by earlier test code must not see (or disturb) this run, nor leftovers its tree
+  await repo.sandbox.killAll(deps.signal ? { signal: deps.signal } : {});
+  await repo.reset(deps.signal);
+  const result = await repo.test(
+    req.testCommand,
+    config.tools.test_timeout * 1000,
+    (stream, chunk) => deps.emit({ type: 'test_output', run_id, iteration, stream, chunk: chunk.toString('utf8') }),
+    deps.signal,
+  );
+  await repo.sandbox.killAll(deps.signal ? { signal: deps.signal } : {});
+  const name = iteration === null ? artifactNames.baselineTestLog() : artifactNames.testLog(iteration);
+  await deps.store.writeArtifact(run_id, name, renderTestLog(req.testCommand, result));
+  return toTestRecord(result, { command: req.testCommand, artifact: name, headLines: config.prompt.output_head_lines, tailLines: config.prompt.output_tail_lines });
+}
+
+/** Fail closed when the host and the sandbox disagree about the tree a patch produced. */
+export function assertSameTree(host: string, sandbox: string, iteration: number): void {
+  if (host !== sandbox) {
+    throw new HammerError('SANDBOX_BROKEN', `iteration ${iteration}: the sandbox's tree ${sandbox} differs from the tree the host built (${host})`, {
+      hint: 'the sandbox image may be changing files on apply (git attributes or a wrapper); try another image',
+    });
+  }
+}

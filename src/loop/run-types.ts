@@ -1,0 +1,45 @@
+// What a run needs (passed in, never global) and what it gives back.
+import type { Config } from '../config/schema.js';
+import type { ModelProvider } from '../llm/index.js';
+import type { Logger } from '../log.js';
+import type { SandboxEngine } from '../sandbox/types.js';
+import type { RunState } from '../state/run-state.js';
+import type { RunStore } from '../state/store.js';
+import type { LoopEmitter } from './events.js';
+
+/** The image a run's sandbox starts from, resolved (and built if needed) before the sandbox exists. */
+export interface ResolvedImage {
+  ref: string;
+  id: string;
+}
+
+/** Dependencies of a run, wired once at the top (see src/api). */
+export interface RunDeps {
+  engine: SandboxEngine;
+  /** Resolve (and build if missing) the sandbox image. */
+  resolveImage: (signal?: AbortSignal) => Promise<ResolvedImage>;
+  provider: ModelProvider;
+  store: RunStore;
+  /** A logger writing to the run's events.ndjson, made once the run id exists. */
+  loggerFor: (runId: string) => Logger;
+  emit: LoopEmitter;
+  now: () => Date;
+  signal?: AbortSignal;
+}
+
+/** What to run. */
+export interface RunRequest {
+  repoPath: string;
+  directivePath: string;
+  directiveText: string;
+  config: Config;
+  /** The test command (from config or the toolchain's default). */
+  testCommand: string;
+}
+
+/** The end of a run, for --json and the exit code. */
+export interface RunOutcome {
+  state: RunState;
+  statePath: string;
+  summaryPath: string | null;
+}

@@ -1,0 +1,108 @@
+// `hammer-box run`: the whole pipeline from the user's repository to one new branch.
+import { join } from 'node:path';
+import { abortError, HammerError, isHammerError } from '../errors.js';
+import { deliverBranch, freeBranchName, resolveUserRepo } from '../git/index.js';
+import { renderPrSummary } from '../report/pr-summary.js';
+import { artifactNames } from '../state/artifact-names.js';
+import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
+import { finishRun, newRunState, recordError } from '../state/transitions.js';
+import { runIteration } from './iteration.js';
+import { RunRecorder } from './phase-runner.js';
+import { prepare, runTests, type Prepared } from './prepare.js';
+import type { RunDeps, RunOutcome, RunRequest } from './run-types.js';
+import { appliedCount, decideNext } from './stop-conditions.js';
+
+/**
+ * Run the loop to its end. Failures the loop reasons about (rejected patches, failing tests) end
+ * as a recorded status; breakage (engine, model, git) is recorded as status `error` and rethrown.
+ * The sandbox and the workbench are removed on every path, including interruption.
+ */
+export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcome> {
+  const { config } = req;
+  const signal = deps.signal;
+  const userRepo = await resolveUserRepo(req.repoPath, config.git.base, signal ? { signal } : {});
+  const image = await deps.resolveImage(signal);
+  const runId = deps.store.newRunId(deps.now());
+  let state = newRunState({
+    runId,
+    now: deps.now(),
+    repo: { path: userRepo.root, base_ref: config.git.base, base_commit: userRepo.baseCommit, base_tree: userRepo.baseTree },
+    directive: { path: req.directivePath, text: req.directiveText },
+    config: config as unknown as Record<string, unknown>,
+    model: { provider: config.model.provider, name: config.model.name, url: config.model.url },
+    image,
+    artifactsDir: deps.store.artifactsDir(runId),
+  });
+  await deps.store.create(state);
+  const logger = deps.loggerFor(runId).child({ run_id: runId });
+  const rec = new RunRecorder(state, deps.store, deps.emit, deps.now, logger);
+  deps.emit({ type: 'run_started', run_id: runId, at: state.created_at, repo: userRepo.root, base_ref: config.git.base, model: `${config.model.provider}:${config.model.name}`, max_iterations: config.loop.max_iterations });
+  logger.info({ repo: userRepo.root, base: userRepo.baseCommit, image }, 'run started');
+
+  const made: Partial<Prepared> = {};
+  let failure: unknown;
+  try {
+    const prep = await rec.phase('prepare', null, () => prepare(runId, req, deps, userRepo, image, (p) => Object.assign(made, p)));
+    await rec.update((s) => ({ ...s, sandbox: { container_id: prep.sandbox.id } }));
+    const baseline = await rec.phase('baseline', null, () => runTests(rec, deps, prep.repo, req, null));
+    await rec.update((s) => ({ ...s, baseline }));
+
+    for (;;) {
+      if (signal?.aborted) throw abortError(signal, 'the run');
+      await runIteration(rec, deps, req, prep);
+      const next = decideNext(rec.state, { maxIterations: config.loop.max_iterations, maxUnusableAnswers: config.loop.max_unusable_answers });
+      const last = rec.state.iterations.at(-1)!;
+      deps.emit({ type: 'iteration_finished', run_id: runId, at: deps.now().toISOString(), iteration: last.n, outcome: last.outcome ?? 'unusable', summary: last.summary });
+      if (next.action === 'stop') {
+        await deliver(rec, deps, req, prep, userRepo);
+        await end(rec, next.status, next.reason, next.detail);
+        break;
+      }
+    }
+  } catch (err) {
+    failure = err;
+    const interrupted = isHammerError(err, 'ABORTED') || signal?.aborted === true;
+    const e = isHammerError(err) ? err : new HammerError('INTERNAL', err instanceof Error ? err.message : String(err), { cause: err });
+    await rec
+      .update((s, now) => recordError(s, { code: e.code, message: e.message, ...(s.iterations.length ? { iteration: s.iterations.at(-1)!.n } : {}) }, now))
+      .catch(() => undefined);
+    await end(rec, interrupted ? 'interrupted' : 'error', interrupted ? 'interrupted' : 'error', e.message).catch(() => undefined);
+    logger.error({ code: e.code, err: e.message }, 'run ended with an error');
+  } finally {
+    // never leave a container, volume or temp repo behind, whatever happened (a second Ctrl-C exits hard)
+    await Promise.allSettled([made.sandbox?.destroy(), made.workbench?.dispose(), deps.provider.close?.()]);
+  }
+
+  const summaryPath = await writeSummary(rec, deps);
+  state = rec.state;
+  deps.emit({ type: 'run_finished', run_id: runId, at: deps.now().toISOString(), status: state.status, reason: state.reason, detail: state.reason_detail, branch: state.branch?.name ?? null });
+  if (failure !== undefined) throw failure;
+  return { state, statePath: deps.store.statePath(runId), summaryPath };
+}
+
+async function end(rec: RunRecorder, status: Exclude<RunStatus, 'running'>, reason: ExitReason, detail: string | null): Promise<RunState> {
+  return rec.update((s, now) => finishRun(s, { status, reason, detail }, now));
+}
+
+/** Bring the accepted commits into the user's repository as one new branch (never any other change). */
+async function deliver(rec: RunRecorder, deps: RunDeps, req: RunRequest, prep: Prepared, userRepo: Awaited<ReturnType<typeof resolveUserRepo>>): Promise<void> {
+  const sig = deps.signal ? { signal: deps.signal } : {};
+  await rec.phase('deliver', null, async () => {
+    const name = await freeBranchName(userRepo, req.config.git.branch_prefix, deps.now(), sig);
+    const branch = await deliverBranch({ userRepo, workbench: prep.workbench, commit: prep.workbench.head(), branch: name, ...sig });
+    rec.logger.info({ branch: branch.branch, commit: branch.commit, commits: appliedCount(rec.state) }, 'branch delivered');
+    await rec.update((s) => ({ ...s, branch: { name: branch.branch, commit: branch.commit } }));
+  });
+}
+
+/** PR_SUMMARY.md beside the run's artifacts; written for every run that got a state file. */
+async function writeSummary(rec: RunRecorder, deps: RunDeps): Promise<string | null> {
+  try {
+    const name = artifactNames.prSummary();
+    await deps.store.writeArtifact(rec.state.run_id, name, renderPrSummary(rec.state));
+    return join(rec.state.artifacts_dir, name);
+  } catch (err) {
+    rec.logger.error({ err: (err as Error).message }, 'could not write PR_SUMMARY.md');
+    return null;
+  }
+}
