@@ -14,6 +14,14 @@
 #   status                        git status --porcelain -z; the result says clean true/false
 #   tree                          HEAD's tree and commit
 #   reset                         git reset --hard HEAD && git clean -ffdx
+#   step <head> <name> <patch> <message> <timeout-s> <command>
+#                                 one loop iteration in one exec: kill leftover processes, reset to <head>,
+#                                 write <patch> (text) to .git/hammer/<name>, apply --check, apply,
+#                                 commit, run the tests, kill what they left. Before the test output
+#                                 it prints "HAMMER_STAGE checked" and "HAMMER_STAGE applied <commit>
+#                                 <tree>" lines, so the host can time each phase. A refused patch
+#                                 ends with exit 1 and applied false (git's message on stderr); else
+#                                 the exit is the test command's.
 #
 # stdout ends with one line: HAMMER_RESULT {"op":"...","ok":true,"exit":0,...}. Its values are only
 # op names, booleans, integers and hex hashes, all checked here before printing, never raw text.
@@ -182,11 +190,18 @@ op_commit() {
   result 0 commit "$h_commit" tree "$h_tree"
 }
 
-op_test() {
-  if [ $# -ne 2 ] || ! is_int "$1" || [ -z "$2" ]; then
-    say "usage: test <timeout-seconds> <command>"
-    result 2
-  fi
+# Kill every process of this uid but this shell (daemons left by earlier test code). The sandbox's
+# idle keeper runs as another uid, and PID 1 is never signalled by kill -1. Only inside a sandbox:
+# the host marks it with HAMMER_SANDBOX=1, and never as root (run as root elsewhere, kill -1 would
+# signal every process of the machine).
+kill_leftovers() {
+  [ "${HAMMER_SANDBOX:-}" = 1 ] || return 0
+  [ "$(id -u)" != 0 ] || return 0
+  kill -KILL -1 2>/dev/null || :
+}
+
+# run_tests <timeout-s> <command>: the command's exit status in t_exit; leftovers killed after.
+run_tests() {
   # The host enforces the real timeout and kills the whole tree; timeout(1) is a backstop that
   # signals the command's process group (0 means none).
   if [ "$1" -gt 0 ] && command -v timeout >/dev/null 2>&1; then
@@ -194,7 +209,45 @@ op_test() {
   else
     sh -c "$2" </dev/null
   fi
-  result $?
+  t_exit=$?
+  kill_leftovers
+}
+
+op_test() {
+  if [ $# -ne 2 ] || ! is_int "$1" || [ -z "$2" ]; then
+    say "usage: test <timeout-seconds> <command>"
+    result 2
+  fi
+  run_tests "$1" "$2"
+  result "$t_exit"
+}
+
+op_step() {
+  if [ $# -ne 6 ] || ! is_hash "$1" || ! is_int "$5" || [ -z "$4" ] || [ -z "$6" ]; then
+    say "usage: step <head> <name> <patch> <message> <timeout-seconds> <command>"
+    result 2
+  fi
+  s_head=$1
+  shift
+  case $1 in '' | *[!A-Za-z0-9._-]* | .*) say "step: bad patch name"; result 2 ;; esac
+  s_patch=".git/hammer/$1"
+  kill_leftovers
+  # back to the commit the host accepted last (this also drops a patch only the sandbox took)
+  { g reset -q --hard "$s_head" && g clean -q -ffdx; } || {
+    chmod -R u+rwX "$ws" 2>/dev/null
+    { g reset -q --hard "$s_head" && g clean -q -ffdx; } || result 70
+  }
+  rm -f "$s_patch"
+  printf '%s' "$2" >"$s_patch" || result 70
+  g apply --check -- "$s_patch" || result 1 applied false
+  printf 'HAMMER_STAGE checked\n'
+  g apply -- "$s_patch" || result 70
+  g add -A || result 70
+  g commit -q --no-verify --no-gpg-sign --cleanup=whitespace -m "$3" || result 70
+  head_hashes || result 70
+  printf 'HAMMER_STAGE applied %s %s\n' "$h_commit" "$h_tree"
+  run_tests "$4" "$5"
+  result "$t_exit" applied true commit "$h_commit" tree "$h_tree"
 }
 
 op_diff() {
@@ -243,7 +296,7 @@ op_reset() {
 }
 
 case $op in
-  init | apply-check | apply | commit | test | diff | status | tree | reset) op_name=$op ;;
+  init | apply-check | apply | commit | test | diff | status | tree | reset | step) op_name=$op ;;
   *)
     op_name=unknown
     say "unknown op"
@@ -269,4 +322,5 @@ case $op in
   status) op_status ;;
   tree) op_tree ;;
   reset) op_reset ;;
+  step) op_step "$@" ;;
 esac

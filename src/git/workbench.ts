@@ -109,6 +109,14 @@ export class Workbench {
     return this.headTree;
   }
 
+  /** Move the tip back to an earlier commit of this workbench (drops a patch the sandbox refused). */
+  resetHead(commit: string, tree: string): void {
+    assertObjectId(commit);
+    assertObjectId(tree);
+    this.headCommit = commit;
+    this.headTree = tree;
+  }
+
   /**
    * Apply a unified diff on top of head() through a temporary index (`git apply --cached`, never
    * --unsafe-paths or --reject) and commit it as `hammer: iteration N - <summary>`. A patch git

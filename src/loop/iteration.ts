@@ -10,7 +10,9 @@ import { summarizePatch } from './patch-summary.js';
 import { toPatchFiles } from './validate-diff.js';
 import type { RunRecorder } from './phase-runner.js';
 import type { Prepared } from './prepare.js';
-import { assertSameTree, runTests } from './prepare.js';
+import { assertSameTree } from './prepare.js';
+import { renderTestLog } from '../report/test-log.js';
+import { toTestRecord } from './test-record.js';
 import { buildPrompt, renderPromptArtifact, type BuiltPrompt, type PromptFile } from './prompt.js';
 import type { RunDeps, RunRequest } from './run-types.js';
 import { changedFiles, lastRejectedIteration, stabilitySignal } from './signal.js';
@@ -21,10 +23,11 @@ export async function runIteration(rec: RunRecorder, deps: RunDeps, req: RunRequ
   const { config } = req;
   const signal = deps.signal;
   const sig = signal ? { signal } : {};
-  const state = await rec.update((s, now) => startIteration(s, now));
+  const state = rec.change((s, now) => startIteration(s, now));
   const n = state.iterations.at(-1)!.n;
   const runId = state.run_id;
-  const set = (change: Partial<Omit<Iteration, 'n'>>): Promise<RunState> => rec.update((s, now) => updateIteration(s, n, change, now));
+  // changes between phases stay in memory; each phase record writes the state file
+  const set = async (change: Partial<Omit<Iteration, 'n'>>): Promise<RunState> => rec.change((s, now) => updateIteration(s, n, change, now));
 
   // 1. read state: the prompt is rebuilt from the state file and the host's git, never remembered
   const prompt = await rec.phase('read_state', n, () => promptFor(rec.state, req, prep, deps.store, n, signal));
@@ -78,34 +81,44 @@ export async function runIteration(rec: RunRecorder, deps: RunDeps, req: RunRequ
     return finish(rec, n);
   }
 
-  // 4. validate: git apply --check in the sandbox, then the host builds the same commit in its workbench
-  const check = await rec.phase('validate', n, async () => {
-    await prep.repo.reset(signal);
-    const inSandbox = await prep.repo.applyCheck(`iter-${String(n).padStart(2, '0')}.patch`, interp.patch, signal);
-    if (!inSandbox.ok) return inSandbox;
-    const onHost = await prep.workbench.applyPatch(interp.patch, { iteration: n, summary, ...sig });
-    return onHost.ok ? { ok: true as const, host: onHost } : { ok: false as const, message: onHost.message };
-  });
-  if (!check.ok) {
-    await set({ validation: { ok: false, message: check.message }, outcome: 'rejected', summary: `patch rejected: ${firstLine(check.message)}` });
+  // 4-6. validate, apply, test: one exec in the sandbox (check, apply, commit, tests), while the
+  // host builds the same commit in its workbench; each stage is timed as its marker arrives
+  const before = { commit: prep.workbench.head(), tree: prep.workbench.tree() };
+  const t0 = deps.now();
+  const [onHost, inSandbox] = await Promise.all([
+    prep.workbench.applyPatch(interp.patch, { iteration: n, summary, ...sig }),
+    prep.repo.step(prep.sandboxHead, `iter-${String(n).padStart(2, '0')}.patch`, interp.patch, commitMessage(n, summary), {
+      command: req.testCommand,
+      timeoutMs: config.tools.test_timeout * 1000,
+      onOutput: (stream, chunk) => deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') }),
+    }, signal),
+  ]);
+  const rejection = inSandbox.kind === 'rejected' ? inSandbox.message : onHost.ok ? null : onHost.message;
+  if (rejection !== null || inSandbox.kind === 'rejected' || !onHost.ok) {
+    // whichever side took the patch drops it: the workbench here, the sandbox at its next reset
+    if (onHost.ok) prep.workbench.resetHead(before.commit, before.tree);
+    const message = rejection ?? 'the patch was refused';
+    rec.change((s, now) => updateIteration(s, n, { validation: { ok: false, message }, outcome: 'rejected', summary: `patch rejected: ${firstLine(message)}` }, now));
+    await rec.recordPhase('validate', n, t0, inSandbox.validateMs, 'failed');
     return finish(rec, n);
   }
-  await set({ validation: { ok: true } });
-
-  // 5. apply: the same patch and commit message inside the sandbox; the trees must agree
-  const applied = await rec.phase('apply', n, async () => {
-    const inSandbox = await prep.repo.applyAndCommit(`iter-${String(n).padStart(2, '0')}.patch`, commitMessage(n, summary), signal);
-    if (prep.treesComparable) assertSameTree(check.host.tree, inSandbox.tree, n);
-    return check.host;
-  });
-  await set({ apply: { commit: applied.commit, tree: applied.tree } });
-
-  // 6. test
-  const test = await rec.phase('test', n, () => runTests(rec, deps, prep.repo, req, n));
+  if (prep.treesComparable) assertSameTree(onHost.tree, inSandbox.tree, n);
+  prep.sandboxHead = inSandbox.commit;
+  const testName = artifactNames.testLog(n);
+  await deps.store.writeArtifact(runId, testName, renderTestLog(req.testCommand, inSandbox.test));
+  const test = toTestRecord(inSandbox.test, { command: req.testCommand, artifact: testName, headLines: config.prompt.output_head_lines, tailLines: config.prompt.output_tail_lines });
+  rec.change((s, now) => updateIteration(s, n, { validation: { ok: true } }, now));
+  await rec.recordPhase('validate', n, t0, inSandbox.validateMs);
+  rec.change((s, now) => updateIteration(s, n, { apply: { commit: onHost.commit, tree: onHost.tree } }, now));
+  await rec.recordPhase('apply', n, new Date(t0.getTime() + inSandbox.validateMs), inSandbox.applyMs);
+  rec.change((s, now) => updateIteration(s, n, { test }, now));
+  await rec.recordPhase('test', n, new Date(t0.getTime() + inSandbox.validateMs + inSandbox.applyMs), inSandbox.test.durationMs);
 
   // 7. update state
-  await rec.phase('update_state', n, () =>
-    set({ test, outcome: 'applied', summary: `${summary}; tests ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}` }),
+  await rec.phase('update_state', n, async () =>
+    rec.change((s, now) =>
+      updateIteration(s, n, { outcome: 'applied', summary: `${summary}; tests ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}` }, now),
+    ),
   );
   return rec.state.iterations.at(-1)!;
 }

@@ -18,9 +18,25 @@ export class RunRecorder {
 
   /** Replace the state (through a pure transition) and write it. */
   async update(change: (s: RunState, now: Date) => RunState): Promise<RunState> {
-    this.state = change(this.state, this.now());
+    this.change(change);
     await this.store.write(this.state);
     return this.state;
+  }
+
+  /** Replace the state in memory only; the next phase record writes it. */
+  change(change: (s: RunState, now: Date) => RunState): RunState {
+    this.state = change(this.state, this.now());
+    return this.state;
+  }
+
+  /** Record a phase that was timed elsewhere (e.g. one stage of a combined sandbox exec). */
+  async recordPhase(phase: IterationPhase, iteration: number, startedAt: Date, durationMs: number, status: PhaseRecord['status'] = 'done'): Promise<void> {
+    const duration_ms = Math.round(durationMs);
+    const run_id = this.state.run_id;
+    this.emit({ type: 'phase_started', run_id, at: startedAt.toISOString(), iteration, phase });
+    this.emit({ type: 'phase_finished', run_id, at: new Date(startedAt.getTime() + duration_ms).toISOString(), iteration, phase, status, duration_ms });
+    this.logger.child({ phase, iteration }).info({ status, duration_ms }, 'phase finished');
+    await this.update((s, now) => recordIterationPhase(s, iteration, phase, { status, started_at: startedAt.toISOString(), duration_ms }, now));
   }
 
   /** Run one phase of iteration `iteration` (or of the run when null), recording it done or failed. */

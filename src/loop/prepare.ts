@@ -19,6 +19,8 @@ export interface Prepared {
   repo: SandboxRepo;
   /** The sandbox's base tree equals the host's (so trees can be compared after every patch). */
   treesComparable: boolean;
+  /** The sandbox commit matching the workbench's head (the sandbox's own hashes differ from the host's). */
+  sandboxHead: string;
 }
 
 /**
@@ -47,8 +49,8 @@ export async function prepare(
   const archive = baseTarStream(workbench, userRepo.baseCommit, { uid, gid, ...(signal ? { signal } : {}) });
   await Promise.all([sandbox.copyIn({ kind: 'tar', stream: archive.stream }, signal ? { signal } : {}), archive.done]);
   const repo = new SandboxRepo(sandbox, { execTimeoutMs: config.sandbox.exec_timeout * 1000, maxOutputBytes: config.sandbox.output_cap });
-  const sandboxTree = await repo.init(signal);
-  return { workbench, sandbox, repo, treesComparable: sandboxTree === userRepo.baseTree };
+  const base = await repo.init(signal);
+  return { workbench, sandbox, repo, treesComparable: base.tree === userRepo.baseTree, sandboxHead: base.commit };
 }
 
 /** Run the tests once before the first generation, so the model sees what fails. */
@@ -61,16 +63,13 @@ export async function runTests(
 ): Promise<TestRecord> {
   const { config } = req;
   const run_id = rec.state.run_id;
-  // a daemon left by earlier test code must not see (or disturb) this run, nor leftovers its tree
-  await repo.sandbox.killAll(deps.signal ? { signal: deps.signal } : {});
-  await repo.reset(deps.signal);
+  // the runner kills whatever the tests leave running before it returns
   const result = await repo.test(
     req.testCommand,
     config.tools.test_timeout * 1000,
     (stream, chunk) => deps.emit({ type: 'test_output', run_id, iteration, stream, chunk: chunk.toString('utf8') }),
     deps.signal,
   );
-  await repo.sandbox.killAll(deps.signal ? { signal: deps.signal } : {});
   const name = iteration === null ? artifactNames.baselineTestLog() : artifactNames.testLog(iteration);
   await deps.store.writeArtifact(run_id, name, renderTestLog(req.testCommand, result));
   return toTestRecord(result, { command: req.testCommand, artifact: name, headLines: config.prompt.output_head_lines, tailLines: config.prompt.output_tail_lines });

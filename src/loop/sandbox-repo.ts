@@ -1,12 +1,27 @@
 // The repository inside the sandbox, driven through the runner: the loop's only way to run git
 // and tests there. Everything that comes back is untrusted; only hashes and exit codes are used.
 import { HammerError } from '../errors.js';
-import { PATCH_DIR, parseRunnerResult, patchPath, runnerArgv, splitRunnerOutput } from '../runner/index.js';
+import { parseRunnerResult, runnerArgv, splitRunnerOutput } from '../runner/index.js';
 import type { RunnerOp } from '../runner/index.js';
 import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.js';
 
-/** Result of `git apply --check` in the sandbox: git's own message when it refuses. */
-export type ApplyCheck = { ok: true } | { ok: false; message: string };
+/** One iteration's sandbox work (see the runner's `step` op), with each stage's wall time. */
+export type StepResult =
+  | { kind: 'rejected'; message: string; validateMs: number }
+  | {
+      kind: 'applied';
+      commit: string;
+      tree: string;
+      /** The test run alone: output without the runner's lines, duration from the commit on. */
+      test: ExecResult;
+      validateMs: number;
+      applyMs: number;
+    };
+
+/** Grace the runner's timeout(1) gives a test after SIGTERM before SIGKILL. */
+const KILL_GRACE_MS = 5_000;
+const RESULT_LINE = /\n?HAMMER_RESULT \{[^\n]*\}\n?$/;
+const STAGE = /^HAMMER_STAGE (checked|applied ([0-9a-f]{40,64}) ([0-9a-f]{40,64}))\n/;
 
 export interface SandboxRepoOptions {
   /** Timeout of every runner op but the tests, in ms. */
@@ -22,33 +37,76 @@ export class SandboxRepo {
     private readonly options: SandboxRepoOptions,
   ) {}
 
-  /** Make the copied-in files a repository with one base commit; returns its tree hash. */
-  async init(signal?: AbortSignal): Promise<string> {
+  /** Make the copied-in files a repository with one base commit; returns its commit and tree. */
+  async init(signal?: AbortSignal): Promise<{ commit: string; tree: string }> {
     const r = await this.op('init', [], signal);
-    return requireHash(r.tree, 'init');
+    return { commit: requireHash(r.commit, 'init'), tree: requireHash(r.tree, 'init') };
   }
 
-  /** Place the patch under .git/hammer and check it with `git apply --check`. */
-  async applyCheck(name: string, patch: string, signal?: AbortSignal): Promise<ApplyCheck> {
-    await this.sandbox.putFiles(`${this.sandbox.workdir}/${PATCH_DIR}`, [{ path: name, content: patch }], signal ? { signal } : {});
-    const exec = await this.exec(runnerArgv('apply-check', patchPath(name)), signal);
-    const result = parseRunnerResult(exec.stdout.text, { exitCode: exec.exitCode });
-    if (result.ok) return { ok: true };
-    const message = exec.stderr.text.trim() || splitRunnerOutput(exec.stdout.text).output.trim() || `git apply --check exited ${result.exit}`;
-    return { ok: false, message };
-  }
-
-  /** Apply a checked patch and commit it; returns the sandbox's commit and tree hashes. */
-  async applyAndCommit(name: string, message: string, signal?: AbortSignal): Promise<{ commit: string; tree: string }> {
-    const applied = await this.op('apply', [patchPath(name)], signal);
-    if (!applied.ok) throw new HammerError('SANDBOX_BROKEN', `git apply failed in the sandbox after its check passed (exit ${applied.exit})`);
-    const c = await this.op('commit', [message], signal);
-    return { commit: requireHash(c.commit, 'commit'), tree: requireHash(c.tree, 'commit') };
-  }
-
-  /** Throw away anything left in the working tree (by tests or a failed apply) back to HEAD. */
-  async reset(signal?: AbortSignal): Promise<void> {
-    await this.op('reset', [], signal);
+  /**
+   * One iteration in one exec: reset, check, apply and commit the patch, run the tests, kill what
+   * they left. A refused patch is a result (git's message); the host times each stage as its
+   * marker line arrives.
+   */
+  async step(
+    head: string,
+    name: string,
+    patch: string,
+    message: string,
+    test: { command: string; timeoutMs: number; onOutput?: ExecOptions['onOutput'] },
+    signal?: AbortSignal,
+  ): Promise<StepResult> {
+    const t0 = performance.now();
+    let checkedAt: number | undefined;
+    let applied: { at: number; commit: string; tree: string } | undefined;
+    let scanned = '';
+    const exec = await this.sandbox.exec(runnerArgv('step', head, name, patch, message, String(Math.ceil(test.timeoutMs / 1000)), test.command), {
+      // outer backstop only: the runner's timeout(1) ends the tests, then the grace, then this
+      timeoutMs: this.options.execTimeoutMs + test.timeoutMs + KILL_GRACE_MS + 5_000,
+      maxOutputBytes: this.options.maxOutputBytes,
+      ...(signal ? { signal } : {}),
+      onOutput: (stream, chunk) => {
+        if (stream === 'stdout' && !applied) {
+          // the stage lines come first, before any test output; scan only until both are seen
+          scanned += chunk.toString('latin1');
+          let m: RegExpExecArray | null;
+          while (!applied && (m = STAGE.exec(scanned))) {
+            if (m[1] === 'checked') checkedAt ??= performance.now();
+            else applied = { at: performance.now(), commit: m[2]!, tree: m[3]!, };
+            scanned = scanned.slice(m[0].length);
+          }
+          if (applied && scanned && test.onOutput) test.onOutput('stdout', Buffer.from(scanned, 'latin1'));
+          if (scanned.length > 4096 && !applied) scanned = scanned.slice(-4096);
+          return;
+        }
+        if (applied && test.onOutput) {
+          // the runner's own result line is not test output (the final capture is split exactly)
+          const text = stream === 'stdout' ? chunk.toString('latin1').replace(RESULT_LINE, '') : undefined;
+          if (text === undefined) test.onOutput(stream, chunk);
+          else if (text) test.onOutput(stream, Buffer.from(text, 'latin1'));
+        }
+      },
+    });
+    const end = performance.now();
+    const result = exec.timedOut ? undefined : splitRunnerOutput(exec.stdout.text).result;
+    if (!applied) {
+      if (result && result.op === 'step' && result.applied === false && exec.exitCode === 1) {
+        const msg = exec.stderr.text.trim() || `git apply --check exited ${result.exit}`;
+        return { kind: 'rejected', message: msg, validateMs: end - t0 };
+      }
+      throw new HammerError('SANDBOX_BROKEN', `runner step ended before applying the patch (exit ${exec.exitCode}${exec.timedOut ? ', timed out' : ''}): ${exec.stderr.text.trim().slice(-300)}`);
+    }
+    const testMs = end - applied.at;
+    const timedOut = exec.timedOut || ((exec.exitCode === 124 || exec.exitCode === 137) && testMs >= test.timeoutMs);
+    const stdout = stripStageLines(exec.stdout.text);
+    return {
+      kind: 'applied',
+      commit: applied.commit,
+      tree: applied.tree,
+      validateMs: (checkedAt ?? applied.at) - t0,
+      applyMs: applied.at - (checkedAt ?? applied.at),
+      test: { ...exec, stdout: { ...exec.stdout, text: stdout }, durationMs: testMs, timedOut },
+    };
   }
 
   /** Run the test command (sh -c in /workspace); a failing or timed-out test is a result. */
@@ -75,6 +133,13 @@ export class SandboxRepo {
   private exec(argv: string[], signal?: AbortSignal): Promise<ExecResult> {
     return this.sandbox.exec(argv, { timeoutMs: this.options.execTimeoutMs, maxOutputBytes: this.options.maxOutputBytes, ...(signal ? { signal } : {}) });
   }
+}
+
+/** Test output without the runner's stage lines before it and its result line after it. */
+function stripStageLines(stdout: string): string {
+  let text = splitRunnerOutput(stdout).output;
+  for (let m = STAGE.exec(text); m; m = STAGE.exec(text)) text = text.slice(m[0].length);
+  return text;
 }
 
 function requireHash(value: string | undefined, op: string): string {

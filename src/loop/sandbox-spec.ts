@@ -4,6 +4,8 @@ import type { SandboxSpec } from '../sandbox/types.js';
 
 /** Variables every sandbox gets (on a read-only root, home and temp are the /tmp tmpfs). */
 export const BASE_SANDBOX_ENV: Readonly<Record<string, string>> = {
+  // tells the runner it may kill leftover processes of the sandbox user (never set on a host)
+  HAMMER_SANDBOX: '1',
   HOME: '/tmp',
   TMPDIR: '/tmp',
   LANG: 'C.UTF-8',

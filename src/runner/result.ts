@@ -18,6 +18,8 @@ export const runnerResultSchema = z.strictObject({
   from: hash.optional(),
   to: hash.optional(),
   clean: z.boolean().optional(),
+  /** `step`: the patch was applied and committed (the exit is then the test command's). */
+  applied: z.boolean().optional(),
 });
 
 /** A parsed runner result. */

@@ -1,0 +1,73 @@
+// The runner's `step` op (one iteration in one exec), run on the host. Its leftover-kill is inert
+// here (no HAMMER_SANDBOX marker), which is also what these tests rely on for safety.
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hostGit, makeWorkspace } from './run-host.js';
+
+const FIX = `--- a/m.py
++++ b/m.py
+@@ -1,2 +1,2 @@
+ def f():
+-    return 1
++    return 2
+`;
+const STALE = FIX.replace('-    return 1', '-    return 7');
+const TEST = 'grep -q "return 2" m.py && echo tests-pass';
+
+describe('runner step', () => {
+  let ws: Awaited<ReturnType<typeof makeWorkspace>>;
+  let base: string;
+  beforeEach(async () => {
+    ws = await makeWorkspace({ 'm.py': 'def f():\n    return 1\n' });
+    base = ws.run('init').result!.commit!;
+  });
+  afterEach(async () => {
+    await ws.cleanup();
+  });
+
+  it('checks, applies, commits and tests, printing stage lines before the test output', () => {
+    const r = ws.run('step', base, 'iter-01.patch', FIX, 'hammer: iteration 1 - update m.py', '30', TEST);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('HAMMER_STAGE checked');
+    expect(lines[1]).toMatch(/^HAMMER_STAGE applied [0-9a-f]{40} [0-9a-f]{40}$/);
+    expect(lines[2]).toBe('tests-pass');
+    expect(r.result).toMatchObject({ op: 'step', ok: true, exit: 0, applied: true });
+    expect(r.result?.commit).toBe(hostGit(ws.dir, 'rev-parse', 'HEAD').stdout.trim());
+    expect(lines[1]).toContain(r.result!.tree!);
+    expect(hostGit(ws.dir, 'log', '-1', '--format=%s').stdout.trim()).toBe('hammer: iteration 1 - update m.py');
+  });
+
+  it('reports a refused patch with git\'s message and runs no test', () => {
+    const r = ws.run('step', base, 'iter-01.patch', STALE, 'msg', '30', 'echo ran > ran.txt');
+    expect(r.status).toBe(1);
+    expect(r.result).toMatchObject({ op: 'step', ok: false, exit: 1, applied: false });
+    expect(r.stderr).toMatch(/patch does not apply/);
+    expect(r.stdout).not.toContain('HAMMER_STAGE applied');
+    expect(hostGit(ws.dir, 'rev-parse', 'HEAD').stdout.trim()).toBe(base);
+  });
+
+  it('passes the test command\'s exit code through after applying', () => {
+    const r = ws.run('step', base, 'iter-01.patch', FIX, 'msg', '30', 'exit 3');
+    expect(r.status).toBe(3);
+    expect(r.result).toMatchObject({ op: 'step', ok: false, exit: 3, applied: true });
+  });
+
+  it('resets to the named head first, dropping leftovers and a commit the host did not accept', async () => {
+    const first = ws.run('step', base, 'iter-01.patch', FIX, 'msg', '30', 'echo junk > junk.txt');
+    expect(first.result?.applied).toBe(true);
+    await writeFile(path.join(ws.dir, 'm.py'), 'scribbled by a test\n');
+    // the host refused iteration 1, so iteration 2 starts again from the base
+    const second = ws.run('step', base, 'iter-02.patch', FIX, 'msg 2', '30', 'ls junk.txt 2>/dev/null; true');
+    expect(second.result).toMatchObject({ applied: true, exit: 0 });
+    expect(second.output).not.toContain('junk.txt');
+    expect(hostGit(ws.dir, 'rev-parse', 'HEAD~1').stdout.trim()).toBe(base);
+  });
+
+  it('refuses bad arguments', () => {
+    expect(ws.run('step', 'not-a-hash', 'p', FIX, 'm', '30', 'true').status).toBe(2);
+    expect(ws.run('step', base, '../evil', FIX, 'm', '30', 'true').status).toBe(2);
+    expect(ws.run('step', base, 'p', FIX, 'm', 'x', 'true').status).toBe(2);
+  });
+});
