@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HammerError } from '../errors.js';
-import { packageRoot } from '../images/package-root.js';
+import { packageRoot } from '../paths.js';
 
 /** Path of runner/hammer-runner.sh in the package (works from src/, dist/ and .bench/). */
 export function runnerScriptPath(): string {
