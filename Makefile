@@ -25,11 +25,11 @@ engine:
 	@bash scripts/engine.sh
 
 # The base image and the toolchain images the tests use (content-addressed: unchanged ones are not rebuilt).
-images: build
+images: build engine
 	$(CLI) images bootstrap
 	$(CLI) images build python
 
-test: build typecheck images
+test: build typecheck engine images
 	npx vitest run
 
 test-unit: deps
