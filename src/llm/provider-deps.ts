@@ -31,5 +31,7 @@ export function resolveTiming(t: Partial<Timing> = {}): Timing {
 export function resolveDispatcher(given: Dispatcher | undefined, connectTimeoutS: number): { dispatcher: Dispatcher; close: () => Promise<void> } {
   if (given) return { dispatcher: given, close: async () => {} };
   const agent = new Agent({ connect: { timeout: Math.ceil(connectTimeoutS * 1000) }, headersTimeout: 0, bodyTimeout: 0 });
-  return { dispatcher: agent, close: () => agent.close() };
+  // idempotent: the loop and the API that created the provider may both close it
+  let closing: Promise<void> | undefined;
+  return { dispatcher: agent, close: () => (closing ??= agent.close()) };
 }
