@@ -52,12 +52,23 @@ export const ModelConfigSchema = z.strictObject({
   timeout: seconds,
   retries: z.number().int().min(0).max(10),
   replay_run: z.string(),
+  edit_format: z.enum(['udiff', 'search-replace', 'auto']),
 });
 
 export const LoopConfigSchema = z.strictObject({
   max_iterations: z.number().int().min(1).max(1000),
   max_diff_lines: z.number().int().min(1),
   max_unusable_answers: z.number().int().min(1),
+});
+
+export const EditsConfigSchema = z.strictObject({
+  strict: z.boolean(),
+});
+
+export const EnvConfigSchema = z.strictObject({
+  setup_command: z.string(),
+  setup_timeout: seconds,
+  ca_bundle: z.string(),
 });
 
 export const PromptConfigSchema = z.strictObject({
@@ -85,6 +96,8 @@ export const ConfigSchema = z.strictObject({
   tools: ToolsConfigSchema,
   model: ModelConfigSchema,
   loop: LoopConfigSchema,
+  edits: EditsConfigSchema,
+  env: EnvConfigSchema,
   prompt: PromptConfigSchema,
   git: GitConfigSchema,
   state: StateConfigSchema,
