@@ -28,6 +28,7 @@ function modelConfig(over: Partial<ModelConfig>): ModelConfig {
     timeout: 30,
     retries: 0,
     replay_run: '',
+    edit_format: 'auto',
     ...over,
   };
 }

@@ -21,6 +21,7 @@ const cfg: ModelConfig = {
   timeout: 1,
   retries: 1,
   replay_run: '',
+  edit_format: 'auto',
 };
 const messages = [{ role: 'user' as const, content: 'hi' }];
 
