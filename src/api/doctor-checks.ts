@@ -1,0 +1,134 @@
+// The checks `doctor` reports, built from facts already gathered (pure: no engine, no network).
+import type { ResolvedConfig } from '../config/resolve.js';
+import { HammerError } from '../errors.js';
+import type { ModelCheck } from '../llm/index.js';
+import type { EngineInfo } from '../sandbox/types.js';
+
+/** How one check came out: `warn` never fails doctor, `fail` means a run would not work. */
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+/** One line of the doctor's report; `hint` is the next step when the status is not ok. */
+export interface DoctorCheck {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  hint?: string;
+}
+
+/** The whole report: `ok` is false when any check failed. */
+export interface DoctorReport {
+  ok: boolean;
+  checks: DoctorCheck[];
+  /** What the engine said about itself, when it answered. */
+  engine: EngineInfo | null;
+}
+
+const GVISOR = 'runsc';
+
+/** A check, leaving out an empty hint. */
+export function check(name: string, status: CheckStatus, detail: string, hint?: string): DoctorCheck {
+  return hint ? { name, status, detail, hint } : { name, status, detail };
+}
+
+/** A failed check from a typed error (its message and hint); anything else is a bug and is rethrown. */
+export function failedCheck(name: string, err: unknown): DoctorCheck {
+  if (!(err instanceof HammerError) || err.code === 'ABORTED') throw err;
+  return check(name, 'fail', err.message, err.hint);
+}
+
+/** The report for a list of checks. */
+export function doctorReport(checks: DoctorCheck[], engine: EngineInfo | null): DoctorReport {
+  return { ok: checks.every((c) => c.status !== 'fail'), checks, engine };
+}
+
+/** The configuration resolved: where it came from, and what it points at. */
+export function configCheck(resolved: ResolvedConfig): DoctorCheck {
+  const sources = [...new Set(resolved.sources.values())];
+  const m = resolved.config.model;
+  const s = resolved.config.sandbox;
+  const image = s.image ? `image ${s.image}` : `toolchain ${s.toolchain}`;
+  return check('config', 'ok', `${m.provider} ${m.name} at ${m.url}, ${image} (from ${sources.join(', ') || 'defaults'})`);
+}
+
+/** The engine answered: version, API version, platform and address. */
+export function engineCheck(info: EngineInfo, address: string): DoctorCheck {
+  const version = info.serverVersion || 'unknown version';
+  const api = info.apiVersion ? ` (API ${info.apiVersion})` : '';
+  return check('engine', 'ok', `Docker ${version}${api}, ${info.os || '?'}/${info.architecture || '?'} at ${address}`);
+}
+
+/** The engine's security options, by name ("name=seccomp,profile=default" gives seccomp -> {profile: default}). */
+export function securityOptionMap(options: string[]): Map<string, Record<string, string>> {
+  const out = new Map<string, Record<string, string>>();
+  for (const option of options) {
+    const props: Record<string, string> = {};
+    for (const part of option.split(',')) {
+      const eq = part.indexOf('=');
+      if (eq > 0) props[part.slice(0, eq)] = part.slice(eq + 1);
+    }
+    // Old engines list bare names ("seccomp", "apparmor").
+    out.set(props.name ?? option, props);
+  }
+  return out;
+}
+
+/** Seccomp, AppArmor/SELinux and user namespaces, as the engine reports them. */
+export function securityChecks(info: EngineInfo): DoctorCheck[] {
+  const opts = securityOptionMap(info.securityOptions);
+  const seccomp = opts.get('seccomp');
+  const checks: DoctorCheck[] = [];
+  if (!seccomp) {
+    checks.push(check('seccomp', 'warn', 'the engine filters no system calls (no seccomp)', 'use a Docker engine built with seccomp support (the default on Linux distributions)'));
+  } else if (seccomp.profile === 'unconfined') {
+    checks.push(check('seccomp', 'warn', "the engine's default seccomp profile is unconfined", 'remove the seccomp-profile=unconfined setting from the daemon configuration'));
+  } else {
+    checks.push(check('seccomp', 'ok', `profile ${seccomp.profile ?? 'default'}`));
+  }
+  const mac = ['apparmor', 'selinux'].filter((n) => opts.has(n));
+  checks.push(
+    mac.length > 0
+      ? check('AppArmor/SELinux', 'ok', mac.map((n) => (n === 'apparmor' ? 'AppArmor' : 'SELinux')).join(', '))
+      : check(
+          'AppArmor/SELinux',
+          'warn',
+          'neither is enabled on the engine: the sandbox rests on dropped capabilities, seccomp, no-new-privileges and a non-root user',
+          `enable AppArmor (Debian, Ubuntu) or SELinux (Fedora, RHEL) on the engine's host, or use gVisor ([sandbox] runtime = "${GVISOR}")`,
+        ),
+  );
+  const userns = info.rootless ? 'rootless engine' : info.userns ? 'userns-remap on' : '';
+  checks.push(
+    check(
+      'user namespaces',
+      'ok',
+      userns ? `${userns}: sandbox uids map to unprivileged host uids` : 'rootless: no, userns-remap: no (the sandbox user is non-root on the host too)',
+    ),
+  );
+  return checks;
+}
+
+/** The OCI runtimes the engine offers, gVisor among them or not, and whether the configured one is there. */
+export function runtimeCheck(info: EngineInfo, configured: string): DoctorCheck {
+  const offered = info.runtimes.map((r) => (r === info.defaultRuntime ? `${r} (default)` : r)).join(', ') || '(none listed)';
+  if (configured) {
+    if (info.runtimes.includes(configured)) return check('runtime', 'ok', `sandboxes run with ${configured}; the engine offers ${offered}`);
+    // The sandbox is created with exactly this runtime and verified to have it: a run cannot start.
+    return check('runtime', 'fail', `[sandbox] runtime is "${configured}" but the engine offers only ${offered}`, configured === GVISOR ? 'install gVisor and register runsc with the engine (https://gvisor.dev/docs/user_guide/install/), or set [sandbox] runtime = ""' : `register ${configured} with the engine, or set [sandbox] runtime = ""`);
+  }
+  if (info.runtimes.includes(GVISOR)) {
+    return check('runtime', 'ok', `${offered}; gVisor is offered but not used: set [sandbox] runtime = "${GVISOR}" (or HAMMER_RUNTIME=${GVISOR}) to use it`);
+  }
+  return check('runtime', 'ok', `${offered}; gVisor (${GVISOR}) is not offered, so sandboxes share the host kernel`);
+}
+
+/** The cgroup version the limits (memory, pids, CPU) are enforced with. */
+export function cgroupCheck(info: EngineInfo): DoctorCheck {
+  if (info.cgroupVersion === '1' || info.cgroupVersion === '2') {
+    return check('cgroup', 'ok', `cgroup v${info.cgroupVersion}`);
+  }
+  return check('cgroup', 'warn', 'the engine does not say which cgroup version it uses', 'memory, pids and CPU limits are verified on every sandbox; a run stops if the engine did not apply them');
+}
+
+/** The model server and model, from the provider's check(); its detail already names the next step. */
+export function modelCheck(result: ModelCheck): DoctorCheck {
+  return check('model', result.reachable && result.modelPresent ? 'ok' : 'fail', result.detail);
+}

@@ -1,0 +1,159 @@
+// The programmatic API behind `hammer-box doctor`: is everything a run needs there, and if not, what to do.
+import { join, resolve } from 'node:path';
+import type Dockerode from 'dockerode';
+import { resolveConfig } from '../config/resolve.js';
+import type { Config } from '../config/schema.js';
+import { throwIfAborted } from '../errors.js';
+import { BASE_TAG, checkImageContract, getToolchain, planToolchainImage } from '../images/index.js';
+import { createProvider } from '../llm/index.js';
+import { createDockerClient, DockerSandboxEngine, engineAddress, pingEngine, type EngineAddress, type EngineInfo } from '../sandbox/index.js';
+import { RunStore } from '../state/store.js';
+import {
+  cgroupCheck,
+  check,
+  configCheck,
+  doctorReport,
+  engineCheck,
+  failedCheck,
+  modelCheck,
+  runtimeCheck,
+  securityChecks,
+  type DoctorCheck,
+  type DoctorReport,
+} from './doctor-checks.js';
+import { imageId } from './resolve-image.js';
+import { loadReplayAnswers } from './run.js';
+
+export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-checks.js';
+
+/** What doctor checks against: the config layers (as for `run`), the environment, and an engine client. */
+export interface DoctorOptions {
+  /** A repository whose .hammer/config.toml is included (and where replay answers are looked up). */
+  repo?: string;
+  /** --config file. */
+  configFile?: string;
+  env?: NodeJS.ProcessEnv;
+  /** The engine client; by default one for DOCKER_HOST (or the default socket) from `env`. */
+  docker?: Dockerode;
+  signal?: AbortSignal;
+}
+
+/**
+ * Check the config, the engine and its security options, the images and the model server. Throws
+ * CONFIG_INVALID when the config does not resolve (nothing else can be checked) and ABORTED when
+ * interrupted; every other problem is a failed check in the report.
+ */
+export async function doctor(options: DoctorOptions = {}): Promise<DoctorReport> {
+  const env = options.env ?? process.env;
+  const repo = options.repo ? resolve(options.repo) : undefined;
+  const resolved = await resolveConfig({ env, ...(repo ? { repo } : {}), ...(options.configFile ? { configFile: options.configFile } : {}) });
+  const { config } = resolved;
+  const [engine, model] = await Promise.all([engineChecks(config, env, options.docker, options.signal), modelChecks(config, env, repo, options.signal)]);
+  throwIfAborted(options.signal, 'doctor');
+  return doctorReport([configCheck(resolved), ...engine.checks, model], engine.info);
+}
+
+/** The engine, its options and runtimes, then the images (only when the engine answers). */
+async function engineChecks(config: Config, env: NodeJS.ProcessEnv, given: Dockerode | undefined, signal?: AbortSignal): Promise<{ checks: DoctorCheck[]; info: EngineInfo | null }> {
+  let info: EngineInfo;
+  let docker: Dockerode;
+  let address: string;
+  try {
+    address = describeAddress(engineAddress(env));
+    docker = given ?? createDockerClient(env);
+    await pingEngine(docker, signal);
+    info = await new DockerSandboxEngine({ docker }).info(signal ? { signal } : {});
+  } catch (err) {
+    return { checks: [failedCheck('engine', err)], info: null };
+  }
+  const checks = [engineCheck(info, address), ...securityChecks(info), runtimeCheck(info, config.sandbox.runtime), cgroupCheck(info)];
+  checks.push(...(config.sandbox.image ? await ownImageChecks(docker, config, signal) : await toolchainImageChecks(docker, config.sandbox.toolchain, signal)));
+  return { checks, info };
+}
+
+/** The base and toolchain images: missing ones are a warning, since the first run builds them. */
+async function toolchainImageChecks(docker: Dockerode, toolchain: string, signal?: AbortSignal): Promise<DoctorCheck[]> {
+  const build = `run 'hammer-box images build ${toolchain}'`;
+  try {
+    getToolchain(toolchain);
+  } catch (err) {
+    return [failedCheck('toolchain image', err)];
+  }
+  let base: string | undefined;
+  try {
+    base = await imageId(docker, BASE_TAG);
+  } catch (err) {
+    return [failedCheck('base image', err)];
+  }
+  if (!base) {
+    return [
+      check('base image', 'warn', `${BASE_TAG} is missing; the first run makes it (pull, or debootstrap as root)`, "run 'hammer-box images bootstrap'"),
+      check('toolchain image', 'warn', `${toolchain}: its tag depends on the base image, which is missing`, `run 'hammer-box images bootstrap', then ${build}`),
+    ];
+  }
+  const checks = [check('base image', 'ok', `${BASE_TAG} (${shortId(base)})`)];
+  try {
+    const plan = await planToolchainImage(docker, toolchain, signal ? { signal } : {});
+    const id = await imageId(docker, plan.tag);
+    checks.push(
+      id
+        ? check('toolchain image', 'ok', `${plan.tag} (${shortId(id)})`)
+        : check('toolchain image', 'warn', `${plan.tag} is missing; the first run builds it (the build needs the Debian archive)`, build),
+    );
+  } catch (err) {
+    checks.push(failedCheck('toolchain image', err));
+  }
+  return checks;
+}
+
+/** A user's own image ([sandbox] image): present (runs never pull) and meeting the image contract. */
+async function ownImageChecks(docker: Dockerode, config: Config, signal?: AbortSignal): Promise<DoctorCheck[]> {
+  const ref = config.sandbox.image;
+  try {
+    const id = await imageId(docker, ref);
+    if (!id) return [check('image', 'fail', `${ref} is not on the engine; hammer-box never pulls during a run`, `pull or build it first (docker pull ${ref})`)];
+    const contract = await checkImageContract(docker, ref, { user: config.sandbox.user, ...(signal ? { signal } : {}) });
+    return [
+      check('image', 'ok', `${ref} (${shortId(id)})`),
+      contract.missing.length === 0
+        ? check('image contract', 'ok', `sh, git, tar, timeout, coreutils and a /workspace writable by ${config.sandbox.user}`)
+        : check('image contract', 'fail', `${ref} lacks: ${contract.problems.join('; ')}`, 'install what is missing in your image (see README, "Bring your own image"), or use a toolchain image'),
+    ];
+  } catch (err) {
+    return [failedCheck('image', err)];
+  }
+}
+
+/** The model server answers and has the model; for replay, the recorded answers can be read. */
+async function modelChecks(config: Config, env: NodeJS.ProcessEnv, repo: string | undefined, signal?: AbortSignal): Promise<DoctorCheck> {
+  if (config.model.provider === 'replay') {
+    const dir = repo ?? process.cwd();
+    try {
+      const answers = await loadReplayAnswers(new RunStore({ dir: join(dir, config.state.dir) }), config.model.replay_run, dir);
+      return check('model', 'ok', `replay: ${answers.length} recorded answers from ${config.model.replay_run}`);
+    } catch (err) {
+      return failedCheck('model', err);
+    }
+  }
+  const provider = createProvider(config.model, { env });
+  try {
+    return modelCheck(await provider.check(signal ? { signal } : {}));
+  } finally {
+    await provider.close();
+  }
+}
+
+function describeAddress(a: EngineAddress): string {
+  switch (a.kind) {
+    case 'unix':
+      return a.socketPath ? `unix://${a.socketPath}` : 'the default socket';
+    case 'tcp':
+      return `tcp://${a.host}:${a.port}${a.tls ? ' (TLS)' : ''}`;
+    case 'ssh':
+      return `ssh://${a.username ? `${a.username}@` : ''}${a.host}:${a.port}`;
+  }
+}
+
+function shortId(id: string): string {
+  return id.replace(/^sha256:/, '').slice(0, 12);
+}

@@ -1,0 +1,73 @@
+// `hammer-box runs show <run_id>`
+import { showRun, type RunDetails } from '../../api/runs.js';
+import { describeReason, latestTest, testPassed } from '../../loop/stop-conditions.js';
+import { formatDuration } from '../../report/markdown.js';
+import { sanitizeLine, sanitizeText, truncateText } from '../../report/sanitize.js';
+import type { Iteration, TestRecord } from '../../state/run-state.js';
+import { printJson } from '../terminal-json.js';
+
+/** Lines of test output shown under the final test. */
+const OUTPUT_TAIL_LINES = 8;
+
+/** The run's state for a person: status and why, branch, each iteration, the final test, and where the files are. */
+export function renderRunDetails(d: RunDetails): string[] {
+  const s = d.state;
+  // Everything below may quote the model, the tests or the repository: one-line cells, sanitised.
+  const one = (text: string, max = 100): string => truncateText(sanitizeLine(text), max);
+  const row = (label: string, value: string): string => `${label.padEnd(11)}${value}`;
+  const lines = [row('run', s.run_id)];
+  lines.push(row('status', s.reason ? `${s.status}: ${describeReason(s.reason)} (${s.reason})` : s.status));
+  if (s.reason_detail) lines.push(row('', one(s.reason_detail, 200)));
+  lines.push(row('created', `${s.created_at} (updated ${s.updated_at})`));
+  lines.push(row('repo', `${one(s.repo.path, 200)}, base ${one(s.repo.base_ref)} (${s.repo.base_commit.slice(0, 12)})`));
+  lines.push(row('directive', one(s.directive.text.split('\n').find((l) => l.trim() !== '') ?? '')));
+  lines.push(row('model', `${one(s.model.provider)} ${one(s.model.name)} at ${one(s.model.url)}`));
+  lines.push(row('image', `${one(s.image.ref)} (${s.image.id.replace(/^sha256:/, '').slice(0, 12)})`));
+  lines.push(row('branch', s.branch ? `${one(s.branch.name)} (${s.branch.commit.slice(0, 12)})` : 'none'));
+  lines.push(row('baseline', s.baseline ? describeTest(s.baseline) : 'not run'));
+  lines.push(row('iterations', String(s.iterations.length)));
+  for (const it of s.iterations) lines.push(`  ${String(it.n).padStart(2)}  ${(it.outcome ?? 'running').padEnd(10)}  ${iterationLine(it, one)}`);
+  const final = latestTest(s);
+  if (final) {
+    lines.push(row('final test', `${describeTest(final)}: ${one(final.command)}`));
+    for (const l of outputTail(final)) lines.push(`  | ${l}`);
+  }
+  if (s.errors.length > 0) {
+    lines.push('errors');
+    for (const e of s.errors) lines.push(`  ${e.at} ${one(e.code, 40)}${e.phase ? ` in ${one(e.phase, 40)}` : ''}${e.iteration ? ` (iteration ${e.iteration})` : ''}: ${one(e.message, 200)}`);
+  }
+  lines.push('files');
+  lines.push(`  ${row('state', sanitizeLine(d.statePath))}`);
+  lines.push(`  ${row('summary', d.summaryPath ? sanitizeLine(d.summaryPath) : '(not written)')}`);
+  lines.push(`  ${row('artifacts', sanitizeLine(d.artifactsDir))}`);
+  return lines;
+}
+
+function describeTest(t: TestRecord): string {
+  const how = t.timed_out ? `timed out after ${formatDuration(t.duration_ms)}` : `exit ${t.exit_code} after ${formatDuration(t.duration_ms)}`;
+  return `${testPassed(t) ? 'passed' : 'failed'} (${how})`;
+}
+
+function iterationLine(it: Iteration, one: (text: string, max?: number) => string): string {
+  const parts = [one(it.summary, 80)];
+  if (it.outcome === 'rejected' && it.validation?.message) parts.push(`git: ${one(it.validation.message, 120)}`);
+  if (it.test) parts.push(`tests ${describeTest(it.test)}`);
+  return parts.join('; ');
+}
+
+/** The last lines the final test printed (stdout, then stderr), sanitised. */
+function outputTail(t: TestRecord): string[] {
+  const text = sanitizeText(`${t.stdout_tail}\n${t.stderr_tail}`);
+  return text
+    .split('\n')
+    .map((l) => truncateText(l.replace(/\t/g, '  ').trimEnd(), 160))
+    .filter((l) => l !== '')
+    .slice(-OUTPUT_TAIL_LINES);
+}
+
+export default async function runsShow(f: { repo: string; runId: string; json?: boolean }): Promise<number> {
+  const details = await showRun({ repo: f.repo, runId: f.runId, env: process.env });
+  if (f.json) printJson(details.state);
+  else process.stdout.write(`${renderRunDetails(details).join('\n')}\n`);
+  return 0;
+}
