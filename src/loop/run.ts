@@ -69,8 +69,9 @@ export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcom
     await end(rec, interrupted ? 'interrupted' : 'error', interrupted ? 'interrupted' : 'error', e.message).catch(() => undefined);
     logger.error({ code: e.code, err: e.message }, 'run ended with an error');
   } finally {
-    // never leave a container, volume or temp repo behind, whatever happened (a second Ctrl-C exits hard)
-    await Promise.allSettled([made.sandbox?.destroy(), made.workbench?.dispose(), deps.provider.close?.()]);
+    // never leave a container, volume or temp repo behind, whatever happened (a second Ctrl-C exits
+    // hard); the provider belongs to the caller, who closes it
+    await Promise.allSettled([made.sandbox?.destroy(), made.workbench?.dispose()]);
   }
 
   const summaryPath = await writeSummary(rec, deps);
@@ -99,7 +100,7 @@ async function deliver(rec: RunRecorder, deps: RunDeps, req: RunRequest, prep: P
 async function writeSummary(rec: RunRecorder, deps: RunDeps): Promise<string | null> {
   try {
     const name = artifactNames.prSummary();
-    await deps.store.writeArtifact(rec.state.run_id, name, renderPrSummary(rec.state));
+    await rec.phase('report', null, () => deps.store.writeArtifact(rec.state.run_id, name, renderPrSummary(rec.state)));
     return join(rec.state.artifacts_dir, name);
   } catch (err) {
     rec.logger.error({ err: (err as Error).message }, 'could not write PR_SUMMARY.md');
