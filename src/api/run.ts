@@ -2,12 +2,13 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
-import type { Config } from '../config/schema.js';
+import { type Config, ConfigSchema } from '../config/schema.js';
 import { HammerError } from '../errors.js';
 import { getToolchain } from '../images/index.js';
 import { createProvider, type ModelProvider } from '../llm/index.js';
 import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
+import { resumeLoop } from '../loop/resume.js';
 import { runLoop } from '../loop/run.js';
 import type { RunOutcome } from '../loop/run-types.js';
 import { createDockerClient, DockerSandboxEngine, pingEngine } from '../sandbox/index.js';
@@ -64,6 +65,40 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
         now: () => new Date(),
         ...sig,
       },
+    );
+  } finally {
+    await provider.close();
+  }
+}
+
+/** Continue an interrupted or broken run of `repo` (see src/loop/resume.ts). */
+export async function resume(options: { repo: string; runId: string; env?: NodeJS.ProcessEnv; emit?: LoopEmitter; signal?: AbortSignal; logLevel?: string }): Promise<RunOutcome> {
+  const env = options.env ?? process.env;
+  const repo = resolve(options.repo);
+  const { config: current } = await resolveConfig({ repo, env });
+  const store = new RunStore({ dir: join(repo, current.state.dir) });
+  const old = await store.read(options.runId);
+  const parsed = ConfigSchema.safeParse(old.config);
+  if (!parsed.success) throw new HammerError('STATE_INVALID', `run ${options.runId}'s recorded config does not validate`);
+  const config = parsed.data;
+  const answers = config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
+  const provider = createProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
+  try {
+    const docker = createDockerClient(env);
+    await pingEngine(docker, options.signal);
+    return await resumeLoop(
+      options.runId,
+      {
+        engine: new DockerSandboxEngine({ docker }),
+        resolveImage: () => pinned(docker, old.image),
+        provider,
+        store,
+        loggerFor: (runId) => createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
+        emit: options.emit ?? ignoreEvents,
+        now: () => new Date(),
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      testCommandFor,
     );
   } finally {
     await provider.close();

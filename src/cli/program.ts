@@ -43,6 +43,13 @@ export function buildProgram(version: string): Command {
     .option('--json', 'print one JSON document with the result on stdout')
     .action(async (runId: string, opts) => lazy('./commands/replay.js', { ...opts, runId }));
 
+  program
+    .command('resume <run_id>')
+    .description('continue a run that was interrupted, killed or broke, from its last completed phase')
+    .option('--repo <path>', 'the repository the run belongs to', '.')
+    .option('--json', 'print one JSON document with the result on stdout')
+    .action(async (runId: string, opts) => lazy('./commands/resume.js', { ...opts, runId }));
+
   const runs = program.command('runs').description('list and inspect runs of a repository');
   runs
     .command('list')

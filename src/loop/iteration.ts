@@ -19,7 +19,14 @@ import { changedFiles, lastRejectedIteration, stabilitySignal } from './signal.j
 import { latestTest, seenPatchHash, testPassed } from './stop-conditions.js';
 
 /** Run iteration n+1 to its outcome, recording every phase. */
-export async function runIteration(rec: RunRecorder, deps: RunDeps, req: RunRequest, prep: Prepared): Promise<Iteration> {
+export async function runIteration(
+  rec: RunRecorder,
+  deps: RunDeps,
+  req: RunRequest,
+  prep: Prepared,
+  /** An answer already recorded for this iteration (resume): used instead of asking the model again. */
+  recorded?: { text: string; model: string },
+): Promise<Iteration> {
   const { config } = req;
   const signal = deps.signal;
   const sig = signal ? { signal } : {};
@@ -36,12 +43,14 @@ export async function runIteration(rec: RunRecorder, deps: RunDeps, req: RunRequ
   await set({ prompt: { chars: prompt.chars, artifact: promptArtifact } });
 
   // 2. generate
-  const answer: GenerateResult = await rec.phase('generate', n, () =>
-    deps.provider.generate({
-      messages: prompt.messages,
-      ...sig,
-      onProgress: (p) => deps.emit({ type: 'model_progress', run_id: runId, iteration: n, tokens: p.tokens, tps: p.tokensPerSecond, elapsed_ms: p.elapsedMs }),
-    }),
+  const answer: GenerateResult = await rec.phase('generate', n, async () =>
+    recorded
+      ? { text: recorded.text, model: recorded.model, durationMs: 0, firstTokenMs: Number.NaN, attempts: 0 }
+      : deps.provider.generate({
+          messages: prompt.messages,
+          ...sig,
+          onProgress: (p) => deps.emit({ type: 'model_progress', run_id: runId, iteration: n, tokens: p.tokens, tps: p.tokensPerSecond, elapsed_ms: p.elapsedMs }),
+        }),
   );
   const answerArtifact = artifactNames.answer(n);
   // the raw answer, byte for byte: replay plays these back

@@ -34,6 +34,8 @@ export async function prepare(
   userRepo: UserRepo,
   image: ResolvedImage,
   track: (p: Partial<Prepared>) => void,
+  /** Patches accepted before (resume): replayed on the host, and their result is what goes in. */
+  applied: { patch: string; iteration: number; summary: string; tree: string }[] = [],
 ): Promise<Prepared> {
   const { config } = req;
   const signal = deps.signal;
@@ -45,12 +47,20 @@ export async function prepare(
     }).then((w) => (track({ workbench: w }), w)),
     deps.engine.create(spec, signal ? { signal } : {}).then((s) => (track({ sandbox: s }), s)),
   ]);
+  for (const a of applied) {
+    const r = await workbench.applyPatch(a.patch, { iteration: a.iteration, summary: a.summary, ...(signal ? { signal } : {}) });
+    if (!r.ok || r.tree !== a.tree) {
+      throw new HammerError('STATE_INVALID', `iteration ${a.iteration}'s recorded patch no longer reproduces its tree ${a.tree.slice(0, 12)}${r.ok ? '' : `: ${r.message}`}`, {
+        hint: 'the run cannot be resumed; start a new run',
+      });
+    }
+  }
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
-  const archive = baseTarStream(workbench, userRepo.baseCommit, { uid, gid, ...(signal ? { signal } : {}) });
+  const archive = baseTarStream(workbench, workbench.head(), { uid, gid, ...(signal ? { signal } : {}) });
   await Promise.all([sandbox.copyIn({ kind: 'tar', stream: archive.stream }, signal ? { signal } : {}), archive.done]);
   const repo = new SandboxRepo(sandbox, { execTimeoutMs: config.sandbox.exec_timeout * 1000, maxOutputBytes: config.sandbox.output_cap });
   const base = await repo.init(signal);
-  return { workbench, sandbox, repo, treesComparable: base.tree === userRepo.baseTree, sandboxHead: base.commit };
+  return { workbench, sandbox, repo, treesComparable: base.tree === workbench.tree(), sandboxHead: base.commit };
 }
 
 /** Run the tests once before the first generation, so the model sees what fails. */

@@ -1,7 +1,8 @@
 // `hammer-box run`: the whole pipeline from the user's repository to one new branch.
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { abortError, HammerError, isHammerError } from '../errors.js';
-import { deliverBranch, freeBranchName, resolveUserRepo } from '../git/index.js';
+import { deliverBranch, freeBranchName, resolveUserRepo, type UserRepo } from '../git/index.js';
 import { renderPrSummary } from '../report/pr-summary.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
@@ -9,7 +10,7 @@ import { finishRun, newRunState, recordError } from '../state/transitions.js';
 import { runIteration } from './iteration.js';
 import { RunRecorder } from './phase-runner.js';
 import { prepare, runTests, type Prepared } from './prepare.js';
-import type { RunDeps, RunOutcome, RunRequest } from './run-types.js';
+import type { ResolvedImage, RunDeps, RunOutcome, RunRequest } from './run-types.js';
 import { appliedCount, decideNext } from './stop-conditions.js';
 
 /**
@@ -23,42 +24,67 @@ export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcom
   const userRepo = await resolveUserRepo(req.repoPath, config.git.base, signal ? { signal } : {});
   const image = await deps.resolveImage(signal);
   const runId = deps.store.newRunId(deps.now());
-  let state = newRunState({
-    runId,
-    now: deps.now(),
-    repo: { path: userRepo.root, base_ref: config.git.base, base_commit: userRepo.baseCommit, base_tree: userRepo.baseTree },
-    directive: { path: req.directivePath, text: req.directiveText },
-    config: config as unknown as Record<string, unknown>,
-    model: { provider: config.model.provider, name: config.model.name, url: config.model.url },
-    image,
-    artifactsDir: deps.store.artifactsDir(runId),
-  });
+  const state: RunState = {
+    ...newRunState({
+      runId,
+      now: deps.now(),
+      repo: { path: userRepo.root, base_ref: config.git.base, base_commit: userRepo.baseCommit, base_tree: userRepo.baseTree },
+      directive: { path: req.directivePath, text: req.directiveText },
+      config: config as unknown as Record<string, unknown>,
+      model: { provider: config.model.provider, name: config.model.name, url: config.model.url },
+      image,
+      artifactsDir: deps.store.artifactsDir(runId),
+    }),
+    owner: { pid: process.pid, host: hostname() },
+  };
   await deps.store.create(state);
+  return drive(state, req, deps, userRepo, image, []);
+}
+
+/**
+ * Drive a run whose state file exists: prepare (copying in the workbench's head after replaying
+ * `applied` patches), the baseline if not yet run, then iterations until a stop condition, the
+ * branch and PR_SUMMARY.md. Shared by `run` and `resume`.
+ */
+export async function drive(
+  state: RunState,
+  req: RunRequest,
+  deps: RunDeps,
+  userRepo: UserRepo,
+  image: ResolvedImage,
+  applied: { patch: string; iteration: number; summary: string; tree: string }[],
+  /** The answer an interrupted iteration had already received (resume continues after generate). */
+  pendingAnswer?: { text: string; model: string },
+): Promise<RunOutcome> {
+  const { config } = req;
+  const signal = deps.signal;
+  const runId = state.run_id;
   const logger = deps.loggerFor(runId).child({ run_id: runId });
   const rec = new RunRecorder(state, deps.store, deps.emit, deps.now, logger);
-  deps.emit({ type: 'run_started', run_id: runId, at: state.created_at, repo: userRepo.root, base_ref: config.git.base, model: `${config.model.provider}:${config.model.name}`, max_iterations: config.loop.max_iterations });
-  logger.info({ repo: userRepo.root, base: userRepo.baseCommit, image }, 'run started');
+  deps.emit({ type: 'run_started', run_id: runId, at: deps.now().toISOString(), repo: userRepo.root, base_ref: state.repo.base_ref, model: `${config.model.provider}:${config.model.name}`, max_iterations: config.loop.max_iterations });
+  logger.info({ repo: userRepo.root, base: userRepo.baseCommit, image, resumed: state.resumed ?? 0 }, 'run started');
 
   const made: Partial<Prepared> = {};
   let failure: unknown;
   try {
-    const prep = await rec.phase('prepare', null, () => prepare(runId, req, deps, userRepo, image, (p) => Object.assign(made, p)));
+    const prep = await rec.phase('prepare', null, () => prepare(runId, req, deps, userRepo, image, (p) => Object.assign(made, p), applied));
     await rec.update((s) => ({ ...s, sandbox: { container_id: prep.sandbox.id } }));
-    const baseline = await rec.phase('baseline', null, () => runTests(rec, deps, prep.repo, req, null));
-    await rec.update((s) => ({ ...s, baseline }));
-
-    for (;;) {
+    if (rec.state.baseline === null) {
+      const baseline = await rec.phase('baseline', null, () => runTests(rec, deps, prep.repo, req, null));
+      await rec.update((s) => ({ ...s, baseline }));
+    }
+    let next = rec.state.iterations.length ? decideNext(rec.state, limits(req)) : ({ action: 'generate' } as const);
+    let recorded = pendingAnswer;
+    while (next.action === 'generate') {
       if (signal?.aborted) throw abortError(signal, 'the run');
-      await runIteration(rec, deps, req, prep);
-      const next = decideNext(rec.state, { maxIterations: config.loop.max_iterations, maxUnusableAnswers: config.loop.max_unusable_answers });
+      await runIteration(rec, deps, req, prep, recorded);
+      recorded = undefined;
+      next = decideNext(rec.state, limits(req));
       const last = rec.state.iterations.at(-1)!;
       deps.emit({ type: 'iteration_finished', run_id: runId, at: deps.now().toISOString(), iteration: last.n, outcome: last.outcome ?? 'unusable', summary: last.summary });
-      if (next.action === 'stop') {
-        await deliver(rec, deps, req, prep, userRepo);
-        await end(rec, next.status, next.reason, next.detail);
-        break;
-      }
     }
+    await deliver(rec, deps, req, prep, userRepo);
+    await end(rec, next.status, next.reason, next.detail);
   } catch (err) {
     failure = err;
     const interrupted = isHammerError(err, 'ABORTED') || signal?.aborted === true;
@@ -75,10 +101,14 @@ export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcom
   }
 
   const summaryPath = await writeSummary(rec, deps);
-  state = rec.state;
-  deps.emit({ type: 'run_finished', run_id: runId, at: deps.now().toISOString(), status: state.status, reason: state.reason, detail: state.reason_detail, branch: state.branch?.name ?? null });
+  const final = rec.state;
+  deps.emit({ type: 'run_finished', run_id: runId, at: deps.now().toISOString(), status: final.status, reason: final.reason, detail: final.reason_detail, branch: final.branch?.name ?? null });
   if (failure !== undefined) throw failure;
-  return { state, statePath: deps.store.statePath(runId), summaryPath };
+  return { state: final, statePath: deps.store.statePath(runId), summaryPath };
+}
+
+function limits(req: RunRequest) {
+  return { maxIterations: req.config.loop.max_iterations, maxUnusableAnswers: req.config.loop.max_unusable_answers };
 }
 
 async function end(rec: RunRecorder, status: Exclude<RunStatus, 'running'>, reason: ExitReason, detail: string | null): Promise<RunState> {
@@ -86,7 +116,7 @@ async function end(rec: RunRecorder, status: Exclude<RunStatus, 'running'>, reas
 }
 
 /** Bring the accepted commits into the user's repository as one new branch (never any other change). */
-async function deliver(rec: RunRecorder, deps: RunDeps, req: RunRequest, prep: Prepared, userRepo: Awaited<ReturnType<typeof resolveUserRepo>>): Promise<void> {
+async function deliver(rec: RunRecorder, deps: RunDeps, req: RunRequest, prep: Prepared, userRepo: UserRepo): Promise<void> {
   const sig = deps.signal ? { signal: deps.signal } : {};
   await rec.phase('deliver', null, async () => {
     const name = await freeBranchName(userRepo, req.config.git.branch_prefix, deps.now(), sig);

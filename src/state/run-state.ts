@@ -163,5 +163,8 @@ export const RunStateSchema = z.strictObject({
   /** Absolute path of the run's artifacts directory; artifact names in this file are relative to it. */
   artifacts_dir: z.string(),
   errors: z.array(RunErrorSchema),
+  /** The process driving the run (resume refuses while it is alive), and how often it was resumed. */
+  owner: z.strictObject({ pid: z.number().int().positive(), host: z.string() }).optional(),
+  resumed: z.number().int().min(0).optional(),
 });
 export type RunState = z.infer<typeof RunStateSchema>;
