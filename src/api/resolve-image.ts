@@ -1,38 +1,141 @@
-// Which image a run's sandbox starts from: the user's own (checked against the image contract)
-// or a toolchain image (built once, content-addressed).
+// Which image a run's sandbox starts from: the user's own (checked against the image contract and
+// the engine's architecture), or the toolchain image (built once, content-addressed) and, when the
+// repository has dependencies, the env image committed from the one setup run with network.
+import { readFile } from 'node:fs/promises';
+import { PassThrough } from 'node:stream';
 import type Dockerode from 'dockerode';
 import type { Config } from '../config/schema.js';
 import { HammerError } from '../errors.js';
+import { Workbench, baseTarStream } from '../git/index.js';
 import { assertImageContract, bootstrapBase, ensureToolchainImage } from '../images/index.js';
+import { ensureEnvImage } from '../images/env-image.js';
+import { inspectImage } from '../images/engine.js';
 import type { ResolvedImage } from '../loop/run-types.js';
+import type { RepoEnvironment } from './repo-environment.js';
 
-/** Resolve the configured image, building the toolchain image (and base) when missing. */
-export async function resolveImage(docker: Dockerode, config: Config, options: { signal?: AbortSignal; onProgress?: (line: string) => void } = {}): Promise<ResolvedImage> {
+/** The images a run uses: the sandbox's (ref, id) plus the toolchain and env images behind it. */
+export interface RunImages extends ResolvedImage {
+  toolchain: { ref: string; id: string } | null;
+  env: { ref: string; id: string } | null;
+}
+
+/** Progress of image work: build output, setup output, and when setup starts. */
+export interface ImageProgress {
+  onProgress?: (line: string) => void;
+  onSetupStart?: (tag: string) => void;
+  onSetupOutput?: (line: string) => void;
+}
+
+/** Resolve the configured image, building the toolchain image (and base) and the env image when missing. */
+export async function resolveImage(
+  docker: Dockerode,
+  config: Config,
+  options: ImageProgress & { signal?: AbortSignal; repoEnv?: RepoEnvironment; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunImages> {
   const sig = options.signal ? { signal: options.signal } : {};
+  const progress = options.onProgress ? { onProgress: options.onProgress } : {};
   if (config.sandbox.image) {
     const ref = config.sandbox.image;
-    const id = await imageId(docker, ref);
-    if (!id) {
-      throw new HammerError('IMAGE_MISSING', `image ${ref} is not present on the engine`, {
-        hint: `pull or build it first (docker pull ${ref}); hammer-box never pulls during a run`,
-      });
-    }
+    const id = await userImageId(docker, ref, options.signal);
     await assertImageContract(docker, ref, { user: config.sandbox.user, ...sig });
-    return { ref, id };
+    return { ref, id, toolchain: null, env: null };
   }
-  await bootstrapBase(docker, { ...sig, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-  const img = await ensureToolchainImage(docker, config.sandbox.toolchain, { ...sig, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
-  return { ref: img.tag, id: img.id };
+  const toolchain = options.repoEnv?.toolchain ?? config.sandbox.toolchain;
+  await bootstrapBase(docker, { ...sig, ...progress });
+  const img = await ensureToolchainImage(docker, toolchain, { ...sig, ...progress });
+  const toolchainImage = { ref: img.tag, id: img.id };
+  const repoEnv = options.repoEnv;
+  if (!repoEnv || repoEnv.setupCommand === '') return { ...toolchainImage, toolchain: toolchainImage, env: null };
+  const hostEnv = options.env ?? process.env;
+  const caBundle = await readCaBundle(config, hostEnv);
+  const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
+  let workbench: Workbench | undefined;
+  try {
+    const envImage = await ensureEnvImage(docker, {
+      toolchain,
+      toolchainImage,
+      command: repoEnv.setupCommand,
+      files: repoEnv.dependencyFiles,
+      user: config.sandbox.user,
+      timeoutMs: config.env.setup_timeout * 1000,
+      memoryBytes: config.sandbox.memory,
+      hostEnv,
+      ...(caBundle ? { caBundle } : {}),
+      repoTar: () => {
+        const archive = (async () => {
+          workbench = await Workbench.create(repoEnv.userRepo, repoEnv.userRepo.baseCommit, { identity: { name: config.git.author_name, email: config.git.author_email }, ...sig });
+          return baseTarStream(workbench, repoEnv.userRepo.baseCommit, { uid, gid, ...sig });
+        })();
+        return lazyArchive(archive);
+      },
+      ...(options.onSetupStart ? { onSetupStart: options.onSetupStart } : {}),
+      ...(options.onSetupOutput ? { onOutput: options.onSetupOutput } : {}),
+      ...sig,
+    });
+    return { ref: envImage.tag, id: envImage.id, toolchain: toolchainImage, env: { ref: envImage.tag, id: envImage.id } };
+  } finally {
+    await workbench?.dispose();
+  }
+}
+
+/** A stream that forwards the archive once the workbench exists (the setup container is created meanwhile). */
+function lazyArchive(pending: Promise<ReturnType<typeof baseTarStream>>): ReturnType<typeof baseTarStream> {
+  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  const done = pending.then((archive) => {
+    archive.stream.on('error', (err: Error) => out.destroy(err));
+    archive.stream.pipe(out);
+    return archive.done;
+  });
+  done.catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  return { stream: out, done };
+}
+
+/** The CA bundle for setup: [env] ca_bundle, else SSL_CERT_FILE or NODE_EXTRA_CA_CERTS when set; none otherwise. */
+export async function readCaBundle(config: Config, env: NodeJS.ProcessEnv): Promise<Buffer | undefined> {
+  const configured = config.env.ca_bundle;
+  const path = configured || env.SSL_CERT_FILE || env.NODE_EXTRA_CA_CERTS;
+  if (!path) return undefined;
+  try {
+    return await readFile(path);
+  } catch (err) {
+    const source = configured ? '[env] ca_bundle' : env.SSL_CERT_FILE ? 'SSL_CERT_FILE' : 'NODE_EXTRA_CA_CERTS';
+    throw new HammerError('CONFIG_INVALID', `cannot read the CA bundle ${path} (from ${source}): ${(err as NodeJS.ErrnoException).code ?? String(err)}`, {
+      hint: 'point [env] ca_bundle at a readable PEM file, or unset the variable',
+    });
+  }
+}
+
+/** A user's image id, refusing one that is missing or built for another architecture than the engine's. */
+export async function userImageId(docker: Dockerode, ref: string, signal?: AbortSignal): Promise<string> {
+  const facts = await inspectImage(docker, ref, signal);
+  if (!facts) {
+    throw new HammerError('IMAGE_MISSING', `image ${ref} is not present on the engine`, {
+      hint: `pull or build it first (docker pull ${ref}); hammer-box never pulls during a run`,
+    });
+  }
+  await assertEngineArchitecture(docker, ref, facts.architecture, facts.os);
+  return facts.id;
+}
+
+/** IMAGE_CONTRACT when an image's architecture or OS is not the engine's (it would fail inside with "exec format error"). */
+export async function assertEngineArchitecture(docker: Dockerode, ref: string, arch: string | undefined, os: string | undefined): Promise<void> {
+  if (arch === undefined) return;
+  let engine: { Arch?: unknown; Os?: unknown };
+  try {
+    engine = (await docker.version()) as { Arch?: unknown; Os?: unknown };
+  } catch {
+    return; // the run fails soon enough with ENGINE_UNAVAILABLE
+  }
+  const engineArch = typeof engine.Arch === 'string' ? engine.Arch : undefined;
+  const engineOs = typeof engine.Os === 'string' ? engine.Os : undefined;
+  if ((engineArch && engineArch !== arch) || (engineOs && os && engineOs !== os)) {
+    throw new HammerError('IMAGE_CONTRACT', `the image ${ref} is built for ${os ?? '?'}/${arch}, but the engine runs ${engineOs ?? '?'}/${engineArch ?? '?'}`, {
+      hint: `use an image built for ${engineOs ?? 'linux'}/${engineArch ?? 'this engine'} (docker pull --platform ${engineOs ?? 'linux'}/${engineArch ?? ''} ${ref}), or a toolchain image, which is always built for the engine`,
+    });
+  }
 }
 
 /** The image id of a reference, or undefined when the engine does not have it. */
 export async function imageId(docker: Dockerode, ref: string): Promise<string | undefined> {
-  try {
-    const info: unknown = await docker.getImage(ref).inspect();
-    const id = (info as { Id?: unknown }).Id;
-    return typeof id === 'string' ? id : undefined;
-  } catch (err) {
-    if ((err as { statusCode?: number }).statusCode === 404) return undefined;
-    throw new HammerError('ENGINE_UNAVAILABLE', `cannot inspect image ${ref}: ${(err as Error).message}`, { cause: err });
-  }
+  return (await inspectImage(docker, ref))?.id;
 }

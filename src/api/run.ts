@@ -5,6 +5,8 @@ import { resolveConfig } from '../config/resolve.js';
 import { type Config, ConfigSchema } from '../config/schema.js';
 import { HammerError } from '../errors.js';
 import { getToolchain } from '../images/index.js';
+import { imageUsagePath, recordImageUsage } from '../images/usage.js';
+import { packageRoot } from '../paths.js';
 import { createProvider, type ModelProvider } from '../llm/index.js';
 import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
@@ -13,7 +15,9 @@ import { runLoop } from '../loop/run.js';
 import type { RunOutcome } from '../loop/run-types.js';
 import { createDockerClient, DockerSandboxEngine, pingEngine } from '../sandbox/index.js';
 import { RunStore } from '../state/store.js';
-import { imageId, resolveImage } from './resolve-image.js';
+import { readRepoEnvironment } from './repo-environment.js';
+import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
+import { inspectImage } from '../images/engine.js';
 
 /** Everything `run` takes; `flags` are config keys set on the command line. */
 export interface RunOptions {
@@ -27,12 +31,15 @@ export interface RunOptions {
   logLevel?: string;
   /** Image build progress (first run only). */
   onImageProgress?: (line: string) => void;
+  /** Dependency setup: called when it starts (never when the env image exists) and with each line it prints (default: onImageProgress). */
+  onSetupStart?: ImageProgress['onSetupStart'];
+  onSetupOutput?: ImageProgress['onSetupOutput'];
   /** Replay: run with these recorded answers instead of a model server. */
   replayAnswers?: string[];
   /** The directive's text when it is not read from `directive` (replay uses the recorded text). */
   directiveText?: string;
-  /** Replay: use exactly this image (id), refusing when it is gone. */
-  pinnedImage?: { ref: string; id: string };
+  /** Replay: use exactly this image (id), refusing when it is gone; the toolchain and env images it recorded are carried over. */
+  pinnedImage?: { ref: string; id: string; toolchain?: { ref: string; id: string } | null; env?: { ref: string; id: string } | null };
 }
 
 /** Run the loop on a repository; resolves with the final state (stable or failed), throws typed errors. */
@@ -41,7 +48,12 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   const repo = resolve(options.repo);
   const directivePath = resolve(options.directive);
   const directiveText = options.directiveText ?? (await readDirective(directivePath));
-  const { config } = await resolveConfig({ repo, env, ...(options.configFile ? { configFile: options.configFile } : {}), ...(options.flags ? { flags: options.flags } : {}) });
+  const resolved = await resolveConfig({ repo, env, ...(options.configFile ? { configFile: options.configFile } : {}), ...(options.flags ? { flags: options.flags } : {}) });
+  // the toolchain: named (flag, config file, environment, or the replayed run's config), else
+  // detected from the base commit's tree; the recorded config carries the one used
+  const toolchainExplicit = resolved.sources.get('sandbox.toolchain') !== join(packageRoot(), 'configs', 'default.toml');
+  const repoEnv = await readRepoEnvironment(repo, resolved.config, { toolchainExplicit, ...(options.signal ? { signal: options.signal } : {}) });
+  const config: Config = { ...resolved.config, sandbox: { ...resolved.config.sandbox, toolchain: repoEnv.toolchain ?? resolved.config.sandbox.toolchain } };
   const store = new RunStore({ dir: join(repo, config.state.dir) });
   const replayAnswers = options.replayAnswers ?? (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
   const provider: ModelProvider = createProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
@@ -50,22 +62,46 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
     await pingEngine(docker, options.signal);
     const engine = new DockerSandboxEngine({ docker });
     const sig = options.signal ? { signal: options.signal } : {};
-    return await runLoop(
-      { repoPath: repo, directivePath, directiveText, config, testCommand: testCommandFor(config) },
-      {
-        engine,
-        resolveImage: async (signal) => {
-          if (options.pinnedImage) return pinned(docker, options.pinnedImage);
-          return resolveImage(docker, config, { ...(signal ? { signal } : {}), ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}) });
+    let images: RunImages | undefined;
+    let usage: Promise<void> | undefined;
+    const emit = options.emit ?? ignoreEvents;
+    try {
+      return await runLoop(
+        { repoPath: repo, directivePath, directiveText, config, testCommand: repoEnv.testCommand },
+        {
+          engine,
+          resolveImage: async (signal) => {
+            images = options.pinnedImage
+              ? await pinned(docker, options.pinnedImage)
+              : await resolveImage(docker, config, {
+                  repoEnv,
+                  env,
+                  ...(signal ? { signal } : {}),
+                  ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}),
+                  // setup's output goes where image build output goes (stderr in the CLI) unless asked otherwise
+                  onSetupStart: (tag) => (options.onSetupStart ?? ((t: string) => options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`)))(tag),
+                  ...(options.onSetupOutput ?? options.onImageProgress ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress } : {}),
+                });
+            return images;
+          },
+          provider,
+          store,
+          loggerFor: (runId) => createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
+          emit: (event) => {
+            // which runs used which image: for `images list` and `images prune`
+            if (event.type === 'run_started' && images) {
+              const ids = [images.id, images.toolchain?.id, images.env?.id].filter((i): i is string => !!i);
+              usage = recordImageUsage(imageUsagePath(env), { ids, runId: event.run_id, repo, at: new Date(event.at) }).catch(() => undefined);
+            }
+            emit(event);
+          },
+          now: () => new Date(),
+          ...sig,
         },
-        provider,
-        store,
-        loggerFor: (runId) => createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
-        emit: options.emit ?? ignoreEvents,
-        now: () => new Date(),
-        ...sig,
-      },
-    );
+      );
+    } finally {
+      await usage;
+    }
   } finally {
     await provider.close();
   }
@@ -137,12 +173,17 @@ export async function loadReplayAnswers(store: RunStore, source: string, repo: s
   return Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
 }
 
-async function pinned(docker: ReturnType<typeof createDockerClient>, img: { ref: string; id: string }): Promise<{ ref: string; id: string }> {
-  const id = await imageId(docker, img.id);
-  if (!id) {
-    throw new HammerError('IMAGE_MISSING', `the image this run used (${img.ref}, ${img.id.slice(0, 19)}) is gone, so the run cannot be reproduced in the same environment`, {
-      hint: `rebuild it with 'hammer-box images build' (an unchanged toolchain gets the same tag), or start a new run`,
+/** The recorded image, by id: IMAGE_MISSING saying why the run cannot be reproduced when it is gone. */
+async function pinned(docker: ReturnType<typeof createDockerClient>, img: NonNullable<RunOptions['pinnedImage']>): Promise<RunImages> {
+  const facts = await inspectImage(docker, img.id);
+  if (!facts) {
+    const what = img.env ? 'env image (the toolchain image plus the dependencies setup installed)' : 'image';
+    throw new HammerError('IMAGE_MISSING', `the ${what} this run used (${img.ref}, ${img.id.slice(0, 19)}) is gone, so the run cannot be reproduced in the same environment`, {
+      hint: img.env
+        ? `a new run of the unchanged repository rebuilds an env image, but its dependencies may resolve differently and its id will differ; start a new run, or keep env images with 'hammer-box images prune --keep'`
+        : `rebuild it with 'hammer-box images build' (an unchanged toolchain gets the same tag), or start a new run`,
     });
   }
-  return { ref: img.id, id };
+  await assertEngineArchitecture(docker, img.ref, facts.architecture, facts.os);
+  return { ref: img.id, id: facts.id, toolchain: img.toolchain ?? null, env: img.env ?? null };
 }

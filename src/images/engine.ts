@@ -8,7 +8,8 @@ const imageInspectSchema = z.object({
   Created: z.string().optional(),
   Size: z.number().optional(),
   Architecture: z.string().optional(),
-  Config: z.object({ Labels: z.record(z.string(), z.string()).nullish() }).nullish(),
+  Os: z.string().optional(),
+  Config: z.object({ Labels: z.record(z.string(), z.string()).nullish(), Env: z.array(z.string()).nullish() }).nullish(),
 });
 
 /** The parts of an image inspect the builder uses. */
@@ -16,6 +17,11 @@ export interface ImageFacts {
   id: string;
   labels: Record<string, string>;
   architecture: string | undefined;
+  os: string | undefined;
+  /** The image's environment as KEY=value entries. */
+  env: string[];
+  created: string | undefined;
+  sizeBytes: number | undefined;
 }
 
 /** The engine's HTTP status of a dockerode error, if it has one. */
@@ -51,5 +57,13 @@ export async function inspectImage(docker: Dockerode, ref: string, signal?: Abor
     throw engineError(err, `inspecting image ${ref}`, signal);
   }
   const parsed = imageInspectSchema.parse(raw);
-  return { id: parsed.Id, labels: parsed.Config?.Labels ?? {}, architecture: parsed.Architecture };
+  return {
+    id: parsed.Id,
+    labels: parsed.Config?.Labels ?? {},
+    architecture: parsed.Architecture,
+    os: parsed.Os,
+    env: parsed.Config?.Env ?? [],
+    created: parsed.Created,
+    sizeBytes: parsed.Size,
+  };
 }

@@ -1,5 +1,5 @@
-// The registry of toolchains hammer-box can build an image for. Adding node, go or rust is a new
-// entry here plus an images/<dir>/Dockerfile; nothing else in the builder changes.
+// The registry of toolchains hammer-box can build an image for: where its build context lives,
+// how its tests run by default, and which files of a repository mark it.
 import { HammerError } from '../errors.js';
 
 /** One toolchain: its build context directory under images/ and its default test command. */
@@ -12,7 +12,10 @@ export interface Toolchain {
 }
 
 const TOOLCHAINS: Readonly<Record<string, Toolchain>> = {
+  go: { name: 'go', dir: 'go', defaultTestCommand: 'go test ./...' },
+  node: { name: 'node', dir: 'node', defaultTestCommand: 'npm test' },
   python: { name: 'python', dir: 'python', defaultTestCommand: 'python3 -m pytest -q' },
+  rust: { name: 'rust', dir: 'rust', defaultTestCommand: 'cargo test' },
 };
 
 /** Names of every known toolchain, sorted. */

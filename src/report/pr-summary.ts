@@ -27,7 +27,7 @@ export function renderPrSummary(state: RunState): string {
         ['Status', `${state.status}${state.reason === null ? '' : ` (${state.reason})`}`],
         ['Iterations', String(iterations.length)],
         ['Model', `${tableCell(state.model.provider)} ${cellCode(state.model.name)}`],
-        ['Image', `${cellCode(state.image.ref)} (${cellCode(short(state.image.id.replace(/^sha256:/, '')))})`],
+        ...imageRows(state.image),
       ].map(([k, v]) => [k!, v!]),
     ),
   );
@@ -46,6 +46,15 @@ export function renderPrSummary(state: RunState): string {
     );
   }
   return `${sections.join('\n\n')}\n`;
+}
+
+/** The image rows: the sandbox's image, and the toolchain and env images behind it when recorded. */
+function imageRows(image: RunState['image']): string[][] {
+  const cell = (img: { ref: string; id: string }): string => `${cellCode(img.ref)} (${cellCode(img.id)})`;
+  const rows = [['Image', cell(image)]];
+  if (image.toolchain) rows.push(['Toolchain image', cell(image.toolchain)]);
+  if (image.env !== undefined) rows.push(['Env image', image.env === null ? 'none (no dependencies to install)' : cell(image.env)]);
+  return rows;
 }
 
 function renderIterations(iterations: readonly Iteration[]): string {

@@ -154,7 +154,17 @@ export const RunStateSchema = z.strictObject({
   /** The resolved Config, as it was when the run started. */
   config: z.record(z.string(), z.unknown()),
   model: z.strictObject({ provider: z.string(), name: z.string(), url: z.string() }),
-  image: z.strictObject({ ref: z.string(), id: z.string() }),
+  /**
+   * The image the sandbox started from (ref as used, exact id), and the images behind it: the
+   * toolchain image, and the env image (toolchain + dependencies) when setup ran; null for a
+   * user's own image or a repository without dependencies. Absent in files written before env images.
+   */
+  image: z.strictObject({
+    ref: z.string(),
+    id: z.string(),
+    toolchain: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
+    env: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
+  }),
   sandbox: z.strictObject({ container_id: z.string() }).nullable(),
   branch: z.strictObject({ name: z.string(), commit: z.string() }).nullable(),
   phases: z.partialRecord(z.enum(RUN_PHASES), PhaseRecordSchema),

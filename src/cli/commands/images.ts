@@ -1,13 +1,20 @@
-// `hammer-box images bootstrap | build [toolchain] | list`
-import { bootstrapBase, ensureToolchainImage, listImages, toolchainNames } from '../../images/index.js';
+// `hammer-box images bootstrap | build [toolchain] | list | prune`
+import { parseSize } from '../../config/units.js';
+import { HammerError } from '../../errors.js';
+import { bootstrapBase, ensureToolchainImage, imageUsagePath, listImages, pruneImages, readImageUsage, toolchainNames } from '../../images/index.js';
 import { connectEngine } from '../connect.js';
 import { interruptSignal } from '../interrupt.js';
 
 interface ImagesOptions {
-  action: 'bootstrap' | 'build' | 'list';
+  action: 'bootstrap' | 'build' | 'list' | 'prune';
   toolchain?: string;
   json?: boolean;
+  keep?: string;
+  budget?: string;
+  dryRun?: boolean;
 }
+
+const mb = (bytes: number): string => `${(bytes / 1024 ** 2).toFixed(0).padStart(6)} MB`;
 
 export default async function images(opts: ImagesOptions): Promise<number> {
   const signal = interruptSignal();
@@ -22,19 +29,42 @@ export default async function images(opts: ImagesOptions): Promise<number> {
   }
   if (opts.action === 'build') {
     const names = opts.toolchain ? [opts.toolchain] : toolchainNames();
+    await bootstrapBase(docker, { onProgress: progress, signal });
     for (const name of names) {
       const img = await ensureToolchainImage(docker, name, { onProgress: progress, signal });
       process.stdout.write(`${img.tag} ${img.id} (${img.built ? 'built' : 'up to date'})\n`);
     }
     return 0;
   }
-  const list = await listImages(docker, { signal });
+  const usage = await readImageUsage(imageUsagePath());
+  if (opts.action === 'prune') {
+    const keep = opts.keep === undefined ? undefined : Number(opts.keep);
+    if (keep !== undefined && !(Number.isInteger(keep) && keep >= 0)) throw new HammerError('USAGE', `--keep takes a whole number, not ${opts.keep}`);
+    const budgetBytes = opts.budget === undefined ? undefined : parseSize(opts.budget);
+    if (opts.budget !== undefined && budgetBytes === undefined) throw new HammerError('USAGE', `--budget takes a size such as 5g, not ${opts.budget}`);
+    const result = await pruneImages(docker, { ...(keep !== undefined ? { keep } : {}), ...(budgetBytes !== undefined ? { budgetBytes } : {}) }, { usage, signal, dryRun: opts.dryRun === true });
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      return 0;
+    }
+    const verb = opts.dryRun ? 'would remove' : 'removed';
+    for (const img of result.removed) process.stdout.write(`${verb} ${img.tag.padEnd(44)} ${mb(img.sizeBytes)}\n`);
+    for (const k of result.kept.filter((k) => k.reason === 'in-use' || k.reason === 'engine-refused')) {
+      process.stdout.write(`kept ${k.image.tag} (${k.reason}${k.detail ? `: ${k.detail}` : ''})\n`);
+    }
+    process.stdout.write(`${verb} ${result.removed.length} image(s), about ${(result.freedBytes / 1024 ** 2).toFixed(0)} MB\n`);
+    return 0;
+  }
+  const list = await listImages(docker, { signal, usage });
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
     return 0;
   }
+  process.stdout.write(`${'TAG'.padEnd(44)} ${'KIND'.padEnd(9)} ${'SIZE'.padStart(9)}  ${'CREATED'.padEnd(20)} ${'LAST USED'.padEnd(20)} RUNS\n`);
   for (const img of list) {
-    process.stdout.write(`${img.tag.padEnd(40)} ${img.toolchain.padEnd(8)} ${(img.sizeBytes / 1024 ** 2).toFixed(0).padStart(6)} MB  ${img.created.toISOString()}\n`);
+    const when = (d: Date | null): string => (d ? d.toISOString().slice(0, 19).replace('T', ' ') : '-').padEnd(20);
+    const runs = img.runs.length === 0 ? '-' : `${img.runs.slice(0, 3).join(', ')}${img.runs.length > 3 ? ` (+${img.runs.length - 3})` : ''}`;
+    process.stdout.write(`${img.tag.padEnd(44)} ${img.kind.padEnd(9)} ${mb(img.sizeBytes)}  ${when(img.created)} ${when(img.lastUsed)} ${runs}\n`);
   }
   return 0;
 }

@@ -1,0 +1,100 @@
+// Every toolchain end to end (real engine, real git, scripted model server): python with a local
+// package from requirements.txt installed into the env image's venv, go after `go mod download`
+// (GOPROXY=off, -mod=readonly) and rust after `cargo fetch` (offline) each reach tests-pass in the
+// network-less sandbox; a wrong --toolchain and an undetectable repository are clear USAGE errors.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/api/run.js';
+import { isHammerError } from '../../src/errors.js';
+import { toolchainImage } from '../helpers/images.js';
+import { createFixtureRepo } from '../helpers/fixture-repo.js';
+import { startModelServer, type ModelServer } from '../helpers/model-server.js';
+import { createToolchainFixture } from '../fixtures/toolchains/fixtures.js';
+import { modelFlags, testEnv } from './run-support.js';
+
+const docker = new Docker();
+const made = new Set<string>();
+let stateHome: string;
+let server: ModelServer;
+
+beforeAll(async () => {
+  stateHome = await mkdtemp(join(tmpdir(), 'hb-state-'));
+  server = await startModelServer({ script: [] });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await rm(stateHome, { recursive: true, force: true });
+  for (const id of made) await docker.getImage(id).remove().catch(() => undefined);
+});
+
+describe.each([
+  ['python', 'python3 -m pytest -q', 'hammer-box/python-env:'],
+  ['go', 'go test ./...', 'hammer-box/go-env:'],
+  ['rust', 'cargo test', 'hammer-box/rust-env:'],
+] as const)('%s: detected, set up once, fixed offline', (toolchain, testCommand, envPrefix) => {
+  it(`reaches tests-pass with ${testCommand} in the env image`, async () => {
+    await toolchainImage(toolchain);
+    const fx = await createToolchainFixture(toolchain);
+    const lines: string[] = [];
+    try {
+      server.enqueue({ answer: fx.fixAnswer });
+      const outcome = await run({
+        repo: fx.repo.path,
+        directive: fx.directive,
+        env: testEnv({ XDG_STATE_HOME: stateHome }),
+        flags: modelFlags(server),
+        onSetupOutput: (l) => lines.push(l),
+      });
+      const { state } = outcome;
+      if (state.image.env) made.add(state.image.env.id);
+      expect(state.status, `${state.reason_detail}\n${state.baseline?.stdout_tail}\n${state.baseline?.stderr_tail}\n${lines.join('\n')}`).toBe('stable');
+      expect(state.reason).toBe('tests_pass');
+      expect(state.baseline?.command).toBe(testCommand);
+      expect(state.baseline?.exit_code).not.toBe(0);
+      expect(state.iterations.at(-1)?.test?.exit_code).toBe(0);
+      expect(state.image.env?.ref.startsWith(envPrefix)).toBe(true);
+      if (toolchain === 'python') {
+        // the local package came from requirements.txt into the venv, not from the repo's path
+        expect(state.baseline?.stdout_tail).toContain('1 failed, 1 passed');
+      }
+    } finally {
+      await fx.cleanup();
+    }
+  }, 600_000);
+});
+
+describe('toolchain errors', () => {
+  it('an explicit --toolchain overrides detection (and the test command follows it)', async () => {
+    await toolchainImage('python');
+    const fx = await createToolchainFixture('go');
+    try {
+      server.enqueue({ answer: fx.fixAnswer });
+      const outcome = await run({ repo: fx.repo.path, directive: fx.directive, env: testEnv({ XDG_STATE_HOME: stateHome }), flags: { ...modelFlags(server, { maxIterations: 1 }), sandbox: { toolchain: 'python' } } });
+      expect(outcome.state.baseline?.command).toBe('python3 -m pytest -q');
+      expect(outcome.state.image.toolchain?.ref).toMatch(/^hammer-box\/python:/);
+      expect(outcome.state.image.env).toBeNull();
+    } finally {
+      await fx.cleanup();
+    }
+  });
+
+  it('a repository matching several toolchains is a USAGE error naming the files and the overrides', async () => {
+    const repo = await createFixtureRepo({ files: { 'package.json': '{}\n', 'go.mod': 'module x\n' } });
+    try {
+      const err: unknown = await run({ repo: repo.path, directive: __filename, env: testEnv({ XDG_STATE_HOME: stateHome }), flags: modelFlags(server) }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isHammerError(err, 'USAGE')).toBe(true);
+      expect((err as Error).message).toContain('go (go.mod)');
+      expect((err as Error).message).toContain('node (package.json)');
+      expect((err as { hint: string }).hint).toContain('--toolchain');
+    } finally {
+      await repo.cleanup();
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { setupEnvironment } from '../../../src/images/env-image.js';
+import { defaultSetupCommand, isDependencyFile, localRequirementPaths, setupScript } from '../../../src/images/setup-plan.js';
+
+describe('defaultSetupCommand', () => {
+  it.each([
+    ['python', ['requirements.txt', 'setup.py'], 'python3 -m pip install --no-build-isolation -r requirements.txt'],
+    ['python', ['requirements.txt', 'requirements-test.txt'], 'python3 -m pip install --no-build-isolation -r requirements.txt -r requirements-test.txt'],
+    ['python', ['pyproject.toml'], "python3 -m pip install --no-build-isolation -e '.[test]'"],
+    ['python', ['calc.py'], ''],
+    ['node', ['package.json', 'package-lock.json'], 'npm ci'],
+    ['node', ['package.json'], ''],
+    ['go', ['go.mod'], 'go mod download'],
+    ['rust', ['Cargo.toml'], 'cargo fetch'],
+  ])('%s with %j: %j', (toolchain, files, command) => {
+    expect(defaultSetupCommand(toolchain, files)).toBe(command);
+  });
+});
+
+describe('isDependencyFile', () => {
+  it('hashes manifests and lockfiles, not sources', () => {
+    expect(isDependencyFile('node', 'package-lock.json')).toBe(true);
+    expect(isDependencyFile('node', 'index.js')).toBe(false);
+    expect(isDependencyFile('go', 'go.sum')).toBe(true);
+    expect(isDependencyFile('rust', 'Cargo.lock')).toBe(true);
+    expect(isDependencyFile('python', 'requirements-dev.txt')).toBe(true);
+    expect(isDependencyFile('python', 'calc.py')).toBe(false);
+  });
+});
+
+describe('localRequirementPaths', () => {
+  it('finds local directories in requirements, normalised, and ignores index names and escapes', () => {
+    const text = ['requests==2.0', './vendor/greet', '-e ./libs/tool[extra]', 'file:./third  # comment', '../outside', './a/../b', '.'].join('\n');
+    expect(localRequirementPaths(text)).toEqual(['.', 'libs/tool', 'third', 'vendor/greet']);
+  });
+});
+
+describe('setupScript', () => {
+  it('python installs into a venv that sees Debian packages and puts it first on PATH in the image', () => {
+    const s = setupScript('python');
+    expect(s.script).toContain('python3 -m venv --system-site-packages /opt/hammer/venv');
+    expect(s.changes('/usr/bin:/bin')).toContain('ENV PATH=/opt/hammer/venv/bin:/usr/bin:/bin');
+  });
+
+  it('node moves node_modules out of /workspace, which the runner cleans', () => {
+    const s = setupScript('node');
+    expect(s.script).toContain('cp -a node_modules/. /node_modules/');
+    expect(s.dirs).toContain('/node_modules');
+  });
+
+  it('go and rust turn the offline defaults of their images back on-line for setup only', () => {
+    expect(setupScript('go').env.GOPROXY).toContain('proxy.golang.org');
+    expect(setupScript('rust').env.CARGO_NET_OFFLINE).toBe('false');
+  });
+
+  it('every script empties /workspace and removes its own files before the commit', () => {
+    for (const tc of ['python', 'node', 'go', 'rust']) {
+      const { script } = setupScript(tc);
+      expect(script).toContain('find /workspace -mindepth 1 -delete');
+      expect(script).toContain('rm -rf /opt/hammer/.setup');
+      expect(script.indexOf('command.sh')).toBeLessThan(script.indexOf('find /workspace'));
+    }
+  });
+});
+
+describe('setupEnvironment', () => {
+  it('passes the host proxy settings and points every tool at the CA bundle', () => {
+    const env = setupEnvironment({ HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost', PATH: '/x', SECRET: 's' }, true);
+    expect(env).toMatchObject({ HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost' });
+    expect(env.PATH).toBeUndefined();
+    expect(env.SECRET).toBeUndefined();
+    for (const v of ['SSL_CERT_FILE', 'NODE_EXTRA_CA_CERTS', 'PIP_CERT', 'REQUESTS_CA_BUNDLE', 'CARGO_HTTP_CAINFO', 'GIT_SSL_CAINFO']) {
+      expect(env[v]).toBe('/opt/hammer/.setup/ca.crt');
+    }
+    expect(setupEnvironment({}, false)).toEqual({});
+  });
+});
