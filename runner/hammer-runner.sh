@@ -143,8 +143,9 @@ op_init() {
   fi
   g -c init.defaultBranch=hammer init -q --template= "$ws" >/dev/null || result 1
   neutralise && local_config || result 1
-  # -f: the host placed exactly the base tree, ignored-but-tracked files included.
-  g add -A -f || result 1
+  # -f: the host placed exactly the base tree, ignored-but-tracked files included. The objects live
+  # only as long as the sandbox, so they are stored uncompressed (zlib dominates adding a large tree).
+  g -c core.looseCompression=0 add -A -f || result 1
   g commit -q --no-verify --allow-empty --cleanup=verbatim -m base || result 1
   g update-ref refs/hammer/base HEAD || result 1
   head_hashes || result 1
