@@ -67,7 +67,8 @@ export function buildProgram(version: string): Command {
   const tools = program.command('tools').description('the whitelisted tools the loop may run inside the sandbox');
   tools
     .command('list')
-    .description('list tools with their JSON contracts')
+    .description('list tools with their JSON contracts (plugins from [tools] plugins included)')
+    .option('--config <file>', 'a TOML config file (for [tools] plugins)')
     .option('--json', 'print JSON')
     .action(async (opts) => lazy('./commands/tools-list.js', opts));
 

@@ -12,7 +12,7 @@ import { type ConfigLayer, readTomlLayer } from './toml-source.js';
  * the loop and name its test command, but not weaken the sandbox, redirect the model (and its API
  * key) elsewhere, or choose where the branch goes.
  */
-export const REPO_ALLOWED = ['tools', 'loop', 'prompt', 'sandbox.toolchain'] as const;
+export const REPO_ALLOWED = ['tools.test_command', 'tools.test_timeout', 'loop', 'prompt', 'sandbox.toolchain'] as const;
 
 export interface ResolveOptions {
   /** The user's repository (for its .hammer/config.toml), if any. */

@@ -32,6 +32,8 @@ export const SandboxConfigSchema = z.strictObject({
 export const ToolsConfigSchema = z.strictObject({
   test_command: z.string(),
   test_timeout: seconds,
+  /** Module paths (absolute, or relative to the working directory) that register more tools. */
+  plugins: z.array(z.string().min(1)),
 });
 
 export const PROVIDERS = ['ollama', 'openai', 'replay'] as const;

@@ -1,8 +1,13 @@
 // `hammer-box tools list`
+import { resolveConfig } from '../../config/resolve.js';
+import { loadToolPlugins } from '../../tools/plugins.js';
 import { ToolRegistry } from '../../tools/registry.js';
 
-export default async function toolsList(opts: { json?: boolean }): Promise<number> {
-  const contracts = new ToolRegistry().contracts();
+export default async function toolsList(opts: { json?: boolean; config?: string }): Promise<number> {
+  const { config } = await resolveConfig(opts.config ? { configFile: opts.config } : {});
+  const registry = new ToolRegistry();
+  await loadToolPlugins(registry, config.tools.plugins);
+  const contracts = registry.contracts();
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(contracts, null, 2)}\n`);
     return 0;
