@@ -24,10 +24,10 @@ typecheck: deps
 engine:
 	@bash scripts/engine.sh
 
-# The base image and the toolchain images the tests use (content-addressed: unchanged ones are not rebuilt).
+# The base image and every toolchain image (content-addressed: unchanged ones are not rebuilt).
 images: build engine
 	$(CLI) images bootstrap
-	$(CLI) images build python
+	$(CLI) images build
 
 test: build typecheck engine images
 	npx vitest run
