@@ -43,7 +43,8 @@ bench: build images
 	npx tsc -p tsconfig.bench.json
 	$(NODE) .bench/bench/main.js $(BENCH)
 
-demo: build images
+# The run builds only the images it needs (base and python).
+demo: build engine
 	@bash examples/demo.sh
 
 clean:

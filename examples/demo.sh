@@ -8,7 +8,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 example="$root/examples/wordcount"
 main="$root/dist/cli/main.js"
 if [[ ! -f "$main" ]]; then
-  echo "demo: $main is missing; run 'make build images' first" >&2
+  echo "demo: $main is missing; run 'make build' first" >&2
   exit 2
 fi
 
