@@ -1,8 +1,8 @@
 // The repository as it goes into the sandbox: a tar stream of one commit's tree, built from the
 // exact blob bytes (no .gitattributes, filters, eol conversion or export-subst are involved).
 import { PassThrough, type Readable } from 'node:stream';
-import tar from 'tar-stream';
 import { catFileBatch } from './cat-file.js';
+import { encodeHeader, END_OF_ARCHIVE, padding, writeOut } from './tar-writer.js';
 import { isSafePath } from './safe-path.js';
 import { treeEntries, type TreeEntry } from './tree-entries.js';
 import type { Workbench } from './workbench.js';
@@ -37,17 +37,13 @@ export interface BaseArchive {
 /**
  * Stream `commit` of the workbench as a tar: regular files 0644/0755, symlinks as symlink entries
  * (their target text only; the target never enters), submodules skipped and counted, directories
- * 0755, everything owned by uid:gid. Memory stays bounded: one blob is in flight at a time and
- * the tar's consumer paces git.
+ * 0755, everything owned by uid:gid. Memory stays bounded: one blob (at most 1 MiB gathered whole,
+ * larger ones streamed) is in flight at a time and the tar's consumer paces git.
  */
 export function baseTarStream(workbench: Workbench, commit: string, opts: ArchiveOptions): BaseArchive {
-  const pack = tar.pack();
-  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
-  pack.on('error', (err: Error) => out.destroy(err));
-  pack.pipe(out);
-  const done = writeArchive(pack, workbench, commit, opts).catch((err: unknown) => {
+  const out = new PassThrough({ highWaterMark: 4 * 1024 * 1024 });
+  const done = writeArchive(out, workbench, commit, opts).catch((err: unknown) => {
     const error = err instanceof Error ? err : new Error(String(err));
-    pack.destroy(error);
     out.destroy(error);
     throw error;
   });
@@ -55,7 +51,10 @@ export function baseTarStream(workbench: Workbench, commit: string, opts: Archiv
   return { stream: out, done };
 }
 
-async function writeArchive(pack: tar.Pack, workbench: Workbench, commit: string, opts: ArchiveOptions): Promise<ArchiveStats> {
+/** Blobs up to this size are gathered and written as one record (header, body and padding). */
+const WHOLE_RECORD_MAX = 1024 * 1024;
+
+async function writeArchive(out: PassThrough, workbench: Workbench, commit: string, opts: ArchiveOptions): Promise<ArchiveStats> {
   const git = workbench.gitOptions(opts.signal ? { signal: opts.signal } : {});
   const mtime = opts.mtime ?? (await commitDate(workbench, commit, opts.signal));
   const stats: ArchiveStats = { files: 0, bytes: 0, symlinks: 0, directories: 0, skippedSubmodules: 0, skippedUnsafe: 0 };
@@ -68,15 +67,17 @@ async function writeArchive(pack: tar.Pack, workbench: Workbench, commit: string
 
   const owner = { uid: opts.uid, gid: opts.gid, mtime };
   const made = new Set<string>();
-  const ensureParents = async (path: string): Promise<void> => {
+  const parents = (path: string): Buffer[] => {
+    const headers: Buffer[] = [];
     const parts = path.split('/');
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
       if (made.has(dir)) continue;
       made.add(dir);
       stats.directories++;
-      await addEntry(pack, { ...owner, name: `${dir}/`, type: 'directory', mode: 0o755 });
+      headers.push(encodeHeader({ ...owner, name: `${dir}/`, type: 'directory', mode: 0o755, size: 0 }));
     }
+    return headers;
   };
 
   await catFileBatch(
@@ -85,37 +86,31 @@ async function writeArchive(pack: tar.Pack, workbench: Workbench, commit: string
     async (index, header, body) => {
       const entry = entries[index];
       if (entry === undefined) return;
-      await ensureParents(entry.path);
-      if (entry.kind === 'symlink') {
-        const target: Buffer[] = [];
-        await body((chunk) => void target.push(chunk));
-        stats.symlinks++;
-        await addEntry(pack, {
-          ...owner,
-          name: entry.path,
-          type: 'symlink',
-          mode: 0o777,
-          linkname: Buffer.concat(target).toString('utf8'),
-        });
-        return;
+      const dirs = parents(entry.path);
+      if (entry.kind === 'symlink' || header.size <= WHOLE_RECORD_MAX) {
+        const chunks: Buffer[] = [];
+        await body((chunk) => void chunks.push(chunk));
+        const content = Buffer.concat(chunks);
+        if (entry.kind === 'symlink') {
+          stats.symlinks++;
+          const h = encodeHeader({ ...owner, name: entry.path, type: 'symlink', mode: 0o777, size: 0, linkname: content.toString('utf8') });
+          await writeOut(out, Buffer.concat([...dirs, h]));
+          return;
+        }
+        const h = encodeHeader({ ...owner, name: entry.path, type: 'file', mode: entry.kind === 'executable' ? 0o755 : 0o644, size: content.length });
+        await writeOut(out, Buffer.concat([...dirs, h, content, padding(content.length)]));
+      } else {
+        const h = encodeHeader({ ...owner, name: entry.path, type: 'file', mode: entry.kind === 'executable' ? 0o755 : 0o644, size: header.size });
+        await writeOut(out, Buffer.concat([...dirs, h]));
+        await body((chunk) => writeOut(out, chunk));
+        await writeOut(out, padding(header.size));
       }
-      let sink: Sink | undefined;
-      const finished = new Promise<void>((resolve, reject) => {
-        sink = pack.entry(
-          { ...owner, name: entry.path, type: 'file', mode: entry.kind === 'executable' ? 0o755 : 0o644, size: header.size },
-          (err) => (err ? reject(err) : resolve()),
-        );
-      });
-      if (sink === undefined) throw new Error('tar entry was not created');
-      const target = sink;
-      await body((chunk) => write(target, chunk));
-      target.end(null);
-      await finished;
       stats.files++;
       stats.bytes += header.size;
     },
   );
-  pack.finalize();
+  await writeOut(out, END_OF_ARCHIVE);
+  out.end();
   return stats;
 }
 
@@ -123,29 +118,4 @@ async function commitDate(workbench: Workbench, commit: string, signal?: AbortSi
   const raw = (await workbench.git(['cat-file', 'commit', commit], signal ? { signal } : {})).stdout.toString('utf8');
   const match = /^committer .* (\d+) [+-]\d{4}$/m.exec(raw);
   return match?.[1] ? new Date(Number(match[1]) * 1000) : new Date(0);
-}
-
-function addEntry(pack: tar.Pack, header: Partial<tar.Header> & { name: string }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    pack.entry(header, (err) => (err ? reject(err) : resolve()));
-  });
-}
-
-type Sink = ReturnType<tar.Pack['entry']>;
-
-async function write(sink: Sink, chunk: Buffer): Promise<void> {
-  if (sink.write(chunk)) return;
-  await new Promise<void>((resolve, reject) => {
-    const cleanup = (): void => {
-      sink.off('drain', onDrain);
-      sink.off('error', onError);
-      sink.off('close', onClose);
-    };
-    const onDrain = (): void => (cleanup(), resolve());
-    const onError = (err: Error): void => (cleanup(), reject(err));
-    const onClose = (): void => (cleanup(), reject(new Error('tar entry closed')));
-    sink.on('drain', onDrain);
-    sink.on('error', onError);
-    sink.on('close', onClose);
-  });
 }
