@@ -5,7 +5,9 @@
 # that runs in the sandbox (the repo's tests) cannot change it between calls.
 #
 # Ops:
-#   init                          git init the workspace, neutralise attributes, commit "base"
+#   init [<paths-file>]           git init the workspace, neutralise attributes, commit "base": every
+#                                 file, or exactly the NUL-separated paths listed in <paths-file>
+#                                 (under .git/hammer/; so tests that ran before init add nothing)
 #   apply-check [flags] <patch>   git apply --check; git's message on stderr is the reason
 #   apply [flags] <patch>         git apply (flags: --recount --ignore-whitespace -pN -CN)
 #   commit <message>              git add -A && git commit (fixed author and date, hooks off)
@@ -137,15 +139,24 @@ head_hashes() {
 }
 
 op_init() {
-  if [ -e "$GIT_DIR" ]; then
-    say "init: $ws already has .git"
+  # .git may hold only the host's .git/hammer/ files; an existing repository is refused
+  if [ -e "$GIT_DIR/HEAD" ] || [ -L "$GIT_DIR" ] || { [ -e "$GIT_DIR" ] && [ ! -d "$GIT_DIR" ]; }; then
+    say "init: $ws already has a repository"
     result 1
+  fi
+  if [ $# -gt 1 ] || { [ $# -eq 1 ] && ! patch_path_ok "$1"; }; then
+    say "usage: init [<paths-file under .git/hammer/>]"
+    result 2
   fi
   g -c init.defaultBranch=hammer init -q --template= "$ws" >/dev/null || result 1
   neutralise && local_config || result 1
   # -f: the host placed exactly the base tree, ignored-but-tracked files included. The objects live
   # only as long as the sandbox, so they are stored uncompressed (zlib dominates adding a large tree).
-  g -c core.looseCompression=0 add -A -f || result 1
+  if [ $# -eq 1 ]; then
+    g -c core.looseCompression=0 add -f --pathspec-from-file="$1" --pathspec-file-nul || result 1
+  else
+    g -c core.looseCompression=0 add -A -f || result 1
+  fi
   g commit -q --no-verify --allow-empty --cleanup=verbatim -m base || result 1
   g update-ref refs/hammer/base HEAD || result 1
   head_hashes || result 1
@@ -314,7 +325,7 @@ if [ "$op" != init ]; then
 fi
 
 case $op in
-  init) op_init ;;
+  init) op_init "$@" ;;
   apply-check) op_apply yes "$@" ;;
   apply) op_apply no "$@" ;;
   commit) op_commit "$@" ;;
