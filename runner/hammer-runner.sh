@@ -9,21 +9,26 @@
 #                                 file, or exactly the NUL-separated paths listed in <paths-file>
 #                                 (under .git/hammer/; so tests that ran before init add nothing)
 #   apply-check [flags] <patch>   git apply --check; git's message on stderr is the reason
-#   apply [flags] <patch>         git apply (flags: --recount --ignore-whitespace -pN -CN)
+#   apply [flags] <patch>         git apply (flags: --recount --ignore-whitespace --inaccurate-eof -pN -CN)
 #   commit <message>              git add -A && git commit (fixed author and date, hooks off)
 #   test <timeout-s> <command>    sh -c <command>; the result's exit is the command's exit code
 #   diff [<rev>]                  git diff --binary --full-index <rev or base> HEAD
 #   status                        git status --porcelain -z; the result says clean true/false
 #   tree                          HEAD's tree and commit
 #   reset                         git reset --hard HEAD && git clean -ffdx
-#   step <head> <name> <patch> <message> <timeout-s> <command>
+#   step <head> <name> <message> <timeout-s> <command> <flags> <patch> [<flags> <patch>]...
 #                                 one loop iteration in one exec: kill leftover processes, reset to <head>,
-#                                 write <patch> (text) to .git/hammer/<name>, apply --check, apply,
-#                                 commit, run the tests, kill what they left. Before the test output
-#                                 it prints "HAMMER_STAGE checked" and "HAMMER_STAGE applied <commit>
-#                                 <tree>" lines, so the host can time each phase. A refused patch
-#                                 ends with exit 1 and applied false (git's message on stderr); else
-#                                 the exit is the test command's.
+#                                 then for each candidate in turn (the apply ladder's rungs): write its
+#                                 patch to .git/hammer/<name>.<k> and `git apply --check <flags>`; the
+#                                 first that passes is applied with the same flags and committed, and the
+#                                 tests run. <flags> is one word list from the apply whitelist ("" for
+#                                 none). Checks write nothing, so no reset is needed between candidates.
+#                                 Before the test output it prints "HAMMER_STAGE checked <k>" and
+#                                 "HAMMER_STAGE applied <commit> <tree>", so the host can time each
+#                                 phase and knows which candidate applied. A refused candidate's git
+#                                 message follows a "hammer-runner: check <k>" line on stderr. When
+#                                 every candidate is refused: exit 1, applied false; else the exit is
+#                                 the test command's and the result says "candidate":<k>.
 #
 # stdout ends with one line: HAMMER_RESULT {"op":"...","ok":true,"exit":0,...}. Its values are only
 # op names, booleans, integers and hex hashes, all checked here before printing, never raw text.
@@ -163,19 +168,23 @@ op_init() {
   result 0 commit "$h_commit" tree "$h_tree"
 }
 
+# apply_flag <word>: append a whitelisted `git apply` flag to a_flags, or fail.
+apply_flag() {
+  case $1 in
+    --recount | --ignore-whitespace | --inaccurate-eof | -p[0-9] | -C[0-9]) a_flags="$a_flags $1" ;;
+    *) return 1 ;;
+  esac
+}
+
 op_apply() {
   a_check=$1
   shift
   a_flags=
   while [ $# -gt 1 ]; do
-    case $1 in
-      --recount | --ignore-whitespace | --inaccurate-eof) a_flags="$a_flags $1" ;;
-      -p[0-9] | -C[0-9]) a_flags="$a_flags $1" ;;
-      *)
-        say "unsupported apply flag: $1"
-        result 2
-        ;;
-    esac
+    apply_flag "$1" || {
+      say "unsupported apply flag: $1"
+      result 2
+    }
     shift
   done
   if [ $# -ne 1 ] || ! patch_path_ok "$1"; then
@@ -212,8 +221,37 @@ kill_leftovers() {
   kill -KILL -1 2>/dev/null || :
 }
 
+# restore_tree <rev>: index and work tree exactly at <rev>, whatever the tests left behind. Tests
+# may leave unwritable directories (make the tree writable and try again) or a full workspace:
+# reset needs room for the index, so then the work tree goes first and git writes it back.
+restore_tree() {
+  { g reset -q --hard "$1" && g clean -q -ffdx; } && return 0
+  chmod -R u+rwX "$ws" 2>/dev/null
+  { g reset -q --hard "$1" && g clean -q -ffdx; } && return 0
+  for r_path in "$ws"/* "$ws"/.[!.]* "$ws"/..?*; do
+    [ -e "$r_path" ] || [ -L "$r_path" ] || continue
+    [ "$r_path" = "$ws/.git" ] || rm -rf -- "$r_path"
+  done
+  rm -f "$GIT_DIR/index.lock" "$GIT_DIR/index"
+  g reset -q --hard "$1" && g clean -q -ffdx
+}
+
+# oom_kills: how many processes the kernel killed at this sandbox's memory limit so far (the
+# memory cgroup's oom_kill counter, cgroup v1 or v2; empty when it cannot be read).
+oom_kills() {
+  for o_file in /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events; do
+    [ -r "$o_file" ] || continue
+    while read -r o_key o_val; do
+      [ "$o_key" = oom_kill ] && { printf '%s' "$o_val"; return 0; }
+    done <"$o_file"
+  done
+}
+
 # run_tests <timeout-s> <command>: the command's exit status in t_exit; leftovers killed after.
+# When the kernel killed a process at the memory limit meanwhile, stderr says so: an exit 137
+# alone reads like any other SIGKILL.
 run_tests() {
+  t_oom=$(oom_kills)
   # The host enforces the real timeout and kills the whole tree; timeout(1) is a backstop that
   # signals the command's process group (0 means none).
   if [ "$1" -gt 0 ] && command -v timeout >/dev/null 2>&1; then
@@ -223,6 +261,10 @@ run_tests() {
   fi
   t_exit=$?
   kill_leftovers
+  t_oom_after=$(oom_kills)
+  if is_int "${t_oom:-x}" && is_int "${t_oom_after:-x}" && [ "$t_oom_after" -gt "$t_oom" ]; then
+    say "out of memory: the kernel killed $((t_oom_after - t_oom)) test process(es) at the sandbox's memory limit (sandbox.memory); exit $t_exit"
+  fi
 }
 
 op_test() {
@@ -235,31 +277,61 @@ op_test() {
 }
 
 op_step() {
-  if [ $# -ne 6 ] || ! is_hash "$1" || ! is_int "$5" || [ -z "$4" ] || [ -z "$6" ]; then
-    say "usage: step <head> <name> <patch> <message> <timeout-seconds> <command>"
+  if [ $# -lt 7 ] || [ $# -gt 21 ] || [ $(($# % 2)) -ne 1 ] || ! is_hash "$1" || ! is_int "$4" || [ -z "$3" ] || [ -z "$5" ]; then
+    say "usage: step <head> <name> <message> <timeout-seconds> <command> <flags> <patch> [<flags> <patch>]..."
     result 2
   fi
+  set -f # the flag word lists are split below, never globbed
   s_head=$1
-  shift
-  case $1 in '' | *[!A-Za-z0-9._-]* | .*) say "step: bad patch name"; result 2 ;; esac
-  s_patch=".git/hammer/$1"
+  case $2 in '' | *[!A-Za-z0-9._-]* | .*) say "step: bad patch name"; result 2 ;; esac
+  s_name=$2
+  s_message=$3
+  s_timeout=$4
+  s_command=$5
+  shift 5
+  # every candidate's flags are checked before anything changes
+  s_k=0
+  for s_arg in "$@"; do
+    s_k=$((s_k + 1))
+    [ $((s_k % 2)) -eq 1 ] || continue
+    a_flags=
+    for s_word in $s_arg; do
+      apply_flag "$s_word" || {
+        say "step: unsupported apply flag: $s_word"
+        result 2
+      }
+    done
+  done
   kill_leftovers
   # back to the commit the host accepted last (this also drops a patch only the sandbox took)
-  { g reset -q --hard "$s_head" && g clean -q -ffdx; } || {
-    chmod -R u+rwX "$ws" 2>/dev/null
-    { g reset -q --hard "$s_head" && g clean -q -ffdx; } || result 70
-  }
-  rm -f "$s_patch"
-  printf '%s' "$2" >"$s_patch" || result 70
-  g apply --check -- "$s_patch" || result 1 applied false
-  printf 'HAMMER_STAGE checked\n'
-  g apply -- "$s_patch" || result 70
+  restore_tree "$s_head" || result 70
+  s_k=0
+  s_applied=
+  while [ $# -ge 2 ]; do
+    s_k=$((s_k + 1))
+    a_flags=
+    for s_word in $1; do apply_flag "$s_word" || result 70; done
+    s_patch=".git/hammer/$s_name.$s_k"
+    rm -f "$s_patch"
+    printf '%s' "$2" >"$s_patch" || result 70
+    shift 2
+    say "check $s_k"
+    # shellcheck disable=SC2086 # a_flags holds only whitelisted words
+    if g apply --check $a_flags -- "$s_patch"; then
+      s_applied=$s_k
+      break
+    fi
+  done
+  [ -n "$s_applied" ] || result 1 applied false
+  printf 'HAMMER_STAGE checked %s\n' "$s_applied"
+  # shellcheck disable=SC2086
+  g apply $a_flags -- "$s_patch" || result 70
   g add -A || result 70
-  g commit -q --no-verify --no-gpg-sign --cleanup=whitespace -m "$3" || result 70
+  g commit -q --no-verify --no-gpg-sign --cleanup=whitespace -m "$s_message" || result 70
   head_hashes || result 70
   printf 'HAMMER_STAGE applied %s %s\n' "$h_commit" "$h_tree"
-  run_tests "$4" "$5"
-  result "$t_exit" applied true commit "$h_commit" tree "$h_tree"
+  run_tests "$s_timeout" "$s_command"
+  result "$t_exit" applied true candidate "$s_applied" commit "$h_commit" tree "$h_tree"
 }
 
 op_diff() {
@@ -298,11 +370,7 @@ op_tree() {
 }
 
 op_reset() {
-  if ! { g reset -q --hard HEAD && g clean -q -ffdx; }; then
-    # Tests may leave unwritable directories behind; make the tree writable and try once more.
-    chmod -R u+rwX "$ws" 2>/dev/null
-    { g reset -q --hard HEAD && g clean -q -ffdx; } || result 1
-  fi
+  restore_tree HEAD || result 1
   head_hashes || result 1
   result 0 commit "$h_commit" tree "$h_tree"
 }

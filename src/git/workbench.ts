@@ -16,6 +16,9 @@ export interface Identity {
   email: string;
 }
 
+/** The `git apply` flags applyPatch accepts (the apply ladder's; never --reject or --unsafe-paths). */
+export const WORKBENCH_APPLY_FLAGS: readonly string[] = ['--recount', '--ignore-whitespace'];
+
 /** The outcome of applying one patch: a new commit, or git's reason for refusing it. */
 export type ApplyResult = { ok: true; commit: string; tree: string } | { ok: false; message: string };
 
@@ -119,13 +122,17 @@ export class Workbench {
 
   /**
    * Apply a unified diff on top of head() through a temporary index (`git apply --cached`, never
-   * --unsafe-paths or --reject) and commit it as `hammer: iteration N - <summary>`. A patch git
-   * refuses, or one that changes nothing, is returned as data with git's message.
+   * --unsafe-paths or --reject; `flags` only from WORKBENCH_APPLY_FLAGS) and commit it as
+   * `hammer: iteration N - <summary>`. A patch git refuses, or one that changes nothing, is
+   * returned as data with git's message.
    */
   applyPatch(
     patch: string,
-    opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal },
+    opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal; flags?: readonly string[] },
   ): Promise<ApplyResult> {
+    for (const f of opts.flags ?? []) {
+      if (!WORKBENCH_APPLY_FLAGS.includes(f)) return Promise.reject(new HammerError('INTERNAL', `git apply flag not allowed in the workbench: ${JSON.stringify(f)}`));
+    }
     const run = this.queue.then(() => this.applyNow(patch, opts));
     this.queue = run.catch(() => undefined);
     return run;
@@ -179,7 +186,7 @@ export class Workbench {
 
   private async applyNow(
     patch: string,
-    opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal },
+    opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal; flags?: readonly string[] },
   ): Promise<ApplyResult> {
     if (this.disposed) throw new HammerError('INTERNAL', 'workbench already disposed');
     const index = join(this.dir, `apply-${process.pid}.index`);
@@ -188,7 +195,7 @@ export class Workbench {
     try {
       await this.git(['read-tree', this.headTree], withIndex);
       const applied = await runGitResult(
-        ['apply', '--cached', '--whitespace=nowarn', '-'],
+        ['apply', '--cached', '--whitespace=nowarn', ...(opts.flags ?? []), '-'],
         this.gitOptions({ ...withIndex, input: patch }),
       );
       if (applied.exitCode !== 0) {

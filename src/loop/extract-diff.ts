@@ -1,8 +1,12 @@
 // Step 3: find the unified diff in a model's answer (fenced ```diff / ```patch blocks, or a raw
 // diff in the text), or recognise NO_CHANGES. The patch returned is re-serialised from what the
-// parser recognised, so only recognised diff lines ever reach git.
+// parser recognised, so only recognised diff lines ever reach git. Headers the model left out or
+// mangled are repaired (src/edits/repair-headers.ts); hunk counts are left as written (the apply
+// ladder recounts them).
+import { insertMissingHeaders, repairFileHeaders } from '../edits/repair-headers.js';
+import { pathHintBefore } from '../edits/path-hint.js';
 import { findFencedBlocks } from './fences.js';
-import { parsePatch, serializePatch, splitLines, type FilePatch } from './parse-patch.js';
+import { isHunkHeader, parsePatch, serializePatch, splitLines, type FilePatch } from './parse-patch.js';
 
 /** What an answer held. */
 export type Extraction =
@@ -10,6 +14,8 @@ export type Extraction =
       kind: 'diff';
       /** The normalised patch: LF line ends, ending in a newline. */
       patch: string;
+      /** The parsed file sections the patch was serialised from. */
+      files: FilePatch[];
       /** How many diff blocks it came from (0 for a raw diff in the text). */
       blocks: number;
       /** Repairs made on the way (each a short sentence), e.g. a/ b/ prefixes added. */
@@ -25,22 +31,32 @@ export function extractDiff(answer: string): Extraction {
   const text = stripThinking(answer.replace(/\r\n?/g, '\n'));
   if (text.trim() === '') return { kind: 'unusable', reason: 'the answer was empty' };
 
+  const lines = text.split('\n');
+  const fixes: string[] = [];
   const blocks = findFencedBlocks(text);
   const diffBlocks = blocks.filter((b) => DIFF_LANGS.has(b.lang) || looksLikeDiff(b.content));
   let files: FilePatch[] = [];
   if (diffBlocks.length > 0) {
-    for (const b of diffBlocks) files.push(...parsePatch(b.content, { overflow: 'hunk' }).files);
+    for (const b of diffBlocks) {
+      const hint = pathHintBefore(lines.slice(Math.max(0, b.start - 6), b.start));
+      const content = insertMissingHeaders(b.content, hint, fixes);
+      files.push(...parsePatch(content, { overflow: 'hunk', repairContext: true }).files);
+    }
   } else {
-    files = parsePatch(text, { overflow: 'prose' }).files;
+    const first = lines.findIndex((l) => isHunkHeader(l) || l.startsWith('--- ') || l.startsWith('diff --git '));
+    const hint = first < 0 ? null : pathHintBefore(lines.slice(Math.max(0, first - 6), first));
+    files = parsePatch(insertMissingHeaders(text, hint, fixes), { overflow: 'prose' }).files;
   }
+  files = files.filter((f) => f.hunks.length > 0 || f.gitHeader !== null || f.binary);
 
   if (files.length > 0) {
-    const fixes: string[] = [];
-    const repaired = files.map((f) => addMissingPrefixes(f, fixes));
-    return { kind: 'diff', patch: serializePatch(repaired), blocks: diffBlocks.length, fixes };
+    const repaired = files.map((f) => repairFileHeaders(f, fixes));
+    const bare = repaired.reduce((k, f) => k + f.hunks.filter((h) => !h.numbered).length, 0);
+    if (bare > 0) fixes.push(`${bare} hunk header${bare === 1 ? '' : 's'} without line numbers, to be placed by their context`);
+    return { kind: 'diff', patch: serializePatch(repaired), files: repaired, blocks: diffBlocks.length, fixes: [...new Set(fixes)] };
   }
   if (isNoChanges(text)) return { kind: 'no_changes' };
-  if (diffBlocks.length > 0 || /^@@ /m.test(text)) {
+  if (diffBlocks.length > 0 || lines.some((l) => /^@@ /.test(l))) {
     return {
       kind: 'unusable',
       reason: 'the diff has no file headers: each file needs "--- a/<path>" and "+++ b/<path>" lines before its @@ hunks',
@@ -50,49 +66,16 @@ export function extractDiff(answer: string): Extraction {
 }
 
 // Reasoning models wrap their thinking in <think>...</think>; it is not the answer.
-function stripThinking(text: string): string {
+/** The answer without <think>...</think> sections. */
+export function stripThinking(text: string): string {
   return text.replace(/<think>[\s\S]*?(<\/think>|$)/g, '');
 }
 
 function looksLikeDiff(content: string): boolean {
-  return /^diff --git /m.test(content) || /^--- .*\n\+\+\+ /m.test(content);
+  return /^diff --git /m.test(content) || /^--- .*\n\+\+\+ /m.test(content) || /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m.test(content);
 }
 
 /** True when a line of the answer, stripped of markdown decoration, is NO_CHANGES. */
-function isNoChanges(text: string): boolean {
+export function isNoChanges(text: string): boolean {
   return splitLines(text).some((l) => /^NO[_ ]CHANGES$/i.test(l.replace(/^[\s>*_`#"'-]+|[\s*_`"'.!]+$/g, '')));
-}
-
-// A model that writes "--- src/x.py" / "+++ src/x.py" means a/ and b/; git apply -p1 would strip
-// "src/". Add the prefixes when neither side has its own (so a real directory "a/" is never touched).
-function addMissingPrefixes(file: FilePatch, fixes: string[]): FilePatch {
-  if (file.oldHeader === null || file.newHeader === null || file.oldPath === null || file.newPath === null) return file;
-  const oldIsNull = file.oldPath === '/dev/null';
-  const newIsNull = file.newPath === '/dev/null';
-  if (oldIsNull && newIsNull) return file;
-  const oldOk = oldIsNull || file.oldPath.startsWith('a/');
-  const newOk = newIsNull || file.newPath.startsWith('b/');
-  if (oldOk && newOk) return file;
-  if ((!oldIsNull && file.oldPath.startsWith('a/')) || (!newIsNull && file.newPath.startsWith('b/'))) return file;
-  const fixed = { ...file };
-  if (!oldIsNull) {
-    fixed.oldHeader = `--- ${prefixed(file.oldHeader.slice(4), 'a/')}`;
-    fixed.oldPath = `a/${file.oldPath}`;
-  }
-  if (!newIsNull) {
-    fixed.newHeader = `+++ ${prefixed(file.newHeader.slice(4), 'b/')}`;
-    fixed.newPath = `b/${file.newPath}`;
-  }
-  if (file.gitHeader !== null && !oldIsNull && !newIsNull) {
-    fixed.gitHeader = `diff --git ${prefixed(file.oldHeader.slice(4).split('\t')[0]!, 'a/')} ${prefixed(file.newHeader.slice(4).split('\t')[0]!, 'b/')}`;
-  } else if (file.gitHeader !== null) {
-    const path = oldIsNull ? file.newHeader.slice(4).split('\t')[0]! : file.oldHeader.slice(4).split('\t')[0]!;
-    fixed.gitHeader = `diff --git ${prefixed(path, 'a/')} ${prefixed(path, 'b/')}`;
-  }
-  fixes.push(`added the a/ and b/ prefixes to the headers of ${oldIsNull ? file.newPath : file.oldPath}`);
-  return fixed;
-}
-
-function prefixed(value: string, prefix: 'a/' | 'b/'): string {
-  return value.startsWith('"') ? `"${prefix}${value.slice(1)}` : `${prefix}${value}`;
 }

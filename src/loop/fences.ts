@@ -6,6 +6,8 @@ export interface FencedBlock {
   content: string;
   /** The block ran to the end of the answer without a closing fence. */
   unclosed: boolean;
+  /** 0-based line of the opening fence in the text. */
+  start: number;
 }
 
 const OPEN = /^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)[^`]*$/;
@@ -24,6 +26,7 @@ export function findFencedBlocks(text: string): FencedBlock[] {
       i++;
       continue;
     }
+    const start = i;
     const indent = open[1]!.length;
     const fence = open[2]!;
     const closing = new RegExp(`^ {${indent}}${fence[0] === '`' ? '`' : '~'}{${fence.length},}[ \\t]*$`);
@@ -40,7 +43,7 @@ export function findFencedBlocks(text: string): FencedBlock[] {
       body.push(line.startsWith(' '.repeat(indent)) ? line.slice(indent) : line.replace(/^ +/, ''));
       i++;
     }
-    blocks.push({ lang: open[3]!.toLowerCase(), content: body.length === 0 ? '' : `${body.join('\n')}\n`, unclosed: !closed });
+    blocks.push({ lang: open[3]!.toLowerCase(), content: body.length === 0 ? '' : `${body.join('\n')}\n`, unclosed: !closed, start });
   }
   return blocks;
 }

@@ -1,13 +1,16 @@
-// Steps 3 and the host half of 4 together: from a model's answer to a vetted patch, NO_CHANGES,
-// or the reason the answer cannot be used.
-import { extractDiff } from './extract-diff.js';
-import { validateDiff, type ValidatedFile } from './validate-diff.js';
+// Steps 3 and the host half of 4 together: from a model's answer to the apply ladder's vetted
+// candidates, NO_CHANGES, or the reason the answer cannot be used. The content of the files the
+// edits touch is read through `read` (the workbench head, identical to the sandbox's tree).
+import { parseAnswer, planEdits, vetEdits, type Candidate, type EditFailure, type EditFormat, type FileState } from '../edits/index.js';
+import type { ValidatedFile } from './validate-diff.js';
 
 /** A model answer, interpreted. */
 export type Interpretation =
   | {
       kind: 'diff';
+      /** What the model meant, as recorded: the extracted diff, or its SEARCH/REPLACE blocks. */
       patch: string;
+      format: 'udiff' | 'search_replace';
       files: ValidatedFile[];
       lines: number;
       added: number;
@@ -15,25 +18,49 @@ export type Interpretation =
       hash: string;
       blocks: number;
       fixes: string[];
+      /** The ladder's candidates in rung order (empty: nothing can apply; see failures). */
+      candidates: Candidate[];
+      /** Hunks or blocks that could not be placed in the current content. */
+      failures: EditFailure[];
     }
   | { kind: 'no_changes' }
   | { kind: 'unusable'; reason: string };
 
-/** Extract the diff from an answer and vet it; anything unacceptable becomes 'unusable' with its reason. */
-export function interpretAnswer(answer: string, options: { maxDiffLines: number }): Interpretation {
-  const extraction = extractDiff(answer);
-  if (extraction.kind !== 'diff') return extraction;
-  const v = validateDiff(extraction.patch, options);
-  if (!v.ok) return { kind: 'unusable', reason: v.reason };
+/** How answers are read and how far the ladder goes. */
+export interface InterpretOptions {
+  maxDiffLines: number;
+  format?: EditFormat;
+  strict?: boolean;
+}
+
+/** Reads the current content of repo paths (a path missing from the result does not exist). */
+export type ReadForEdits = (paths: string[]) => Promise<ReadonlyMap<string, FileState>>;
+
+const readNothing: ReadForEdits = async () => new Map();
+
+/** Extract the edits from an answer, vet them, and build the ladder; anything unacceptable becomes 'unusable' with its reason. */
+export async function interpretAnswer(answer: string, options: InterpretOptions, read: ReadForEdits = readNothing): Promise<Interpretation> {
+  const strict = options.strict ?? false;
+  const parsed = parseAnswer(answer, { format: options.format ?? 'auto', strict });
+  if (parsed.kind !== 'edits') return parsed;
+  const planOptions = { maxDiffLines: options.maxDiffLines, strict };
+  const vetted = vetEdits(parsed.edits, planOptions);
+  if (vetted.kind === 'refused') return { kind: 'unusable', reason: vetted.reason };
+  const contents = strict || vetted.paths.length === 0 ? new Map<string, FileState>() : await read(vetted.paths);
+  const plan = planEdits(vetted, contents, planOptions);
+  const edits = parsed.edits;
   return {
     kind: 'diff',
-    patch: extraction.patch,
-    files: v.files,
-    lines: v.lines,
-    added: v.added,
-    removed: v.removed,
-    hash: v.hash,
-    blocks: extraction.blocks,
-    fixes: extraction.fixes,
+    patch: plan.text,
+    format: edits.kind,
+    files: plan.files,
+    lines: plan.lines,
+    added: plan.added,
+    removed: plan.removed,
+    hash: plan.hash,
+    blocks: edits.kind === 'udiff' ? edits.blocks : edits.blocks.length,
+    fixes: edits.fixes,
+    candidates: plan.candidates,
+    failures: plan.failures,
   };
 }

@@ -1,5 +1,6 @@
 // One turn of the loop: read state, generate, extract, validate, apply, test, update state.
-import { commitMessage } from '../git/index.js';
+import { fileStates, rejectionText, rungLabel, type Rung } from '../edits/index.js';
+import { commitMessage, type ApplyResult } from '../git/index.js';
 import type { GenerateResult } from '../llm/index.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { Iteration, RunState } from '../state/run-state.js';
@@ -11,12 +12,16 @@ import { toPatchFiles } from './validate-diff.js';
 import type { RunRecorder } from './phase-runner.js';
 import type { Prepared } from './prepare.js';
 import { assertSameTree } from './prepare.js';
+import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
 import { buildPrompt, renderPromptArtifact, type BuiltPrompt, type PromptFile } from './prompt.js';
 import type { RunDeps, RunRequest } from './run-types.js';
 import { changedFiles, lastRejectedIteration, stabilitySignal } from './signal.js';
 import { latestTest, seenPatchHash, testPassed } from './stop-conditions.js';
+
+/** The most bytes of a file read to place edits by its content. */
+const EDIT_READ_BYTES = 2 * 1024 * 1024;
 
 /** Run iteration n+1 to its outcome, recording every phase. */
 export async function runIteration(
@@ -66,8 +71,14 @@ export async function runIteration(
     },
   });
 
-  // 3. extract
-  const interp: Interpretation = await rec.phase('extract', n, async () => interpretAnswer(answer.text, { maxDiffLines: config.loop.max_diff_lines }));
+  // 3. extract: the answer's edits, vetted, and the apply ladder's candidates, built against the
+  // content at the workbench head (the tree the sandbox has too)
+  const head = prep.workbench.head();
+  const readEdits = async (paths: string[]) =>
+    fileStates(await prep.workbench.readFiles(head, paths, { maxBytesPerFile: EDIT_READ_BYTES, ...sig }), EDIT_READ_BYTES);
+  const interp: Interpretation = await rec.phase('extract', n, () =>
+    interpretAnswer(answer.text, { maxDiffLines: config.loop.max_diff_lines, format: config.model.edit_format, strict: config.edits.strict }, readEdits),
+  );
   if (interp.kind !== 'diff') {
     const noChanges = interp.kind === 'no_changes';
     await set({
@@ -81,36 +92,68 @@ export async function runIteration(
   await deps.store.writeArtifact(runId, patchArtifact, interp.patch);
   const files = toPatchFiles(interp.files);
   const summary = summarizePatch(files);
+  const patchRecord = { hash: interp.hash, artifact: patchArtifact, files, lines: interp.lines, added: interp.added, removed: interp.removed };
   await set({
     extraction: { kind: 'diff', lines: interp.lines, files: files.length, ...(interp.fixes.length ? { fixes: interp.fixes } : {}) },
-    patch: { hash: interp.hash, artifact: patchArtifact, files, lines: interp.lines, added: interp.added, removed: interp.removed },
+    patch: patchRecord,
   });
   if (seenPatchHash(rec.state, interp.hash, n)) {
     await set({ outcome: 'duplicate', summary: `repeated an earlier patch (${interp.hash.slice(0, 12)})` });
     return finish(rec, n);
   }
+  if (interp.candidates.length === 0) {
+    // nothing the host built can apply (a SEARCH not found, hunks not placed): no exec needed
+    const message = rejectionText(interp.failures, null);
+    const t = deps.now();
+    rec.change((s, now) => updateIteration(s, n, { validation: { ok: false, message }, outcome: 'rejected', summary: `patch rejected: ${firstLine(message)}` }, now));
+    await rec.recordPhase('validate', n, t, 0, 'failed');
+    return finish(rec, n);
+  }
 
-  // 4-6. validate, apply, test: one exec in the sandbox (check, apply, commit, tests), while the
-  // host builds the same commit in its workbench; each stage is timed as its marker arrives
+  // 4-6. validate, apply, test: one exec in the sandbox tries the ladder's candidates in order
+  // (check, apply and commit the first that passes, tests); as soon as it says which passed, the
+  // host applies that same candidate in its workbench while the tests run
+  const candidates = interp.candidates.slice(0, MAX_STEP_CANDIDATES);
   const before = { commit: prep.workbench.head(), tree: prep.workbench.tree() };
   const t0 = deps.now();
-  const [onHost, inSandbox] = await Promise.all([
-    prep.workbench.applyPatch(interp.patch, { iteration: n, summary, ...sig }),
-    prep.repo.step(prep.sandboxHead, `iter-${String(n).padStart(2, '0')}.patch`, interp.patch, commitMessage(n, summary), {
+  let onHostRun: Promise<ApplyResult> | undefined;
+  const applyOnHost = (k: number): Promise<ApplyResult> => {
+    const c = candidates[k]!;
+    onHostRun = prep.workbench.applyPatch(c.patch, { iteration: n, summary, flags: c.flags, ...sig });
+    onHostRun.catch(() => undefined); // awaited below; never an unhandled rejection if the step throws first
+    return onHostRun;
+  };
+  const inSandbox = await prep.repo.step(
+    prep.sandboxHead,
+    `iter-${String(n).padStart(2, '0')}.patch`,
+    candidates,
+    commitMessage(n, summary),
+    {
       command: req.testCommand,
       timeoutMs: config.tools.test_timeout * 1000,
       onOutput: (stream, chunk) => deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') }),
-    }, signal),
-  ]);
-  const rejection = inSandbox.kind === 'rejected' ? inSandbox.message : onHost.ok ? null : onHost.message;
-  if (rejection !== null || inSandbox.kind === 'rejected' || !onHost.ok) {
-    // whichever side took the patch drops it: the workbench here, the sandbox at its next reset
-    if (onHost.ok) prep.workbench.resetHead(before.commit, before.tree);
-    const message = rejection ?? 'the patch was refused';
+    },
+    { ...sig, onChecked: (k) => void applyOnHost(k) },
+  );
+  let onHost: ApplyResult | null = null;
+  if (inSandbox.kind === 'applied') onHost = await (onHostRun ?? applyOnHost(inSandbox.candidate));
+  if (inSandbox.kind === 'rejected' || onHost === null || !onHost.ok) {
+    // the sandbox drops a patch only it took at its next reset
+    const message =
+      inSandbox.kind === 'rejected'
+        ? rejectionText(interp.failures, inSandbox.messages.find((m) => m !== '') ?? inSandbox.message)
+        : `the host's git refused the patch the sandbox applied: ${onHost && !onHost.ok ? onHost.message : 'no result'}`;
     rec.change((s, now) => updateIteration(s, n, { validation: { ok: false, message }, outcome: 'rejected', summary: `patch rejected: ${firstLine(message)}` }, now));
     await rec.recordPhase('validate', n, t0, inSandbox.validateMs, 'failed');
     return finish(rec, n);
   }
+  const chosen = candidates[inSandbox.candidate]!;
+  let appliedArtifact: string | undefined;
+  if (chosen.patch !== interp.patch) {
+    appliedArtifact = `iter-${String(n).padStart(2, '0')}.applied.patch`;
+    await deps.store.writeArtifact(runId, appliedArtifact, chosen.patch);
+  }
+  rec.change((s, now) => updateIteration(s, n, { patch: { ...patchRecord, rung: chosen.rung, ...(appliedArtifact ? { applied_artifact: appliedArtifact } : {}) } }, now));
   if (prep.treesComparable) assertSameTree(onHost.tree, inSandbox.tree, n);
   prep.sandboxHead = inSandbox.commit;
   const testName = artifactNames.testLog(n);
@@ -126,7 +169,7 @@ export async function runIteration(
   // 7. update state
   await rec.phase('update_state', n, async () =>
     rec.change((s, now) =>
-      updateIteration(s, n, { outcome: 'applied', summary: `${summary}; tests ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}` }, now),
+      updateIteration(s, n, { outcome: 'applied', summary: `${summary}${rungNote(chosen.rung)}; tests ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}` }, now),
     ),
   );
   return rec.state.iterations.at(-1)!;
@@ -181,7 +224,14 @@ async function promptFor(state: RunState, req: RunRequest, prep: Prepared, store
     files,
     limits: config.prompt,
     maxDiffLines: config.loop.max_diff_lines,
+    editFormat: config.model.edit_format,
+    strict: config.edits.strict,
   });
+}
+
+/** " (applied: hunks relocated by their context)" for any rung but the first. */
+function rungNote(rung: Rung): string {
+  return rung === 'as_is' ? '' : ` (applied: ${rungLabel(rung)})`;
 }
 
 function firstLine(text: string): string {

@@ -6,6 +6,13 @@ import { headerPath } from './patch-paths.js';
 /** One `@@` hunk: its header numbers and its body lines as written. */
 export interface PatchHunk {
   header: string;
+  /**
+   * The header had line numbers. A bare "@@ ... @@" (or "@@") header has none: its counts are
+   * then the body's and its starts 0, and only relocation by context can place it.
+   */
+  numbered: boolean;
+  /** The header is exactly git's "@@ -a[,b] +c[,d] @@" form (false for a loose or bare header). */
+  canonical: boolean;
   oldStart: number;
   oldCount: number;
   newStart: number;
@@ -48,11 +55,26 @@ export interface ParseOptions {
    * (a raw diff in running text: only the lines right after the counts, up to a blank line).
    */
   overflow: 'hunk' | 'prose';
+  /**
+   * Inside a hunk, take a line without a diff prefix as a context line that lost its leading
+   * space (models and markdown renderers drop it), when hunk lines follow it. Extraction only;
+   * validation never repairs.
+   */
+  repairContext?: boolean;
 }
 
 const EXTENDED =
   /^(old mode |new mode |deleted file mode |new file mode |copy from |copy to |rename from |rename to |similarity index |dissimilarity index |index )/;
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+// What models write instead: extra or missing spaces and @, no closing @@ ...
+const LOOSE_HEADER = /^@@+\s*-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s*(?:@@.*)?$/;
+// ... or no numbers at all: "@@", "@@ @@", "@@ ... @@", "@@ def total(items): @@".
+const BARE_HEADER = /^@@(?:[ \t].*)?$/;
+
+/** True when a line is a hunk header of any form parsePatch accepts (numbered, loose or bare). */
+export function isHunkHeader(line: string): boolean {
+  return HUNK_HEADER.test(line) || LOOSE_HEADER.test(line) || BARE_HEADER.test(line);
+}
 
 /** Split text into lines: CRLF normalised, no phantom empty line after a final newline. */
 export function splitLines(text: string): string[] {
@@ -108,7 +130,7 @@ export function parsePatch(text: string, options: ParseOptions): ParsedPatch {
       file.newPath = headerPath(file.newHeader.slice(4));
       i += 2;
     }
-    while (i < lines.length && HUNK_HEADER.test(lines[i]!)) {
+    while (i < lines.length && isHunkHeader(lines[i]!)) {
       const hunk = readHunk(lines, i, options, isFileStart);
       file.hunks.push(hunk.hunk);
       i = hunk.next;
@@ -135,40 +157,59 @@ function readHunk(
   isFileStart: (k: number) => boolean,
 ): { hunk: PatchHunk; next: number } {
   const header = lines[start]!;
-  const m = HUNK_HEADER.exec(header)!;
+  const m = HUNK_HEADER.exec(header) ?? LOOSE_HEADER.exec(header);
   const hunk: PatchHunk = {
     header,
-    oldStart: Number(m[1]),
-    oldCount: m[2] === undefined ? 1 : Number(m[2]),
-    newStart: Number(m[3]),
-    newCount: m[4] === undefined ? 1 : Number(m[4]),
+    numbered: m !== null,
+    canonical: HUNK_HEADER.test(header),
+    oldStart: m ? Number(m[1]) : 0,
+    oldCount: m ? (m[2] === undefined ? 1 : Number(m[2])) : 0,
+    newStart: m ? Number(m[3]) : 0,
+    newCount: m ? (m[4] === undefined ? 1 : Number(m[4])) : 0,
     lines: [],
     line: start + 1,
   };
-  let oldLeft = hunk.oldCount;
-  let newLeft = hunk.newCount;
+  const stops = (k: number): boolean => isFileStart(k) || isHunkHeader(lines[k]!);
+  const bodyFollows = (k: number): boolean => k < lines.length && !stops(k) && /^[ +-]/.test(lines[k]!);
+  const repairable = (k: number): boolean =>
+    options.repairContext === true && options.overflow === 'hunk' && lines[k]!.trim() !== '' && !/^```|^~~~/.test(lines[k]!) && bodyFollows(k + 1);
   let i = start + 1;
-  const stops = (k: number): boolean => isFileStart(k) || HUNK_HEADER.test(lines[k]!);
-  while (i < lines.length && (oldLeft > 0 || newLeft > 0) && !stops(i)) {
-    const l = lines[i]!;
-    const c = l[0];
-    if (l === '' || c === ' ') {
-      oldLeft--;
-      newLeft--;
-    } else if (c === '-') oldLeft--;
-    else if (c === '+') newLeft--;
-    else if (c !== '\\') break;
-    hunk.lines.push(l);
-    i++;
+  if (m !== null) {
+    let oldLeft = hunk.oldCount;
+    let newLeft = hunk.newCount;
+    while (i < lines.length && (oldLeft > 0 || newLeft > 0) && !stops(i)) {
+      let l = lines[i]!;
+      const c = l[0];
+      if (l === '' || c === ' ') {
+        oldLeft--;
+        newLeft--;
+      } else if (c === '-') oldLeft--;
+      else if (c === '+') newLeft--;
+      else if (c !== '\\') {
+        // the header still expects context lines: one without its space is one of them
+        if (oldLeft <= 0 || newLeft <= 0 || !(repairable(i) || (options.repairContext === true && options.overflow === 'hunk' && !/^(```|~~~)/.test(l) && l.trim() !== ''))) break;
+        l = ` ${l}`;
+        oldLeft--;
+        newLeft--;
+      }
+      hunk.lines.push(l);
+      i++;
+    }
+    if (i < lines.length && lines[i]!.startsWith('\\')) hunk.lines.push(lines[i++]!);
   }
-  if (i < lines.length && lines[i]!.startsWith('\\')) hunk.lines.push(lines[i++]!);
   if (options.overflow === 'hunk') {
     // Lines that still look like hunk body up to the next header or the end belong to this hunk.
     let end = i;
-    while (end < lines.length && !stops(end) && /^([ +\-\\]|$)/.test(lines[end]!)) end++;
-    const rest = lines.slice(i, end);
+    const rest: string[] = [];
+    while (end < lines.length && !stops(end)) {
+      const l = lines[end]!;
+      if (/^([ +\-\\]|$)/.test(l)) rest.push(l);
+      else if (repairable(end)) rest.push(` ${l}`);
+      else break;
+      end++;
+    }
     const reachesBoundary = end === lines.length || stops(end);
-    if (reachesBoundary && rest.some((l) => l.startsWith('+') || l.startsWith('-') || l.startsWith(' '))) {
+    if ((reachesBoundary || m === null) && rest.some((l) => l.startsWith('+') || l.startsWith('-') || l.startsWith(' '))) {
       while (rest.length > 0 && rest.at(-1) === '') rest.pop();
       hunk.lines.push(...rest);
       i += rest.length;
@@ -181,6 +222,11 @@ function readHunk(
     while (end < lines.length && !stops(end) && /^[ +\-\\]/.test(lines[end]!)) end++;
     hunk.lines.push(...lines.slice(i, end));
     i = end;
+  }
+  if (m === null) {
+    const body = countHunkBody(hunk);
+    hunk.oldCount = body.old;
+    hunk.newCount = body.new;
   }
   return { hunk, next: i };
 }

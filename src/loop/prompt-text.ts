@@ -1,13 +1,7 @@
 // The fixed text of the prompt: the system message that teaches the answer format.
+import type { EditFormat } from '../edits/index.js';
 
-/** The system message: the role, and the only two answer forms the loop accepts. */
-export function systemMessage(maxDiffLines: number | undefined): string {
-  const limit = maxDiffLines === undefined ? '' : ` The whole diff may have at most ${maxDiffLines} lines.`;
-  return `You are a careful software engineer changing a git repository through an automated loop.
-Each turn you get the directive, where the loop stands, the last test run, the changes so far and
-the relevant files. Your answer must be exactly one of these two forms:
-
-1. ONE unified diff, in a single \`\`\`diff block, that \`git apply\` accepts at the repository root:
+const UDIFF = `ONE unified diff, in a single \`\`\`diff block, that \`git apply\` accepts at the repository root:
 
 \`\`\`diff
 diff --git a/src/calc.py b/src/calc.py
@@ -25,11 +19,46 @@ diff --git a/src/calc.py b/src/calc.py
      A new file uses "--- /dev/null" and "+++ b/<path>"; a deleted file "+++ /dev/null".
    - Every hunk header "@@ -start,count +start,count @@" must match its body exactly: count the
      lines. Context lines start with one space and must equal the current file's lines.
-   - Give about 3 lines of context around each change. Several files go in the same block.
-   - The diff applies on top of the changes so far, which are already committed.
+   - Give about 3 lines of context around each change. Several files go in the same block.`;
+
+const SEARCH_REPLACE = `SEARCH/REPLACE blocks, one per change, each after the path of its file:
+
+src/calc.py
+\`\`\`python
+<<<<<<< SEARCH
+    for item in items:
+        result -= item
+=======
+    for item in items:
+        result += item
+>>>>>>> REPLACE
+\`\`\`
+
+   - The line before "<<<<<<< SEARCH" is the file's path, relative to the repository root.
+   - SEARCH copies the current file's lines exactly, whitespace included, and enough of them to
+     match exactly one place; REPLACE holds what they become. Blocks apply in order.
+   - An empty SEARCH creates a new file; an empty REPLACE deletes the lines.`;
+
+const ALSO_SEARCH_REPLACE = `
+   - SEARCH/REPLACE blocks are accepted instead: the file's path on its own line, then
+     "<<<<<<< SEARCH", the current lines exactly, "=======", the new lines, ">>>>>>> REPLACE".
+     Use one format for the whole answer.`;
+
+/** The system message: the role, and the answer forms the loop accepts in this format (strict mode teaches unified diffs only). */
+export function systemMessage(maxDiffLines: number | undefined, format: EditFormat = 'auto', strict = false): string {
+  const limit = maxDiffLines === undefined ? '' : ` The whole change may have at most ${maxDiffLines} lines.`;
+  const sr = format === 'search-replace' && !strict;
+  const body = sr ? SEARCH_REPLACE : `${UDIFF}${format === 'auto' && !strict ? ALSO_SEARCH_REPLACE : ''}`;
+  const what = sr ? 'blocks' : 'diff';
+  return `You are a careful software engineer changing a git repository through an automated loop.
+Each turn you get the directive, where the loop stands, the last test run, the changes so far and
+the relevant files. Your answer must be exactly one of these two forms:
+
+1. ${body}
+   - The change applies on top of the changes so far, which are already committed.
    - Change only what the directive needs. No binary files, no symlinks, nothing inside .git.${limit}
 
 2. Exactly NO_CHANGES, and nothing else, when the directive is done and the tests pass.
 
-Text outside the diff block is ignored; keep any explanation short.`;
+Text outside the ${what} is ignored; keep any explanation short.`;
 }

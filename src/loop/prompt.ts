@@ -1,5 +1,6 @@
 // Step 2's input: the prompt, rebuilt from the state every iteration (the model holds no memory).
 import type { Config } from '../config/schema.js';
+import type { EditFormat } from '../edits/index.js';
 import { fenceFor } from '../report/markdown.js';
 import { sanitizeText } from '../report/sanitize.js';
 import type { TestRecord } from '../state/run-state.js';
@@ -35,6 +36,10 @@ export interface PromptInput {
   limits: Config['prompt'];
   /** Shown to the model as the diff size limit. */
   maxDiffLines?: number;
+  /** The answer format the system message teaches (default auto). */
+  editFormat?: EditFormat;
+  /** `[edits] strict`: unified diffs applied as written only. */
+  strict?: boolean;
 }
 
 /** One chat message. */
@@ -64,9 +69,10 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   parts.push(renderTest(input.lastTest, limits));
   if (input.lastRejection !== null) {
     const patch = capMiddle(sanitizeText(input.lastRejection.patch), Math.floor(limits.budget_chars / 4));
+    const isDiff = /^(diff --git |--- )/m.test(patch);
     parts.push(
-      `# Last rejected patch\n\n\`git apply --check\` refused it with:\n\n${block(sanitizeText(input.lastRejection.message).trim())}\n\n` +
-        `The rejected patch was:\n\n${block(patch, 'diff')}`,
+      `# Last rejected patch\n\nIt could not be applied; nothing of it was committed:\n\n${block(sanitizeText(input.lastRejection.message).trim())}\n\n` +
+        `The rejected patch was:\n\n${block(patch, isDiff ? 'diff' : '')}`,
     );
   }
   const diff = sanitizeText(input.diffSoFar);
@@ -78,7 +84,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   parts.push(renderTree(input.tree, limits.tree_max_entries));
   parts.push(renderFiles(input.files, limits));
   const user = `${parts.join('\n\n')}\n`;
-  const system = systemMessage(input.maxDiffLines);
+  const system = systemMessage(input.maxDiffLines, input.editFormat, input.strict);
   return {
     messages: [
       { role: 'system', content: system },

@@ -7,9 +7,18 @@ import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.js';
 
 /** One iteration's sandbox work (see the runner's `step` op), with each stage's wall time. */
 export type StepResult =
-  | { kind: 'rejected'; message: string; validateMs: number }
+  | {
+      kind: 'rejected';
+      /** git's messages, every candidate's. */
+      message: string;
+      /** git's message for each candidate, in order. */
+      messages: string[];
+      validateMs: number;
+    }
   | {
       kind: 'applied';
+      /** Which candidate (0-based) passed its check and was applied. */
+      candidate: number;
       commit: string;
       tree: string;
       /** The test run alone: output without the runner's lines, duration from the commit on. */
@@ -21,7 +30,17 @@ export type StepResult =
 /** Grace the runner's timeout(1) gives a test after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 5_000;
 const RESULT_LINE = /\n?HAMMER_RESULT \{[^\n]*\}\n?$/;
-const STAGE = /^HAMMER_STAGE (checked|applied ([0-9a-f]{40,64}) ([0-9a-f]{40,64}))\n/;
+const STAGE = /^HAMMER_STAGE (checked (\d{1,2})|applied ([0-9a-f]{40,64}) ([0-9a-f]{40,64}))\n/;
+const CHECK_LINE = /^hammer-runner: check (\d{1,2})$/m;
+
+/** One patch the step may apply: `git apply` flags from the runner's whitelist, and the patch text. */
+export interface StepCandidate {
+  flags: readonly string[];
+  patch: string;
+}
+
+/** At most this many candidates go into one step (the runner refuses more). */
+export const MAX_STEP_CANDIDATES = 8;
 
 export interface SandboxRepoOptions {
   /** Timeout of every runner op but the tests, in ms. */
@@ -44,23 +63,29 @@ export class SandboxRepo {
   }
 
   /**
-   * One iteration in one exec: reset, check, apply and commit the patch, run the tests, kill what
-   * they left. A refused patch is a result (git's message); the host times each stage as its
-   * marker line arrives.
+   * One iteration in one exec: reset, check each candidate in turn, apply and commit the first that
+   * passes, run the tests, kill what they left. All refused is a result (git's messages); the host
+   * times each stage as its marker line arrives, and `onChecked` hears which candidate passed as
+   * soon as the sandbox says so (before the tests run).
    */
   async step(
     head: string,
     name: string,
-    patch: string,
+    candidates: readonly StepCandidate[],
     message: string,
     test: { command: string; timeoutMs: number; onOutput?: ExecOptions['onOutput'] },
-    signal?: AbortSignal,
+    options: { signal?: AbortSignal; onChecked?: (candidate: number) => void } = {},
   ): Promise<StepResult> {
+    if (candidates.length === 0 || candidates.length > MAX_STEP_CANDIDATES) {
+      throw new HammerError('INTERNAL', `a step takes 1 to ${MAX_STEP_CANDIDATES} candidates, not ${candidates.length}`);
+    }
+    const { signal } = options;
     const t0 = performance.now();
-    let checkedAt: number | undefined;
+    let checked: { at: number; k: number } | undefined;
     let applied: { at: number; commit: string; tree: string } | undefined;
     let scanned = '';
-    const exec = await this.sandbox.exec(runnerArgv('step', head, name, patch, message, String(Math.ceil(test.timeoutMs / 1000)), test.command), {
+    const args = candidates.flatMap((c) => [c.flags.join(' '), c.patch]);
+    const exec = await this.sandbox.exec(runnerArgv('step', head, name, message, String(Math.ceil(test.timeoutMs / 1000)), test.command, ...args), {
       // outer backstop only: the runner's timeout(1) ends the tests, then the grace, then this
       timeoutMs: this.options.execTimeoutMs + test.timeoutMs + KILL_GRACE_MS + 5_000,
       maxOutputBytes: this.options.maxOutputBytes,
@@ -71,8 +96,13 @@ export class SandboxRepo {
           scanned += chunk.toString('latin1');
           let m: RegExpExecArray | null;
           while (!applied && (m = STAGE.exec(scanned))) {
-            if (m[1] === 'checked') checkedAt ??= performance.now();
-            else applied = { at: performance.now(), commit: m[2]!, tree: m[3]!, };
+            if (m[2] !== undefined) {
+              const k = Number(m[2]) - 1;
+              if (checked === undefined && k >= 0 && k < candidates.length) {
+                checked = { at: performance.now(), k };
+                options.onChecked?.(k);
+              }
+            } else applied = { at: performance.now(), commit: m[3]!, tree: m[4]! };
             scanned = scanned.slice(m[0].length);
           }
           if (applied && scanned && test.onOutput) test.onOutput('stdout', Buffer.from(scanned, 'latin1'));
@@ -90,21 +120,26 @@ export class SandboxRepo {
     const end = performance.now();
     const result = exec.timedOut ? undefined : splitRunnerOutput(exec.stdout.text).result;
     if (!applied) {
-      if (result && result.op === 'step' && result.applied === false && exec.exitCode === 1) {
-        const msg = exec.stderr.text.trim() || `git apply --check exited ${result.exit}`;
-        return { kind: 'rejected', message: msg, validateMs: end - t0 };
+      if (result && result.op === 'step' && result.applied === false && exec.exitCode === 1 && checked === undefined) {
+        const messages = splitChecks(exec.stderr.text, candidates.length);
+        const msg = messages.filter((m) => m !== '').join('\n') || `git apply --check exited ${result.exit}`;
+        return { kind: 'rejected', message: msg, messages, validateMs: end - t0 };
       }
       throw new HammerError('SANDBOX_BROKEN', `runner step ended before applying the patch (exit ${exec.exitCode}${exec.timedOut ? ', timed out' : ''}): ${exec.stderr.text.trim().slice(-300)}`);
+    }
+    if (checked === undefined || (result !== undefined && result.candidate !== undefined && result.candidate !== checked.k + 1)) {
+      throw new HammerError('SANDBOX_BROKEN', 'the runner applied a patch without saying which candidate passed its check');
     }
     const testMs = end - applied.at;
     const timedOut = exec.timedOut || ((exec.exitCode === 124 || exec.exitCode === 137) && testMs >= test.timeoutMs);
     const stdout = stripStageLines(exec.stdout.text);
     return {
       kind: 'applied',
+      candidate: checked.k,
       commit: applied.commit,
       tree: applied.tree,
-      validateMs: (checkedAt ?? applied.at) - t0,
-      applyMs: applied.at - (checkedAt ?? applied.at),
+      validateMs: checked.at - t0,
+      applyMs: applied.at - checked.at,
       test: { ...exec, stdout: { ...exec.stdout, text: stdout }, durationMs: testMs, timedOut },
     };
   }
@@ -140,6 +175,21 @@ function stripStageLines(stdout: string): string {
   let text = splitRunnerOutput(stdout).output;
   for (let m = STAGE.exec(text); m; m = STAGE.exec(text)) text = text.slice(m[0].length);
   return text;
+}
+
+/** stderr of a refused step split per candidate at the runner's "check <k>" lines (untrusted text). */
+function splitChecks(stderr: string, count: number): string[] {
+  const out = Array.from({ length: count }, () => '');
+  let current = -1;
+  for (const line of stderr.split('\n')) {
+    const m = CHECK_LINE.exec(line);
+    if (m) {
+      current = Number(m[1]) - 1;
+      continue;
+    }
+    if (current >= 0 && current < count) out[current] = out[current] === '' ? line : `${out[current]}\n${line}`;
+  }
+  return out.map((m) => m.trim());
 }
 
 function requireHash(value: string | undefined, op: string): string {

@@ -16,7 +16,7 @@ export function stabilitySignal(state: RunState): string {
     case 'applied':
       return testPassed(last.test) ? 'last patch applied and the tests pass' : `last patch applied, tests still failing (${testStatus(last.test)})`;
     case 'rejected':
-      return 'last patch rejected by git apply --check; nothing was applied (git\'s message is below)';
+      return 'last patch rejected: it could not be applied to the current files, nothing was committed (why is below)';
     case 'unusable':
       return `no usable diff last time: ${last.extraction?.reason ?? 'the answer held no diff'}`;
     case 'no_changes':

@@ -130,6 +130,9 @@ function checkFile(file: FilePatch): ValidatedFile | string {
     if (!structural) return `${name}: no @@ hunk header; every change needs a hunk such as "@@ -12,3 +12,4 @@"`;
   }
   for (const [k, h] of file.hunks.entries()) {
+    if (!h.canonical) {
+      return `${name}: hunk ${k + 1} has the header ${JSON.stringify(h.header.slice(0, 60))}; git needs "@@ -start,count +start,count @@" with line numbers`;
+    }
     const body = countHunkBody(h);
     if (body.old !== h.oldCount || body.new !== h.newCount) {
       return (

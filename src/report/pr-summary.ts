@@ -1,5 +1,6 @@
 // PR_SUMMARY.md: what a reviewer needs to judge the branch, from the state alone. Every piece of
 // text that came from the model, the repo or the sandbox is sanitised on the way in.
+import { rungLabel, rungNumber } from '../edits/rungs.js';
 import { finishedIterations, latestTest } from '../loop/stop-conditions.js';
 import { testStatus } from '../loop/signal.js';
 import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
@@ -62,6 +63,7 @@ function renderIterations(iterations: readonly Iteration[]): string {
   const rows = iterations.map((it) => [
     String(it.n),
     it.outcome ?? 'unfinished',
+    it.outcome === 'applied' && it.patch?.rung !== undefined ? `${rungNumber(it.patch.rung)} ${it.patch.rung}` : '-',
     String(it.patch?.files.length ?? 0),
     it.test === null ? '-' : tableCell(testStatus(it.test)),
     it.answer === null ? '-' : formatDuration(it.answer.duration_ms),
@@ -69,13 +71,23 @@ function renderIterations(iterations: readonly Iteration[]): string {
     formatDuration(Object.values(it.phases).reduce((sum, p) => sum + (p?.duration_ms ?? 0), 0)),
     tableCell(truncateText(it.summary, 80)),
   ]);
-  return `## Iterations\n\n${table(['#', 'Outcome', 'Files', 'Tests', 'Model', 'Test run', 'Total', 'Summary'], rows)}`;
+  const note = iterations.some((it) => it.outcome === 'applied' && it.patch?.rung !== undefined && it.patch.rung !== 'as_is')
+    ? `\n\nApplied by: the apply ladder's rung (1 as_is: git apply as written; 2 recount: hunk counts recounted; 3 whitespace: whitespace-tolerant; 4 relocated: hunks placed by their context; 5 search_replace: search/replace of the edited lines).`
+    : '';
+  return `## Iterations\n\n${table(['#', 'Outcome', 'Applied by', 'Files', 'Tests', 'Model', 'Test run', 'Total', 'Summary'], rows)}${note}`;
 }
 
 function renderCommits(iterations: readonly Iteration[]): string {
   const applied = iterations.filter((it) => it.apply !== null);
   if (applied.length === 0) return '## Commits\n\nNone.';
-  return `## Commits\n\n${applied.map((it) => `- ${code(short(it.apply!.commit))} hammer: iteration ${it.n} - ${sanitizeLine(it.summary)}`).join('\n')}`;
+  return `## Commits\n\n${applied.map((it) => `- ${code(short(it.apply!.commit))} hammer: iteration ${it.n} - ${sanitizeLine(it.summary)}${rungSuffix(it)}`).join('\n')}`;
+}
+
+// " [rung 4: hunks relocated by their context]" for a patch the ladder had to repair.
+function rungSuffix(it: Iteration): string {
+  const rung = it.patch?.rung;
+  if (rung === undefined || rung === 'as_is') return '';
+  return ` [rung ${rungNumber(rung)}: ${rungLabel(rung)}${it.patch?.applied_artifact ? `, applied patch ${code(it.patch.applied_artifact)}` : ''}]`;
 }
 
 function renderFinalTest(state: RunState): string {
@@ -110,7 +122,7 @@ function renderRejected(iterations: readonly Iteration[]): string | null {
   const lines = rejected.map((it) => {
     const why =
       it.outcome === 'rejected'
-        ? `git apply --check: ${it.validation?.message ?? 'rejected'}`
+        ? `not applied: ${it.validation?.message ?? 'rejected'}`
         : it.outcome === 'duplicate'
           ? 'repeated an earlier patch'
           : `unusable answer: ${it.extraction?.reason ?? 'no diff'}`;

@@ -20,6 +20,8 @@ export const runnerResultSchema = z.strictObject({
   clean: z.boolean().optional(),
   /** `step`: the patch was applied and committed (the exit is then the test command's). */
   applied: z.boolean().optional(),
+  /** `step`: which candidate (1-based, in the order given) passed its check and was applied. */
+  candidate: z.number().int().min(1).max(64).optional(),
 });
 
 /** A parsed runner result. */

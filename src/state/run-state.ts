@@ -1,6 +1,7 @@
 // The run state file `.hammer/runs/<run_id>.json`: every fact about a run, rewritten atomically
 // after each phase, validated with zod whenever it is read back.
 import { z } from 'zod';
+import { RUNGS } from '../edits/rungs.js';
 
 /** The schema version written into every state file; a reader refuses any other. */
 export const RUN_STATE_SCHEMA_VERSION = 1;
@@ -117,6 +118,10 @@ export const IterationSchema = z.strictObject({
       lines: count,
       added: count.optional(),
       removed: count.optional(),
+      /** The apply ladder's rung that applied it (as_is, recount, whitespace, relocated, search_replace). */
+      rung: z.enum(RUNGS).optional(),
+      /** The patch git applied, when the rung rewrote it (relocated, search_replace). */
+      applied_artifact: ArtifactNameSchema.optional(),
     })
     .nullable(),
   /** `git apply --check` in the sandbox. */

@@ -61,9 +61,16 @@ export const FIX_PATCH = `diff --git a/calc.py b/calc.py
 
 /**
  * The fix with one wrong context line (\`result = 1\`) and correct hunk counts: well formed, so
- * it passes extraction and vetting, and \`git apply --check\` rejects it ("patch does not apply").
+ * it passes extraction and vetting; \`git apply --check\` rejects it as written, and the apply
+ * ladder lands it by search/replace of its other lines (rung 5).
  */
 export const WRONG_CONTEXT_PATCH = FIX_PATCH.replace('     result = 0\n', '     result = 1\n');
+
+/**
+ * A fix that cannot be placed: a wrong context line and a removed line (\`result -= items\`)
+ * that is not in calc.py, so no rung of the ladder applies it (rejected, with feedback).
+ */
+export const UNPLACEABLE_PATCH = WRONG_CONTEXT_PATCH.replace('-        result -= item\n', '-        result -= items\n');
 
 /** Applies to the base (and after NOOP_PATCH_B) but fixes nothing: a comment in mean(). */
 export const NOOP_PATCH_A = `diff --git a/calc.py b/calc.py

@@ -6,7 +6,7 @@ import { run } from '../../src/api/run.js';
 import { printRunResult } from '../../src/cli/run-result.js';
 import { toolchainImage } from '../helpers/images.js';
 import { startModelServer, type ModelServer, type Script } from '../helpers/model-server.js';
-import { answerWith, createPythonFixture, FIX_PATCH, NOOP_PATCH_A, NOOP_PATCH_B, WRONG_CONTEXT_PATCH, type PythonFixture } from '../helpers/python-fixture.js';
+import { answerWith, createPythonFixture, FIX_PATCH, NOOP_PATCH_A, NOOP_PATCH_B, UNPLACEABLE_PATCH, type PythonFixture } from '../helpers/python-fixture.js';
 import { captureStdout, leftovers, modelFlags, promptText, refsOf, testEnv } from './run-support.js';
 
 let fx: PythonFixture | undefined;
@@ -43,8 +43,8 @@ async function exitCode(outcome: Awaited<ReturnType<typeof run>>): Promise<numbe
 }
 
 describe('run: the loop goes on and stops', () => {
-  it('feeds git\'s rejection of a diff that does not apply into the next prompt, and lands the next diff', async () => {
-    const { fx: f, server: s, outcome } = await runWith([{ answer: answerWith(WRONG_CONTEXT_PATCH) }, { answer: answerWith(FIX_PATCH) }]);
+  it('feeds the rejection of a diff no rung applies (git\'s message, the lines not found, the closest region) into the next prompt, and lands the next diff', async () => {
+    const { fx: f, server: s, outcome } = await runWith([{ answer: answerWith(UNPLACEABLE_PATCH) }, { answer: answerWith(FIX_PATCH) }]);
     expect(outcome.state.status).toBe('stable');
     expect(outcome.state.reason).toBe('tests_pass');
     const [first, second] = outcome.state.iterations;
@@ -58,10 +58,13 @@ describe('run: the loop goes on and stops', () => {
     const [p1, p2] = [promptText(chats[0]), promptText(chats[1])];
     expect(p1).not.toContain('patch does not apply');
     expect(p2).toContain('patch does not apply');
-    // the rejected patch itself, recognisable by its wrong context line
+    expect(p2).toContain('calc.py, hunk 1 (@@ -5,6 +5,6 @@): its lines (context and removed) were not found');
+    expect(p2).toMatch(/These lines are not in calc\.py at all:\n {8}result = 1\n {12}result -= items/);
+    expect(p2).toMatch(/The closest region of calc\.py \(lines \d+-\d+\) is:\n[^]* 8 \|         result -= item\n/);
+    // the rejected patch itself, recognisable by its wrong lines
     expect(p1).not.toContain('     result = 1');
     expect(p2).toContain('     result = 1\n');
-    expect(p2).toContain('-        result -= item\n+        result += item');
+    expect(p2).toContain('-        result -= items\n+        result += item');
 
     const branch = outcome.state.branch?.name ?? '';
     expect(await branchCommits(f, branch)).toEqual([expect.stringMatching(/^hammer: iteration 2 - /)]);

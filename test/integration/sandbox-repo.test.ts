@@ -45,14 +45,14 @@ afterAll(async () => {
 
 describe('SandboxRepo in a hardened sandbox', () => {
   it('refuses a stale patch with git\'s message, as data', async () => {
-    const r = await repo.step(head, 'iter-01.patch', STALE, 'msg', { command: 'true', timeoutMs: 30_000 });
+    const r = await repo.step(head, 'iter-01.patch', [{ flags: [], patch: STALE }], 'msg', { command: 'true', timeoutMs: 30_000 });
     expect(r.kind).toBe('rejected');
     expect(r.kind === 'rejected' && r.message).toMatch(/patch does not apply/);
   });
 
   it('applies, commits and tests in one exec; a daemon the test started is gone when it returns', async () => {
     const seen: string[] = [];
-    const r = await repo.step(head, 'iter-02.patch', FIX, 'hammer: iteration 2 - update m.py', {
+    const r = await repo.step(head, 'iter-02.patch', [{ flags: [], patch: FIX }], 'hammer: iteration 2 - update m.py', {
       command: 'setsid sh -c "trap \\"\\" TERM; sleep 1000" >/dev/null 2>&1 & grep -c "return 2" m.py',
       timeoutMs: 30_000,
       onOutput: (_s, c) => seen.push(c.toString()),
@@ -70,7 +70,7 @@ describe('SandboxRepo in a hardened sandbox', () => {
 
   it('stops a test at its timeout inside the step and reports it as timed out', async () => {
     const next = FIX.replace('-    return 1', '-    return 2').replace('+    return 2', '+    return 3');
-    const r = await repo.step(head, 'iter-03.patch', next, 'msg', {
+    const r = await repo.step(head, 'iter-03.patch', [{ flags: [], patch: next }], 'msg', {
       command: 'sleep 1000',
       timeoutMs: 2_000,
     });

@@ -48,6 +48,22 @@ describe('Workbench', () => {
     expect(missing).toBe(true);
   });
 
+  it('applies with the apply ladder\'s flags (--recount, --ignore-whitespace) and refuses any other flag', async () => {
+    const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
+    const miscounted = editA.replace('@@ -1,2 +1,2 @@', '@@ -1,7 +1,7 @@');
+    expect(await wb.applyPatch(miscounted, { iteration: 1, summary: 'x' })).toMatchObject({ ok: false });
+    const drifted = editA.replace(' one\n', ' one  \n').replace('-two\n', '-two \n');
+    expect(await wb.applyPatch(drifted, { iteration: 1, summary: 'x' })).toMatchObject({ ok: false });
+    const recounted = await wb.applyPatch(miscounted, { iteration: 1, summary: 'x', flags: ['--recount'] });
+    expect(recounted.ok).toBe(true);
+    if (!recounted.ok) return;
+    expect((await wb.git(['cat-file', 'blob', `${recounted.commit}:a.txt`])).stdout.toString()).toBe('one\nTWO\n');
+    for (const flag of ['--reject', '--unsafe-paths', '--directory=x', '-p0', '--include=*']) {
+      await expect(wb.applyPatch(editA, { iteration: 2, summary: 'x', flags: [flag] })).rejects.toMatchObject({ code: 'INTERNAL' });
+    }
+    expect(wb.head()).toBe(recounted.commit);
+  });
+
   it('stacks commits, one per patch', async () => {
     const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
     const first = await wb.applyPatch(editA, { iteration: 1, summary: 'one' });

@@ -26,12 +26,12 @@ function diffOf(answer: string): string {
 describe('extractDiff', () => {
   it('takes a fenced ```diff block, dropping the prose around it', () => {
     const r = extractDiff(`Here is the fix:\n\n\`\`\`diff\n${DIFF}\`\`\`\n\nThis makes add() add.`);
-    expect(r).toEqual({ kind: 'diff', patch: DIFF, blocks: 1, fixes: [] });
+    expect(r).toMatchObject({ kind: 'diff', patch: DIFF, blocks: 1, fixes: [] });
   });
 
   it('concatenates several ```diff and ```patch blocks', () => {
     const r = extractDiff(`First:\n\`\`\`diff\n${DIFF}\`\`\`\nand then:\n\`\`\`patch\n${OTHER}\`\`\`\n`);
-    expect(r).toEqual({ kind: 'diff', patch: DIFF + OTHER, blocks: 2, fixes: [] });
+    expect(r).toMatchObject({ kind: 'diff', patch: DIFF + OTHER, blocks: 2, fixes: [] });
   });
 
   it('takes a diff inside another fence (or none) when no diff block exists', () => {
@@ -77,7 +77,7 @@ describe('extractDiff', () => {
 
   it('adds a/ and b/ prefixes when the model left both out', () => {
     const r = extractDiff('```diff\n--- src/calc.py\n+++ src/calc.py\n@@ -1 +1 @@\n-a\n+b\n```');
-    expect(r).toEqual({
+    expect(r).toMatchObject({
       kind: 'diff',
       patch: '--- a/src/calc.py\n+++ b/src/calc.py\n@@ -1 +1 @@\n-a\n+b\n',
       blocks: 1,

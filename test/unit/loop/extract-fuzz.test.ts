@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { interpretAnswer } from '../../../src/loop/interpret-answer.js';
 import { parsePatch, serializePatch } from '../../../src/loop/parse-patch.js';
+import { validateDiff } from '../../../src/loop/validate-diff.js';
 
 // A small deterministic generator of model-like garbage: diff fragments, fences and prose.
 function* answers(count: number): Generator<string> {
@@ -24,22 +25,24 @@ function* answers(count: number): Generator<string> {
 }
 
 describe('extraction and validation on arbitrary answers', () => {
-  it('never throw, and an accepted patch is always made of whole lines of the answer (or their a/ b/ fix) and re-parses to itself', () => {
+  it('never throw, and an accepted patch is always made of whole lines of the answer (or their header and context repairs), re-parses to itself, and every candidate passes vetting', async () => {
     let accepted = 0;
     for (const answer of answers(5000)) {
-      const r = interpretAnswer(answer, { maxDiffLines: 500 });
+      const r = await interpretAnswer(answer, { maxDiffLines: 500 }, async (paths) => new Map(paths.map((p) => [p, { kind: 'text' as const, content: 'context\nold\n' }])));
       expect(['diff', 'no_changes', 'unusable']).toContain(r.kind);
       if (r.kind !== 'diff') continue;
       accepted++;
       const source = new Set(answer.replace(/\r\n?/g, '\n').split('\n'));
       for (const line of r.patch.replace(/\n$/, '').split('\n')) {
         const original = line.replace(/^(--- |\+\+\+ )[ab]\//, '$1').replace(/^diff --git a\/(\S+) b\//, 'diff --git $1 ');
-        expect(source.has(line) || source.has(original) || line.startsWith('diff --git ')).toBe(true);
+        const repairedHeader = /^(--- |\+\+\+ |diff --git )/.test(line);
+        expect(source.has(line) || source.has(original) || source.has(line.slice(1)) || repairedHeader).toBe(true);
       }
       for (const f of r.files) {
         for (const p of [f.oldPath, f.newPath]) if (p !== null) expect(p.split('/')).not.toContain('.git');
       }
       expect(serializePatch(parsePatch(r.patch, { overflow: 'hunk' }).files)).toBe(r.patch);
+      for (const c of r.candidates) expect(validateDiff(c.patch, { maxDiffLines: 500 }).ok).toBe(true);
     }
     expect(accepted).toBeGreaterThan(50);
   });

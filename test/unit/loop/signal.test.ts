@@ -13,7 +13,7 @@ describe('stabilitySignal', () => {
       makeState({ iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(137, { timed_out: true, duration_ms: 30_000 }) })] }),
       'last patch applied, tests still failing (timed out after 30 s)',
     ],
-    ['rejected', makeState({ iterations: [iteration(1, 'rejected', { patch: 'a' })] }), /rejected by git apply --check/],
+    ['rejected', makeState({ iterations: [iteration(1, 'rejected', { patch: 'a' })] }), /rejected: it could not be applied/],
     ['unusable', makeState({ iterations: [iteration(1, 'unusable', { reason: 'the answer was empty' })] }), 'no usable diff last time: the answer was empty'],
     ['NO_CHANGES while failing', makeState({ iterations: [iteration(1, 'no_changes')] }), 'you answered NO_CHANGES but the tests still fail (exit 1)'],
     ['duplicate', makeState({ iterations: [iteration(1, 'duplicate', { patch: 'a' })] }), /repeated an earlier one/],

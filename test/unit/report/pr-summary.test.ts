@@ -27,14 +27,30 @@ describe('renderPrSummary', () => {
     expect(md).toContain('| Branch | `EngineerExternal/20261122T140501Z` at `999999999999` |');
     expect(md).toContain('| Base | `main` at `bbbbbbbbbbbb` |');
     expect(md).toContain('## Directive\n\nFrom `DIRECTIVE.md`:\n\n> Fix the add function in calc.py so tests pass.');
-    expect(md).toContain('| # | Outcome | Files | Tests | Model | Test run | Total | Summary |');
-    expect(md).toContain('| 1 | rejected | 1 | - | 5.0 s | - | 5.0 s | rejected |');
-    expect(md).toContain('| 2 | applied | 1 | exit 0 | 5.0 s | 1.2 s | 6.2 s | update calc.py |');
+    expect(md).toContain('| # | Outcome | Applied by | Files | Tests | Model | Test run | Total | Summary |');
+    expect(md).toContain('| 1 | rejected | - | 1 | - | 5.0 s | - | 5.0 s | rejected |');
+    expect(md).toContain('| 2 | applied | - | 1 | exit 0 | 5.0 s | 1.2 s | 6.2 s | update calc.py |');
     expect(md).toContain('## Commits\n\n- `222222222222` hammer: iteration 2 - update calc.py');
     expect(md).toContain('## Final test run\n\nPassed: `python3 -m pytest -q` (exit 0, 1.2 s)\n\nOutput:\n\n```text\n...\n1 passed in 0.01s\n```');
     expect(md).toContain('## Files touched\n\n- `calc.py` (modified)');
-    expect(md).toContain('## Rejected patches\n\n- Iteration 1: git apply --check: error: patch failed: calc.py:3 error: calc.py: patch does not apply (`iter-01.patch`)');
+    expect(md).toContain('## Rejected patches\n\n- Iteration 1: not applied: error: patch failed: calc.py:3 error: calc.py: patch does not apply (`iter-01.patch`)');
     expect(md.endsWith('\n')).toBe(true);
+  });
+
+  it('says which rung of the apply ladder applied each patch, and names the rewritten patch', () => {
+    const state = passingRun();
+    const applied = state.iterations[1]!;
+    applied.patch = { ...applied.patch!, rung: 'relocated', applied_artifact: 'iter-02.applied.patch' };
+    const md = renderPrSummary(state);
+    expect(md).toContain('| 2 | applied | 4 relocated | 1 |');
+    expect(md).toContain('Applied by: the apply ladder\'s rung (1 as_is');
+    expect(md).toContain('hammer: iteration 2 - update calc.py [rung 4: hunks relocated by their context, applied patch `iter-02.applied.patch`]');
+    applied.patch = { ...applied.patch, rung: 'as_is' };
+    delete applied.patch.applied_artifact;
+    const plain = renderPrSummary(state);
+    expect(plain).toContain('| 2 | applied | 1 as_is | 1 |');
+    expect(plain).not.toContain('Applied by: the apply');
+    expect(plain).toContain('hammer: iteration 2 - update calc.py\n');
   });
 
   it('rates a run that applied patches but still fails as partial, and one that applied nothing as fail', () => {

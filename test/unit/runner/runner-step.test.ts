@@ -27,20 +27,20 @@ describe('runner step', () => {
   });
 
   it('checks, applies, commits and tests, printing stage lines before the test output', () => {
-    const r = ws.run('step', base, 'iter-01.patch', FIX, 'hammer: iteration 1 - update m.py', '30', TEST);
+    const r = ws.run('step', base, 'iter-01.patch', 'hammer: iteration 1 - update m.py', '30', TEST, '', FIX);
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('HAMMER_STAGE checked');
+    expect(lines[0]).toBe('HAMMER_STAGE checked 1');
     expect(lines[1]).toMatch(/^HAMMER_STAGE applied [0-9a-f]{40} [0-9a-f]{40}$/);
     expect(lines[2]).toBe('tests-pass');
-    expect(r.result).toMatchObject({ op: 'step', ok: true, exit: 0, applied: true });
+    expect(r.result).toMatchObject({ op: 'step', ok: true, exit: 0, applied: true, candidate: 1 });
     expect(r.result?.commit).toBe(hostGit(ws.dir, 'rev-parse', 'HEAD').stdout.trim());
     expect(lines[1]).toContain(r.result!.tree!);
     expect(hostGit(ws.dir, 'log', '-1', '--format=%s').stdout.trim()).toBe('hammer: iteration 1 - update m.py');
   });
 
   it('reports a refused patch with git\'s message and runs no test', () => {
-    const r = ws.run('step', base, 'iter-01.patch', STALE, 'msg', '30', 'echo ran > ran.txt');
+    const r = ws.run('step', base, 'iter-01.patch', 'msg', '30', 'echo ran > ran.txt', '', STALE);
     expect(r.status).toBe(1);
     expect(r.result).toMatchObject({ op: 'step', ok: false, exit: 1, applied: false });
     expect(r.stderr).toMatch(/patch does not apply/);
@@ -49,25 +49,60 @@ describe('runner step', () => {
   });
 
   it('passes the test command\'s exit code through after applying', () => {
-    const r = ws.run('step', base, 'iter-01.patch', FIX, 'msg', '30', 'exit 3');
+    const r = ws.run('step', base, 'iter-01.patch', 'msg', '30', 'exit 3', '', FIX);
     expect(r.status).toBe(3);
     expect(r.result).toMatchObject({ op: 'step', ok: false, exit: 3, applied: true });
   });
 
   it('resets to the named head first, dropping leftovers and a commit the host did not accept', async () => {
-    const first = ws.run('step', base, 'iter-01.patch', FIX, 'msg', '30', 'echo junk > junk.txt');
+    const first = ws.run('step', base, 'iter-01.patch', 'msg', '30', 'echo junk > junk.txt', '', FIX);
     expect(first.result?.applied).toBe(true);
     await writeFile(path.join(ws.dir, 'm.py'), 'scribbled by a test\n');
     // the host refused iteration 1, so iteration 2 starts again from the base
-    const second = ws.run('step', base, 'iter-02.patch', FIX, 'msg 2', '30', 'ls junk.txt 2>/dev/null; true');
+    const second = ws.run('step', base, 'iter-02.patch', 'msg 2', '30', 'ls junk.txt 2>/dev/null; true', '', FIX);
     expect(second.result).toMatchObject({ applied: true, exit: 0 });
     expect(second.output).not.toContain('junk.txt');
     expect(hostGit(ws.dir, 'rev-parse', 'HEAD~1').stdout.trim()).toBe(base);
   });
 
   it('refuses bad arguments', () => {
-    expect(ws.run('step', 'not-a-hash', 'p', FIX, 'm', '30', 'true').status).toBe(2);
-    expect(ws.run('step', base, '../evil', FIX, 'm', '30', 'true').status).toBe(2);
-    expect(ws.run('step', base, 'p', FIX, 'm', 'x', 'true').status).toBe(2);
+    expect(ws.run('step', 'not-a-hash', 'p', 'm', '30', 'true', '', FIX).status).toBe(2);
+    expect(ws.run('step', base, '../evil', 'm', '30', 'true', '', FIX).status).toBe(2);
+    expect(ws.run('step', base, 'p', 'm', 'x', 'true', '', FIX).status).toBe(2);
+    // a candidate without its patch, and no candidate at all
+    expect(ws.run('step', base, 'p', 'm', '30', 'true', '', FIX, '--recount').status).toBe(2);
+    expect(ws.run('step', base, 'p', 'm', '30', 'true').status).toBe(2);
+  });
+
+  it.each(['--reject', '--unsafe-paths', '--directory=/', '--recount --reject', '*', '-C1;touch x', '--include=*'])(
+    'refuses the apply flags %j before changing anything, and never globs them',
+    (flags) => {
+      const r = ws.run('step', base, 'p', 'm', '30', 'echo ran', '', STALE, flags, FIX);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/unsupported apply flag/);
+      expect(r.stdout).not.toContain('ran');
+      expect(hostGit(ws.dir, 'rev-parse', 'HEAD').stdout.trim()).toBe(base);
+    },
+  );
+
+  it('tries the candidates in order and applies the first whose check passes, with its flags', () => {
+    // counts that disagree with the body: refused as written, taken with --recount
+    const miscounted = FIX.replace('@@ -1,2 +1,2 @@', '@@ -1,5 +1,5 @@');
+    const r = ws.run('step', base, 'iter-01.patch', 'msg', '30', TEST, '', STALE, '', miscounted, '--recount', miscounted, '', FIX);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('HAMMER_STAGE checked 3');
+    expect(r.result).toMatchObject({ applied: true, candidate: 3 });
+    expect(r.stderr).toMatch(/hammer-runner: check 1\n[^]*patch does not apply[^]*hammer-runner: check 2\n[^]*hammer-runner: check 3/);
+    expect(r.stderr).not.toContain('check 4');
+    expect(hostGit(ws.dir, 'show', 'HEAD:m.py').stdout).toBe('def f():\n    return 2\n');
+  });
+
+  it('reports every candidate refused, each with git\'s message after its check line, and runs no test', () => {
+    const r = ws.run('step', base, 'iter-01.patch', 'msg', '30', 'echo ran > ran.txt', '', STALE, '--recount --ignore-whitespace', STALE);
+    expect(r.status).toBe(1);
+    expect(r.result).toMatchObject({ applied: false });
+    expect(r.result?.candidate).toBeUndefined();
+    expect(r.stderr.match(/hammer-runner: check \d/g)).toEqual(['hammer-runner: check 1', 'hammer-runner: check 2']);
+    expect(hostGit(ws.dir, 'status', '--porcelain').stdout).toBe('');
   });
 });

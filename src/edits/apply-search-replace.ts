@@ -1,0 +1,120 @@
+// Rung 5, and the only rung of SEARCH/REPLACE answers: find the SEARCH lines (exact, then
+// whitespace-insensitive; a unique match) and put the REPLACE lines in their place, one edit after
+// another. Edits made from a diff's hunks may also drop unmatched context lines from their edges,
+// as long as what is left still matches exactly one place and holds the change.
+import { notFound, type EditFailure } from './failures.js';
+import type { FileText } from './file-text.js';
+import { indentMap } from './indent.js';
+import { indexLines, locateLines } from './locate.js';
+import { spliceLines, type NewLine } from './splice.js';
+
+/** One edit: the lines to find and the lines to put in their place. */
+export interface SearchEdit {
+  /** How feedback names it: "SEARCH/REPLACE block 2", "hunk 1 (@@ -5,6 +5,6 @@)". */
+  what: string;
+  search: string[];
+  replace: string[];
+}
+
+/** What may be dropped from the edges of a SEARCH that does not match: lines the REPLACE repeats ('context') or only blank ones ('blank'). */
+export type TrimMode = 'context' | 'blank';
+
+/** The file after every edit, or the edits that could not be placed. */
+export type SearchResult = { ok: true; text: FileText; created: boolean; adjusted: boolean } | { ok: false; failures: EditFailure[] };
+
+/** Apply the edits in order to `text` (null: the file does not exist yet). */
+export function applySearchEdits(path: string, start: FileText | null, edits: readonly SearchEdit[], trim: TrimMode): SearchResult {
+  let text = start;
+  let created = false;
+  let adjusted = false;
+  const failures: EditFailure[] = [];
+  for (const e of edits) {
+    if (e.search.every((l) => l.trim() === '')) {
+      if (text === null || text.lines.length === 0) {
+        text = { lines: [...e.replace], eols: e.replace.map(() => '\n') };
+        created ||= start === null;
+      } else failures.push({ path, what: e.what, kind: 'exists' });
+      continue;
+    }
+    if (text === null) {
+      failures.push({ path, what: e.what, kind: 'no_file' });
+      continue;
+    }
+    const r = applyOne(path, text, e, trim);
+    if ('kind' in r) failures.push(r);
+    else {
+      text = r.text;
+      adjusted ||= r.adjusted;
+    }
+  }
+  if (failures.length > 0) return { ok: false, failures };
+  return { ok: true, text: text!, created, adjusted };
+}
+
+interface Match {
+  at: number;
+  lead: number;
+  trail: number;
+}
+
+function applyOne(path: string, text: FileText, e: SearchEdit, trim: TrimMode): { text: FileText; adjusted: boolean } | EditFailure {
+  const index = indexLines(text.lines);
+  const common = commonEdges(e.search, e.replace, trim);
+  let firstAmbiguous: number[] | null = null;
+  for (let k = 0; k <= common.lead + common.trail; k++) {
+    const found: Match[] = [];
+    for (let lead = Math.min(k, common.lead); lead >= 0 && k - lead <= common.trail; lead--) {
+      const trail = k - lead;
+      const search = e.search.slice(lead, e.search.length - trail);
+      if (k > 0 && !substantial(search, lead, trail, common)) continue;
+      const loc = locateLines(index, search, null);
+      if (loc.kind === 'found') found.push({ at: loc.at - lead, lead, trail });
+      else if (loc.kind === 'ambiguous' && k === 0) firstAmbiguous = loc.at.map((p) => p + 1);
+    }
+    const starts = new Set(found.map((f) => f.at));
+    if (starts.size > 1) return { path, what: e.what, kind: 'ambiguous', at: [...starts].map((p) => p + 1).sort((a, b) => a - b) };
+    if (found.length > 0) return splice(text, e, found[0]!, common);
+  }
+  if (firstAmbiguous !== null) return { path, what: e.what, kind: 'ambiguous', at: firstAmbiguous };
+  return notFound(path, e.what, text.lines, e.search, null);
+}
+
+// Lines at the start and end that SEARCH and REPLACE share (the edit's context), or only the blank ones.
+function commonEdges(search: readonly string[], replace: readonly string[], trim: TrimMode): { lead: number; trail: number } {
+  const max = Math.min(search.length, replace.length);
+  const same = (a: string, b: string): boolean => a === b && (trim === 'context' || a.trim() === '');
+  let lead = 0;
+  while (lead < max && same(search[lead]!, replace[lead]!)) lead++;
+  let trail = 0;
+  while (trail < max - lead && same(search[search.length - 1 - trail]!, replace[replace.length - 1 - trail]!)) trail++;
+  return { lead, trail };
+}
+
+// What is left after trimming must still say where: two non-blank lines, or a non-blank line the edit removes.
+function substantial(search: readonly string[], lead: number, trail: number, common: { lead: number; trail: number }): boolean {
+  const nonBlank = search.filter((l) => l.trim() !== '').length;
+  if (nonBlank >= 2) return true;
+  const changed = search.slice(Math.max(0, common.lead - lead), search.length - Math.max(0, common.trail - trail));
+  return changed.some((l) => l.trim() !== '');
+}
+
+function splice(text: FileText, e: SearchEdit, m: Match, common: { lead: number; trail: number }): { text: FileText; adjusted: boolean } {
+  const search = e.search.slice(m.lead, e.search.length - m.trail);
+  const replace = e.replace.slice(m.lead, e.replace.length - m.trail);
+  const at = m.at + m.lead;
+  const keepLead = common.lead - m.lead;
+  const keepTrail = common.trail - m.trail;
+  const map = indentMap(search.map((w, i) => [text.lines[at + i]!, w] as const));
+  const lines: NewLine[] = replace.map((r, i) => {
+    const fromEnd = replace.length - 1 - i;
+    if (i < keepLead) return { text: text.lines[at + i]!, eol: text.eols[at + i]! };
+    if (fromEnd < keepTrail) {
+      const p = at + search.length - 1 - fromEnd;
+      return { text: text.lines[p]!, eol: text.eols[p]! };
+    }
+    // a line the edit leaves as it is keeps the file's text (the match may have been whitespace-tolerant)
+    if (i < search.length && r === search[i]) return { text: text.lines[at + i]!, eol: text.eols[at + i]! };
+    return { text: map.apply(r), eol: null };
+  });
+  return { text: spliceLines(text, [{ at, count: search.length, lines }]), adjusted: map.changes };
+}

@@ -1,0 +1,22 @@
+// Why an edit could not be placed in the current file content, as data; feedback.ts renders it.
+import { closestRegion, missingLines, type Region } from './closest-region.js';
+
+/** What went wrong for one hunk or block. */
+export type FailureDetail =
+  | { kind: 'not_found'; missing: string[]; region: Region | null }
+  | { kind: 'ambiguous'; at: number[] }
+  | { kind: 'no_file' }
+  | { kind: 'exists' }
+  | { kind: 'unreadable'; reason: string }
+  | { kind: 'no_context' }
+  | { kind: 'overlap' }
+  | { kind: 'not_whole_file' }
+  | { kind: 'invalid'; reason: string };
+
+/** One hunk or block that could not be placed: the file, which edit ("hunk 2 (@@ -5,6 +5,6 @@)"), and why. */
+export type EditFailure = { path: string; what: string } & FailureDetail;
+
+/** A not_found failure for `want` with the closest region of `file` and the lines missing from it. */
+export function notFound(path: string, what: string, file: readonly string[], want: readonly string[], stated: number | null): EditFailure {
+  return { path, what, kind: 'not_found', missing: missingLines(file, want), region: closestRegion(file, want, stated) };
+}

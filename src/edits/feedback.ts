@@ -1,0 +1,60 @@
+// The text the next prompt shows when an edit could not be applied: which file and hunk failed,
+// which of its lines are not in the file, and the closest region of the file with line numbers.
+import type { EditFailure } from './failures.js';
+
+const MAX_FAILURES = 4;
+
+/** Render failures for the model (plain text, numbered file lines), at most a few of them. */
+export function renderFailures(failures: readonly EditFailure[]): string {
+  const out: string[] = [];
+  for (const f of failures.slice(0, MAX_FAILURES)) out.push(renderOne(f));
+  if (failures.length > MAX_FAILURES) out.push(`(${failures.length - MAX_FAILURES} more edits could not be placed either)`);
+  return out.join('\n\n');
+}
+
+function renderOne(f: EditFailure): string {
+  const head = `${f.path}, ${f.what}:`;
+  switch (f.kind) {
+    case 'not_found': {
+      const parts = [`${head} its lines (context and removed) were not found in the current file.`];
+      if (f.missing.length > 0) parts.push(`These lines are not in ${f.path} at all:\n${f.missing.map((l) => `    ${l}`).join('\n')}`);
+      else parts.push('Each line exists, but not in this order or not next to each other.');
+      if (f.region !== null) {
+        const end = f.region.start + f.region.lines.length - 1;
+        const width = String(end).length;
+        const numbered = f.region.lines.map((l, k) => `${String(f.region!.start + k).padStart(width)} | ${l}`).join('\n');
+        parts.push(`The closest region of ${f.path} (lines ${f.region.start}-${end}) is:\n${numbered}`);
+      } else {
+        parts.push(`No part of ${f.path} resembles them; look at the file's current content.`);
+      }
+      return parts.join('\n');
+    }
+    case 'ambiguous':
+      return `${head} its lines match ${f.at.length} places (lines ${f.at.slice(0, 6).join(', ')}${f.at.length > 6 ? ', ...' : ''}); include more surrounding lines so they match exactly one place.`;
+    case 'no_file':
+      return `${head} ${f.path} does not exist in the repository; create it with "--- /dev/null" (or an empty SEARCH), or use an existing path.`;
+    case 'exists':
+      return `${head} ${f.path} already exists; change it with hunks (or a SEARCH that quotes its lines) instead of creating it.`;
+    case 'unreadable':
+      return `${head} ${f.reason}.`;
+    case 'no_context':
+      return `${head} it has no context or removed lines, so there is nothing to place it by; include the lines around the change.`;
+    case 'overlap':
+      return `${head} it overlaps another edit of the same file; merge them into one.`;
+    case 'not_whole_file':
+      return `${head} it deletes the file but its removed lines are not the whole file.`;
+    case 'invalid':
+      return `${head} ${f.reason}.`;
+  }
+}
+
+/**
+ * The rejection the next prompt shows: the edits that could not be placed (when the host found
+ * any) and git's message for the patch as written.
+ */
+export function rejectionText(failures: readonly EditFailure[], gitMessage: string | null): string {
+  const parts: string[] = [];
+  if (failures.length > 0) parts.push(renderFailures(failures));
+  if (gitMessage !== null && gitMessage.trim() !== '') parts.push(`git apply --check refused the patch as written:\n${gitMessage.trim()}`);
+  return parts.join('\n\n') || 'the edit could not be applied to the current files';
+}
