@@ -24,6 +24,11 @@ export interface ArchiveOptions {
   gid: number;
   /** Modification time of every entry (default: the commit's committer date). */
   mtime?: Date;
+  /**
+   * Also write the archived paths (files and symlinks, NUL-separated) to this path of the archive,
+   * e.g. `.git/hammer/base-paths`, so the sandbox can commit exactly these paths later.
+   */
+  pathList?: string;
   signal?: AbortSignal;
 }
 
@@ -109,6 +114,14 @@ async function writeArchive(out: PassThrough, workbench: Workbench, commit: stri
       stats.bytes += header.size;
     },
   );
+  if (opts.pathList) {
+    const list = Buffer.from(entries.map((e) => `${e.path}\0`).join(''), 'utf8');
+    // the list's own directories (e.g. .git/ and .git/hammer/) are not part of the tree's stats
+    const parts = opts.pathList.split('/');
+    const dirs = parts.slice(0, -1).map((_, i) => encodeHeader({ ...owner, name: `${parts.slice(0, i + 1).join('/')}/`, type: 'directory', mode: 0o755, size: 0 }));
+    const h = encodeHeader({ ...owner, name: opts.pathList, type: 'file', mode: 0o644, size: list.length });
+    await writeOut(out, Buffer.concat([...dirs, h, list, padding(list.length)]));
+  }
   await writeOut(out, END_OF_ARCHIVE);
   out.end();
   return stats;

@@ -1,13 +1,14 @@
 // The run's `prepare` and `baseline` phases: the host workbench, the image, the hardened sandbox,
 // the base tree copied in as one tar stream, and the first test run.
 import { HammerError } from '../errors.js';
-import { baseTarStream, Workbench, type UserRepo } from '../git/index.js';
+import { Workbench, type UserRepo } from '../git/index.js';
 import { renderTestLog } from '../report/test-log.js';
 import type { Sandbox, SandboxSpec } from '../sandbox/types.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { TestRecord } from '../state/run-state.js';
 import type { RunRecorder } from './phase-runner.js';
 import type { ResolvedImage, RunDeps, RunRequest } from './run-types.js';
+import { copyHead, initSandboxRepo } from './sandbox-init.js';
 import { SandboxRepo } from './sandbox-repo.js';
 import { sandboxSpec } from './sandbox-spec.js';
 import { toTestRecord } from './test-record.js';
@@ -17,11 +18,16 @@ export interface Prepared {
   workbench: Workbench;
   sandbox: Sandbox;
   repo: SandboxRepo;
-  /** The sandbox's base tree equals the host's (so trees can be compared after every patch). */
+  /** The sandbox's base tree equals the host's (so trees can be compared after every patch); known once ready. */
   treesComparable: boolean;
-  /** The sandbox commit matching the workbench's head (the sandbox's own hashes differ from the host's). */
+  /** The sandbox commit matching the workbench's head (the sandbox's own hashes differ from the host's); '' until ready. */
   sandboxHead: string;
+  /** Make the sandbox's repository now, in the background, if that was deferred past the baseline. */
+  startInit(): void;
+  /** Resolves when the sandbox's repository exists (await before the first sandbox git operation). */
+  ready(): Promise<void>;
 }
+
 
 /**
  * Create the workbench and the sandbox side by side, copy the base in, and make it a repository.
@@ -56,11 +62,33 @@ export async function prepare(
     }
   }
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
-  const archive = baseTarStream(workbench, workbench.head(), { uid, gid, ...(signal ? { signal } : {}) });
-  await Promise.all([sandbox.copyIn({ kind: 'tar', stream: archive.stream }, signal ? { signal } : {}), archive.done]);
+  const initOptions = { sandbox, workbench, uid, gid, execTimeoutMs: config.sandbox.exec_timeout * 1000, ...(signal ? { signal } : {}) };
+  const { skipped } = await copyHead(initOptions);
   const repo = new SandboxRepo(sandbox, { execTimeoutMs: config.sandbox.exec_timeout * 1000, maxOutputBytes: config.sandbox.output_cap });
-  const base = await repo.init(signal);
-  return { workbench, sandbox, repo, treesComparable: base.tree === workbench.tree(), sandboxHead: base.commit };
+  const prep: Prepared = {
+    workbench,
+    sandbox,
+    repo,
+    treesComparable: false,
+    sandboxHead: '',
+    startInit: () => void begin(),
+    ready: () => begin(),
+  };
+  let init: Promise<void> | undefined;
+  const begin = (): Promise<void> => {
+    if (!init) {
+      init = initSandboxRepo(initOptions).then((base) => {
+        prep.sandboxHead = base.commit;
+        prep.treesComparable = base.comparable;
+      });
+      init.catch(() => undefined); // whoever awaits ready() sees the failure
+    }
+    return init;
+  };
+  // A tree with left-out entries (submodules, unsafe names) never matches the host's, so test
+  // leftovers could not be told apart: make the repository before any test runs.
+  if (skipped > 0) await prep.ready();
+  return prep;
 }
 
 /** Run the tests once before the first generation, so the model sees what fails. */

@@ -73,6 +73,8 @@ export async function drive(
       const baseline = await rec.phase('baseline', null, () => runTests(rec, deps, prep.repo, req, null));
       await rec.update((s) => ({ ...s, baseline }));
     }
+    // the sandbox's repository is made while the first prompt is built and the model answers
+    prep.startInit();
     let next = rec.state.iterations.length ? decideNext(rec.state, limits(req)) : ({ action: 'generate' } as const);
     let recorded = pendingAnswer;
     while (next.action === 'generate') {
