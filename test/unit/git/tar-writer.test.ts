@@ -9,7 +9,7 @@ async function extract(buf: Buffer): Promise<{ name: string; type: string; mode:
   const done = new Promise<void>((resolve, reject) => {
     ex.on('entry', (h, stream, next) => {
       const chunks: Buffer[] = [];
-      stream.on('data', (c: Uint8Array) => chunks.push(Buffer.from(c)));
+      stream.on('data', (c: unknown) => chunks.push(Buffer.from(c as Uint8Array)));
       stream.on('end', () => {
         out.push({ name: h.name, type: h.type ?? '', mode: h.mode ?? 0, uid: h.uid ?? -1, size: h.size ?? 0, linkname: h.linkname ?? null, body: Buffer.concat(chunks).toString('utf8') });
         next();
