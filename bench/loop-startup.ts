@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { packageRoot } from '../src/paths.js';
 import type { Iteration, RunState } from '../src/state/run-state.js';
 import { RunStore } from '../src/state/store.js';
-import { benchEnv, DockerEventLog, largeRepoFiles, makeGitRepo, removeDir, safeJson, startScriptedOllama, type ScriptedOllama } from './fixtures.js';
+import { benchEnv, DockerEventLog, git, largeRepoFiles, makeGitRepo, removeDir, safeJson, startScriptedOllama, type ScriptedOllama } from './fixtures.js';
 import { heading, printFigure } from './lib.js';
 import { callName } from './loop.js';
 
@@ -30,6 +30,8 @@ export async function benchStartup(runIds: string[], opts: { model: string }): P
   const server = await startScriptedOllama(() => 'NO_CHANGES', opts.model);
   const made = performance.now();
   const repo = await makeGitRepo(largeRepoFiles(5000, 50 * 1024 ** 2), 'hb-bench-large-');
+  // a real 5,000-file repository is packed (a clone, or git gc); a fresh commit leaves 5,000 loose objects
+  await git(repo, ['gc', '--quiet']);
   process.stdout.write(`(fixture repo generated and committed in ${((performance.now() - made) / 1000).toFixed(1)} s; one unmeasured warm-up run first)\n`);
   const scratch = await mkdtemp(join(tmpdir(), 'hb-bench-startup-'));
   const store = new RunStore({ dir: join(repo, '.hammer') });

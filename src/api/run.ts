@@ -7,7 +7,8 @@ import { HammerError } from '../errors.js';
 import { getToolchain } from '../images/index.js';
 import { imageUsagePath, recordImageUsage } from '../images/usage.js';
 import { packageRoot } from '../paths.js';
-import { createProvider, type ModelProvider } from '../llm/index.js';
+import type { ModelProvider } from '../llm/index.js';
+import { lazyProvider } from './lazy-provider.js';
 import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
 import { resumeLoop } from '../loop/resume.js';
@@ -56,7 +57,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   const config: Config = { ...resolved.config, sandbox: { ...resolved.config.sandbox, toolchain: repoEnv.toolchain ?? resolved.config.sandbox.toolchain } };
   const store = new RunStore({ dir: join(repo, config.state.dir) });
   const replayAnswers = options.replayAnswers ?? (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
-  const provider: ModelProvider = createProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
+  const provider: ModelProvider = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
   try {
     const docker = createDockerClient(env);
     await pingEngine(docker, options.signal);
@@ -118,7 +119,7 @@ export async function resume(options: { repo: string; runId: string; env?: NodeJ
   if (!parsed.success) throw new HammerError('STATE_INVALID', `run ${options.runId}'s recorded config does not validate`);
   const config = parsed.data;
   const answers = config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
-  const provider = createProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
+  const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
   try {
     const docker = createDockerClient(env);
     await pingEngine(docker, options.signal);
