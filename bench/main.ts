@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { packageRoot } from '../src/paths.js';
 import { createDockerClient, DockerSandboxEngine } from '../src/sandbox/index.js';
+import { benchEdits } from './edits.js';
 import { benchImages } from './images.js';
 import { benchLoop } from './loop.js';
 import { benchSandbox } from './sandbox.js';
 
 /** The sections, in the order they run. */
-const SECTIONS: Record<string, () => Promise<void>> = { sandbox: benchSandbox, images: benchImages, loop: benchLoop };
+const SECTIONS: Record<string, () => Promise<void>> = { sandbox: benchSandbox, images: benchImages, loop: benchLoop, edits: benchEdits };
 
 async function printMachine(): Promise<void> {
   const { version } = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')));
