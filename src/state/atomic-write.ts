@@ -8,16 +8,19 @@ export const TEMP_SUFFIX = '.tmp';
 
 /**
  * Replace `path` with `content`: write a temp file in the same directory, fsync it, rename it over
- * the target, fsync the directory.
+ * the target, fsync the directory. With `durable: false` the fsyncs are skipped: a reader still
+ * never sees a partial file, but a machine crash may lose the write (the run state, written durably
+ * after its artifacts, is what must survive).
  */
-export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, content: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
+  const durable = options.durable ?? true;
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
   const fh = await open(tmp, 'wx', 0o644);
   try {
     try {
       await fh.writeFile(content);
-      await fh.sync();
+      if (durable) await fh.sync();
     } finally {
       await fh.close();
     }
@@ -26,7 +29,7 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
-  await fsyncDir(dir);
+  if (durable) await fsyncDir(dir);
 }
 
 /** fsync a directory so a rename in it survives a crash (a no-op where the platform refuses). */

@@ -133,7 +133,8 @@ export class RunStore {
     const file = checkArtifactName(name);
     const dir = this.artifactsDir(runId);
     await mkdir(dir, { recursive: true });
-    await writeFileAtomic(join(dir, file), content);
+    // atomic but not fsynced: the state file that names it is written durably right after
+    await writeFileAtomic(join(dir, file), content, { durable: false });
     return file;
   }
 
