@@ -26,6 +26,8 @@ export const SandboxConfigSchema = z.strictObject({
   runtime: z.string(),
   exec_timeout: seconds,
   output_cap: size,
+  /** The most files a base tree may hold (a preflight refuses larger ones). */
+  max_repo_files: z.number().int().min(1).default(100_000),
   env: z.record(z.string().regex(envName, 'not a variable name'), z.string()),
 });
 

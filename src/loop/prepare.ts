@@ -2,6 +2,7 @@
 // the base tree copied in as one tar stream, and the first test run.
 import { HammerError } from '../errors.js';
 import { Workbench, type UserRepo } from '../git/index.js';
+import { preflightTree } from '../git/preflight.js';
 import { renderTestLog } from '../report/test-log.js';
 import type { Sandbox, SandboxSpec } from '../sandbox/types.js';
 import { artifactNames } from '../state/artifact-names.js';
@@ -50,7 +51,13 @@ export async function prepare(
     Workbench.create(userRepo, userRepo.baseCommit, {
       identity: { name: config.git.author_name, email: config.git.author_email },
       ...(signal ? { signal } : {}),
-    }).then((w) => (track({ workbench: w }), w)),
+    })
+      .then((w) => (track({ workbench: w }), w))
+      // a tree that cannot fit is refused before anything goes in
+      .then(async (w) => {
+        await preflightTree(w.head(), w.gitOptions(signal ? { signal } : {}), { maxFiles: config.sandbox.max_repo_files, workspaceBytes: config.sandbox.workspace_size });
+        return w;
+      }),
     deps.engine.create(spec, signal ? { signal } : {}).then((s) => (track({ sandbox: s }), s)),
   ]);
   for (const a of applied) {
