@@ -90,6 +90,39 @@ export const GitConfigSchema = z.strictObject({
   author_email: z.string().min(1),
 });
 
+/**
+ * Which edits need a human. State files written before [policy] existed carry no policy: they get
+ * these defaults (the same as configs/default.toml).
+ */
+export const DEFAULT_SENSITIVE_PATHS = [
+  '.github/**',
+  '.gitlab-ci.yml',
+  '.gitlab/**',
+  '.circleci/**',
+  '.travis.yml',
+  'azure-pipelines.yml',
+  '.azure-pipelines/**',
+  'Jenkinsfile',
+  '.buildkite/**',
+  '.drone.yml',
+  'bitbucket-pipelines.yml',
+  '.woodpecker.yml',
+  '.woodpecker/**',
+  '.pre-commit-config.yaml',
+  '.husky/**',
+  '.devcontainer/**',
+  '.hammer/**',
+  '**/.gitattributes',
+  '**/.gitmodules',
+] as const;
+
+export const PolicyConfigSchema = z.strictObject({
+  sensitive_paths: z.array(z.string().min(1)).default([...DEFAULT_SENSITIVE_PATHS]),
+  allow_sensitive: z.boolean().default(false),
+  /** The largest patch accepted, in bytes: every later prompt carries the diff so far. */
+  max_patch_bytes: size.default(512 * 1024),
+});
+
 export const StateConfigSchema = z.strictObject({
   dir: z.string().min(1),
 });
@@ -105,6 +138,7 @@ export const ConfigSchema = z.strictObject({
   prompt: PromptConfigSchema,
   git: GitConfigSchema,
   state: StateConfigSchema,
+  policy: PolicyConfigSchema.prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -15,6 +15,7 @@ import { assertSameTree } from './prepare.js';
 import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
+import { judgeExtracted } from './path-policy.js';
 import { buildPrompt, renderPromptArtifact, type BuiltPrompt, type PromptFile } from './prompt.js';
 import type { RunDeps, RunRequest } from './run-types.js';
 import { changedFiles, lastRejectedIteration, stabilitySignal } from './signal.js';
@@ -92,6 +93,14 @@ export async function runIteration(
   await deps.store.writeArtifact(runId, patchArtifact, interp.patch);
   const files = toPatchFiles(interp.files);
   const summary = summarizePatch(files);
+  // [policy]: edits to sensitive paths (CI configuration, .gitattributes, .gitmodules, package
+  // scripts) are refused, the model told why, unless allowed; when allowed they are flagged for review
+  const policy = await judgeExtracted({ files, patch: interp.patch }, config.policy, (paths) => readCurrent(prep, paths, signal));
+  if (policy.kind === 'refused') {
+    await set({ extraction: { kind: 'unusable', reason: policy.reason }, outcome: 'unusable', summary: `no usable diff: ${policy.reason}` });
+    return finish(rec, n);
+  }
+  if (policy.kind === 'flagged') await set({ review: policy.review });
   const patchRecord = { hash: interp.hash, artifact: patchArtifact, files, lines: interp.lines, added: interp.added, removed: interp.removed };
   await set({
     extraction: { kind: 'diff', lines: interp.lines, files: files.length, ...(interp.fixes.length ? { fixes: interp.fixes } : {}) },
@@ -232,6 +241,13 @@ async function promptFor(state: RunState, req: RunRequest, prep: Prepared, store
 /** " (applied: hunks relocated by their context)" for any rung but the first. */
 function rungNote(rung: Rung): string {
   return rung === 'as_is' ? '' : ` (applied: ${rungLabel(rung)})`;
+}
+
+/** The current text of repo paths at the workbench head (the sandbox's tree too), for the path policy. */
+async function readCurrent(prep: Prepared, paths: string[], signal?: AbortSignal): Promise<Map<string, string>> {
+  const read = await prep.workbench.readFiles(prep.workbench.head(), paths, { maxBytesPerFile: 1024 * 1024, ...(signal ? { signal } : {}) });
+  // a file cut short is passed on as is: it does not parse, so the policy treats it as changed
+  return new Map(read.files.map((f) => [f.path, f.content]));
 }
 
 function firstLine(text: string): string {

@@ -39,6 +39,8 @@ export function renderPrSummary(state: RunState): string {
   sections.push(renderCommits(iterations));
   sections.push(renderFinalTest(state));
   sections.push(renderFiles(iterations));
+  const review = renderReview(iterations);
+  if (review !== null) sections.push(review);
   const rejected = renderRejected(iterations);
   if (rejected !== null) sections.push(rejected);
   if (state.errors.length > 0) {
@@ -114,6 +116,13 @@ function renderFiles(iterations: readonly Iteration[]): string {
     .sort((a, b) => a.path.localeCompare(b.path))
     .map((f) => `- ${code(f.path)} (${f.status}${f.from === undefined ? '' : ` from ${code(f.from)}`})`);
   return `## Files touched\n\n${lines.join('\n')}`;
+}
+
+/** Sensitive paths [policy] allowed: always flagged, so a human reads them before merging. */
+function renderReview(iterations: readonly Iteration[]): string | null {
+  const lines = iterations.flatMap((it) => (it.outcome === 'applied' ? (it.review ?? []).map((r) => `- Iteration ${it.n}: ${sanitizeLine(truncateText(r, 300))}`) : []));
+  if (lines.length === 0) return null;
+  return `## Needs review: sensitive paths\n\nThese edits change CI configuration, git attributes or submodules, or package scripts. They were applied only because \`[policy] allow_sensitive\` is on; read them before merging.\n\n${lines.join('\n')}`;
 }
 
 function renderRejected(iterations: readonly Iteration[]): string | null {

@@ -132,6 +132,8 @@ export const IterationSchema = z.strictObject({
   outcome: z.enum(ITERATION_OUTCOMES).nullable(),
   /** One line saying what happened (also the commit message's tail when applied). */
   summary: z.string(),
+  /** Sensitive paths the patch edits, allowed by [policy] and flagged for review ("path: why"). */
+  review: z.array(z.string()).optional(),
 });
 export type Iteration = z.infer<typeof IterationSchema>;
 
