@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** Security suites cheap enough for every `make test` (the rest run in `make security`). */
+const SECURITY_CHEAP = ['test/security/git-config.test.ts', 'test/security/diffs.test.ts'];
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/reporters/summary-line.ts'],
@@ -20,6 +23,19 @@ export default defineConfig({
           // a project with its own worker limit needs its own group (unit runs first)
           sequence: { groupOrder: 1 },
           testTimeout: 180_000,
+          hookTimeout: 600_000,
+          globalSetup: ['./test/integration/global-setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'security',
+          // `make security` runs every attack (HAMMER_SECURITY=full); `make test` only the cheap ones
+          include: process.env['HAMMER_SECURITY'] === 'full' ? ['test/security/**/*.test.ts'] : SECURITY_CHEAP,
+          // attacks load the shared engine: one file at a time, after the integration suites
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+          testTimeout: 300_000,
           hookTimeout: 600_000,
           globalSetup: ['./test/integration/global-setup.ts'],
         },

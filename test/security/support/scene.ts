@@ -1,0 +1,137 @@
+// One hostile `hammer-box run` through the built CLI: a fixture repository, a scripted model
+// server, a canary planted on the host, and everything the run left behind, ready to be checked.
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { diffSnapshots, snapshotRepo, tempDir, type FixtureFile, type RepoSnapshot } from '../../helpers/fixture-repo.js';
+import { startModelServer, type ModelServer, type Script } from '../../helpers/model-server.js';
+import { createPythonFixture, type PythonFixture } from '../../helpers/python-fixture.js';
+import { leftovers, readState, runIdsIn, testEnv } from '../../integration/run-support.js';
+import type { RunState } from '../../../src/state/run-state.js';
+import { filesUnder, plantCanary, type Canary } from './canary.js';
+import { runCli, startCli, type CliProcess, type CliResult } from './cli.js';
+
+/** What a scene is built from. */
+export interface SceneOptions {
+  /** Files added to (or replacing) the Python fixture's first commit. */
+  files?: Record<string, FixtureFile>;
+  /** The model's answers, in order. */
+  answers: Script[];
+  /** The test command; the canary probe runs before it (its verdict on stderr). */
+  testCommand?: string;
+  /** Extra TOML for a --config file (the model URL and name are always set). */
+  config?: string;
+  maxIterations?: number;
+  testTimeout?: number;
+}
+
+/** A prepared scene: start it with run() or start(). */
+export interface Scene {
+  fx: PythonFixture;
+  server: ModelServer;
+  canary: Canary;
+  /** The repository before the run (retake it after planting things in the repository). */
+  before: RepoSnapshot;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  run(): Promise<CliResult>;
+  start(): CliProcess;
+  cleanup(): Promise<void>;
+}
+
+/** What a finished run left. */
+export interface Outcome {
+  result: CliResult;
+  runId: string;
+  state: RunState;
+  summary: string;
+}
+
+/** Build the fixture, the server and the canary. */
+export async function createScene(opts: SceneOptions): Promise<Scene> {
+  const canary = await plantCanary();
+  const fx = await createPythonFixture(opts.files ?? {});
+  const server = await startModelServer({ models: ['test-model'], script: opts.answers });
+  const confDir = await tempDir('hb-config-');
+  const config = join(confDir, 'config.toml');
+  await writeFile(
+    config,
+    `[model]\nprovider = "ollama"\nurl = "${server.url}"\nname = "test-model"\nretries = 0\n` +
+      `[loop]\nmax_iterations = ${opts.maxIterations ?? 2}\nmax_unusable_answers = 50\n` +
+      `[tools]\ntest_timeout = ${opts.testTimeout ?? 120}\n` +
+      (opts.config ?? ''),
+  );
+  const command = `{ ${canary.probe()}; } >&2; ${opts.testCommand ?? 'python3 -m pytest -q'}`;
+  const args = ['run', '--repo', fx.repo.path, '--directive', fx.directive, '--config', config, '--test-command', command];
+  const env = testEnv();
+  const before = await snapshotRepo(fx.repo.path);
+  return {
+    fx,
+    server,
+    canary,
+    before,
+    args,
+    env,
+    run: () => runCli(args, env),
+    start: () => startCli(args, env),
+    cleanup: async () => {
+      await server.close();
+      await fx.cleanup();
+      await canary.remove();
+      await rm(confDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Read what the (only or newest) run of the scene left. */
+export async function outcomeOf(scene: Scene, result: CliResult): Promise<Outcome> {
+  const ids = (await runIdsIn(scene.fx.repo.path)).sort();
+  const runId = ids.at(-1);
+  if (!runId) throw new Error(`no run state was written; the CLI said: ${result.stderr.slice(-2000)}`);
+  const state = await readState(scene.fx.repo.path, runId);
+  const summary = await readFile(join(scene.fx.repo.path, '.hammer', 'runs', runId, 'PR_SUMMARY.md'), 'utf8').catch(() => '');
+  return { result, runId, state, summary };
+}
+
+/** Run the scene to its end and read what it left. */
+export async function runScene(scene: Scene): Promise<Outcome> {
+  return outcomeOf(scene, await scene.run());
+}
+
+/**
+ * The canary checks every attack ends with: the file untouched; neither value in the run's files,
+ * the prompts the model was sent, or the terminal; the in-sandbox probe ran and found nothing.
+ * Returns a short note for the table.
+ */
+export async function expectCanarySafe(scene: Scene, out: Outcome | { result: CliResult }, probes: 'ran' | 'not-run' = 'ran'): Promise<string> {
+  expect(await scene.canary.untouched(), 'the host canary file changed').toBe(true);
+  const runFiles = await filesUnder(join(scene.fx.repo.path, '.hammer'));
+  const hits = scene.canary.hits({
+    ...Object.fromEntries(Object.entries(runFiles).map(([k, v]) => [`run file ${k}`, v])),
+    prompts: JSON.stringify(scene.server.requests),
+    'terminal stdout': out.result.stdout,
+    'terminal stderr': out.result.stderr,
+  });
+  expect(hits).toEqual([]);
+  if (probes === 'ran') {
+    const texts = Object.values(runFiles).map((b) => b.toString('utf8')).join('\n');
+    expect(texts, 'the in-sandbox canary probe never reported').toContain('CANARY_ABSENT');
+    expect(texts).not.toContain('CANARY_FOUND');
+  }
+  return 'canary untouched, absent from sandbox, prompts, run files and terminal';
+}
+
+/** The user's repository is byte-identical except for .hammer and new EngineerExternal/ branches; returns the new branches. */
+export async function expectRepoIntact(scene: Scene): Promise<string[]> {
+  const d = diffSnapshots(scene.before, await snapshotRepo(scene.fx.repo.path));
+  const ours = (p: string): boolean => /^(\.hammer|\.git\/refs\/heads\/EngineerExternal)(\/|$)/.test(p);
+  expect(d.removed).toEqual([]);
+  expect(d.changed.filter((p) => !ours(p) && p !== '.git/refs/heads' && p !== '.git/refs')).toEqual([]);
+  expect(d.added.filter((p) => !ours(p))).toEqual([]);
+  return d.added.filter((p) => p.startsWith('.git/refs/heads/EngineerExternal/') && !d.added.some((q) => q.startsWith(`${p}/`)));
+}
+
+/** No container or volume of the run is left on the engine. */
+export async function expectNoLeftovers(runId: string): Promise<void> {
+  expect(await leftovers(runId)).toEqual({ containers: [], volumes: [] });
+}
