@@ -1,6 +1,6 @@
 // One turn of the loop: read state, generate, extract, validate, apply, test, update state.
 import { fileStates, rejectionText, rungLabel, type Rung } from '../edits/index.js';
-import { commitMessage, type ApplyResult } from '../git/index.js';
+import { commitMessage, type ApplyResult, type ReadFilesResult } from '../git/index.js';
 import type { GenerateResult } from '../llm/index.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { Iteration, RunState } from '../state/run-state.js';
@@ -43,7 +43,9 @@ export async function runIteration(
   const set = async (change: Partial<Omit<Iteration, 'n'>>): Promise<RunState> => rec.change((s, now) => updateIteration(s, n, change, now));
 
   // 1. read state: the prompt is rebuilt from the state file and the host's git, never remembered
-  const prompt = await rec.phase('read_state', n, () => promptFor(rec.state, req, prep, deps.store, n, signal));
+  // the files the prompt shows, read at the head: phase 3 places edits in them without reading again
+  const shown: ReadFilesResult[] = [];
+  const prompt = await rec.phase('read_state', n, () => promptFor(rec.state, req, prep, deps.store, n, signal, shown));
   const promptArtifact = artifactNames.prompt(n);
   await deps.store.writeArtifact(runId, promptArtifact, renderPromptArtifact(prompt));
   await set({ prompt: { chars: prompt.chars, artifact: promptArtifact } });
@@ -58,6 +60,8 @@ export async function runIteration(
           onProgress: (p) => deps.emit({ type: 'model_progress', run_id: runId, iteration: n, tokens: p.tokens, tps: p.tokensPerSecond, elapsed_ms: p.elapsedMs }),
         }),
   );
+  // the sandbox's repository (made in the background since the baseline) is needed from here on
+  await prep.ready();
   const answerArtifact = artifactNames.answer(n);
   // the raw answer, byte for byte: replay plays these back
   await deps.store.writeArtifact(runId, answerArtifact, answer.text);
@@ -75,8 +79,18 @@ export async function runIteration(
   // 3. extract: the answer's edits, vetted, and the apply ladder's candidates, built against the
   // content at the workbench head (the tree the sandbox has too)
   const head = prep.workbench.head();
-  const readEdits = async (paths: string[]) =>
-    fileStates(await prep.workbench.readFiles(head, paths, { maxBytesPerFile: EDIT_READ_BYTES, ...sig }), EDIT_READ_BYTES);
+  const readEdits = async (paths: string[]) => {
+    // whole files the prompt already read at this head are reused; the rest is read now
+    const known: ReadFilesResult = { files: [], skipped: [] };
+    for (const r of shown) {
+      known.files.push(...r.files.filter((f) => !f.truncated && paths.includes(f.path)));
+      known.skipped.push(...r.skipped.filter((f) => paths.includes(f.path)));
+    }
+    const have = new Set([...known.files.map((f) => f.path), ...known.skipped.map((f) => f.path)]);
+    const rest = paths.filter((p) => !have.has(p));
+    const read = rest.length === 0 ? { files: [], skipped: [] } : await prep.workbench.readFiles(head, rest, { maxBytesPerFile: EDIT_READ_BYTES, ...sig });
+    return fileStates({ files: [...known.files, ...read.files], skipped: [...known.skipped, ...read.skipped] }, EDIT_READ_BYTES);
+  };
   const interp: Interpretation = await rec.phase('extract', n, () =>
     interpretAnswer(answer.text, { maxDiffLines: config.loop.max_diff_lines, format: config.model.edit_format, strict: config.edits.strict }, readEdits),
   );
@@ -120,17 +134,27 @@ export async function runIteration(
   }
 
   // 4-6. validate, apply, test: one exec in the sandbox tries the ladder's candidates in order
-  // (check, apply and commit the first that passes, tests); as soon as it says which passed, the
-  // host applies that same candidate in its workbench while the tests run
+  // (check, apply and commit the first that passes, tests). The host applies the first candidate
+  // in its workbench at once, alongside; if the sandbox says another one passed, the host drops
+  // that commit and applies the one the sandbox took, while the tests run
   const candidates = interp.candidates.slice(0, MAX_STEP_CANDIDATES);
   const before = { commit: prep.workbench.head(), tree: prep.workbench.tree() };
   const t0 = deps.now();
-  let onHostRun: Promise<ApplyResult> | undefined;
   const applyOnHost = (k: number): Promise<ApplyResult> => {
     const c = candidates[k]!;
-    onHostRun = prep.workbench.applyPatch(c.patch, { iteration: n, summary, flags: c.flags, ...sig });
-    onHostRun.catch(() => undefined); // awaited below; never an unhandled rejection if the step throws first
-    return onHostRun;
+    const run = prep.workbench.applyPatch(c.patch, { iteration: n, summary, flags: c.flags, ...sig });
+    run.catch(() => undefined); // awaited below; never an unhandled rejection if the step throws first
+    return run;
+  };
+  const first = applyOnHost(0);
+  let other: Promise<ApplyResult> | undefined;
+  const applyInstead = (k: number): Promise<ApplyResult> => {
+    other ??= first.then((r) => {
+      if (r.ok) prep.workbench.resetHead(before.commit, before.tree);
+      return applyOnHost(k);
+    }, () => applyOnHost(k));
+    other.catch(() => undefined);
+    return other;
   };
   const inSandbox = await prep.repo.step(
     prep.sandboxHead,
@@ -142,12 +166,12 @@ export async function runIteration(
       timeoutMs: config.tools.test_timeout * 1000,
       onOutput: (stream, chunk) => deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') }),
     },
-    { ...sig, onChecked: (k) => void applyOnHost(k) },
+    { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)) },
   );
-  let onHost: ApplyResult | null = null;
-  if (inSandbox.kind === 'applied') onHost = await (onHostRun ?? applyOnHost(inSandbox.candidate));
+  const onHost: ApplyResult | null = inSandbox.kind === 'applied' ? await (inSandbox.candidate === 0 ? first : applyInstead(inSandbox.candidate)) : null;
   if (inSandbox.kind === 'rejected' || onHost === null || !onHost.ok) {
-    // the sandbox drops a patch only it took at its next reset
+    // whichever side took a patch drops it: the workbench here, the sandbox at its next reset
+    if (inSandbox.kind === 'rejected' && (await first).ok) prep.workbench.resetHead(before.commit, before.tree);
     const message =
       inSandbox.kind === 'rejected'
         ? rejectionText(interp.failures, inSandbox.messages.find((m) => m !== '') ?? inSandbox.message)
@@ -189,7 +213,15 @@ async function finish(rec: RunRecorder, n: number): Promise<Iteration> {
   return rec.state.iterations.at(-1)!;
 }
 
-async function promptFor(state: RunState, req: RunRequest, prep: Prepared, store: RunDeps['store'], n: number, signal?: AbortSignal): Promise<BuiltPrompt> {
+async function promptFor(
+  state: RunState,
+  req: RunRequest,
+  prep: Prepared,
+  store: RunDeps['store'],
+  n: number,
+  signal?: AbortSignal,
+  shown?: ReadFilesResult[],
+): Promise<BuiltPrompt> {
   const { config } = req;
   const sig = signal ? { signal } : {};
   const wb = prep.workbench;
@@ -209,6 +241,7 @@ async function promptFor(state: RunState, req: RunRequest, prep: Prepared, store
     picks.map((p) => p.path),
     { maxBytesPerFile: config.prompt.file_max_bytes, ...sig },
   );
+  shown?.push(read);
   const byPath = new Map(read.files.map((f) => [f.path, f]));
   const files: PromptFile[] = picks.flatMap((p) => {
     const f = byPath.get(p.path);
