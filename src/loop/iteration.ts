@@ -62,6 +62,7 @@ export async function runIteration(
   );
   // the sandbox's repository (made in the background since the baseline) is needed from here on
   await prep.ready();
+  rec.change((s) => (s.sandbox ? { ...s, sandbox: { ...s.sandbox, base_tree_matches: prep.treesComparable } } : s));
   const answerArtifact = artifactNames.answer(n);
   // the raw answer, byte for byte: replay plays these back
   await deps.store.writeArtifact(runId, answerArtifact, answer.text);

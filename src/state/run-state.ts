@@ -172,7 +172,13 @@ export const RunStateSchema = z.strictObject({
     toolchain: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
     env: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
   }),
-  sandbox: z.strictObject({ container_id: z.string() }).nullable(),
+  sandbox: z
+    .strictObject({
+      container_id: z.string(),
+      /** The sandbox's base commit has exactly the host's tree (then every patch's tree is compared too). */
+      base_tree_matches: z.boolean().optional(),
+    })
+    .nullable(),
   branch: z.strictObject({ name: z.string(), commit: z.string() }).nullable(),
   phases: z.partialRecord(z.enum(RUN_PHASES), PhaseRecordSchema),
   baseline: TestRecordSchema.nullable(),
