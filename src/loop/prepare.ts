@@ -29,7 +29,6 @@ export interface Prepared {
   ready(): Promise<void>;
 }
 
-
 /**
  * Create the workbench and the sandbox side by side, copy the base in, and make it a repository.
  * Whatever was created is handed to `track` at once, so the caller can clean it up on failure.
