@@ -4,6 +4,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { catFileBatch } from './cat-file.js';
 import { encodeHeader, END_OF_ARCHIVE, padding, writeOut } from './tar-writer.js';
 import { isSafePath } from './safe-path.js';
+import { linkEscapesRoot } from './link-escape.js';
 import { treeEntries, type TreeEntry } from './tree-entries.js';
 import type { Workbench } from './workbench.js';
 
@@ -14,7 +15,7 @@ export interface ArchiveStats {
   symlinks: number;
   directories: number;
   skippedSubmodules: number;
-  /** Paths that cannot be extracted safely (`..`, `.git`, absolute, not UTF-8): left out. */
+  /** Paths that cannot be extracted safely (`..`, `.git`, absolute, not UTF-8, a symlink out of the tree): left out. */
   skippedUnsafe: number;
 }
 
@@ -64,9 +65,16 @@ async function writeArchive(out: PassThrough, workbench: Workbench, commit: stri
   const mtime = opts.mtime ?? (await commitDate(workbench, commit, opts.signal));
   const stats: ArchiveStats = { files: 0, bytes: 0, symlinks: 0, directories: 0, skippedSubmodules: 0, skippedUnsafe: 0 };
   const entries: TreeEntry[] = [];
+  const listed: TreeEntry[] = [];
   for await (const entry of treeEntries(commit, git)) {
     if (entry.kind === 'submodule') stats.skippedSubmodules++;
     else if (!entry.utf8 || !isSafePath(entry.path)) stats.skippedUnsafe++;
+    else listed.push(entry);
+  }
+  // symlinks whose relative target climbs out of the tree are left out, like unsafe paths
+  const escaping = await escapingLinks(listed, git);
+  for (const entry of listed) {
+    if (escaping.has(entry.path)) stats.skippedUnsafe++;
     else entries.push(entry);
   }
 
@@ -125,6 +133,26 @@ async function writeArchive(out: PassThrough, workbench: Workbench, commit: stri
   await writeOut(out, END_OF_ARCHIVE);
   out.end();
   return stats;
+}
+
+/** Paths of the symlinks among `entries` whose target leaves the repository (their blobs are read first). */
+async function escapingLinks(entries: readonly TreeEntry[], git: ReturnType<Workbench['gitOptions']>): Promise<Set<string>> {
+  const links = entries.filter((e) => e.kind === 'symlink');
+  const out = new Set<string>();
+  await catFileBatch(
+    links.map((e) => e.oid),
+    git,
+    async (index, header, body) => {
+      const link = links[index];
+      if (!link) return;
+      // a target longer than any path a kernel resolves is left out unread (it points nowhere)
+      if (header.size > 4096) return void out.add(link.path);
+      const chunks: Buffer[] = [];
+      await body((chunk) => void chunks.push(chunk));
+      if (linkEscapesRoot(link.path, Buffer.concat(chunks).toString('utf8'))) out.add(link.path);
+    },
+  );
+  return out;
 }
 
 async function commitDate(workbench: Workbench, commit: string, signal?: AbortSignal): Promise<Date> {
