@@ -46,7 +46,9 @@ export async function prepare(
   const { config } = req;
   const signal = deps.signal;
   const spec: SandboxSpec = sandboxSpec(config, runId, image.ref);
-  const [workbench, sandbox] = await Promise.all([
+  // both settle before either failure is thrown: a sandbox still being created when the workbench
+  // side fails (the preflight refusing the tree) is tracked, so the caller's cleanup removes it
+  const [wbSide, sandboxSide] = await Promise.allSettled([
     Workbench.create(userRepo, userRepo.baseCommit, {
       identity: { name: config.git.author_name, email: config.git.author_email },
       ...(signal ? { signal } : {}),
@@ -59,6 +61,9 @@ export async function prepare(
       }),
     deps.engine.create(spec, signal ? { signal } : {}).then((s) => (track({ sandbox: s }), s)),
   ]);
+  if (wbSide.status === 'rejected') throw wbSide.reason;
+  if (sandboxSide.status === 'rejected') throw sandboxSide.reason;
+  const [workbench, sandbox] = [wbSide.value, sandboxSide.value];
   for (const a of applied) {
     const r = await workbench.applyPatch(a.patch, { iteration: a.iteration, summary: a.summary, ...(signal ? { signal } : {}) });
     if (!r.ok || r.tree !== a.tree) {
