@@ -21,6 +21,8 @@ export interface SceneOptions {
   testCommand?: string;
   /** Extra TOML for a --config file (the model URL and name are always set). */
   config?: string;
+  /** Extra keys of the [model] table (e.g. timeouts). */
+  modelConfig?: string;
   maxIterations?: number;
   testTimeout?: number;
 }
@@ -56,7 +58,7 @@ export async function createScene(opts: SceneOptions): Promise<Scene> {
   const config = join(confDir, 'config.toml');
   await writeFile(
     config,
-    `[model]\nprovider = "ollama"\nurl = "${server.url}"\nname = "test-model"\nretries = 0\n` +
+    `[model]\nprovider = "ollama"\nurl = "${server.url}"\nname = "test-model"\nretries = 0\n${opts.modelConfig ?? ''}` +
       `[loop]\nmax_iterations = ${opts.maxIterations ?? 2}\nmax_unusable_answers = 50\n` +
       `[tools]\ntest_timeout = ${opts.testTimeout ?? 120}\n` +
       (opts.config ?? ''),
