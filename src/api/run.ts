@@ -1,4 +1,5 @@
 // The programmatic API behind `hammer-box run` and `replay`: resolve config, wire dependencies once, run.
+import type Dockerode from 'dockerode';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
@@ -14,7 +15,9 @@ import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
 import { resumeLoop } from '../loop/resume.js';
 import { runLoop } from '../loop/run.js';
 import type { RunOutcome } from '../loop/run-types.js';
-import { createDockerClient, DockerSandboxEngine, pingEngine } from '../sandbox/index.js';
+// the engine client (dockerode and its gRPC stack, ~200 ms to load) is imported when a run starts,
+// so loading it overlaps the git work that comes first instead of delaying everything
+const sandboxLib = (): Promise<typeof import('../sandbox/index.js')> => import('../sandbox/index.js');
 import { RunStore } from '../state/store.js';
 import { readRepoEnvironment } from './repo-environment.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
@@ -45,6 +48,8 @@ export interface RunOptions {
 
 /** Run the loop on a repository; resolves with the final state (stable or failed), throws typed errors. */
 export async function run(options: RunOptions): Promise<RunOutcome> {
+  const engineLib = sandboxLib();
+  engineLib.catch(() => undefined);
   const env = options.env ?? process.env;
   const repo = resolve(options.repo);
   const directivePath = resolve(options.directive);
@@ -59,6 +64,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   const replayAnswers = options.replayAnswers ?? (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
   const provider: ModelProvider = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
   try {
+    const { createDockerClient, DockerSandboxEngine, pingEngine } = await engineLib;
     const docker = createDockerClient(env);
     await pingEngine(docker, options.signal);
     const engine = new DockerSandboxEngine({ docker });
@@ -121,6 +127,7 @@ export async function resume(options: { repo: string; runId: string; env?: NodeJ
   const answers = config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
   try {
+    const { createDockerClient, DockerSandboxEngine, pingEngine } = await sandboxLib();
     const docker = createDockerClient(env);
     await pingEngine(docker, options.signal);
     return await resumeLoop(
@@ -175,7 +182,7 @@ export async function loadReplayAnswers(store: RunStore, source: string, repo: s
 }
 
 /** The recorded image, by id: IMAGE_MISSING saying why the run cannot be reproduced when it is gone. */
-async function pinned(docker: ReturnType<typeof createDockerClient>, img: NonNullable<RunOptions['pinnedImage']>): Promise<RunImages> {
+async function pinned(docker: Dockerode, img: NonNullable<RunOptions['pinnedImage']>): Promise<RunImages> {
   const facts = await inspectImage(docker, img.id);
   if (!facts) {
     const what = img.env ? 'env image (the toolchain image plus the dependencies setup installed)' : 'image';

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { type Config, ConfigSchema } from '../config/schema.js';
 import { HammerError } from '../errors.js';
 import { resolveUserRepo } from '../git/index.js';
-import { pidAlive } from '../sandbox/index.js';
+import { pidAlive } from '../sandbox/gc.js';
 import type { RunState } from '../state/run-state.js';
 import { summarizePatch } from './patch-summary.js';
 import { drive } from './run.js';
