@@ -1,7 +1,7 @@
 // Making the sandbox's copy a git repository. It can run after the baseline test and while the
 // model generates, off the path to the first model request: init commits exactly the paths the
 // host archived, and the resulting tree is checked against the host's.
-import { HammerError } from '../errors.js';
+import { HammerError, isHammerError } from '../errors.js';
 import { baseTarStream, type Workbench } from '../git/index.js';
 import { parseRunnerResult, runnerArgv } from '../runner/index.js';
 import type { Sandbox } from '../sandbox/types.js';
@@ -30,17 +30,21 @@ export interface InitOptions {
 export async function copyHead(o: InitOptions): Promise<{ skipped: number }> {
   const sig = o.signal ? { signal: o.signal } : {};
   const archive = baseTarStream(o.workbench, o.workbench.head(), { uid: o.uid, gid: o.gid, pathList: BASE_PATHS, ...sig });
-  const [, stats] = await Promise.all([o.sandbox.copyIn({ kind: 'tar', stream: archive.stream }, sig), archive.done]);
+  const [, stats] = await Promise.all([o.sandbox.copyIn({ kind: 'tar', stream: archive.stream, normalized: true }, sig), archive.done]);
   return { skipped: stats.skippedSubmodules + stats.skippedUnsafe };
 }
 
 /**
- * Commit the archived paths in the sandbox. If the tree differs from the host's (test code changed
- * tracked files before init), start the workspace again from the archive once and retry.
+ * Commit the archived paths in the sandbox. If that fails or the tree differs from the host's (the
+ * baseline's test code ran first: it may have changed tracked files, filled the workspace or
+ * planted a repository), start the workspace again from the archive once and retry.
  */
 export async function initSandboxRepo(o: InitOptions): Promise<SandboxBase> {
-  const first = await runInit(o);
-  if (first.tree === o.workbench.tree()) return { ...first, comparable: true };
+  const first = await runInit(o).catch((err: unknown) => {
+    if (isHammerError(err, 'SANDBOX_BROKEN')) return null;
+    throw err;
+  });
+  if (first && first.tree === o.workbench.tree()) return { ...first, comparable: true };
   const sig = o.signal ? { signal: o.signal } : {};
   const wipe = await o.sandbox.exec(['sh', '-c', 'chmod -R u+rwX /workspace 2>/dev/null; find /workspace -mindepth 1 -delete'], { timeoutMs: o.execTimeoutMs, ...sig });
   if (wipe.exitCode !== 0) throw new HammerError('SANDBOX_BROKEN', `could not reset the sandbox's workspace (exit ${wipe.exitCode})`);

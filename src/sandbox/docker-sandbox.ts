@@ -44,7 +44,12 @@ export class DockerSandbox implements Sandbox {
   /** Copy the repo into the workspace as one tar stream. */
   async copyIn(source: RepoSource, options: { signal?: AbortSignal } = {}): Promise<CopyInStats> {
     throwIfAborted(options.signal, 'copying the repo in');
-    const packed = source.kind === 'dir' ? packDirectory(source.path, this.owner) : repackTar(source.stream, this.owner);
+    const packed =
+      source.kind === 'dir'
+        ? packDirectory(source.path, this.owner)
+        : source.normalized
+          ? { stream: source.stream, stats: { files: 0, bytes: 0, skipped: 0 } } // its producer counts
+          : repackTar(source.stream, this.owner);
     try {
       await this.putArchive(packed.stream, options.signal, 'copying the repo in');
     } finally {

@@ -79,7 +79,18 @@ export interface SandboxFile {
 }
 
 /** What goes in as the repo copy: a host directory (packed without following symlinks) or a tar stream. */
-export type RepoSource = { kind: 'dir'; path: string } | { kind: 'tar'; stream: Readable };
+export type RepoSource =
+  | { kind: 'dir'; path: string }
+  | {
+      kind: 'tar';
+      stream: Readable;
+      /**
+       * The stream was built by hammer-box's own writer (src/git's baseTarStream: safe relative
+       * names, the sandbox owner, plain modes, no special files), so it goes in as is. Any other
+       * tar stream is re-packed entry by entry.
+       */
+      normalized?: boolean;
+    };
 
 export interface CopyInStats {
   files: number;
