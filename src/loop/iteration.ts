@@ -193,12 +193,13 @@ export async function runIteration(
   const testName = artifactNames.testLog(n);
   await deps.store.writeArtifact(runId, testName, renderTestLog(req.testCommand, inSandbox.test));
   const test = toTestRecord(inSandbox.test, { command: req.testCommand, artifact: testName, headLines: config.prompt.output_head_lines, tailLines: config.prompt.output_tail_lines });
-  rec.change((s, now) => updateIteration(s, n, { validation: { ok: true } }, now));
-  await rec.recordPhase('validate', n, t0, inSandbox.validateMs);
-  rec.change((s, now) => updateIteration(s, n, { apply: { commit: onHost.commit, tree: onHost.tree } }, now));
-  await rec.recordPhase('apply', n, new Date(t0.getTime() + inSandbox.validateMs), inSandbox.applyMs);
-  rec.change((s, now) => updateIteration(s, n, { test }, now));
-  await rec.recordPhase('test', n, new Date(t0.getTime() + inSandbox.validateMs + inSandbox.applyMs), inSandbox.test.durationMs);
+  // validate, apply and test all ended when the one exec returned: record them and write once
+  rec.change((s, now) => updateIteration(s, n, { validation: { ok: true }, apply: { commit: onHost.commit, tree: onHost.tree }, test }, now));
+  await rec.recordPhases(n, [
+    { phase: 'validate', startedAt: t0, durationMs: inSandbox.validateMs },
+    { phase: 'apply', startedAt: new Date(t0.getTime() + inSandbox.validateMs), durationMs: inSandbox.applyMs },
+    { phase: 'test', startedAt: new Date(t0.getTime() + inSandbox.validateMs + inSandbox.applyMs), durationMs: inSandbox.test.durationMs },
+  ]);
 
   // 7. update state
   await rec.phase('update_state', n, async () =>
