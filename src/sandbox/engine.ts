@@ -54,15 +54,20 @@ export class DockerSandboxEngine implements SandboxEngine {
     const base = `hammer-box-${nameSafe(spec.runId)}-${randomBytes(4).toString('hex')}`;
     const names = { container: base, volume: `${base}-ws` };
     const labels = sandboxLabels(spec.runId, this.owner(), spec.labels);
+    // The two creates are not aborted mid-request: the engine finishes a create whose client went
+    // away, and the volume or container would then exist with nobody left to remove it. They are
+    // quick; an abort takes effect right after each, and everything made so far is removed.
     try {
-      await this.docker.createVolume({ ...volumeCreateOptions(spec, names.volume, labels), ...opt });
+      await this.docker.createVolume(volumeCreateOptions(spec, names.volume, labels));
     } catch (err) {
       throw sandboxFailure(err, 'creating the workspace volume', signal);
     }
     let id: string | undefined;
     try {
-      const container = await this.docker.createContainer({ ...containerCreateOptions(spec, names, labels), ...opt });
+      throwIfAborted(signal, 'creating the sandbox');
+      const container = await this.docker.createContainer(containerCreateOptions(spec, names, labels));
       id = container.id;
+      throwIfAborted(signal, 'creating the sandbox');
       const expectation = { spec, volumeName: names.volume, imageEnvKeys };
       await this.verify(container, expectation, signal);
       await container.start(opt);
