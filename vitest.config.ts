@@ -1,7 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 /** Security suites cheap enough for every `make test` (the rest run in `make security`). */
-const SECURITY_CHEAP = ['test/security/git-config.test.ts', 'test/security/diffs.test.ts'];
+const SECURITY_CHEAP = [
+  'test/security/git-config.test.ts',
+  'test/security/diffs.test.ts',
+  'test/security/escape-attempts.test.ts',
+  'test/security/workspace-fill.test.ts',
+  'test/security/engine-options.test.ts',
+];
 
 export default defineConfig({
   test: {

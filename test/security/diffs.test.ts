@@ -162,7 +162,8 @@ describe('hostile diffs', () => {
       expect(reason).toMatch(c.reason);
       const next = promptText(s.server.chatRequests()[i + 1]);
       expect(next, 'the next prompt carries the reason').toContain(reason.split('\n')[0]!.slice(0, 60).trim());
-      return `${it!.outcome}: ${reason.split('\n')[0]!.slice(0, 110)}`;
+      const telling = reason.split('\n').find((l) => c.reason.test(l) && l.trim() !== '') ?? reason.split('\n')[0]!;
+      return `${it!.outcome}: ${telling.trim().slice(0, 110)}`;
     });
   });
 

@@ -1,0 +1,59 @@
+// Engine options: `[sandbox] runtime` is honoured (a runtime the engine lacks fails closed before
+// anything runs; one it has is used), and `doctor` reports rootless mode, userns-remap and the
+// runtimes on offer.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createDockerClient } from '../../src/sandbox/index.js';
+import { toolchainImage } from '../helpers/images.js';
+import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
+import { requireBuiltCli, runCli } from './support/cli.js';
+import { attack } from './support/record.js';
+import { createScene, expectCanarySafe, expectNoLeftovers, outcomeOf, runScene, type Scene } from './support/scene.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+beforeAll(async () => {
+  requireBuiltCli();
+  await toolchainImage('python');
+});
+afterAll(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const DoctorSchema = z.object({ checks: z.array(z.object({ name: z.string(), status: z.string(), detail: z.string() })), engine: z.object({ runtimes: z.array(z.string()) }).passthrough().nullable() });
+
+describe('engine options', () => {
+  it('[sandbox] runtime: a runtime the engine lacks fails closed; the default one runs', async () => {
+    const info = (await createDockerClient().info()) as { Runtimes?: Record<string, unknown>; DefaultRuntime?: string };
+    const offered = Object.keys(info.Runtimes ?? {});
+    const missing = offered.includes('runsc') ? 'hb-no-such-runtime' : 'runsc';
+    const s: Scene = await createScene({ answers: [{ answer: answerWith(FIX_PATCH) }], config: `[sandbox]\nruntime = "${missing}"\n` });
+    cleanups.push(() => s.cleanup());
+    const refused = await s.run();
+    const ok: Scene = await createScene({ answers: [{ answer: answerWith(FIX_PATCH) }], config: `[sandbox]\nruntime = "${info.DefaultRuntime ?? 'runc'}"\n` });
+    cleanups.push(() => ok.cleanup());
+    const good = await runScene(ok);
+    await attack(`[sandbox] runtime = "${missing}" (not offered by the engine)`, 'fails closed with exit 3 before any test runs; a runtime it offers works', async () => {
+      expect(refused.code, refused.stderr.slice(-600)).toBe(3);
+      expect(refused.stderr).toContain(missing);
+      const out = await outcomeOf(s, refused);
+      expect(out.state.baseline).toBeNull();
+      await expectNoLeftovers(out.runId);
+      await expectCanarySafe(s, out, 'not-run');
+      expect(good.state.status).toBe('stable');
+      return `exit 3: ${(refused.stderr.split('\n').find((l) => l.includes('error [')) ?? '').slice(0, 100)}; runtime "${info.DefaultRuntime ?? 'runc'}": stable`;
+    });
+  });
+
+  it('doctor reports rootless mode, userns-remap and the runtimes', async () => {
+    const r = await runCli(['doctor', '--json'], process.env);
+    const report = DoctorSchema.parse(JSON.parse(r.stdout));
+    await attack('doctor: engine isolation options', 'reports rootless, userns-remap and runtimes (gVisor or not)', () => {
+      const userns = report.checks.find((c) => c.name === 'user namespaces');
+      const runtime = report.checks.find((c) => c.name === 'runtime');
+      expect(userns?.detail).toMatch(/rootless: (yes|no), userns-remap: (yes|no)/);
+      expect(runtime?.detail).toMatch(/gVisor \(runsc\)/);
+      expect(report.engine?.runtimes.length).toBeGreaterThan(0);
+      return `${userns!.detail.slice(0, 40)}; ${runtime!.detail.slice(0, 80)}`;
+    });
+  });
+});
