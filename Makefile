@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE ?= node
 CLI := $(NODE) dist/cli/main.js
 
-.PHONY: all deps build engine images test test-unit test-integration bench demo clean typecheck
+.PHONY: all deps build engine images test test-unit test-integration bench demo clean typecheck security
 
 all: build
 
@@ -37,6 +37,14 @@ test-unit: deps
 
 test-integration: build images
 	npx vitest run --project integration
+
+# The adversarial suite, every attack (make test runs only its cheap files), then a table of
+# attack, expected, observed and verdict built from the rows the tests recorded.
+SECURITY_RESULTS ?= $(or $(TMPDIR),/tmp)/hammer-box-security-results.ndjson
+security: build engine images
+	@rm -f $(SECURITY_RESULTS)
+	@HAMMER_SECURITY=full HAMMER_SECURITY_RESULTS=$(SECURITY_RESULTS) npx vitest run --project security; status=$$?; \
+	$(NODE) scripts/security-table.mjs $(SECURITY_RESULTS) || { [ $$status -ne 0 ] || status=1; }; exit $$status
 
 # Benchmarks print figures and ratios; they never pass or fail on a timing.
 bench: build images
