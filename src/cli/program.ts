@@ -101,13 +101,13 @@ export function buildProgram(version: string): Command {
     .option('--json', 'print JSON')
     .action(async (opts) => lazy('./commands/images.js', { ...opts, action: 'list' }));
   images
-    .command('prune')
-    .description('remove old images: keep the newest N per toolchain, or fit a disk budget (never an image a live run uses)')
+    .command('prune [toolchain]')
+    .description('remove old images (of one toolchain when named): keep the newest N per toolchain, or fit a disk budget (never an image a live run uses)')
     .option('--keep <n>', 'images to keep per toolchain and kind (default 2 when no --budget)')
     .option('--budget <size>', 'remove the least recently used until the rest fit, e.g. 5g')
     .option('--dry-run', 'only say what would be removed')
     .option('--json', 'print JSON')
-    .action(async (opts) => lazy('./commands/images.js', { ...opts, action: 'prune' }));
+    .action(async (toolchain: string | undefined, opts) => lazy('./commands/images.js', { ...opts, action: 'prune', toolchain }));
 
   return program;
 }

@@ -29,13 +29,15 @@ export async function imagesInUse(docker: Dockerode, signal?: AbortSignal): Prom
   return new Set(containerSchema.parse(raw).flatMap((c) => [c.ImageID, c.Image].filter((x): x is string => !!x)));
 }
 
-/** Remove hammer-box images the policy does not keep (dryRun: only report). */
+/** Remove hammer-box images the policy does not keep (dryRun: only report; toolchain: only that toolchain's images, env images included). */
 export async function pruneImages(
   docker: Dockerode,
   policy: PrunePolicy,
-  options: { usage?: ImageUsage; dryRun?: boolean; signal?: AbortSignal } = {},
+  options: { usage?: ImageUsage; dryRun?: boolean; toolchain?: string; signal?: AbortSignal } = {},
 ): Promise<PruneResult> {
-  const images = await listImages(docker, { ...(options.signal ? { signal: options.signal } : {}), ...(options.usage ? { usage: options.usage } : {}) });
+  const listed = await listImages(docker, { ...(options.signal ? { signal: options.signal } : {}), ...(options.usage ? { usage: options.usage } : {}) });
+  // an env image carries its toolchain's label, so one toolchain's images are a closed family
+  const images = options.toolchain === undefined ? listed : listed.filter((i) => i.toolchain === options.toolchain);
   const inUse = await imagesInUse(docker, options.signal);
   const byId = new Map(images.map((i) => [i.id, i]));
   const plan = planPrune(

@@ -1,4 +1,4 @@
-// `hammer-box images bootstrap | build [toolchain] | list | prune`
+// `hammer-box images bootstrap | build [toolchain] | list | prune [toolchain]`
 import { parseSize } from '../../config/units.js';
 import { HammerError } from '../../errors.js';
 import { bootstrapBase, ensureToolchainImage, imageUsagePath, listImages, pruneImages, readImageUsage, toolchainNames } from '../../images/index.js';
@@ -42,7 +42,12 @@ export default async function images(opts: ImagesOptions): Promise<number> {
     if (keep !== undefined && !(Number.isInteger(keep) && keep >= 0)) throw new HammerError('USAGE', `--keep takes a whole number, not ${opts.keep}`);
     const budgetBytes = opts.budget === undefined ? undefined : parseSize(opts.budget);
     if (opts.budget !== undefined && budgetBytes === undefined) throw new HammerError('USAGE', `--budget takes a size such as 5g, not ${opts.budget}`);
-    const result = await pruneImages(docker, { ...(keep !== undefined ? { keep } : {}), ...(budgetBytes !== undefined ? { budgetBytes } : {}) }, { usage, signal, dryRun: opts.dryRun === true });
+    const result = await pruneImages(docker, { ...(keep !== undefined ? { keep } : {}), ...(budgetBytes !== undefined ? { budgetBytes } : {}) }, {
+      usage,
+      signal,
+      dryRun: opts.dryRun === true,
+      ...(opts.toolchain ? { toolchain: opts.toolchain } : {}),
+    });
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;
