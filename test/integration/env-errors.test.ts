@@ -1,0 +1,161 @@
+// Environment errors with the real engine: a failing dependency setup is SETUP_FAILED (exit 3)
+// quoting the output's end, with no env image committed and no container left; `hammer-box replay`
+// of a run whose env image is gone refuses with IMAGE_MISSING naming the image and why (exit 3,
+// through the real CLI binary); an --image built for another architecture than the engine's is
+// IMAGE_CONTRACT naming both platforms before any container starts.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import Docker from 'dockerode';
+import tar from 'tar-stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/api/run.js';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
+import { HammerError } from '../../src/errors.js';
+import { packageRoot } from '../../src/paths.js';
+import { createFixtureRepo } from '../helpers/fixture-repo.js';
+import { toolchainImage } from '../helpers/images.js';
+import { startModelServer, type ModelServer } from '../helpers/model-server.js';
+import { createToolchainFixture } from '../fixtures/toolchains/fixtures.js';
+import { modelFlags, testEnv } from './run-support.js';
+
+const docker = new Docker();
+const madeImages = new Set<string>();
+let stateHome: string;
+let server: ModelServer;
+
+/** The error a promise rejects with (undefined when it resolves). */
+const rejection = (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+
+const exists = (ref: string): Promise<boolean> =>
+  docker
+    .getImage(ref)
+    .inspect()
+    .then(
+      () => true,
+      () => false,
+    );
+
+beforeAll(async () => {
+  stateHome = await mkdtemp(join(tmpdir(), 'hb-state-'));
+  server = await startModelServer({ script: [] });
+});
+
+afterAll(async () => {
+  await server?.close();
+  for (const id of madeImages) await docker.getImage(id).remove({ force: true }).catch(() => undefined);
+  await rm(stateHome, { recursive: true, force: true });
+});
+
+describe('a failing dependency setup', () => {
+  it('is SETUP_FAILED (exit code 3) with the output tail; nothing is committed and no container is left', async () => {
+    const nodeTag = await toolchainImage('node');
+    const nodeId = (await docker.getImage(nodeTag).inspect()).Id;
+    const fx = await createToolchainFixture('node');
+    const started: string[] = [];
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const requestsBefore = server.requests.length;
+    try {
+      const err = await rejection(
+        run({
+          repo: fx.repo.path,
+          directive: fx.directive,
+          env: testEnv({ XDG_STATE_HOME: stateHome }),
+          flags: { ...modelFlags(server), env: { setup_command: 'echo about to fail; exit 7' } },
+          onSetupStart: (tag) => started.push(tag),
+        }),
+      );
+      expect(err).toBeInstanceOf(HammerError);
+      const e = err as HammerError;
+      expect(e.code).toBe('SETUP_FAILED');
+      expect(exitCodeFor(e.code)).toBe(3);
+      expect(e.message).toContain('(echo about to fail; exit 7) exited with 7');
+      expect(e.message.split('\n')).toContain('about to fail');
+      expect(e.hint).toContain('[env] setup_command');
+      // setup started for a new env image, and that image was never committed
+      expect(started).toHaveLength(1);
+      expect(started[0]).toMatch(/^hammer-box\/node-env:[0-9a-f]{12}$/);
+      expect(await exists(started[0]!)).toBe(false);
+      // the setup container (with network) is gone, and no sandbox was started
+      const left = await docker.listContainers({ all: true, filters: { label: ['hammer-box.purpose=env-setup'] } });
+      expect(left.filter((c) => c.ImageID === nodeId && c.Created >= since)).toEqual([]);
+      expect(server.requests).toHaveLength(requestsBefore);
+    } finally {
+      await fx.cleanup();
+    }
+  }, 300_000);
+});
+
+describe('replay of a run whose env image is gone', () => {
+  it('refuses with IMAGE_MISSING naming the env image and why, exit code 3', async () => {
+    await toolchainImage('python');
+    const fx = await createToolchainFixture('python');
+    try {
+      server.enqueue({ answer: fx.fixAnswer });
+      const outcome = await run({ repo: fx.repo.path, directive: fx.directive, env: testEnv({ XDG_STATE_HOME: stateHome }), flags: modelFlags(server) });
+      const { state } = outcome;
+      expect(state.status).toBe('stable');
+      const env = state.image.env!;
+      expect(env.ref).toMatch(/^hammer-box\/python-env:[0-9a-f]{12}$/);
+      madeImages.add(env.id);
+      await docker.getImage(env.id).remove();
+
+      const cli = join(packageRoot(), 'dist', 'cli', 'main.js');
+      const result = await promisify(execFile)(process.execPath, [cli, 'replay', state.run_id, '--repo', fx.repo.path], { env: testEnv({ XDG_STATE_HOME: stateHome }) }).then(
+        () => ({ code: 0, stderr: '' }),
+        (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+      );
+      expect(result.code, result.stderr).toBe(3);
+      expect(result.stderr).toContain('IMAGE_MISSING');
+      expect(result.stderr).toContain(`the env image (the toolchain image plus the dependencies setup installed) this run used (${env.ref}, ${env.id.slice(0, 19)}) is gone`);
+      expect(result.stderr).toContain('cannot be reproduced in the same environment');
+      expect(result.stderr).toMatch(/dependencies may resolve differently/);
+      // the refusal ran no setup: the env image was not made again
+      expect(await exists(env.ref)).toBe(false);
+    } finally {
+      await fx.cleanup();
+    }
+  }, 300_000);
+});
+
+describe('an --image built for another architecture', () => {
+  it('is IMAGE_CONTRACT naming the image platform and the engine platform', async () => {
+    const version = await docker.version();
+    const foreign = version.Arch === 'arm64' ? 'amd64' : 'arm64';
+    const ref = `hammer-box-test/foreign-arch:${randomBytes(4).toString('hex')}`;
+    // no registry: build one for the foreign platform FROM scratch (one file, nothing to execute)
+    const pack = tar.pack();
+    pack.entry({ name: 'Dockerfile' }, 'FROM scratch\nCOPY hello.txt /hello.txt\n');
+    pack.entry({ name: 'hello.txt' }, 'hello\n');
+    pack.finalize();
+    const stream = await docker.buildImage(Readable.from(pack, { objectMode: false }), { t: ref, platform: `linux/${foreign}` });
+    await new Promise<void>((resolve, reject) => docker.modem.followProgress(stream, (err) => (err ? reject(err) : resolve())));
+    madeImages.add(ref);
+    expect((await docker.getImage(ref).inspect()).Architecture).toBe(foreign);
+
+    const repo = await createFixtureRepo({ files: { 'notes.txt': 'nothing to detect\n' } });
+    const requestsBefore = server.requests.length;
+    try {
+      const err = await rejection(
+        run({ repo: repo.path, directive: __filename, env: testEnv({ XDG_STATE_HOME: stateHome }), flags: { ...modelFlags(server), sandbox: { image: ref }, tools: { test_command: 'true' } } }),
+      );
+      expect(err).toBeInstanceOf(HammerError);
+      const e = err as HammerError;
+      expect(e.code).toBe('IMAGE_CONTRACT');
+      expect(exitCodeFor(e.code)).toBe(3);
+      expect(e.message).toBe(`the image ${ref} is built for linux/${foreign}, but the engine runs ${version.Os}/${version.Arch}`);
+      expect(e.hint).toContain(`--platform ${version.Os}/${version.Arch}`);
+      expect(server.requests).toHaveLength(requestsBefore);
+    } finally {
+      await repo.cleanup();
+    }
+  }, 120_000);
+});
