@@ -1,6 +1,7 @@
 // What the dependency setup of a repository is: which files describe its dependencies, the
 // command that installs them (configured, or the toolchain's default when the repo has the files),
 // and the script the throwaway setup container runs. Pure, so every default is unit-tested.
+import { GO_WRAPPER_DIR, goBuildCacheSteps } from './go-build-cache.js';
 
 /** Where setup keeps what iterations need (owned by the sandbox user, outside /workspace). */
 export const ENV_ROOT = '/opt/hammer';
@@ -110,6 +111,9 @@ export function setupScript(toolchain: string): SetupScript {
       break;
     case 'go':
       env = { GOPROXY: 'https://proxy.golang.org,direct', GOFLAGS: '-mod=mod' };
+      // the module cache is in GOMODCACHE already; the build cache needs warming and a wrapper
+      post.push(...goBuildCacheSteps());
+      changes = (imagePath) => [`ENV PATH=${GO_WRAPPER_DIR}:${imagePath}`];
       break;
     case 'rust':
       env = { CARGO_NET_OFFLINE: 'false' };

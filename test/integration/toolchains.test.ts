@@ -1,21 +1,26 @@
 // Every toolchain end to end (real engine, real git, scripted model server): python with a local
 // package from requirements.txt installed into the env image's venv, go after `go mod download`
-// (GOPROXY=off, -mod=readonly) and rust after `cargo fetch` (offline) each reach tests-pass in the
+// (GOPROXY=off, -mod=readonly; the env image's warmed build cache serves a fresh sandbox) and rust
+// after `cargo fetch` (offline, CARGO_HOME in the env image) each reach tests-pass in the
 // network-less sandbox; a wrong --toolchain and an undetectable repository are clear USAGE errors.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/api/run.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { sandboxSpec } from '../../src/loop/sandbox-spec.js';
 import { isHammerError } from '../../src/errors.js';
 import { toolchainImage } from '../helpers/images.js';
 import { createFixtureRepo } from '../helpers/fixture-repo.js';
 import { startModelServer, type ModelServer } from '../helpers/model-server.js';
 import { createToolchainFixture } from '../fixtures/toolchains/fixtures.js';
 import { modelFlags, testEnv } from './run-support.js';
+import { testEngine } from './sandbox-fixtures.js';
 
 const docker = new Docker();
+const { engine } = testEngine();
 const made = new Set<string>();
 let stateHome: string;
 let server: ModelServer;
@@ -61,11 +66,40 @@ describe.each([
         // the local package came from requirements.txt into the venv, not from the repo's path
         expect(state.baseline?.stdout_tail).toContain('1 failed, 1 passed');
       }
+      if (toolchain === 'go') await expectWarmGoBuildCache(state.image.env!.id, fx.repo.path);
+      if (toolchain === 'rust') {
+        // CARGO_HOME is the env image's (where `cargo fetch` puts crates) and cargo stays offline
+        const env = (await docker.getImage(state.image.env!.id).inspect()).Config.Env;
+        expect(env).toEqual(expect.arrayContaining(['CARGO_HOME=/opt/hammer/cargo', 'CARGO_NET_OFFLINE=true']));
+      }
     } finally {
       await fx.cleanup();
     }
   }, 600_000);
 });
+
+/**
+ * In a fresh hardened sandbox from the go env image (empty tmpfs GOCACHE), `go test` at the base
+ * commit compiles nothing: the repository's package and its test main come from the build cache
+ * setup warmed, copied into GOCACHE by the env image's go wrapper. A cold cache compiles both.
+ */
+async function expectWarmGoBuildCache(envImageId: string, repoPath: string): Promise<void> {
+  const { config } = await resolveConfig({ env: {} });
+  const sandbox = await engine.create(sandboxSpec(config, `test-gocache-${process.pid}`, envImageId));
+  try {
+    const files = await Promise.all(['go.mod', 'calc.go', 'calc_test.go'].map(async (path) => ({ path, content: await readFile(join(repoPath, path)) })));
+    await sandbox.putFiles(sandbox.workdir, files);
+    // GOTMPDIR is /workspace/.git (the runner's init makes it); the test output is the cache's verdict
+    const r = await sandbox.exec(['sh', '-c', 'mkdir -p .git && go test -x ./... 2>&1; echo "entries=$(ls "$GOCACHE" | wc -l)"; command -v go'], { timeoutMs: 120_000 });
+    const out = r.stdout.text;
+    expect(out, out).toContain('Total([1 2 3]) = -6, want 6');
+    expect(out.match(/\/compile /g) ?? [], out).toHaveLength(0);
+    expect(Number(/entries=(\d+)/.exec(out)?.[1])).toBeGreaterThan(1);
+    expect(out.trim().split('\n').at(-1)).toBe('/opt/hammer/bin/go');
+  } finally {
+    await sandbox.destroy();
+  }
+}
 
 describe('toolchain errors', () => {
   it('an explicit --toolchain overrides detection (and the test command follows it)', async () => {

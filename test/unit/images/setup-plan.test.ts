@@ -48,6 +48,15 @@ describe('setupScript', () => {
     expect(s.dirs).toContain('/node_modules');
   });
 
+  it('go warms a build cache in the env image (compiling tests without running them) and puts its go wrapper first on PATH', () => {
+    const s = setupScript('go');
+    expect(s.script).toContain('GOCACHE=/opt/hammer/go/cache GOTMPDIR= "$hammer_go" test -exec /bin/true ./...');
+    expect(s.script).toMatch(/cat > \/opt\/hammer\/bin\/go <<'HAMMER_GO_WRAPPER'\n#!\/bin\/sh\n[^]*\nHAMMER_GO_WRAPPER\n/);
+    // the wrapper is written before the repository copy and setup's files are removed
+    expect(s.script.indexOf('HAMMER_GO_WRAPPER')).toBeLessThan(s.script.indexOf('find /workspace -mindepth 1 -delete'));
+    expect(s.changes('/usr/bin:/bin')).toEqual(['ENV PATH=/opt/hammer/bin:/usr/bin:/bin']);
+  });
+
   it('go and rust turn the offline defaults of their images back on-line for setup only', () => {
     expect(setupScript('go').env.GOPROXY).toContain('proxy.golang.org');
     expect(setupScript('rust').env.CARGO_NET_OFFLINE).toBe('false');
