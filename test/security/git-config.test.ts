@@ -13,12 +13,14 @@ import { attack } from './support/record.js';
 import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, runScene, type Scene } from './support/scene.js';
 
 let s: Scene;
+const cleanups: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   requireBuiltCli();
   await toolchainImage('python');
   s = await createScene({ files: { '.gitattributes': '* filter=evil diff=evil\n' }, answers: [{ answer: answerWith(FIX_PATCH) }] });
 });
 afterAll(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
   await s?.cleanup();
 });
 
@@ -72,6 +74,7 @@ describe('hostile git config in the user repository', () => {
     await set('include.path', included);
     // alternates: another repository's objects, whose config also carries a hook path
     const other = await createFixtureRepo({ files: { 'o.txt': 'other\n' } });
+    cleanups.push(() => other.cleanup());
     await writeFile(join(repo.path, '.git', 'objects', 'info', 'alternates'), `${join(other.path, '.git', 'objects')}\n`);
     await other.git(['config', 'core.fsmonitor', await script('alternate-fsmonitor')]);
 
@@ -85,7 +88,6 @@ describe('hostile git config in the user repository', () => {
     await writeFile(fired, '');
     s.before = await snapshotRepo(repo.path);
     const out = await runScene(s);
-    await other.cleanup();
     await attack('hostile git config in the user repo (fsmonitor, hooks, filters, diff.external, include.path, alternates, ...)', 'nothing runs on the host; run completes', async () => {
       expect(out.result.code, out.result.stderr.slice(-1500)).toBe(0);
       expect(out.state.status).toBe('stable');
