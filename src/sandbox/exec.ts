@@ -139,6 +139,7 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
     throw sandboxFailure(err, `inspecting ${cmd[0]}`);
   });
   // The streams can close before the process exits (it closed stdout and stderr itself): wait for it.
+  let polls = 0;
   while (state.running) {
     if (signal?.aborted) {
       await killAllProcesses(target).catch(() => undefined);
@@ -148,7 +149,8 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
       timedOut = true;
       await killAllProcesses(target);
     }
-    await sleep(20);
+    // Docker records the exit a moment after the streams close: poll soon, then back off
+    await sleep(Math.min(20, 2 ** polls++));
     state = await execState(exec);
   }
   return {
