@@ -47,6 +47,7 @@ export class Workbench {
   private headCommit: string;
   private headTree: string;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly listings = new Map<string, Promise<{ entries: TreeEntry[]; truncated: boolean }>>();
   private disposed = false;
 
   private constructor(
@@ -139,10 +140,20 @@ export class Workbench {
   }
 
   /** The entries of `commit`'s tree (symlinks and submodules marked by `kind`), at most maxEntries. */
-  async listTree(
-    commit: string,
-    opts: { maxEntries?: number; signal?: AbortSignal } = {},
-  ): Promise<{ entries: TreeEntry[]; truncated: boolean }> {
+  listTree(commit: string, opts: { maxEntries?: number; signal?: AbortSignal } = {}): Promise<{ entries: TreeEntry[]; truncated: boolean }> {
+    // a commit's tree never changes: list it once per commit and limit (prepare prefetches the
+    // first prompt's listing while the sandbox is set up)
+    const key = `${commit}:${opts.maxEntries ?? 'all'}`;
+    let listed = this.listings.get(key);
+    if (!listed) {
+      listed = this.readTree(commit, opts);
+      this.listings.set(key, listed);
+      listed.catch(() => this.listings.delete(key));
+    }
+    return listed;
+  }
+
+  private async readTree(commit: string, opts: { maxEntries?: number; signal?: AbortSignal }): Promise<{ entries: TreeEntry[]; truncated: boolean }> {
     const max = opts.maxEntries ?? Number.POSITIVE_INFINITY;
     const entries: TreeEntry[] = [];
     let truncated = false;
@@ -155,6 +166,7 @@ export class Workbench {
     }
     return { entries, truncated };
   }
+
 
   /** The text of regular files at `commit` (never symlinks, submodules or binary blobs), capped per file. */
   readFiles(
@@ -169,6 +181,7 @@ export class Workbench {
   async diff(from: string, to: string, opts: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<string> {
     assertObjectId(from);
     assertObjectId(to);
+    if (from === to) return '';
     const result = await this.git(['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--no-renames', from, to, '--'], {
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.maxBytes !== undefined ? { maxBuffer: opts.maxBytes } : {}),

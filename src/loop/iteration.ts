@@ -11,7 +11,7 @@ import { summarizePatch } from './patch-summary.js';
 import { toPatchFiles } from './validate-diff.js';
 import type { RunRecorder } from './phase-runner.js';
 import type { Prepared } from './prepare.js';
-import { assertSameTree } from './prepare.js';
+import { assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
 import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
@@ -228,7 +228,7 @@ async function promptFor(
   const sig = signal ? { signal } : {};
   const wb = prep.workbench;
   const head = wb.head();
-  const [tree, diffSoFar] = await Promise.all([wb.listTree(head, { maxEntries: 100_000, ...sig }), wb.diff(wb.baseCommit, head, sig)]);
+  const [tree, diffSoFar] = await Promise.all([wb.listTree(head, { maxEntries: PROMPT_TREE_ENTRIES, ...sig }), wb.diff(wb.baseCommit, head, sig)]);
   const last = latestTest(state);
   const failingOutput = last && !testPassed(last) ? `${last.stdout_tail}\n${last.stderr_tail}` : '';
   const picks = selectContextFiles({

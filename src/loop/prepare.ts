@@ -14,6 +14,9 @@ import { SandboxRepo } from './sandbox-repo.js';
 import { sandboxSpec } from './sandbox-spec.js';
 import { toTestRecord } from './test-record.js';
 
+/** How many tree entries a prompt's file selection looks at (the prompt itself shows fewer). */
+export const PROMPT_TREE_ENTRIES = 100_000;
+
 /** What a prepared run works with. */
 export interface Prepared {
   workbench: Workbench;
@@ -72,6 +75,8 @@ export async function prepare(
       });
     }
   }
+  // the first prompt's file listing does not depend on the baseline: list it while the sandbox fills
+  void workbench.listTree(workbench.head(), { maxEntries: PROMPT_TREE_ENTRIES }).catch(() => undefined);
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
   const initOptions = { sandbox, workbench, uid, gid, execTimeoutMs: config.sandbox.exec_timeout * 1000, ...(signal ? { signal } : {}) };
   const { skipped } = await copyHead(initOptions);

@@ -179,3 +179,15 @@ describe('commitMessage', () => {
     expect(commitMessage(2, 'x'.repeat(200)).length).toBeLessThan(110);
   });
 });
+
+describe('Workbench listing and diff shortcuts', () => {
+  it('lists a commit once per limit and reads no git for an empty self-diff', async () => {
+    const { wb } = await setup({ files: { 'a.txt': 'a\n', 'dir/b.txt': 'b\n' } });
+    const first = wb.listTree(wb.head());
+    expect(wb.listTree(wb.head())).toBe(first);
+    expect((await first).entries.map((e) => e.path)).toEqual(['a.txt', 'dir/b.txt']);
+    expect(wb.listTree(wb.head(), { maxEntries: 1 })).not.toBe(first);
+    expect((await wb.listTree(wb.head(), { maxEntries: 1 })).truncated).toBe(true);
+    expect(await wb.diff(wb.head(), wb.head())).toBe('');
+  });
+});
