@@ -74,7 +74,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
     const emit = options.emit ?? ignoreEvents;
     try {
       return await runLoop(
-        { repoPath: repo, directivePath, directiveText, config, testCommand: repoEnv.testCommand },
+        { repoPath: repo, directivePath, directiveText, config, testCommand: repoEnv.testCommand, userRepo: repoEnv.userRepo },
         {
           engine,
           resolveImage: async (signal) => {

@@ -1,5 +1,6 @@
 // What a run needs (passed in, never global) and what it gives back.
 import type { Config } from '../config/schema.js';
+import type { UserRepo } from '../git/index.js';
 import type { ModelProvider } from '../llm/index.js';
 import type { Logger } from '../log.js';
 import type { SandboxEngine } from '../sandbox/types.js';
@@ -35,6 +36,8 @@ export interface RunRequest {
   config: Config;
   /** The test command (from config or the toolchain's default). */
   testCommand: string;
+  /** The user's repository, when the caller has already resolved it (at config.git.base). */
+  userRepo?: UserRepo;
 }
 
 /** The end of a run, for --json and the exit code. */

@@ -21,7 +21,7 @@ import { appliedCount, decideNext } from './stop-conditions.js';
 export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcome> {
   const { config } = req;
   const signal = deps.signal;
-  const userRepo = await resolveUserRepo(req.repoPath, config.git.base, signal ? { signal } : {});
+  const userRepo = req.userRepo ?? (await resolveUserRepo(req.repoPath, config.git.base, signal ? { signal } : {}));
   const image = await deps.resolveImage(signal);
   const runId = deps.store.newRunId(deps.now());
   const state: RunState = {
