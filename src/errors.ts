@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'MODEL_ERROR',
   'MODEL_TIMEOUT',
   'SETUP_FAILED',
+  'STATE_UNWRITABLE',
   // interrupted (exit 130)
   'ABORTED',
   // a bug or an unexpected state (exit 1)

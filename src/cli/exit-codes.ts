@@ -21,6 +21,7 @@ const BY_CODE: Record<ErrorCode, number> = {
   MODEL_ERROR: EXIT.environment,
   MODEL_TIMEOUT: EXIT.environment,
   SETUP_FAILED: EXIT.environment,
+  STATE_UNWRITABLE: EXIT.environment,
   ABORTED: EXIT.interrupted,
   GIT_FAILED: EXIT.notPassing,
   INTERNAL: EXIT.notPassing,

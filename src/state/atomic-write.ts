@@ -1,6 +1,6 @@
 // Crash-safe file replacement: a reader sees the old content or the new, never a mix.
 import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Suffix of the temporary files writeFileAtomic leaves behind if the process dies mid-write. */
@@ -43,5 +43,37 @@ export async function fsyncDir(dir: string): Promise<void> {
     if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EBADF') throw err;
   } finally {
     await fh?.close();
+  }
+}
+
+// `.<name>.<pid>.<8 hex>.tmp`, as writeFileAtomic names its temp files
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Remove the temp files in `dir` that a writer killed mid-write left behind: those whose pid is
+ * not a live process (a live writer's file is left alone). Returns how many were removed.
+ */
+export async function sweepTempFiles(dir: string, isAlive: (pid: number) => boolean = pidExists): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name);
+    if (!m || isAlive(Number(m[1]))) continue;
+    await unlink(join(dir, name)).then(() => removed++, () => undefined);
+  }
+  return removed;
+}
+
+function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }

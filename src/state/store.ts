@@ -1,9 +1,9 @@
 // The run store: state files in <dir>/runs/<run_id>.json, artifacts in <dir>/runs/<run_id>/.
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { HammerError, isHammerError } from '../errors.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { sweepTempFiles, writeFileAtomic } from './atomic-write.js';
 import { isRunId, newRunId, RUN_ID_PATTERN } from './run-id.js';
 import { ArtifactNameSchema, RUN_STATE_SCHEMA_VERSION, RunStateSchema, type RunState } from './run-state.js';
 
@@ -59,6 +59,8 @@ export class RunStore {
     const runId = checkRunId(state.run_id);
     await mkdir(this.runsDir, { recursive: true });
     await this.#refuseSymlinks();
+    // state writes cut short by kill -9 leave temp files; a new run clears those of dead writers
+    await sweepTempFiles(this.runsDir);
     try {
       await mkdir(this.artifactsDir(runId));
     } catch (err) {
@@ -79,7 +81,7 @@ export class RunStore {
     }
     const path = this.statePath(state.run_id);
     const body = `${JSON.stringify(parsed.data, null, 2)}\n`;
-    await this.#serialise(state.run_id, () => writeFileAtomic(path, body));
+    await this.#serialise(state.run_id, () => writeFileAtomic(path, body).catch((err: unknown) => unwritable(err, path, state.run_id)));
   }
 
   /** Read and validate a run's state. Throws RUN_NOT_FOUND or STATE_INVALID (naming file and field). */
@@ -134,7 +136,7 @@ export class RunStore {
     const dir = this.artifactsDir(runId);
     await mkdir(dir, { recursive: true });
     // atomic but not fsynced: the state file that names it is written durably right after
-    await writeFileAtomic(join(dir, file), content, { durable: false });
+    await writeFileAtomic(join(dir, file), content, { durable: false }).catch((err: unknown) => unwritable(err, join(dir, file), runId));
     return file;
   }
 
@@ -234,4 +236,19 @@ async function readCapped(path: string, maxBytes: number): Promise<Buffer> {
   } finally {
     await fh.close();
   }
+}
+
+/** The file system errors that mean the state directory cannot take a write (not a bug). */
+const UNWRITABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO']);
+
+/** Turn "no space", "read-only" and "no permission" into a typed error that says what to do. */
+function unwritable(err: unknown, path: string, runId: string): never {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code && UNWRITABLE.has(code)) {
+    throw new HammerError('STATE_UNWRITABLE', `cannot write ${path}: ${(err as Error).message}`, {
+      hint: `free space in (or fix the permissions of) ${dirname(path)}, then continue with: hammer-box resume ${runId}`,
+      cause: err,
+    });
+  }
+  throw err;
 }

@@ -199,8 +199,11 @@ describe('no space left for the state directory', () => {
     const first = await s.run();
     const st = await stateNow(s);
     await attack('no space left for the state directory (64k tmpfs)', 'run stops with an error naming ENOSPC; state parses; no leftovers; resume continues', async () => {
-      expect(first.code, first.stdout + first.stderr.slice(-600)).not.toBe(0);
+      // a typed environment error (exit 3) that names the cause and says how to continue
+      expect(first.code, first.stdout + first.stderr.slice(-600)).toBe(3);
+      expect(first.stderr).toMatch(/STATE_UNWRITABLE/);
       expect(first.stderr).toMatch(/ENOSPC|no space left/i);
+      expect(first.stderr).toMatch(/hammer-box resume /);
       expect(st, 'the first state file was written and parses').not.toBeNull();
       await expectNoLeftovers(st!.run_id);
       await exec('mount', ['-o', 'remount,size=16m', stateDir]);

@@ -202,3 +202,18 @@ describe('RunStore', () => {
     await expectError(store.readReplayAnswers(RUN_ID), 'STATE_INVALID', /iter-01-answer\.md/);
   });
 });
+
+describe('state directory trouble', () => {
+  it('sweeps temp files of dead writers when a run is created, keeping a live writer\'s', async () => {
+    const runs = join(dir, '.hammer', 'runs');
+    await mkdir(runs, { recursive: true });
+    const dead = `.${RUN_ID}.json.999999999.0a1b2c3d.tmp`; // no such pid
+    const live = `.${RUN_ID}.json.${process.pid}.deadbeef.tmp`;
+    await writeFile(join(runs, dead), '{"half');
+    await writeFile(join(runs, live), '{"half');
+    await store.create(makeState({ run_id: newRunId(new Date('2026-11-22T15:00:00Z')) }));
+    const left = await readdir(runs);
+    expect(left).not.toContain(dead);
+    expect(left).toContain(live);
+  });
+});
