@@ -135,9 +135,12 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
   if (streamError !== undefined && !timedOut) throw sandboxFailure(streamError, `reading the output of ${cmd[0]}`);
   if (callbackError !== undefined) throw callbackError;
 
-  let state = await execState(exec).catch((err: unknown) => {
-    throw sandboxFailure(err, `inspecting ${cmd[0]}`);
-  });
+  // the engine can go away between the stream's end and the exit code (a daemon restart): typed, never raw
+  const inspect = () =>
+    execState(exec).catch((err: unknown) => {
+      throw sandboxFailure(err, `inspecting ${cmd[0]}`);
+    });
+  let state = await inspect();
   // The streams can close before the process exits (it closed stdout and stderr itself): wait for it.
   let polls = 0;
   while (state.running) {
@@ -151,7 +154,7 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
     }
     // Docker records the exit a moment after the streams close: poll soon, then back off
     await sleep(Math.min(20, 2 ** polls++));
-    state = await execState(exec);
+    state = await inspect();
   }
   return {
     exitCode: state.exitCode ?? (timedOut ? 137 : -1),
