@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { RunLastSequencer } from './test/security/support/run-last-sequencer.js';
 
 /** Security suites cheap enough for every `make test` (the rest run in `make security`). */
 const SECURITY_CHEAP = [
@@ -12,6 +13,8 @@ const SECURITY_CHEAP = [
 export default defineConfig({
   test: {
     reporters: ['default', './test/reporters/summary-line.ts'],
+    // vitest's order, but the daemon restart (it stops the engine) runs after every other security file
+    sequence: { sequencer: RunLastSequencer },
     projects: [
       {
         test: {
