@@ -3,7 +3,7 @@ import type Dockerode from 'dockerode';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
-import { type Config, ConfigSchema } from '../config/schema.js';
+import type { Config } from '../config/schema.js';
 import { HammerError } from '../errors.js';
 import { getToolchain } from '../images/index.js';
 import { imageUsagePath, recordImageUsage } from '../images/usage.js';
@@ -12,7 +12,7 @@ import type { ModelProvider } from '../llm/index.js';
 import { lazyProvider } from './lazy-provider.js';
 import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
-import { resumeLoop } from '../loop/resume.js';
+import { assertResumable, recordedConfig, resumeLoop } from '../loop/resume.js';
 import { runLoop } from '../loop/run.js';
 import type { RunOutcome } from '../loop/run-types.js';
 // the engine client (dockerode and its gRPC stack, ~200 ms to load) is imported when a run starts,
@@ -64,10 +64,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   const replayAnswers = options.replayAnswers ?? (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
   const provider: ModelProvider = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
   try {
-    const { createDockerClient, DockerSandboxEngine, pingEngine } = await engineLib;
-    const docker = createDockerClient(env);
-    await pingEngine(docker, options.signal);
-    const engine = new DockerSandboxEngine({ docker });
+    const { docker, engine } = await openEngine(engineLib, env, options.signal);
     const sig = options.signal ? { signal: options.signal } : {};
     let images: RunImages | undefined;
     let usage: Promise<void> | undefined;
@@ -121,19 +118,18 @@ export async function resume(options: { repo: string; runId: string; env?: NodeJ
   const { config: current } = await resolveConfig({ repo, env });
   const store = new RunStore({ dir: join(repo, current.state.dir) });
   const old = await store.read(options.runId);
-  const parsed = ConfigSchema.safeParse(old.config);
-  if (!parsed.success) throw new HammerError('STATE_INVALID', `run ${options.runId}'s recorded config does not validate`);
-  const config = parsed.data;
+  // refuse before anything is started: an ended or live run needs no engine and no model
+  assertResumable(old);
+  const config = recordedConfig(old);
   const answers = config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
   try {
-    const { createDockerClient, DockerSandboxEngine, pingEngine } = await sandboxLib();
-    const docker = createDockerClient(env);
-    await pingEngine(docker, options.signal);
+    const { docker, engine } = await openEngine(sandboxLib(), env, options.signal);
     return await resumeLoop(
-      options.runId,
+      old,
+      config,
       {
-        engine: new DockerSandboxEngine({ docker }),
+        engine,
         resolveImage: () => pinned(docker, old.image),
         provider,
         store,
@@ -142,11 +138,19 @@ export async function resume(options: { repo: string; runId: string; env?: NodeJ
         now: () => new Date(),
         ...(options.signal ? { signal: options.signal } : {}),
       },
-      testCommandFor,
+      testCommandFor(config),
     );
   } finally {
     await provider.close();
   }
+}
+
+/** A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module. */
+async function openEngine(lib: ReturnType<typeof sandboxLib>, env: NodeJS.ProcessEnv, signal?: AbortSignal) {
+  const { createDockerClient, DockerSandboxEngine, pingEngine } = await lib;
+  const docker = createDockerClient(env);
+  await pingEngine(docker, signal);
+  return { docker, engine: new DockerSandboxEngine({ docker }) };
 }
 
 /** The test command: [tools] test_command, else the toolchain's default. */

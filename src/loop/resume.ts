@@ -37,14 +37,22 @@ export function resumableState(state: RunState, now: Date): RunState {
   };
 }
 
-/** Continue run `runId` of the store: refuse with the reason, or drive it from its first phase not done. */
-export async function resumeLoop(runId: string, deps: RunDeps, testCommandFor: (config: Config) => string): Promise<RunOutcome> {
-  const old = await deps.store.read(runId);
+/** Refuse, with the reason, a run that cannot be resumed (ended, delivered, or still alive). */
+export function assertResumable(old: RunState): void {
   const refusal = resumeRefusal(old, pidAlive, hostname());
   if (refusal) throw new HammerError('USAGE', `cannot resume: ${refusal}`, { hint: "see 'hammer-box runs show <run_id>'" });
+}
+
+/** The config a run was started with, validated again (the state file is outside data). */
+export function recordedConfig(old: RunState): Config {
   const parsed = ConfigSchema.safeParse(old.config);
-  if (!parsed.success) throw new HammerError('STATE_INVALID', `run ${runId}'s recorded config is not valid any more: ${parsed.error.issues[0]?.message ?? ''}`);
-  const config = parsed.data;
+  if (!parsed.success) throw new HammerError('STATE_INVALID', `run ${old.run_id}'s recorded config is not valid any more: ${parsed.error.issues[0]?.message ?? ''}`);
+  return parsed.data;
+}
+
+/** Drive a run read from the store (already checked with assertResumable) from its first phase not done. */
+export async function resumeLoop(old: RunState, config: Config, deps: RunDeps, testCommand: string): Promise<RunOutcome> {
+  const runId = old.run_id;
   // whatever the dead process left on the engine goes first
   await deps.engine.gc({ runIds: [runId], ...(deps.signal ? { signal: deps.signal } : {}) });
   const userRepo = await resolveUserRepo(old.repo.path, old.repo.base_commit, deps.signal ? { signal: deps.signal } : {});
@@ -64,7 +72,7 @@ export async function resumeLoop(runId: string, deps: RunDeps, testCommandFor: (
     directivePath: old.directive.path,
     directiveText: old.directive.text,
     config,
-    testCommand: testCommandFor(config),
+    testCommand,
   };
   return drive(state, req, deps, { ...userRepo, base: old.repo.base_ref }, image, applied, pendingAnswer);
 }
