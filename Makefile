@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE ?= node
 CLI := $(NODE) dist/cli/main.js
 
-.PHONY: all deps build engine images test test-unit test-integration bench demo clean typecheck security
+.PHONY: all deps build engine gvisor images test test-unit test-integration bench demo clean typecheck security
 
 all: build
 
@@ -24,13 +24,26 @@ typecheck: deps
 engine:
 	@bash scripts/engine.sh
 
+# Make the local engine offer gVisor as runtime "runsc" (idempotent; root and a local dockerd). See
+# scripts/gvisor.sh.
+gvisor: engine
+	@bash scripts/gvisor.sh
+
+# The gVisor tests in `make test` and `make security`: GVISOR=1 requires gVisor (set up by
+# scripts/gvisor.sh, failing when it cannot be), auto sets it up when it can and otherwise leaves the
+# gVisor tests out and says so, 0 leaves them out.
+GVISOR ?= auto
+GVISOR_SETUP = case "$(GVISOR)" in 0) echo "gvisor: the gVisor tests are left out (GVISOR=0)";; auto) bash scripts/gvisor.sh --optional;; *) bash scripts/gvisor.sh;; esac
+GVISOR_ENV = HAMMER_GVISOR=$$(if [ "$(GVISOR)" != 0 ] && docker info --format '{{json .Runtimes}}' 2>/dev/null | grep -q '"runsc"'; then echo on; else echo off; fi)
+
 # The base image and every toolchain image (content-addressed: unchanged ones are not rebuilt).
 images: build engine
 	$(CLI) images bootstrap
 	$(CLI) images build
 
 test: build typecheck engine images
-	npx vitest run
+	@$(GVISOR_SETUP)
+	$(GVISOR_ENV) npx vitest run
 
 test-unit: deps
 	npx vitest run --project unit
@@ -39,11 +52,14 @@ test-integration: build images
 	npx vitest run --project integration
 
 # The adversarial suite, every attack (make test runs only its cheap files), then a table of
-# attack, expected, observed and verdict built from the rows the tests recorded.
+# attack, expected, observed and verdict built from the rows the tests recorded. The attacks meet
+# the engine's default runtime; RUNTIME=runsc runs every one of them under gVisor instead.
 SECURITY_RESULTS ?= $(or $(TMPDIR),/tmp)/hammer-box-security-results.ndjson
+RUNTIME ?=
 security: build engine images
+	@$(GVISOR_SETUP)
 	@rm -f $(SECURITY_RESULTS)
-	@HAMMER_SECURITY=full HAMMER_SECURITY_RESULTS=$(SECURITY_RESULTS) npx vitest run --project security; status=$$?; \
+	@$(GVISOR_ENV) HAMMER_TEST_RUNTIME=$(RUNTIME) HAMMER_SECURITY=full HAMMER_SECURITY_RESULTS=$(SECURITY_RESULTS) npx vitest run --project security; status=$$?; \
 	$(NODE) scripts/security-table.mjs $(SECURITY_RESULTS) || { [ $$status -ne 0 ] || status=1; }; exit $$status
 
 # Benchmarks print figures and ratios; they never pass or fail on a timing.

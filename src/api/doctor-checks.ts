@@ -2,6 +2,7 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import { HammerError } from '../errors.js';
 import type { ModelCheck } from '../llm/index.js';
+import { AUTO_RUNTIME, GVISOR } from '../loop/runtime.js';
 import type { EngineInfo } from '../sandbox/types.js';
 
 /** How one check came out: `warn` never fails doctor, `fail` means a run would not work. */
@@ -23,7 +24,6 @@ export interface DoctorReport {
   engine: EngineInfo | null;
 }
 
-const GVISOR = 'runsc';
 
 /** A check, leaving out an empty hint. */
 export function check(name: string, status: CheckStatus, detail: string, hint?: string): DoctorCheck {
@@ -92,7 +92,7 @@ export function securityChecks(info: EngineInfo): DoctorCheck[] {
           'AppArmor/SELinux',
           'warn',
           'neither is enabled on the engine: the sandbox rests on dropped capabilities, seccomp, no-new-privileges and a non-root user',
-          `enable AppArmor (Debian, Ubuntu) or SELinux (Fedora, RHEL) on the engine's host, or use gVisor ([sandbox] runtime = "${GVISOR}")`,
+          `enable AppArmor (Debian, Ubuntu) or SELinux (Fedora, RHEL) on the engine's host, or register gVisor (${GVISOR}) with the engine, which [sandbox] runtime = "${AUTO_RUNTIME}" then uses`,
         ),
   );
   const userns = info.rootless ? 'rootless engine' : info.userns ? 'userns-remap on' : '';
@@ -106,18 +106,37 @@ export function securityChecks(info: EngineInfo): DoctorCheck[] {
   return checks;
 }
 
-/** The OCI runtimes the engine offers, gVisor among them or not, and whether the configured one is there. */
+/** The OCI runtimes the engine offers, gVisor among them or not, and which one sandboxes get. */
 export function runtimeCheck(info: EngineInfo, configured: string): DoctorCheck {
   const offered = info.runtimes.map((r) => (r === info.defaultRuntime ? `${r} (default)` : r)).join(', ') || '(none listed)';
+  const hasGvisor = info.runtimes.includes(GVISOR);
+  const fallback = info.defaultRuntime || 'the engine default';
+  if (configured === AUTO_RUNTIME) {
+    if (hasGvisor) return check('runtime', 'ok', `sandboxes run with gVisor (${GVISOR}) ([sandbox] runtime = "${AUTO_RUNTIME}"); the engine offers ${offered}`);
+    return check(
+      'runtime',
+      'warn',
+      `gVisor (${GVISOR}) is not offered, so sandboxes run with ${fallback} and share the host kernel; the engine offers ${offered}`,
+      "install gVisor and register runsc with the engine ('make gvisor' as root on a Debian engine host; https://gvisor.dev/docs/user_guide/install/)",
+    );
+  }
   if (configured) {
-    if (info.runtimes.includes(configured)) return check('runtime', 'ok', `sandboxes run with ${configured}; the engine offers ${offered}`);
+    const name = configured === GVISOR ? `gVisor (${GVISOR})` : configured;
+    if (info.runtimes.includes(configured)) return check('runtime', 'ok', `sandboxes run with ${name}; the engine offers ${offered}`);
     // The sandbox is created with exactly this runtime and verified to have it: a run cannot start.
-    return check('runtime', 'fail', `[sandbox] runtime is "${configured}" but the engine offers only ${offered}`, configured === GVISOR ? 'install gVisor and register runsc with the engine (https://gvisor.dev/docs/user_guide/install/), or set [sandbox] runtime = ""' : `register ${configured} with the engine, or set [sandbox] runtime = ""`);
+    return check(
+      'runtime',
+      'fail',
+      `[sandbox] runtime is "${configured}" but the engine offers only ${offered}`,
+      configured === GVISOR
+        ? `install gVisor and register runsc with the engine ('make gvisor'; https://gvisor.dev/docs/user_guide/install/), or set [sandbox] runtime = "${AUTO_RUNTIME}"`
+        : `register ${configured} with the engine, or set [sandbox] runtime = "${AUTO_RUNTIME}"`,
+    );
   }
-  if (info.runtimes.includes(GVISOR)) {
-    return check('runtime', 'ok', `${offered}; gVisor is offered but not used: set [sandbox] runtime = "${GVISOR}" (or HAMMER_RUNTIME=${GVISOR}) to use it`);
+  if (hasGvisor) {
+    return check('runtime', 'ok', `sandboxes run with ${fallback} ([sandbox] runtime = ""); gVisor (${GVISOR}) is offered but not used: set [sandbox] runtime = "${AUTO_RUNTIME}" to use it; the engine offers ${offered}`);
   }
-  return check('runtime', 'ok', `${offered}; gVisor (${GVISOR}) is not offered, so sandboxes share the host kernel`);
+  return check('runtime', 'ok', `sandboxes run with ${fallback}; gVisor (${GVISOR}) is not offered, so sandboxes share the host kernel; the engine offers ${offered}`);
 }
 
 /** The cgroup version the limits (memory, pids, CPU) are enforced with. */

@@ -6,20 +6,11 @@ import { resolveUserRepo } from '../git/index.js';
 import { pidAlive } from '../sandbox/gc.js';
 import type { RunState } from '../state/run-state.js';
 import { summarizePatch } from './patch-summary.js';
+import { resumeRefusal } from './resumable.js';
 import { drive } from './run.js';
 import type { RunDeps, RunOutcome, RunRequest } from './run-types.js';
 
-/** Why a run cannot be resumed, or null when it can. Pure over the state and a liveness test. */
-export function resumeRefusal(state: RunState, isAlive: (pid: number) => boolean, host: string): string | null {
-  if (state.status === 'stable' || state.status === 'failed') {
-    return `run ${state.run_id} already ended (${state.status}${state.reason ? `, ${state.reason}` : ''})${state.branch ? ` with branch ${state.branch.name}` : ''}`;
-  }
-  if (state.branch !== null) return `run ${state.run_id} already delivered its branch ${state.branch.name}`;
-  if (state.status === 'running' && state.owner && state.owner.host === host && isAlive(state.owner.pid)) {
-    return `run ${state.run_id} is still running (process ${state.owner.pid})`;
-  }
-  return null;
-}
+export { resumeRefusal };
 
 /** The state to continue from: an unfinished last iteration is dropped (its phases run again; its answer, if recorded, is reused). */
 export function resumableState(state: RunState, now: Date): RunState {

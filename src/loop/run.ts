@@ -9,6 +9,8 @@ import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
 import { finishRun, newRunState, recordError } from '../state/transitions.js';
 import { runIteration } from './iteration.js';
 import { RunRecorder } from './phase-runner.js';
+import { withResumeHint } from './resumable.js';
+import { resolveRuntime } from './runtime.js';
 import { prepare, runTests, type Prepared } from './prepare.js';
 import type { ResolvedImage, RunDeps, RunOutcome, RunRequest } from './run-types.js';
 import { appliedCount, decideNext } from './stop-conditions.js';
@@ -19,10 +21,11 @@ import { appliedCount, decideNext } from './stop-conditions.js';
  * The sandbox and the workbench are removed on every path, including interruption.
  */
 export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcome> {
-  const { config } = req;
   const signal = deps.signal;
-  const userRepo = req.userRepo ?? (await resolveUserRepo(req.repoPath, config.git.base, signal ? { signal } : {}));
-  const image = await deps.resolveImage(signal);
+  const userRepo = req.userRepo ?? (await resolveUserRepo(req.repoPath, req.config.git.base, signal ? { signal } : {}));
+  // the state records the runtime the sandbox gets ("auto" resolved), so a resumed run keeps it
+  const [image, runtime] = await Promise.all([deps.resolveImage(signal), resolveRuntime(req.config.sandbox.runtime, deps.engine, signal)]);
+  const config = { ...req.config, sandbox: { ...req.config.sandbox, runtime } };
   const runId = deps.store.newRunId(deps.now());
   const state: RunState = {
     ...newRunState({
@@ -38,7 +41,7 @@ export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcom
     owner: { pid: process.pid, host: hostname() },
   };
   await deps.store.create(state);
-  return drive(state, req, deps, userRepo, image, []);
+  return drive(state, { ...req, config }, deps, userRepo, image, []);
 }
 
 /**
@@ -105,7 +108,7 @@ export async function drive(
   const summaryPath = await writeSummary(rec, deps);
   const final = rec.state;
   deps.emit({ type: 'run_finished', run_id: runId, at: deps.now().toISOString(), status: final.status, reason: final.reason, detail: final.reason_detail, branch: final.branch?.name ?? null });
-  if (failure !== undefined) throw failure;
+  if (failure !== undefined) throw withResumeHint(failure, final, userRepo.root);
   return { state: final, statePath: deps.store.statePath(runId), summaryPath };
 }
 

@@ -29,6 +29,7 @@ export function renderPrSummary(state: RunState): string {
         ['Iterations', String(iterations.length)],
         ['Model', `${tableCell(state.model.provider)} ${cellCode(state.model.name)}`],
         ...imageRows(state.image),
+        ['Sandbox runtime', runtimeCell(state.config)],
       ].map(([k, v]) => [k!, v!]),
     ),
   );
@@ -49,6 +50,15 @@ export function renderPrSummary(state: RunState): string {
     );
   }
   return `${sections.join('\n\n')}\n`;
+}
+
+/** The OCI runtime the sandbox got, as recorded ("auto" is resolved before it is recorded). */
+function runtimeCell(config: RunState['config']): string {
+  const sandbox = config['sandbox'];
+  const runtime = typeof sandbox === 'object' && sandbox !== null && 'runtime' in sandbox ? sandbox.runtime : undefined;
+  if (typeof runtime !== 'string') return 'not recorded';
+  if (runtime === '') return "the engine's default (the sandbox shares the host kernel)";
+  return runtime === 'runsc' ? `gVisor (${cellCode(runtime)})` : cellCode(runtime);
 }
 
 /** The image rows: the sandbox's image, and the toolchain and env images behind it when recorded. */

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import Dockerode from 'dockerode';
 import { HammerError, abortError } from '../errors.js';
-import { messageOf } from './docker-errors.js';
+import { ENGINE_HINT, messageOf } from './docker-errors.js';
 
 /** How to reach the engine, read from the environment (pure). */
 export type EngineAddress =
@@ -58,7 +58,6 @@ export function createDockerClient(env: NodeJS.ProcessEnv = process.env): Docker
 }
 
 /** The hint shown whenever no engine answers. */
-export const ENGINE_HINT = "run 'make engine', start Docker Desktop/colima, or set DOCKER_HOST";
 
 /** Check that the engine answers within `timeoutMs`; throws ENGINE_UNAVAILABLE (or ABORTED) otherwise. */
 export async function pingEngine(docker: Dockerode, signal?: AbortSignal, timeoutMs = 10_000): Promise<void> {

@@ -1,6 +1,7 @@
 // The sandbox layer's public face: the contract, the Docker engine, and the pure helpers.
 export type * from './types.js';
-export { createDockerClient, engineAddress, pingEngine, ENGINE_HINT, type EngineAddress } from './docker-client.js';
+export { createDockerClient, engineAddress, pingEngine, type EngineAddress } from './docker-client.js';
+export { ENGINE_HINT, isEngineLost } from './docker-errors.js';
 export { DockerSandboxEngine, type DockerSandboxEngineOptions } from './engine.js';
 export { containerCreateOptions, volumeCreateOptions, tmpMountOptions, envList, WORKDIR, NO_NEW_PRIVILEGES } from './hardening.js';
 export { verifyHardening, type HardeningExpectation } from './verify-hardening.js';

@@ -1,6 +1,7 @@
 // `hammer-box run` when the model cannot answer: a server that is down, a model it does not have,
 // an error chunk in the middle of the stream. Each is a typed error with its exit code and hint;
-// the state file records the error; no patch, no branch, and no container or volume survive.
+// the state file records the error; no patch, no branch, and no container or volume survive; the
+// hint ends with the `hammer-box resume` command that continues the run.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/api/run.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
@@ -57,6 +58,8 @@ async function expectCleanFailure(error: HammerError, state: RunState, changed: 
   // a sandbox existed (the baseline ran in it) and is gone, with its volume
   expect(state.sandbox?.container_id).toBeTruthy();
   expect(await leftovers(state.run_id)).toEqual({ containers: [], volumes: [] });
+  // the error says how to continue once the cause is fixed
+  expect(error.hint).toContain(`hammer-box resume ${state.run_id} --repo ${fx!.repo.path}`);
 }
 
 describe('run: the model cannot answer', () => {
@@ -76,7 +79,7 @@ describe('run: the model cannot answer', () => {
     const { error, state, changed } = await failingRun(server.url);
     expect(error.code).toBe('MODEL_NOT_FOUND');
     expect(exitCodeFor(error.code)).toBe(3);
-    expect(error.hint).toBe('pull it with: ollama pull test-model');
+    expect(error.hint).toMatch(/^pull it with: ollama pull test-model; then continue with: hammer-box resume /);
     expect(server.chatRequests()).toHaveLength(1);
     await expectCleanFailure(error, state, changed);
   });

@@ -87,7 +87,7 @@ describe('the Docker daemon restarting mid-run', () => {
 
     await attack(
       'Docker daemon restarted during the test phase',
-      'exit 3 SANDBOX_BROKEN/ENGINE_UNAVAILABLE recorded in a valid state; resume reaches stable in a new sandbox; one branch; no leftovers',
+      'exit 3 SANDBOX_BROKEN/ENGINE_UNAVAILABLE recorded in a valid state, with the resume command; resume reaches stable in a new sandbox; one branch; no leftovers',
       async () => {
         expect(newPid, 'dockerd was restarted').not.toBe(oldPid);
         expect(hung, `the CLI still ran 120 s after the engine was back: ${stopped.stderr.slice(-600)}`).toBe(false);
@@ -95,6 +95,7 @@ describe('the Docker daemon restarting mid-run', () => {
         expect(stopped.code, stopped.stderr.slice(-1200)).toBe(3);
         const code = /SANDBOX_BROKEN|ENGINE_UNAVAILABLE/.exec(stopped.stderr)?.[0];
         expect(code, `the CLI named neither error: ${stopped.stderr.slice(-800)}`).toBeDefined();
+        expect(stopped.stderr, 'the CLI says how to continue').toContain(`hammer-box resume ${runId} --repo `);
         expect(after.status).toBe('error');
         expect(after.errors.map((e) => e.code)).toContain(code);
         expect(after.iterations[0]?.outcome ?? null, 'the restart landed after the test phase had finished').toBeNull();

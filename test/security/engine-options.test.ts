@@ -26,10 +26,10 @@ describe('engine options', () => {
     const info = (await createDockerClient().info()) as { Runtimes?: Record<string, unknown>; DefaultRuntime?: string };
     const offered = Object.keys(info.Runtimes ?? {});
     const missing = offered.includes('runsc') ? 'hb-no-such-runtime' : 'runsc';
-    const s: Scene = await createScene({ answers: [{ answer: answerWith(FIX_PATCH) }], config: `[sandbox]\nruntime = "${missing}"\n` });
+    const s: Scene = await createScene({ answers: [{ answer: answerWith(FIX_PATCH) }], env: { HAMMER_RUNTIME: missing } });
     cleanups.push(() => s.cleanup());
     const refused = await s.run();
-    const ok: Scene = await createScene({ answers: [{ answer: answerWith(FIX_PATCH) }], config: `[sandbox]\nruntime = "${info.DefaultRuntime ?? 'runc'}"\n` });
+    const ok: Scene = await createScene({ answers: [{ answer: answerWith(FIX_PATCH) }], env: { HAMMER_RUNTIME: info.DefaultRuntime ?? 'runc' } });
     cleanups.push(() => ok.cleanup());
     const good = await runScene(ok);
     await attack(`[sandbox] runtime = "${missing}" (not offered by the engine)`, 'fails closed with exit 3 before any test runs; a runtime it offers works', async () => {

@@ -7,6 +7,7 @@ import { diffSnapshots, snapshotRepo, tempDir, type FixtureFile, type RepoSnapsh
 import { startModelServer, type ModelServer, type Script } from '../../helpers/model-server.js';
 import { createPythonFixture, type PythonFixture } from '../../helpers/python-fixture.js';
 import { leftovers, readState, runIdsIn, testEnv } from '../../integration/run-support.js';
+import { createDockerClient } from '../../../src/sandbox/index.js';
 import type { RunState } from '../../../src/state/run-state.js';
 import { filesUnder, plantCanary, type Canary } from './canary.js';
 import { runCli, startCli, type CliProcess, type CliResult } from './cli.js';
@@ -25,6 +26,8 @@ export interface SceneOptions {
   modelConfig?: string;
   maxIterations?: number;
   testTimeout?: number;
+  /** Extra environment for the CLI (HAMMER_* settings override the config file). */
+  env?: Record<string, string>;
 }
 
 /** A prepared scene: start it with run() or start(). */
@@ -49,6 +52,22 @@ export interface Outcome {
   summary: string;
 }
 
+let defaultRuntime: Promise<string> | undefined;
+
+/**
+ * The OCI runtime every scene's sandbox uses: HAMMER_TEST_RUNTIME (`make security RUNTIME=runsc` runs
+ * the suite under gVisor), else the engine's default runtime, named explicitly: the attacks meet the
+ * weaker, shared-kernel sandbox even when the engine offers gVisor (which "auto" would pick).
+ */
+export function sceneRuntime(): Promise<string> {
+  const named = process.env['HAMMER_TEST_RUNTIME'];
+  if (named) return Promise.resolve(named);
+  defaultRuntime ??= createDockerClient()
+    .info()
+    .then((info: { DefaultRuntime?: string }) => info.DefaultRuntime || 'runc');
+  return defaultRuntime;
+}
+
 /** Build the fixture, the server and the canary. */
 export async function createScene(opts: SceneOptions): Promise<Scene> {
   const canary = await plantCanary();
@@ -65,7 +84,7 @@ export async function createScene(opts: SceneOptions): Promise<Scene> {
   );
   const command = `{ ${canary.probe()}; } >&2; ${opts.testCommand ?? 'python3 -m pytest -q'}`;
   const args = ['run', '--repo', fx.repo.path, '--directive', fx.directive, '--config', config, '--test-command', command];
-  const env = testEnv();
+  const env = testEnv({ HAMMER_RUNTIME: await sceneRuntime(), ...opts.env });
   const before = await snapshotRepo(fx.repo.path);
   return {
     fx,

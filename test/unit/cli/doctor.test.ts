@@ -69,10 +69,17 @@ describe('engine checks', () => {
 
   it('lists the runtimes and says whether gVisor is offered and used', () => {
     const withGvisor = engine({ Runtimes: { runc: {}, runsc: {} } });
-    expect(runtimeCheck(withGvisor, '')).toMatchObject({ status: 'ok', detail: expect.stringContaining('gVisor is offered but not used') });
+    expect(runtimeCheck(withGvisor, 'auto')).toMatchObject({ status: 'ok', detail: expect.stringContaining('sandboxes run with gVisor (runsc) ([sandbox] runtime = "auto")') });
+    expect(runtimeCheck(withGvisor, '')).toMatchObject({ status: 'ok', detail: expect.stringContaining('gVisor (runsc) is offered but not used') });
     expect(runtimeCheck(withGvisor, '').detail).toContain('runc (default), runsc');
-    expect(runtimeCheck(withGvisor, 'runsc')).toMatchObject({ status: 'ok', detail: expect.stringContaining('sandboxes run with runsc') });
+    expect(runtimeCheck(withGvisor, 'runsc')).toMatchObject({ status: 'ok', detail: expect.stringContaining('sandboxes run with gVisor (runsc)') });
     expect(runtimeCheck(engine(), '')).toMatchObject({ status: 'ok', detail: expect.stringContaining('gVisor (runsc) is not offered') });
+  });
+
+  it('warns, with the next step, when "auto" finds no gVisor', () => {
+    const c = runtimeCheck(engine(), 'auto');
+    expect(c).toMatchObject({ status: 'warn', detail: expect.stringContaining('gVisor (runsc) is not offered, so sandboxes run with runc and share the host kernel') });
+    expect(c.hint).toContain('make gvisor');
   });
 
   it('fails when the configured runtime is not offered, since every sandbox is created with it', () => {
@@ -80,7 +87,7 @@ describe('engine checks', () => {
     expect(c.status).toBe('fail');
     expect(c.detail).toBe('[sandbox] runtime is "runsc" but the engine offers only runc (default)');
     expect(c.hint).toContain('gvisor.dev');
-    expect(runtimeCheck(engine(), 'kata').hint).toBe('register kata with the engine, or set [sandbox] runtime = ""');
+    expect(runtimeCheck(engine(), 'kata').hint).toBe('register kata with the engine, or set [sandbox] runtime = "auto"');
   });
 
   it('reports the cgroup version, and warns when the engine does not say', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resumableState, resumeRefusal } from '../../../src/loop/resume.js';
+import { HammerError } from '../../../src/errors.js';
+import { withResumeHint } from '../../../src/loop/resumable.js';
 import { RunStateSchema } from '../../../src/state/run-state.js';
 import { iteration, makeState } from '../state/make-state.js';
 
@@ -49,5 +51,28 @@ describe('resumableState', () => {
     expect(r.owner?.pid).toBe(process.pid);
     expect(resumableState(r, new Date()).resumed).toBe(2);
     expect(RunStateSchema.safeParse(r).success).toBe(true);
+  });
+});
+
+describe('withResumeHint', () => {
+  const lost = new HammerError('ENGINE_UNAVAILABLE', 'exec failed: the Docker engine stopped answering', { hint: "run 'make engine'" });
+
+  it('adds the command that continues a run that broke before delivering, after the way to fix it', () => {
+    const err = withResumeHint(lost, makeState({ status: 'error', reason: 'error' }), '/work/my repo') as HammerError;
+    expect(err).toBeInstanceOf(HammerError);
+    expect(err.code).toBe('ENGINE_UNAVAILABLE');
+    expect(err.message).toBe(lost.message);
+    expect(err.hint).toBe(`run 'make engine'; then continue with: hammer-box resume ${makeState().run_id} --repo '/work/my repo'`);
+    const interrupted = withResumeHint(new HammerError('ABORTED', 'interrupted by SIGINT'), makeState({ status: 'interrupted', reason: 'interrupted' }), '/r') as HammerError;
+    expect(interrupted.hint).toBe(`continue with: hammer-box resume ${makeState().run_id} --repo /r`);
+  });
+
+  it('leaves the error alone when the run cannot be resumed or already says how', () => {
+    const delivered = makeState({ status: 'error', branch: { name: 'EngineerExternal/x', commit: 'a'.repeat(40) } });
+    expect(withResumeHint(lost, delivered, '/r')).toBe(lost);
+    const unwritable = new HammerError('STATE_UNWRITABLE', 'no space', { hint: 'free space, then continue with: hammer-box resume x' });
+    expect(withResumeHint(unwritable, makeState({ status: 'error' }), '/r')).toBe(unwritable);
+    const plain = new Error('boom');
+    expect(withResumeHint(plain, makeState({ status: 'error' }), '/r')).toBe(plain);
   });
 });

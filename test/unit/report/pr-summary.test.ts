@@ -37,6 +37,14 @@ describe('renderPrSummary', () => {
     expect(md.endsWith('\n')).toBe(true);
   });
 
+  it('names the runtime the sandbox ran with, gVisor or the shared host kernel', () => {
+    const run = (config: Record<string, unknown>) => renderPrSummary(makeState({ config }));
+    expect(run({ sandbox: { runtime: 'runsc' } })).toContain('| Sandbox runtime | gVisor (`runsc`) |');
+    expect(run({ sandbox: { runtime: '' } })).toContain("| Sandbox runtime | the engine's default (the sandbox shares the host kernel) |");
+    expect(run({ sandbox: { runtime: 'kata' } })).toContain('| Sandbox runtime | `kata` |');
+    expect(run({})).toContain('| Sandbox runtime | not recorded |');
+  });
+
   it('says which rung of the apply ladder applied each patch, and names the rewritten patch', () => {
     const state = passingRun();
     const applied = state.iterations[1]!;
