@@ -63,9 +63,10 @@ security: build engine images
 	$(NODE) scripts/security-table.mjs $(SECURITY_RESULTS) || { [ $$status -ne 0 ] || status=1; }; exit $$status
 
 # Benchmarks print figures and ratios; they never pass or fail on a timing.
+# RUNTIME=runsc runs the sandboxes (and the docker CLI references) under gVisor.
 bench: build images
 	npx tsc -p tsconfig.bench.json
-	$(NODE) .bench/bench/main.js $(BENCH)
+	HAMMER_BENCH_RUNTIME=$(RUNTIME) $(NODE) .bench/bench/main.js $(BENCH)
 
 # The run builds only the images it needs (base and python).
 demo: build engine

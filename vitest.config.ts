@@ -9,6 +9,8 @@ const SECURITY_CHEAP = [
   'test/security/workspace-fill.test.ts',
   'test/security/engine-options.test.ts',
   'test/security/gvisor.test.ts',
+  'test/security/terminal.test.ts',
+  'test/security/crash-points.test.ts',
 ];
 
 /** `make test GVISOR=0` (or an engine without runsc under GVISOR=auto) leaves the gVisor file out; the summary says so. */

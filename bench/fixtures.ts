@@ -26,13 +26,19 @@ export function benchGitEnv(): NodeJS.ProcessEnv {
   };
 }
 
-/** The process environment without the developer's HAMMER_*, OLLAMA_HOST and GIT_* settings. */
+/** The OCI runtime the benchmarks' sandboxes get: `make bench RUNTIME=runsc` (gVisor), else the engine's default (""). */
+export function benchRuntime(): string {
+  return process.env['HAMMER_BENCH_RUNTIME'] ?? '';
+}
+
+/** The process environment without the developer's HAMMER_*, OLLAMA_HOST and GIT_* settings (the bench runtime goes in). */
 export function benchEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith('HAMMER_') || k.startsWith('GIT_') || k === 'OLLAMA_HOST') continue;
     env[k] = v;
   }
+  if (benchRuntime()) env['HAMMER_RUNTIME'] = benchRuntime();
   return env;
 }
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { packageRoot } from '../src/paths.js';
 import { createDockerClient, DockerSandboxEngine } from '../src/sandbox/index.js';
 import { benchEdits } from './edits.js';
+import { benchRuntime } from './fixtures.js';
 import { benchImages } from './images.js';
 import { benchLoop } from './loop.js';
 import { benchSandbox } from './sandbox.js';
@@ -30,6 +31,7 @@ async function printMachine(): Promise<void> {
       `hammer-box ${version} benchmarks, ${new Date().toISOString()}`,
       `machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown cpu'}), load average ${load}, node ${process.version}`,
       `engine:  ${engine}`,
+      `runtime: ${benchRuntime() || "the engine's default"} (make bench RUNTIME=runsc for gVisor)`,
       '',
     ].join('\n'),
   );

@@ -8,10 +8,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { bootstrapBase, ensureToolchainImage } from '../src/images/index.js';
 import { createDockerClient, DockerSandboxEngine, type Sandbox, type SandboxSpec } from '../src/sandbox/index.js';
+import { benchRuntime } from './fixtures.js';
 import { heading, printFigure, sample } from './lib.js';
 
 const run = promisify(execFile);
 const docker = (...args: string[]) => run('docker', args, { maxBuffer: 16 * 1024 * 1024 });
+/** `docker run` flags for the runtime the benchmarks use, so the CLI reference runs on it too. */
+const runtimeFlags = (): string[] => (benchRuntime() ? ['--runtime', benchRuntime()] : []);
 
 /** A repo-like tree: `files` files spread over directories, `bytes` in total (incompressible content). */
 async function makeRepo(root: string, files: number, bytes: number): Promise<void> {
@@ -29,7 +32,7 @@ function spec(image: string): SandboxSpec {
     runId: `bench-${randomBytes(4).toString('hex')}`,
     user: '10001:10001',
     env: { HOME: '/tmp', LANG: 'C.UTF-8' },
-    limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 256, tmpBytes: 64 * 1024 ** 2, workspaceBytes: 256 * 1024 ** 2, nofile: 4096, runtime: '' },
+    limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 256, tmpBytes: 64 * 1024 ** 2, workspaceBytes: 256 * 1024 ** 2, nofile: 4096, runtime: benchRuntime() },
   };
 }
 
@@ -72,7 +75,7 @@ export async function benchSandbox(): Promise<void> {
     const ours = await sample(50, () => sandbox.exec(['true'], { timeoutMs: 30_000 }), 3);
     const cliExec = await sample(20, () => docker('exec', '-u', '10001:10001', sandbox.id, 'true'), 2);
     printFigure({ name: 'sandbox.exec(["true"])', samples: ours, reference: { name: 'docker exec <id> true (CLI)', samples: cliExec }, targetMedian: 60 });
-    const cliRun = await sample(5, () => docker('run', '--rm', '--network', 'none', image, 'true'), 1);
+    const cliRun = await sample(5, () => docker('run', '--rm', ...runtimeFlags(), '--network', 'none', image, 'true'), 1);
     printFigure({ name: 'for context: docker run --rm <image> true (CLI)', samples: cliRun });
     await sandbox.destroy();
 
@@ -86,7 +89,7 @@ export async function benchSandbox(): Promise<void> {
       return () => s.destroy();
     });
     const cli = await timedWithCleanup(7, async () => {
-      const { stdout } = await docker('run', '-d', '--network', 'none', '--label', 'hammer-box.bench=1', image, 'sleep', 'infinity');
+      const { stdout } = await docker('run', '-d', ...runtimeFlags(), '--network', 'none', '--label', 'hammer-box.bench=1', image, 'sleep', 'infinity');
       const id = stdout.trim();
       cliContainers.push(id);
       await docker('cp', `${repoDir}/.`, `${id}:/workspace`);

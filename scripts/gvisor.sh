@@ -22,7 +22,7 @@ offered() { docker info --format '{{json .Runtimes}}' 2>/dev/null | grep -q '"ru
 
 unavailable() {
   if [ "$optional" = 1 ]; then
-    echo "gvisor: not set up: $1" >&2
+    echo "gvisor: not set up ($1): the gVisor tests are left out; 'make gvisor' says how to set it up" >&2
     exit 0
   fi
   cat >&2 <<MSG
@@ -59,24 +59,7 @@ fi
 
 # Merge the runtime into the daemon's config; a file that is not JSON is never overwritten.
 mkdir -p "$(dirname "$conf")"
-node - "$conf" "$runsc" <<'JS' || unavailable "could not update $conf"
-const fs = require('node:fs');
-const [conf, runsc] = process.argv.slice(2);
-let config = {};
-if (fs.existsSync(conf)) {
-  const text = fs.readFileSync(conf, 'utf8');
-  try {
-    config = text.trim() ? JSON.parse(text) : {};
-  } catch (err) {
-    console.error(`gvisor: ${conf} is not valid JSON (${err.message}); fix it, then run 'make gvisor' again`);
-    process.exit(1);
-  }
-}
-config.runtimes = { ...(config.runtimes ?? {}), runsc: { path: runsc, runtimeArgs: ['--network=none'] } };
-const tmp = `${conf}.hammer-box.${process.pid}`;
-fs.writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o644 });
-fs.renameSync(tmp, conf);
-JS
+node "$(dirname "$0")/gvisor-config.mjs" "$conf" "$runsc" || unavailable "could not update $conf"
 echo "gvisor: registered runsc ($runsc) in $conf; reloading dockerd (pid $pid)"
 kill -HUP "$pid"
 

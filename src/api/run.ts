@@ -13,7 +13,8 @@ import { lazyProvider } from './lazy-provider.js';
 import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
 import { assertResumable, recordedConfig, resumeLoop } from '../loop/resume.js';
-import { runLoop } from '../loop/run.js';
+import { onlyReportLeft } from '../loop/resumable.js';
+import { reportOnly, runLoop } from '../loop/run.js';
 import type { RunOutcome } from '../loop/run-types.js';
 // the engine client (dockerode and its gRPC stack, ~200 ms to load) is imported when a run starts,
 // so loading it overlaps the git work that comes first instead of delaying everything
@@ -120,6 +121,15 @@ export async function resume(options: { repo: string; runId: string; env?: NodeJ
   const old = await store.read(options.runId);
   // refuse before anything is started: an ended or live run needs no engine and no model
   assertResumable(old);
+  // a run that ended but was stopped before its report needs neither engine nor model
+  if (onlyReportLeft(old)) {
+    return reportOnly(old, {
+      store,
+      emit: options.emit ?? ignoreEvents,
+      now: () => new Date(),
+      loggerFor: (runId) => createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
+    });
+  }
   const config = recordedConfig(old);
   const answers = config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });

@@ -66,16 +66,17 @@ export async function runIteration(
   const answerArtifact = artifactNames.answer(n);
   // the raw answer, byte for byte: replay plays these back
   await deps.store.writeArtifact(runId, answerArtifact, answer.text);
-  await set({
-    answer: {
-      model: answer.model,
-      ...(answer.promptTokens === undefined ? {} : { prompt_tokens: answer.promptTokens }),
-      ...(answer.completionTokens === undefined ? {} : { completion_tokens: answer.completionTokens }),
-      duration_ms: Math.round(answer.durationMs),
-      first_token_ms: Number.isFinite(answer.firstTokenMs) ? Math.round(answer.firstTokenMs) : null,
-      artifact: answerArtifact,
-    },
-  });
+  // written at once, not with the next phase: a run stopped from here on resumes from this answer
+  // instead of asking the model again
+  const recordedAnswer = {
+    model: answer.model,
+    ...(answer.promptTokens === undefined ? {} : { prompt_tokens: answer.promptTokens }),
+    ...(answer.completionTokens === undefined ? {} : { completion_tokens: answer.completionTokens }),
+    duration_ms: Math.round(answer.durationMs),
+    first_token_ms: Number.isFinite(answer.firstTokenMs) ? Math.round(answer.firstTokenMs) : null,
+    artifact: answerArtifact,
+  };
+  await rec.update((s, now) => updateIteration(s, n, { answer: recordedAnswer }, now));
 
   // 3. extract: the answer's edits, vetted, and the apply ladder's candidates, built against the
   // content at the workbench head (the tree the sandbox has too)
@@ -143,7 +144,8 @@ export async function runIteration(
   const t0 = deps.now();
   const applyOnHost = (k: number): Promise<ApplyResult> => {
     const c = candidates[k]!;
-    const run = prep.workbench.applyPatch(c.patch, { iteration: n, summary, flags: c.flags, ...sig });
+    // dated by the iteration's start, so resume replays it into the very same commit
+    const run = prep.workbench.applyPatch(c.patch, { iteration: n, summary, flags: c.flags, date: iterationDate(rec.state, n), ...sig });
     run.catch(() => undefined); // awaited below; never an unhandled rejection if the step throws first
     return run;
   };
@@ -287,4 +289,10 @@ async function readCurrent(prep: Prepared, paths: string[], signal?: AbortSignal
 
 function firstLine(text: string): string {
   return (text.split('\n').find((l) => l.trim() !== '') ?? text).trim().slice(0, 200);
+}
+
+/** The date an iteration's commit carries: when the iteration started (resume reproduces the commit). */
+export function iterationDate(state: RunState, n: number): Date {
+  const started = state.iterations.find((it) => it.n === n)?.started_at;
+  return started === undefined ? new Date() : new Date(started);
 }

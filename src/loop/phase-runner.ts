@@ -5,6 +5,7 @@ import type { IterationPhase, PhaseRecord, RunPhase, RunState } from '../state/r
 import type { RunStore } from '../state/store.js';
 import { recordIterationPhase, recordRunPhase } from '../state/transitions.js';
 import type { LoopEmitter } from './events.js';
+import { faultPoint } from './fault.js';
 
 /** Holds the current state of one run and saves it after every change. */
 export class RunRecorder {
@@ -36,6 +37,7 @@ export class RunRecorder {
   async recordPhases(iteration: number, phases: { phase: IterationPhase; startedAt: Date; durationMs: number; status?: PhaseRecord['status'] }[]): Promise<void> {
     const run_id = this.state.run_id;
     for (const p of phases) {
+      faultPoint(p.phase);
       const duration_ms = Math.round(p.durationMs);
       const status = p.status ?? 'done';
       this.emit({ type: 'phase_started', run_id, at: p.startedAt.toISOString(), iteration, phase: p.phase });
@@ -63,6 +65,7 @@ export class RunRecorder {
     let status: PhaseRecord['status'] = 'done';
     let detail: string | undefined;
     try {
+      faultPoint(phase);
       return await fn();
     } catch (err) {
       status = 'failed';

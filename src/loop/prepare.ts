@@ -44,7 +44,7 @@ export async function prepare(
   image: ResolvedImage,
   track: (p: Partial<Prepared>) => void,
   /** Patches accepted before (resume): replayed on the host, and their result is what goes in. */
-  applied: { patch: string; iteration: number; summary: string; tree: string }[] = [],
+  applied: { patch: string; iteration: number; summary: string; tree: string; date: Date }[] = [],
 ): Promise<Prepared> {
   const { config } = req;
   const signal = deps.signal;
@@ -68,7 +68,7 @@ export async function prepare(
   if (sandboxSide.status === 'rejected') throw sandboxSide.reason;
   const [workbench, sandbox] = [wbSide.value, sandboxSide.value];
   for (const a of applied) {
-    const r = await workbench.applyPatch(a.patch, { iteration: a.iteration, summary: a.summary, ...(signal ? { signal } : {}) });
+    const r = await workbench.applyPatch(a.patch, { iteration: a.iteration, summary: a.summary, date: a.date, ...(signal ? { signal } : {}) });
     if (!r.ok || r.tree !== a.tree) {
       throw new HammerError('STATE_INVALID', `iteration ${a.iteration}'s recorded patch no longer reproduces its tree ${a.tree.slice(0, 12)}${r.ok ? '' : `: ${r.message}`}`, {
         hint: 'the run cannot be resumed; start a new run',

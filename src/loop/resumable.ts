@@ -5,6 +5,8 @@ import type { RunState } from '../state/run-state.js';
 
 /** Why a run cannot be resumed, or null when it can. Pure over the state and a liveness test. */
 export function resumeRefusal(state: RunState, isAlive: (pid: number) => boolean, host: string): string | null {
+  // ended, but stopped before PR_SUMMARY.md: resume writes only that
+  if (onlyReportLeft(state)) return null;
   if (state.status === 'stable' || state.status === 'failed') {
     return `run ${state.run_id} already ended (${state.status}${state.reason ? `, ${state.reason}` : ''})${state.branch ? ` with branch ${state.branch.name}` : ''}`;
   }
@@ -13,6 +15,11 @@ export function resumeRefusal(state: RunState, isAlive: (pid: number) => boolean
     return `run ${state.run_id} is still running (process ${state.owner.pid})`;
   }
   return null;
+}
+
+/** True when a run ended (stable or failed) but stopped before writing its report: resume writes only that. */
+export function onlyReportLeft(state: RunState): boolean {
+  return (state.status === 'stable' || state.status === 'failed') && state.phases.report?.status !== 'done';
 }
 
 /**

@@ -6,6 +6,7 @@ import { resolveUserRepo } from '../git/index.js';
 import { pidAlive } from '../sandbox/gc.js';
 import type { RunState } from '../state/run-state.js';
 import { summarizePatch } from './patch-summary.js';
+import { iterationDate } from './iteration.js';
 import { resumeRefusal } from './resumable.js';
 import { drive } from './run.js';
 import type { RunDeps, RunOutcome, RunRequest } from './run-types.js';
@@ -52,7 +53,7 @@ export async function resumeLoop(old: RunState, config: Config, deps: RunDeps, t
   const applied = [];
   for (const it of state.iterations) {
     if (it.outcome !== 'applied' || !it.patch || !it.apply) continue;
-    applied.push({ patch: await deps.store.readArtifact(runId, it.patch.artifact), iteration: it.n, summary: summarizePatch(it.patch.files), tree: it.apply.tree });
+    applied.push({ patch: await deps.store.readArtifact(runId, it.patch.artifact), iteration: it.n, summary: summarizePatch(it.patch.files), tree: it.apply.tree, date: iterationDate(old, it.n) });
   }
   // an iteration cut short after its answer arrived continues from that answer, without a new model call
   const cut = old.iterations.find((it) => it.outcome === null && it.answer !== null);

@@ -2,13 +2,14 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { abortError, HammerError, isHammerError } from '../errors.js';
-import { deliverBranch, freeBranchName, resolveUserRepo, type UserRepo } from '../git/index.js';
+import { branchCommit, deliverBranch, freeBranchName, resolveUserRepo, type UserRepo } from '../git/index.js';
 import { renderPrSummary } from '../report/pr-summary.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
 import { finishRun, newRunState, recordError } from '../state/transitions.js';
 import { runIteration } from './iteration.js';
 import { RunRecorder } from './phase-runner.js';
+import { faultPoint } from './fault.js';
 import { withResumeHint } from './resumable.js';
 import { resolveRuntime } from './runtime.js';
 import { prepare, runTests, type Prepared } from './prepare.js';
@@ -55,7 +56,7 @@ export async function drive(
   deps: RunDeps,
   userRepo: UserRepo,
   image: ResolvedImage,
-  applied: { patch: string; iteration: number; summary: string; tree: string }[],
+  applied: { patch: string; iteration: number; summary: string; tree: string; date: Date }[],
   /** The answer an interrupted iteration had already received (resume continues after generate). */
   pendingAnswer?: { text: string; model: string },
 ): Promise<RunOutcome> {
@@ -120,19 +121,47 @@ async function end(rec: RunRecorder, status: Exclude<RunStatus, 'running'>, reas
   return rec.update((s, now) => finishRun(s, { status, reason, detail }, now));
 }
 
-/** Bring the accepted commits into the user's repository as one new branch (never any other change). */
+/**
+ * Bring the accepted commits into the user's repository as one new branch (never any other change).
+ * The name is recorded before the ref is made: a run killed in between is resumed onto that branch
+ * (adopted when it already points at the commit), never onto a second one.
+ */
 async function deliver(rec: RunRecorder, deps: RunDeps, req: RunRequest, prep: Prepared, userRepo: UserRepo): Promise<void> {
   const sig = deps.signal ? { signal: deps.signal } : {};
   await rec.phase('deliver', null, async () => {
-    const name = await freeBranchName(userRepo, req.config.git.branch_prefix, deps.now(), sig);
-    const branch = await deliverBranch({ userRepo, workbench: prep.workbench, commit: prep.workbench.head(), branch: name, ...sig });
+    const commit = prep.workbench.head();
+    const pending = rec.state.delivering?.commit === commit ? rec.state.delivering.name : null;
+    const made = pending === null ? null : await branchCommit(userRepo, pending, deps.signal);
+    if (pending !== null && made === commit) {
+      rec.logger.info({ branch: pending, commit }, 'branch adopted: an earlier process made it before it stopped');
+      await rec.update((s) => ({ ...s, branch: { name: pending, commit }, delivering: null }));
+      return;
+    }
+    const name = pending !== null && made === null ? pending : await freeBranchName(userRepo, req.config.git.branch_prefix, deps.now(), sig);
+    await rec.update((s) => ({ ...s, delivering: { name, commit } }));
+    const branch = await deliverBranch({ userRepo, workbench: prep.workbench, commit, branch: name, ...sig });
+    faultPoint('deliver:ref');
     rec.logger.info({ branch: branch.branch, commit: branch.commit, commits: appliedCount(rec.state) }, 'branch delivered');
-    await rec.update((s) => ({ ...s, branch: { name: branch.branch, commit: branch.commit } }));
+    await rec.update((s) => ({ ...s, branch: { name: branch.branch, commit: branch.commit }, delivering: null }));
   });
 }
 
+/**
+ * Finish a run that ended (stable or failed) but stopped before its report: write PR_SUMMARY.md and
+ * record the report phase. Nothing else of the run is done again.
+ */
+export async function reportOnly(state: RunState, deps: Pick<RunDeps, 'store' | 'emit' | 'now' | 'loggerFor'>): Promise<RunOutcome> {
+  const logger = deps.loggerFor(state.run_id).child({ run_id: state.run_id });
+  const rec = new RunRecorder(state, deps.store, deps.emit, deps.now, logger);
+  logger.info({ status: state.status }, 'resumed to write the report only');
+  const summaryPath = await writeSummary(rec, deps);
+  const final = rec.state;
+  deps.emit({ type: 'run_finished', run_id: final.run_id, at: deps.now().toISOString(), status: final.status, reason: final.reason, detail: final.reason_detail, branch: final.branch?.name ?? null });
+  return { state: final, statePath: deps.store.statePath(final.run_id), summaryPath };
+}
+
 /** PR_SUMMARY.md beside the run's artifacts; written for every run that got a state file. */
-async function writeSummary(rec: RunRecorder, deps: RunDeps): Promise<string | null> {
+async function writeSummary(rec: RunRecorder, deps: Pick<RunDeps, 'store'>): Promise<string | null> {
   try {
     const name = artifactNames.prSummary();
     await rec.phase('report', null, () => deps.store.writeArtifact(rec.state.run_id, name, renderPrSummary(rec.state)));

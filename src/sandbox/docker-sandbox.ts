@@ -3,15 +3,21 @@ import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import type Dockerode from 'dockerode';
 import type { Logger } from 'pino';
-import { throwIfAborted } from '../errors.js';
+import { z } from 'zod';
+import { HammerError, isHammerError, throwIfAborted } from '../errors.js';
 import { packFiles, readSingleFile } from './archive.js';
 import { packDirectory, repackTar } from './copy-in.js';
-import { isNotFound, sandboxFailure } from './docker-errors.js';
+import { isEngineLost, isNotFound, sandboxFailure } from './docker-errors.js';
 import { execInSandbox, killAllProcesses, type ExecTarget } from './exec.js';
 import { WORKDIR } from './hardening.js';
 import { workspaceRelative } from './paths.js';
 import type { CopyInStats, ExecOptions, ExecResult, RepoSource, Sandbox, SandboxFile } from './types.js';
 import type { SandboxUser } from './user.js';
+
+const StoppedSchema = z.object({
+  State: z.object({ Running: z.boolean(), OOMKilled: z.boolean().optional(), ExitCode: z.number().int().nullish() }),
+  HostConfig: z.object({ Runtime: z.string().nullish() }).nullish(),
+});
 
 /** A sandbox backed by one container and one workspace volume. */
 export class DockerSandbox implements Sandbox {
@@ -29,9 +35,49 @@ export class DockerSandbox implements Sandbox {
     this.target = { container: docker.getContainer(id), user: `${owner.uid}:${owner.gid}` };
   }
 
-  /** Run a command; a non-zero exit or a timeout is a result. */
-  exec(cmd: string[], options: ExecOptions): Promise<ExecResult> {
-    return execInSandbox(this.target, cmd, options);
+  /**
+   * Run a command; a non-zero exit or a timeout is a result, unless the container itself stopped
+   * under it (killed, out of memory, the engine restarting): then its exit code says nothing about
+   * the command, and the sandbox is reported broken.
+   */
+  async exec(cmd: string[], options: ExecOptions): Promise<ExecResult> {
+    let result: ExecResult;
+    try {
+      result = await execInSandbox(this.target, cmd, options);
+    } catch (err) {
+      if (isHammerError(err, 'SANDBOX_BROKEN')) throw (await this.stopped(err, cmd)) ?? err;
+      throw err;
+    }
+    if (result.exitCode !== 0) {
+      const stopped = await this.stopped(null, cmd);
+      if (stopped) throw stopped;
+    }
+    return result;
+  }
+
+  /**
+   * When the container stopped (or vanished, or the engine went away) under a command, the error
+   * that says so and why (out of memory, or its exit code), with what to do; null while it runs.
+   */
+  private async stopped(cause: HammerError | null, cmd: string[]): Promise<HammerError | null> {
+    const what = cmd[0] ?? 'a command';
+    let inspected: unknown;
+    try {
+      inspected = await this.target.container.inspect();
+    } catch (err) {
+      if (isNotFound(err)) return new HammerError('SANDBOX_BROKEN', `the sandbox was removed while running ${what}`, { cause: cause ?? err });
+      if (isEngineLost(err)) return sandboxFailure(err, `running ${what}`);
+      return null;
+    }
+    const parsed = StoppedSchema.safeParse(inspected);
+    if (!parsed.success || parsed.data.State.Running) return null;
+    const { State: state, HostConfig: host } = parsed.data;
+    const why = state.OOMKilled ? 'it ran out of memory (sandbox.memory)' : `it exited with code ${state.ExitCode ?? 'unknown'}`;
+    const hint =
+      host?.Runtime === 'runsc'
+        ? "under gVisor, sandbox.memory and sandbox.pids_limit hold the whole sandbox, gVisor's own kernel included, so a test that exhausts them stops it: raise them, or set [sandbox] runtime = \"\" for this repository"
+        : "something stopped the container (docker stop or kill, the engine restarting, or the host's out-of-memory killer)";
+    return new HammerError('SANDBOX_BROKEN', `the sandbox stopped while running ${what}: ${why}`, { hint, ...(cause ? { cause } : {}) });
   }
 
   /** Place files under `dir` (inside the workspace) with one archive upload. */

@@ -14,6 +14,34 @@ import type { ExecOptions, ExecResult } from './types.js';
 /** Bytes kept per stream when the caller gives no cap. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 
+/** How often a running exec looks at its container (the first look comes after this long, too). */
+export const CONTAINER_WATCH_MS = 2_000;
+
+/** Call `onStopped` once the container is seen not running; looks every CONTAINER_WATCH_MS until stopped. */
+function watchContainer(container: Dockerode.Container, onStopped: () => void): { stop(): void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const look = async (): Promise<void> => {
+    const info: unknown = await Promise.resolve()
+      .then(() => container.inspect())
+      .catch(() => null);
+    if (stopped) return;
+    const running = ContainerRunningSchema.safeParse(info);
+    // an engine that cannot answer is the exit poll's to report; only a clear "not running" counts
+    if (running.success && !running.data.State.Running) return onStopped();
+    timer = setTimeout(() => void look(), CONTAINER_WATCH_MS);
+  };
+  timer = setTimeout(() => void look(), CONTAINER_WATCH_MS);
+  return {
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+const ContainerRunningSchema = z.object({ State: z.object({ Running: z.boolean() }) });
+
 /** What an exec needs to know about its sandbox. */
 export interface ExecTarget {
   container: Dockerode.Container;
@@ -118,6 +146,14 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
     void killUntilEnded();
   };
   signal?.addEventListener('abort', onAbort, { once: true });
+  // A container that stops under a long command (under gVisor a memory or fork bomb takes the whole
+  // sandbox down) can leave the exec's stream open: look at the container now and then, and stop
+  // waiting when it no longer runs.
+  let containerStopped = false;
+  const watchdog = watchContainer(target.container, () => {
+    containerStopped = true;
+    stream.destroy();
+  });
 
   let streamError: unknown;
   try {
@@ -126,9 +162,11 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
     streamError = err;
   } finally {
     clearTimeout(timer);
+    watchdog.stop();
     signal?.removeEventListener('abort', onAbort);
     stream.destroy();
   }
+  if (containerStopped && !aborted) throw new HammerError('SANDBOX_BROKEN', `the sandbox stopped while running ${cmd[0]}`);
   // Never return while a killer is in flight: it would hit the next command's processes.
   if (killing) await killing;
   if (aborted) throw abortError(signal, 'command');

@@ -180,6 +180,11 @@ export const RunStateSchema = z.strictObject({
     })
     .nullable(),
   branch: z.strictObject({ name: z.string(), commit: z.string() }).nullable(),
+  /**
+   * The branch being delivered: its name and commit are recorded before the ref is made, so a run
+   * killed between making the ref and recording `branch` is resumed onto that same branch.
+   */
+  delivering: z.strictObject({ name: z.string(), commit: z.string() }).nullable().optional(),
   phases: z.partialRecord(z.enum(RUN_PHASES), PhaseRecordSchema),
   baseline: TestRecordSchema.nullable(),
   iterations: z.array(IterationSchema),

@@ -6,18 +6,16 @@
 // (HAMMER_SECURITY=full), after every other security file (see support/run-last-sequencer.ts),
 // and always brings the engine back up.
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolchainImage } from '../helpers/images.js';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
-import { leftovers, runIdsIn } from '../integration/run-support.js';
-import { RunStateSchema, type RunState } from '../../src/state/run-state.js';
+import { leftovers } from '../integration/run-support.js';
+import type { RunState } from '../../src/state/run-state.js';
 import { requireBuiltCli, runCli, waitFor, type CliResult } from './support/cli.js';
 import { dockerdPid, engineAnswers, startEngine, stopEngine } from './support/engine-restart.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, type Scene } from './support/scene.js';
+import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow, type Scene } from './support/scene.js';
 
 if (process.env['HAMMER_SECURITY'] !== 'full') {
   throw new Error('daemon-restart.test.ts restarts the Docker engine: it runs only with HAMMER_SECURITY=full (make security)');
@@ -37,14 +35,6 @@ afterAll(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
   }
 });
-
-/** The newest run's state as the file holds it now, or null (it must parse whenever it exists). */
-async function stateNow(s: Scene): Promise<RunState | null> {
-  const id = (await runIdsIn(s.fx.repo.path)).sort().at(-1);
-  if (!id) return null;
-  const text = await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${id}.json`), 'utf8').catch(() => null);
-  return text === null ? null : RunStateSchema.parse(JSON.parse(text));
-}
 
 describe('the Docker daemon restarting mid-run', () => {
   it('stops the run with a typed error and a valid state; resume continues in a new sandbox and leaves nothing', async () => {

@@ -15,7 +15,7 @@ import type { RunState } from '../../src/state/run-state.js';
 import { RunStateSchema } from '../../src/state/run-state.js';
 import { requireBuiltCli, runCli, waitFor, type CliResult } from './support/cli.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, type Scene, type SceneOptions } from './support/scene.js';
+import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow, type Scene, type SceneOptions } from './support/scene.js';
 import { snapshotRepo } from '../helpers/fixture-repo.js';
 
 const exec = promisify(execFile);
@@ -32,14 +32,6 @@ async function scene(opts: SceneOptions): Promise<Scene> {
   const s = await createScene(opts);
   cleanups.push(() => s.cleanup());
   return s;
-}
-
-/** The newest run's state as the file holds it now, or null (it must parse whenever it exists). */
-async function stateNow(s: Scene): Promise<RunState | null> {
-  const id = (await runIdsIn(s.fx.repo.path)).sort().at(-1);
-  if (!id) return null;
-  const text = await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${id}.json`), 'utf8').catch(() => null);
-  return text === null ? null : RunStateSchema.parse(JSON.parse(text));
 }
 
 /** `hammer-box resume <id>` through the CLI. */

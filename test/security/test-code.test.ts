@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolchainImage } from '../helpers/images.js';
 import { answerWith } from '../helpers/python-fixture.js';
-import { attackScript, SWITCH_ANSWER } from './support/attack-script.js';
+import { attackScript, EVIL_PRINTF, EVIL_PROSE, RAW_CONTROL, SWITCH_ANSWER } from './support/attack-script.js';
 import { requireBuiltCli } from './support/cli.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, runScene, type Outcome, type Scene, type SceneOptions } from './support/scene.js';
+import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, runScene, sceneRuntime, type Outcome, type Scene, type SceneOptions } from './support/scene.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 beforeAll(async () => {
@@ -34,6 +34,25 @@ async function attackRun(attackSh: string, controlSh: string, opts: Partial<Scen
   return { s, out };
 }
 
+/**
+ * Under gVisor the memory and pids limits hold the whole sandbox, gVisor's kernel included: a bomb
+ * stops the sandbox, and the run must end with SANDBOX_BROKEN saying so (exit 3), leaving nothing
+ * behind and the host untouched. Checks that and returns the row's observation.
+ */
+async function expectStoppedUnderGvisor(s: Scene, out: Outcome): Promise<string> {
+  expect(out.result.code, out.result.stderr.slice(-600)).toBe(3);
+  expect(out.result.stderr).toMatch(/error \[SANDBOX_BROKEN\]: the sandbox stopped while running/);
+  expect(out.result.stderr).toMatch(/under gVisor, sandbox.memory and sandbox.pids_limit hold the whole sandbox/);
+  expect(out.state.status).toBe('error');
+  await expectNoLeftovers(out.runId);
+  // the probe's report went down with the sandbox; the host side of the canary is still checked
+  await expectCanarySafe(s, out, 'not-run');
+  expect(await expectRepoIntact(s), 'no branch').toEqual([]);
+  return `${(/the sandbox stopped while running [^\n]*/.exec(out.result.stderr)?.[0] ?? '').slice(0, 90)}; exit 3; nothing left`;
+}
+
+const GVISOR_BOMB = 'gVisor: stops the whole sandbox; SANDBOX_BROKEN says so and why (exit 3); host fine; nothing left';
+
 /** The baseline's and iteration 1's test records of a run. */
 function tests(out: Outcome) {
   const baseline = out.state.baseline;
@@ -49,6 +68,7 @@ describe('hostile test code', () => {
       `for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.1 & done; wait; echo forked-10-ok`,
       { config: '[sandbox]\npids_limit = 64\n', testTimeout: 20 },
     );
+    if ((await sceneRuntime()) === 'runsc') return attack('fork bomb in the tests', GVISOR_BOMB, () => expectStoppedUnderGvisor(s, out));
     await attack('fork bomb in the tests', 'stopped by pids_limit; host fine; control forks after', async () => {
       const { baseline, iter } = tests(out);
       expect(`${baseline.stdout_tail}\n${baseline.stderr_tail}`).toMatch(/Cannot fork|Resource temporarily unavailable|fork/i);
@@ -71,6 +91,7 @@ while True:
       `python3 -c "b = bytearray(16 * 1024 * 1024); print('alloc-16m-ok')"`,
       { config: '[sandbox]\nmemory = "160m"\n' },
     );
+    if ((await sceneRuntime()) === 'runsc') return attack('memory bomb in the tests', GVISOR_BOMB, () => expectStoppedUnderGvisor(s, out));
     await attack('memory bomb in the tests', 'killed at sandbox.memory; recorded as out of memory; control allocates after', async () => {
       const { baseline, iter } = tests(out);
       expect(baseline.exit_code).toBe(137);
@@ -125,15 +146,15 @@ while True:
   }, 400_000);
 
   it('terminal escape sequences in test output and in the model answer never reach the terminal, the state or PR_SUMMARY.md', async () => {
-    const evil = `\\033]0;pwned\\007\\033[2J\\033[31mRED\\033[0m \\302\\233[1m C1-CSI \\342\\200\\256RTL-OVERRIDE \\033]8;;http://evil\\007link\\033]8;;\\007`;
-    const prose = '\u001b]0;owned\u0007\u001b[2J\u009b31m\u202eevil prose\u001b[0m';
+    const evil = EVIL_PRINTF;
+    const prose = EVIL_PROSE;
     const { s, out } = await attackRun(`printf '${evil}\\n'; printf '${evil}' >&2; exit 1`, `printf '${evil}\\n'; echo control-printed`, {
       answers: [{ answer: answerWith('--- a/x\u001b[2J.py\n+++ b/x\u001b[2J.py\n@@ -1 +1 @@\n-a\n+b\n', prose) }, { answer: `${prose}\n${SWITCH_ANSWER}` }],
       maxIterations: 2,
     });
     await attack('escape sequences in test output and model answers', 'none reach terminal, state or PR_SUMMARY.md raw', async () => {
       const stateText = await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${out.runId}.json`), 'utf8');
-      const raw = /[\u001b\u0007\u0080-\u009f\u202a-\u202e\u2066-\u2069]/;
+      const raw = RAW_CONTROL;
       for (const [where, text] of Object.entries({ state: stateText, summary: out.summary, stdout: out.result.stdout, stderr: out.result.stderr })) {
         expect(raw.test(text), `${where} holds a raw escape or bidi character`).toBe(false);
       }

@@ -20,3 +20,12 @@ export const SWITCH_PATCH = `diff --git a/attack.sh b/attack.sh
 
 /** A model answer carrying SWITCH_PATCH. */
 export const SWITCH_ANSWER = answerWith(SWITCH_PATCH, 'Switching the script to its normal mode:');
+
+/** printf text (octal escapes) with a window title, clear screen, colours, a C1 CSI, a bidi override and a hyperlink. */
+export const EVIL_PRINTF = `\\033]0;pwned\\007\\033[2J\\033[31mRED\\033[0m \\302\\233[1m C1-CSI \\342\\200\\256RTL-OVERRIDE \\033]8;;http://evil\\007link\\033]8;;\\007`;
+
+/** Model prose with a title, clear screen, a C1 CSI and a bidi override. */
+export const EVIL_PROSE = '\u001b]0;owned\u0007\u001b[2J\u009b31m\u202eevil prose\u001b[0m';
+
+/** ESC, BEL, C1 controls and bidi overrides: none may reach the terminal, the state or PR_SUMMARY.md raw. */
+export const RAW_CONTROL = /[\u001b\u0007\u0080-\u009f\u202a-\u202e\u2066-\u2069]/;

@@ -77,3 +77,26 @@ export async function waitFor(cond: () => Promise<boolean> | boolean, ms: number
   }
   throw new Error(`timed out after ${ms} ms waiting for ${what}`);
 }
+
+/** How a CLI run on a terminal ended: everything the terminal showed, stdout and stderr together. */
+export interface TerminalResult {
+  code: number | null;
+  screen: string;
+}
+
+/**
+ * Run `hammer-box <args>` on a pseudo-terminal (util-linux script(1)), so stdout and stderr are
+ * TTYs and the live progress renderer is used; returns everything the terminal received.
+ */
+export function runCliOnTerminal(args: string[], env: NodeJS.ProcessEnv): Promise<TerminalResult> {
+  const quote = (a: string): string => `'${a.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, MAIN, ...args].map(quote).join(' ');
+  const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], { cwd: ROOT, env: { ...env, TERM: 'xterm-256color', COLUMNS: '120' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let screen = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (screen = (screen + s).slice(-CAP)));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (screen = (screen + s).slice(-CAP)));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, screen }));
+  });
+}

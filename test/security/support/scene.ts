@@ -8,7 +8,7 @@ import { startModelServer, type ModelServer, type Script } from '../../helpers/m
 import { createPythonFixture, type PythonFixture } from '../../helpers/python-fixture.js';
 import { leftovers, readState, runIdsIn, testEnv } from '../../integration/run-support.js';
 import { createDockerClient } from '../../../src/sandbox/index.js';
-import type { RunState } from '../../../src/state/run-state.js';
+import { RunStateSchema, type RunState } from '../../../src/state/run-state.js';
 import { filesUnder, plantCanary, type Canary } from './canary.js';
 import { runCli, startCli, type CliProcess, type CliResult } from './cli.js';
 
@@ -102,6 +102,14 @@ export async function createScene(opts: SceneOptions): Promise<Scene> {
       await rm(confDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The newest run's state as the file holds it now, or null (it must parse whenever it exists). */
+export async function stateNow(scene: Scene): Promise<RunState | null> {
+  const id = (await runIdsIn(scene.fx.repo.path)).sort().at(-1);
+  if (!id) return null;
+  const text = await readFile(join(scene.fx.repo.path, '.hammer', 'runs', `${id}.json`), 'utf8').catch(() => null);
+  return text === null ? null : RunStateSchema.parse(JSON.parse(text));
 }
 
 /** Read what the (only or newest) run of the scene left. */

@@ -64,6 +64,18 @@ describe('Workbench', () => {
     expect(wb.head()).toBe(recounted.commit);
   });
 
+  it('rebuilds the very same commit from the same patch and date (what resume relies on)', async () => {
+    const { repo, wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
+    const user = await resolveUserRepo(repo.path, 'main');
+    const again = await Workbench.create(user, user.baseCommit, { identity });
+    cleanups.push(() => again.dispose());
+    const date = new Date('2026-11-22T14:07:09.250Z');
+    const first = await wb.applyPatch(editA, { iteration: 1, summary: 'x', date });
+    const second = await again.applyPatch(editA, { iteration: 1, summary: 'x', date });
+    expect(first.ok && second.ok).toBe(true);
+    if (first.ok && second.ok) expect(second.commit).toBe(first.commit);
+  });
+
   it('stacks commits, one per patch', async () => {
     const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
     const first = await wb.applyPatch(editA, { iteration: 1, summary: 'one' });

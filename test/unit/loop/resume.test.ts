@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resumableState, resumeRefusal } from '../../../src/loop/resume.js';
 import { HammerError } from '../../../src/errors.js';
-import { withResumeHint } from '../../../src/loop/resumable.js';
+import { onlyReportLeft, withResumeHint } from '../../../src/loop/resumable.js';
 import { RunStateSchema } from '../../../src/state/run-state.js';
 import { iteration, makeState } from '../state/make-state.js';
 
@@ -9,9 +9,19 @@ const alive = (): boolean => true;
 const dead = (): boolean => false;
 
 describe('resumeRefusal', () => {
+  const reported = { report: { status: 'done' as const, started_at: '2026-11-22T14:05:01.000Z', duration_ms: 3 } };
+
   it('refuses a run that already ended, naming how', () => {
-    expect(resumeRefusal(makeState({ status: 'stable', reason: 'tests_pass' }), dead, 'h')).toMatch(/already ended \(stable, tests_pass\)/);
-    expect(resumeRefusal(makeState({ status: 'failed', reason: 'max_iterations' }), dead, 'h')).toMatch(/already ended \(failed/);
+    expect(resumeRefusal(makeState({ status: 'stable', reason: 'tests_pass', phases: reported }), dead, 'h')).toMatch(/already ended \(stable, tests_pass\)/);
+    expect(resumeRefusal(makeState({ status: 'failed', reason: 'max_iterations', phases: reported }), dead, 'h')).toMatch(/already ended \(failed/);
+  });
+
+  it('allows a run that ended but stopped before its report, for the report only', () => {
+    const ended = makeState({ status: 'stable', reason: 'tests_pass', branch: { name: 'EngineerExternal/x', commit: 'a'.repeat(40) } });
+    expect(onlyReportLeft(ended)).toBe(true);
+    expect(resumeRefusal(ended, dead, 'h')).toBeNull();
+    expect(onlyReportLeft({ ...ended, phases: reported })).toBe(false);
+    expect(onlyReportLeft(makeState({ status: 'error' }))).toBe(false);
   });
 
   it('refuses a run that delivered its branch', () => {

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { parseFault } from '../../../src/loop/fault.js';
+import { iterationDate } from '../../../src/loop/iteration.js';
+import { iteration, makeState } from '../state/make-state.js';
+
+describe('HAMMER_FAULT', () => {
+  it('reads <signal>@<point> for the three signals it may send', () => {
+    expect(parseFault('SIGKILL@deliver:ref')).toEqual({ signal: 'SIGKILL', point: 'deliver:ref' });
+    expect(parseFault('SIGINT@update_state')).toEqual({ signal: 'SIGINT', point: 'update_state' });
+    expect(parseFault('SIGTERM@prepare')).toEqual({ signal: 'SIGTERM', point: 'prepare' });
+  });
+
+  it('ignores anything else: a fault hook never fails a run by itself', () => {
+    for (const v of [undefined, '', 'SIGKILL', '@deliver', 'SIGSTOP@deliver', 'SIGKILL@deliver; rm -rf /', 'sigkill@deliver']) expect(parseFault(v), String(v)).toBeUndefined();
+  });
+});
+
+describe('iterationDate', () => {
+  it("dates an iteration's commit by the iteration's start, so resume rebuilds the same commit", () => {
+    const state = makeState({ iterations: [iteration(1, 'applied'), { ...iteration(2, null), started_at: '2026-11-22T14:07:09.250Z' }] });
+    expect(iterationDate(state, 2).toISOString()).toBe('2026-11-22T14:07:09.250Z');
+    expect(iterationDate(state, 1).toISOString()).toBe(state.iterations[0]!.started_at);
+  });
+});
