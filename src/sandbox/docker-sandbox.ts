@@ -10,9 +10,14 @@ import { packDirectory, repackTar } from './copy-in.js';
 import { isEngineLost, isNotFound, sandboxFailure } from './docker-errors.js';
 import { execInSandbox, killAllProcesses, type ExecTarget } from './exec.js';
 import { WORKDIR } from './hardening.js';
+import { sleep } from './stream-end.js';
 import { workspaceRelative } from './paths.js';
 import type { CopyInStats, ExecOptions, ExecResult, RepoSource, Sandbox, SandboxFile } from './types.js';
 import type { SandboxUser } from './user.js';
+
+/** How often, and how far apart, a command that died of a signal looks whether its container stopped too. */
+const SIGNAL_DEATH_LOOKS = 8;
+const SIGNAL_DEATH_LOOK_MS = 125;
 
 const StoppedSchema = z.object({
   State: z.object({ Running: z.boolean(), OOMKilled: z.boolean().optional(), ExitCode: z.number().int().nullish() }),
@@ -49,8 +54,14 @@ export class DockerSandbox implements Sandbox {
       throw err;
     }
     if (result.exitCode !== 0) {
-      const stopped = await this.stopped(null, cmd);
-      if (stopped) throw stopped;
+      // a command killed by a signal it did not get from us may have gone down with its container,
+      // which the engine reports as stopped a moment later: look a few times before trusting it
+      const looks = result.exitCode >= 128 && !result.timedOut ? SIGNAL_DEATH_LOOKS : 1;
+      for (let look = 0; look < looks; look++) {
+        if (look > 0) await sleep(SIGNAL_DEATH_LOOK_MS);
+        const stopped = await this.stopped(null, cmd);
+        if (stopped) throw stopped;
+      }
     }
     return result;
   }

@@ -5,21 +5,14 @@
 // run is left on the engine, `hammer-box resume` finishes the run, and the repository gained exactly
 // one branch, holding the commits the state records. (faults.test.ts stops the slow phases from
 // outside, by watching the state file.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolchainImage } from '../helpers/images.js';
+import { describe, expect, it } from 'vitest';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
-import { requireBuiltCli, runCli } from './support/cli.js';
+import { runCli } from './support/cli.js';
 import { attack } from './support/record.js';
 import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow } from './support/scene.js';
+import { attackFileHooks } from './support/hooks.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  requireBuiltCli();
-  await toolchainImage('python');
-});
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = attackFileHooks();
 
 /** Every point of a one-iteration run, in order (prepare, baseline, generate and test are also stopped from outside in faults.test.ts). */
 const ALL_POINTS = ['prepare', 'baseline', 'read_state', 'generate', 'extract', 'validate', 'apply', 'test', 'update_state', 'deliver', 'deliver:ref', 'report'];

@@ -4,13 +4,12 @@
 // default; a second run allows them and PR_SUMMARY.md flags every one for review.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolchainImage } from '../helpers/images.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
 import { promptText } from '../integration/run-support.js';
-import { requireBuiltCli } from './support/cli.js';
 import { attack } from './support/record.js';
 import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, runScene, type Outcome, type Scene } from './support/scene.js';
+import { attackFileHooks } from './support/hooks.js';
 
 const PACKAGE_JSON = `{
   "name": "calc-tools",
@@ -111,14 +110,7 @@ const CASES: Case[] = [
   { attack: 'CRLF diff', answer: answerWith('--- a/README.md\r\n+++ b/README.md\r\n@@ -1,1 +1,1 @@\r\n-# calc\r\n+# calc tools\r\n'), reason: /./, outcome: 'either' },
 ];
 
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  requireBuiltCli();
-  await toolchainImage('python');
-});
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = attackFileHooks();
 
 async function scene(answers: string[], config = ''): Promise<Scene> {
   const s = await createScene({

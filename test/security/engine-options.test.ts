@@ -1,23 +1,16 @@
 // Engine options: `[sandbox] runtime` is honoured (a runtime the engine lacks fails closed before
 // anything runs; one it has is used), and `doctor` reports rootless mode, userns-remap and the
 // runtimes on offer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createDockerClient } from '../../src/sandbox/index.js';
-import { toolchainImage } from '../helpers/images.js';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
-import { requireBuiltCli, runCli } from './support/cli.js';
+import { runCli } from './support/cli.js';
 import { attack } from './support/record.js';
 import { createScene, expectCanarySafe, expectNoLeftovers, outcomeOf, runScene, type Scene } from './support/scene.js';
+import { attackFileHooks } from './support/hooks.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  requireBuiltCli();
-  await toolchainImage('python');
-});
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = attackFileHooks();
 
 const DoctorSchema = z.object({ checks: z.array(z.object({ name: z.string(), status: z.string(), detail: z.string() })), engine: z.object({ runtimes: z.array(z.string()) }).passthrough().nullable() });
 

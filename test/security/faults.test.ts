@@ -6,27 +6,20 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolchainImage } from '../helpers/images.js';
+import { describe, expect, it } from 'vitest';
 import { answerWith, FIX_PATCH, NOOP_PATCH_A } from '../helpers/python-fixture.js';
 import type { Script } from '../helpers/model-server.js';
 import { runIdsIn } from '../integration/run-support.js';
 import type { RunState } from '../../src/state/run-state.js';
 import { RunStateSchema } from '../../src/state/run-state.js';
-import { requireBuiltCli, runCli, waitFor, type CliResult } from './support/cli.js';
+import { runCli, waitFor, type CliResult } from './support/cli.js';
 import { attack } from './support/record.js';
 import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow, type Scene, type SceneOptions } from './support/scene.js';
 import { snapshotRepo } from '../helpers/fixture-repo.js';
+import { attackFileHooks } from './support/hooks.js';
 
 const exec = promisify(execFile);
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  requireBuiltCli();
-  await toolchainImage('python');
-});
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = attackFileHooks();
 
 async function scene(opts: SceneOptions): Promise<Scene> {
   const s = await createScene(opts);
@@ -96,7 +89,11 @@ describe.each([
       return st !== null && c.inside(st);
     }, 120_000, `the run to enter ${phase}`);
     cli.child.kill(signal);
+    // a CLI still running 90 s after the signal hangs: stop it, and the failure shows what it printed
+    const hung = await Promise.race([cli.done.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 90_000))]);
+    if (hung) cli.child.kill('SIGKILL');
     const stopped = await cli.done;
+    if (hung) throw new Error(`the CLI still ran 90 s after ${how} in ${phase}; it printed: ${stopped.stderr.slice(-2000)}`);
     const after = (await stateNow(s))!;
     const runId = after.run_id;
     await attack(`${how} in ${phase}`, how === 'kill -9' ? 'state parses; resume removes leftovers and continues to stable' : 'exit 130, interrupted, no leftovers; resume continues to stable', async () => {

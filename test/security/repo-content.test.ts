@@ -7,24 +7,16 @@ import { execFile } from 'node:child_process';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixtureGitEnv, snapshotRepo } from '../helpers/fixture-repo.js';
-import { toolchainImage } from '../helpers/images.js';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
 import { promptText } from '../integration/run-support.js';
-import { requireBuiltCli } from './support/cli.js';
 import { attack } from './support/record.js';
 import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, outcomeOf, runScene, type Scene, type SceneOptions } from './support/scene.js';
+import { attackFileHooks } from './support/hooks.js';
 
 const exec = promisify(execFile);
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  requireBuiltCli();
-  await toolchainImage('python');
-});
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = attackFileHooks();
 
 async function scene(opts: SceneOptions): Promise<Scene> {
   const s = await createScene(opts);

@@ -2,22 +2,15 @@
 // status line. Escape sequences, C1 controls and bidi overrides from the tests' output and the
 // model's answers must still never reach it; the only control sequence on the screen is the
 // renderer's own line erase.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolchainImage } from '../helpers/images.js';
+import { describe, expect, it } from 'vitest';
 import { answerWith } from '../helpers/python-fixture.js';
 import { attackScript, EVIL_PRINTF, EVIL_PROSE, RAW_CONTROL, SWITCH_ANSWER } from './support/attack-script.js';
-import { requireBuiltCli, runCliOnTerminal } from './support/cli.js';
+import { runCliOnTerminal } from './support/cli.js';
 import { attack } from './support/record.js';
 import { createScene, expectCanarySafe, outcomeOf } from './support/scene.js';
+import { attackFileHooks } from './support/hooks.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  requireBuiltCli();
-  await toolchainImage('python');
-});
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = attackFileHooks();
 
 /** The renderer's own sequence: carriage return, erase the line. */
 const OWN_ERASE = /\r\u001b\[2K/g;

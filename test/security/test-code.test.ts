@@ -4,22 +4,14 @@
 // untouched and appear nowhere.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolchainImage } from '../helpers/images.js';
+import { describe, expect, it } from 'vitest';
 import { answerWith } from '../helpers/python-fixture.js';
 import { attackScript, EVIL_PRINTF, EVIL_PROSE, RAW_CONTROL, SWITCH_ANSWER } from './support/attack-script.js';
-import { requireBuiltCli } from './support/cli.js';
 import { attack } from './support/record.js';
 import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, runScene, sceneRuntime, type Outcome, type Scene, type SceneOptions } from './support/scene.js';
+import { attackFileHooks } from './support/hooks.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  requireBuiltCli();
-  await toolchainImage('python');
-});
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = attackFileHooks();
 
 async function scene(opts: SceneOptions): Promise<Scene> {
   const s = await createScene(opts);

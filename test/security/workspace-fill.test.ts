@@ -1,13 +1,12 @@
 // Tests that fill the workspace and /tmp: the writes stop at the configured sizes, and the loop
 // goes on. Filling the workspace used to end the run: the next iteration's `git reset --hard`
 // needs room for the index, failed with ENOSPC, and the runner reported the sandbox broken.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolchainImage } from '../helpers/images.js';
+import { describe, expect, it } from 'vitest';
 import { answerWith } from '../helpers/python-fixture.js';
 import { attackScript, SWITCH_ANSWER } from './support/attack-script.js';
-import { requireBuiltCli } from './support/cli.js';
 import { attack } from './support/record.js';
 import { createScene, expectCanarySafe, expectNoLeftovers, runScene, type Outcome, type Scene } from './support/scene.js';
+import { attackFileHooks } from './support/hooks.js';
 
 const FILL = `dd if=/dev/zero of=fill.bin bs=1M count=400 2>&1; echo "workspace-bytes=$(wc -c < fill.bin)"
 dd if=/dev/zero of=/tmp/fill.bin bs=1M count=400 2>&1; echo "tmp-bytes=$(wc -c < /tmp/fill.bin)"
@@ -26,14 +25,7 @@ const TO_ATTACK = `diff --git a/attack.sh b/attack.sh
  # hostile test script: the model's patch switches it to the control
 `;
 
-const cleanups: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  requireBuiltCli();
-  await toolchainImage('python');
-});
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = attackFileHooks();
 
 function expectFilled(text: string): { ws: number; tmp: number } {
   expect(text).toMatch(/No space left on device/);

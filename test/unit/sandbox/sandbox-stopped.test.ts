@@ -61,6 +61,18 @@ describe('a command whose exit code comes from its container stopping', () => {
     expect(err.message).toBe('the sandbox stopped while running pytest: it exited with code 137');
   });
 
+  it('looks again when the engine reports the container stopped only a moment after the command died', async () => {
+    let looks = 0;
+    const err = await run(
+      engineWithExitedExec(137, async () => {
+        looks += 1;
+        return { State: { Running: looks < 3, OOMKilled: false, ExitCode: looks < 3 ? 0 : 143 }, HostConfig: { Runtime: 'runc' } };
+      }),
+    );
+    expect(err).toMatchObject({ code: 'SANDBOX_BROKEN', message: 'the sandbox stopped while running pytest: it exited with code 143' });
+    expect(looks).toBe(3);
+  });
+
   it('is ENGINE_UNAVAILABLE when the engine cannot be asked, and SANDBOX_BROKEN when the container is gone', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED /var/run/docker.sock'), { code: 'ECONNREFUSED', syscall: 'connect' });
     expect((await run(engineWithExitedExec(137, () => Promise.reject(refused)))).code).toBe('ENGINE_UNAVAILABLE');
@@ -69,10 +81,20 @@ describe('a command whose exit code comes from its container stopping', () => {
     expect(err).toMatchObject({ code: 'SANDBOX_BROKEN', message: 'the sandbox was removed while running pytest' });
   });
 
-  it('is a result while the container runs: a failing test is just that', async () => {
-    const docker = engineWithExitedExec(1, async () => ({ State: { Running: true, OOMKilled: false, ExitCode: 0 }, HostConfig: { Runtime: 'runc' } }));
-    const result = await new DockerSandbox(docker, 'abc', 'run-1', 'vol', owner).exec(['pytest', '-q'], { timeoutMs: 10_000 });
-    expect(result.exitCode).toBe(1);
+  it('is a result while the container runs: a failing test, or one the kernel killed, is just that', async () => {
+    for (const [exitCode, expectedLooks] of [
+      [1, 1],
+      [137, 8],
+    ] as const) {
+      let looks = 0;
+      const docker = engineWithExitedExec(exitCode, async () => {
+        looks += 1;
+        return { State: { Running: true, OOMKilled: false, ExitCode: 0 }, HostConfig: { Runtime: 'runc' } };
+      });
+      const result = await new DockerSandbox(docker, 'abc', 'run-1', 'vol', owner).exec(['pytest', '-q'], { timeoutMs: 10_000 });
+      expect(result.exitCode).toBe(exitCode);
+      expect(looks).toBe(expectedLooks);
+    }
   });
 });
 
