@@ -3,12 +3,11 @@ import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import type Dockerode from 'dockerode';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { HammerError, isHammerError, throwIfAborted } from '../errors.js';
 import { packFiles, readSingleFile } from './archive.js';
 import { packDirectory, repackTar } from './copy-in.js';
 import { isEngineLost, isNotFound, sandboxFailure } from './docker-errors.js';
-import { execInSandbox, killAllProcesses, type ExecTarget } from './exec.js';
+import { ContainerStateSchema, execInSandbox, killAllProcesses, type ExecTarget } from './exec.js';
 import { WORKDIR } from './hardening.js';
 import { sleep } from './stream-end.js';
 import { workspaceRelative } from './paths.js';
@@ -19,10 +18,6 @@ import type { SandboxUser } from './user.js';
 const SIGNAL_DEATH_LOOKS = 8;
 const SIGNAL_DEATH_LOOK_MS = 125;
 
-const StoppedSchema = z.object({
-  State: z.object({ Running: z.boolean(), OOMKilled: z.boolean().optional(), ExitCode: z.number().int().nullish() }),
-  HostConfig: z.object({ Runtime: z.string().nullish() }).nullish(),
-});
 
 /** A sandbox backed by one container and one workspace volume. */
 export class DockerSandbox implements Sandbox {
@@ -80,7 +75,7 @@ export class DockerSandbox implements Sandbox {
       if (isEngineLost(err)) return sandboxFailure(err, `running ${what}`);
       return null;
     }
-    const parsed = StoppedSchema.safeParse(inspected);
+    const parsed = ContainerStateSchema.safeParse(inspected);
     if (!parsed.success || parsed.data.State.Running) return null;
     const { State: state, HostConfig: host } = parsed.data;
     const why = state.OOMKilled ? 'it ran out of memory (sandbox.memory)' : `it exited with code ${state.ExitCode ?? 'unknown'}`;

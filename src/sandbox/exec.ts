@@ -26,7 +26,7 @@ function watchContainer(container: Dockerode.Container, onStopped: () => void): 
       .then(() => container.inspect())
       .catch(() => null);
     if (stopped) return;
-    const running = ContainerRunningSchema.safeParse(info);
+    const running = ContainerStateSchema.safeParse(info);
     // an engine that cannot answer is the exit poll's to report; only a clear "not running" counts
     if (running.success && !running.data.State.Running) return onStopped();
     timer = setTimeout(() => void look(), CONTAINER_WATCH_MS);
@@ -40,7 +40,11 @@ function watchContainer(container: Dockerode.Container, onStopped: () => void): 
   };
 }
 
-const ContainerRunningSchema = z.object({ State: z.object({ Running: z.boolean() }) });
+/** What a container inspect says about its life: the exec watchdog and the sandbox's "did it stop?" read it. */
+export const ContainerStateSchema = z.object({
+  State: z.object({ Running: z.boolean(), OOMKilled: z.boolean().optional(), ExitCode: z.number().int().nullish() }),
+  HostConfig: z.object({ Runtime: z.string().nullish() }).nullish(),
+});
 
 /** What an exec needs to know about its sandbox. */
 export interface ExecTarget {
