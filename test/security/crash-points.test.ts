@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
 import { runCli } from './support/cli.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow } from './support/scene.js';
+import { expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow } from './support/scene.js';
 import { attackFileHooks } from './support/hooks.js';
 
-const cleanups = attackFileHooks();
+const { scene } = attackFileHooks();
 
 /** Every point of a one-iteration run, in order (prepare, baseline, generate and test are also stopped from outside in faults.test.ts). */
 const ALL_POINTS = ['prepare', 'baseline', 'read_state', 'generate', 'extract', 'validate', 'apply', 'test', 'update_state', 'deliver', 'deliver:ref', 'report'];
@@ -30,8 +30,7 @@ describe.each([
   it.each(POINTS)(`in %s: the state parses, nothing is left, resume finishes with one branch`, async (point) => {
     // a second answer for a resume whose first one never arrived (a Ctrl-C as generate starts may
     // still reach the server)
-    const s = await createScene({ answers: [{ answer: answerWith(FIX_PATCH) }, { answer: answerWith(FIX_PATCH) }], maxIterations: 2, env: { HAMMER_FAULT: `${signal}@${point}` } });
-    cleanups.push(() => s.cleanup());
+    const s = await scene({ answers: [{ answer: answerWith(FIX_PATCH) }, { answer: answerWith(FIX_PATCH) }], maxIterations: 2, env: { HAMMER_FAULT: `${signal}@${point}` } });
     const stopped = await s.run();
     const after = await stateNow(s);
     const late = signal === 'SIGINT' && AFTER_THE_BRANCH.has(point);

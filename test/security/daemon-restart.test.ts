@@ -15,7 +15,7 @@ import type { RunState } from '../../src/state/run-state.js';
 import { requireBuiltCli, runCli, waitFor, type CliResult } from './support/cli.js';
 import { dockerdPid, engineAnswers, startEngine, stopEngine } from './support/engine-restart.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow, type Scene } from './support/scene.js';
+import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow } from './support/scene.js';
 
 if (process.env['HAMMER_SECURITY'] !== 'full') {
   throw new Error('daemon-restart.test.ts restarts the Docker engine: it runs only with HAMMER_SECURITY=full (make security)');

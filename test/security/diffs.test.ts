@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
 import { promptText } from '../integration/run-support.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, runScene, type Outcome, type Scene } from './support/scene.js';
+import { expectCanarySafe, expectNoLeftovers, expectRepoIntact, runScene, type Outcome, type Scene } from './support/scene.js';
 import { attackFileHooks } from './support/hooks.js';
 
 const PACKAGE_JSON = `{
@@ -110,18 +110,16 @@ const CASES: Case[] = [
   { attack: 'CRLF diff', answer: answerWith('--- a/README.md\r\n+++ b/README.md\r\n@@ -1,1 +1,1 @@\r\n-# calc\r\n+# calc tools\r\n'), reason: /./, outcome: 'either' },
 ];
 
-const cleanups = attackFileHooks();
+const hooks = attackFileHooks();
 
 async function scene(answers: string[], config = ''): Promise<Scene> {
-  const s = await createScene({
+  return hooks.scene({
     files: { 'package.json': PACKAGE_JSON, '.github/workflows/ci.yml': WORKFLOW },
     answers: answers.map((answer) => ({ answer })),
     maxIterations: answers.length,
     // package.json would make the node toolchain the detected one
     config: `[sandbox]\ntoolchain = "python"\n${config}`,
   });
-  cleanups.push(() => s.cleanup());
-  return s;
 }
 
 describe('hostile diffs', () => {

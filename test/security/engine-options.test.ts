@@ -7,10 +7,10 @@ import { createDockerClient } from '../../src/sandbox/index.js';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
 import { runCli } from './support/cli.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, outcomeOf, runScene, type Scene } from './support/scene.js';
+import { expectCanarySafe, expectNoLeftovers, outcomeOf, runScene, type Scene } from './support/scene.js';
 import { attackFileHooks } from './support/hooks.js';
 
-const cleanups = attackFileHooks();
+const { scene } = attackFileHooks();
 
 const DoctorSchema = z.object({ checks: z.array(z.object({ name: z.string(), status: z.string(), detail: z.string() })), engine: z.object({ runtimes: z.array(z.string()) }).passthrough().nullable() });
 
@@ -19,11 +19,9 @@ describe('engine options', () => {
     const info = (await createDockerClient().info()) as { Runtimes?: Record<string, unknown>; DefaultRuntime?: string };
     const offered = Object.keys(info.Runtimes ?? {});
     const missing = offered.includes('runsc') ? 'hb-no-such-runtime' : 'runsc';
-    const s: Scene = await createScene({ answers: [{ answer: answerWith(FIX_PATCH) }], env: { HAMMER_RUNTIME: missing } });
-    cleanups.push(() => s.cleanup());
+    const s: Scene = await scene({ answers: [{ answer: answerWith(FIX_PATCH) }], env: { HAMMER_RUNTIME: missing } });
     const refused = await s.run();
-    const ok: Scene = await createScene({ answers: [{ answer: answerWith(FIX_PATCH) }], env: { HAMMER_RUNTIME: info.DefaultRuntime ?? 'runc' } });
-    cleanups.push(() => ok.cleanup());
+    const ok: Scene = await scene({ answers: [{ answer: answerWith(FIX_PATCH) }], env: { HAMMER_RUNTIME: info.DefaultRuntime ?? 'runc' } });
     const good = await runScene(ok);
     await attack(`[sandbox] runtime = "${missing}" (not offered by the engine)`, 'fails closed with exit 3 before any test runs; a runtime it offers works', async () => {
       expect(refused.code, refused.stderr.slice(-600)).toBe(3);

@@ -6,11 +6,11 @@ import { escapeAttempts } from './support/escape-attempts.js';
 import { sceneRuntime } from './support/scene.js';
 import { attackFileHooks } from './support/hooks.js';
 
-const cleanups = attackFileHooks();
+const file = attackFileHooks();
 
 describe('escape attempts from the tests', () => {
   it('network and kernel escape attempts from the tests all fail; each control works', async () => {
     // `make security RUNTIME=runsc` runs this on gVisor, whose own kernel answers the namespace attempts
-    await escapeAttempts({ prefix: '', cleanups, ownKernel: (await sceneRuntime()) === 'runsc' });
+    await escapeAttempts({ prefix: '', file, ownKernel: (await sceneRuntime()) === 'runsc' });
   });
 });

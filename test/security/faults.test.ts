@@ -14,18 +14,12 @@ import type { RunState } from '../../src/state/run-state.js';
 import { RunStateSchema } from '../../src/state/run-state.js';
 import { runCli, waitFor, type CliResult } from './support/cli.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow, type Scene, type SceneOptions } from './support/scene.js';
+import { expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow, type Scene } from './support/scene.js';
 import { snapshotRepo } from '../helpers/fixture-repo.js';
 import { attackFileHooks } from './support/hooks.js';
 
 const exec = promisify(execFile);
-const cleanups = attackFileHooks();
-
-async function scene(opts: SceneOptions): Promise<Scene> {
-  const s = await createScene(opts);
-  cleanups.push(() => s.cleanup());
-  return s;
-}
+const { cleanups, scene } = attackFileHooks();
 
 /** `hammer-box resume <id>` through the CLI. */
 function resumeCli(s: Scene, runId: string): Promise<CliResult> {

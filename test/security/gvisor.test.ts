@@ -7,18 +7,17 @@
 import { readFile } from 'node:fs/promises';
 import { release } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDockerClient } from '../../src/sandbox/index.js';
-import { toolchainImage } from '../helpers/images.js';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
-import { requireBuiltCli, runCli } from './support/cli.js';
+import { runCli } from './support/cli.js';
 import { escapeAttempts } from './support/escape-attempts.js';
+import { attackFileHooks } from './support/hooks.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, runScene } from './support/scene.js';
+import { expectCanarySafe, expectNoLeftovers, runScene } from './support/scene.js';
 
-const cleanups: (() => Promise<void>)[] = [];
+// first, so an engine without gVisor fails at once with what to do
 beforeAll(async () => {
-  requireBuiltCli();
   const info = (await createDockerClient().info()) as { Runtimes?: Record<string, unknown> };
   const offered = Object.keys(info.Runtimes ?? {});
   if (!offered.includes('runsc')) {
@@ -27,17 +26,13 @@ beforeAll(async () => {
         "or 'make test GVISOR=0' to leave the gVisor tests out on an engine that cannot have it",
     );
   }
-  await toolchainImage('python');
 });
-afterAll(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const file = attackFileHooks();
 
 describe('gVisor', () => {
   it('runtime "auto" runs the sandbox under gVisor when the engine offers it, and says so', async () => {
     // the kernel the tests see: a container shares the host's, gVisor brings its own
-    const s = await createScene({ answers: [{ answer: answerWith(FIX_PATCH) }], env: { HAMMER_RUNTIME: 'auto' }, testCommand: 'echo "HB_KERNEL $(uname -r) | $(cat /proc/version)"; python3 -m pytest -q' });
-    cleanups.push(() => s.cleanup());
+    const s = await file.scene({ answers: [{ answer: answerWith(FIX_PATCH) }], env: { HAMMER_RUNTIME: 'auto' }, testCommand: 'echo "HB_KERNEL $(uname -r) | $(cat /proc/version)"; python3 -m pytest -q' });
     const out = await runScene(s);
     const log = await readFile(join(s.fx.repo.path, '.hammer', 'runs', out.runId, 'baseline-test.log'), 'utf8');
     const doctor = await runCli(['doctor', '--json'], { ...s.env, HAMMER_RUNTIME: 'auto' });
@@ -58,6 +53,6 @@ describe('gVisor', () => {
   });
 
   it("network and kernel escape attempts fail under gVisor too, or stay in gVisor's kernel; each control works", async () => {
-    await escapeAttempts({ prefix: 'gVisor: ', env: { HAMMER_RUNTIME: 'runsc' }, ownKernel: true, cleanups });
+    await escapeAttempts({ prefix: 'gVisor: ', env: { HAMMER_RUNTIME: 'runsc' }, ownKernel: true, file });
   });
 });

@@ -12,17 +12,11 @@ import { fixtureGitEnv, snapshotRepo } from '../helpers/fixture-repo.js';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
 import { promptText } from '../integration/run-support.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, outcomeOf, runScene, type Scene, type SceneOptions } from './support/scene.js';
+import { expectCanarySafe, expectNoLeftovers, expectRepoIntact, outcomeOf, runScene, type Scene } from './support/scene.js';
 import { attackFileHooks } from './support/hooks.js';
 
 const exec = promisify(execFile);
-const cleanups = attackFileHooks();
-
-async function scene(opts: SceneOptions): Promise<Scene> {
-  const s = await createScene(opts);
-  cleanups.push(() => s.cleanup());
-  return s;
-}
+const { scene } = attackFileHooks();
 
 /** Commit what is in the fixture's working tree now, and retake the "before" snapshot. */
 async function commitAll(s: Scene, message: string, extraGit: string[] = []): Promise<void> {

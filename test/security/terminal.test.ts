@@ -7,23 +7,22 @@ import { answerWith } from '../helpers/python-fixture.js';
 import { attackScript, EVIL_PRINTF, EVIL_PROSE, RAW_CONTROL, SWITCH_ANSWER } from './support/attack-script.js';
 import { runCliOnTerminal } from './support/cli.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, outcomeOf } from './support/scene.js';
+import { expectCanarySafe, outcomeOf } from './support/scene.js';
 import { attackFileHooks } from './support/hooks.js';
 
-const cleanups = attackFileHooks();
+const { scene } = attackFileHooks();
 
 /** The renderer's own sequence: carriage return, erase the line. */
 const OWN_ERASE = /\r\u001b\[2K/g;
 
 describe('the terminal', () => {
   it('escape sequences from the tests and the model never reach a terminal; the live status line does', async () => {
-    const s = await createScene({
+    const s = await scene({
       files: { 'attack.sh': attackScript(`printf '${EVIL_PRINTF}\\n'; printf '${EVIL_PRINTF}' >&2; exit 1`, `printf '${EVIL_PRINTF}\\n'; echo control-printed`) },
       answers: [{ answer: answerWith('--- a/x\u001b[2J.py\n+++ b/x\u001b[2J.py\n@@ -1 +1 @@\n-a\n+b\n', EVIL_PROSE) }, { answer: `${EVIL_PROSE}\n${SWITCH_ANSWER}` }],
       testCommand: 'sh attack.sh',
       maxIterations: 2,
     });
-    cleanups.push(() => s.cleanup());
     const term = await runCliOnTerminal(s.args, s.env);
     const out = await outcomeOf(s, { code: term.code, signal: null, stdout: term.screen, stderr: '', peakRss: 0 });
     await attack('escape sequences on a terminal (TTY)', 'only the status line erase reaches the terminal; run stable', async () => {

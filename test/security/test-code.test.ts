@@ -8,16 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { answerWith } from '../helpers/python-fixture.js';
 import { attackScript, EVIL_PRINTF, EVIL_PROSE, RAW_CONTROL, SWITCH_ANSWER } from './support/attack-script.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, runScene, sceneRuntime, type Outcome, type Scene, type SceneOptions } from './support/scene.js';
+import { expectCanarySafe, expectNoLeftovers, expectRepoIntact, runScene, sceneRuntime, type Outcome, type Scene, type SceneOptions } from './support/scene.js';
 import { attackFileHooks } from './support/hooks.js';
 
-const cleanups = attackFileHooks();
-
-async function scene(opts: SceneOptions): Promise<Scene> {
-  const s = await createScene(opts);
-  cleanups.push(() => s.cleanup());
-  return s;
-}
+const { scene } = attackFileHooks();
 
 /** A scene whose attack.sh attacks at baseline and runs `control` after the model's switch patch. */
 async function attackRun(attackSh: string, controlSh: string, opts: Partial<SceneOptions> = {}): Promise<{ s: Scene; out: Outcome }> {

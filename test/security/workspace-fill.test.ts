@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { answerWith } from '../helpers/python-fixture.js';
 import { attackScript, SWITCH_ANSWER } from './support/attack-script.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, runScene, type Outcome, type Scene } from './support/scene.js';
+import { expectCanarySafe, expectNoLeftovers, runScene, type Outcome, type Scene } from './support/scene.js';
 import { attackFileHooks } from './support/hooks.js';
 
 const FILL = `dd if=/dev/zero of=fill.bin bs=1M count=400 2>&1; echo "workspace-bytes=$(wc -c < fill.bin)"
@@ -25,7 +25,7 @@ const TO_ATTACK = `diff --git a/attack.sh b/attack.sh
  # hostile test script: the model's patch switches it to the control
 `;
 
-const cleanups = attackFileHooks();
+const { scene } = attackFileHooks();
 
 function expectFilled(text: string): { ws: number; tmp: number } {
   expect(text).toMatch(/No space left on device/);
@@ -44,14 +44,13 @@ function note(f: { ws: number; tmp: number }): string {
 
 describe('tests that fill the workspace and /tmp', () => {
   it('in an iteration: writes stop at the sizes, the next iteration resets the tree and goes on', async () => {
-    const s: Scene = await createScene({
+    const s: Scene = await scene({
       files: { 'attack.sh': BENIGN_FIRST },
       answers: [{ answer: answerWith(TO_ATTACK) }, { answer: SWITCH_ANSWER }],
       testCommand: 'sh attack.sh',
       maxIterations: 2,
       config: CONFIG,
     });
-    cleanups.push(() => s.cleanup());
     const out: Outcome = await runScene(s);
     await attack('filling /workspace and /tmp in an iteration', 'ENOSPC at workspace_size and tmp_size; next iteration works', async () => {
       const [filled, after] = [out.state.iterations[0]?.test, out.state.iterations[1]?.test];
@@ -65,8 +64,7 @@ describe('tests that fill the workspace and /tmp', () => {
   });
 
   it('at baseline: writes stop at the sizes, and the run goes on', async () => {
-    const s: Scene = await createScene({ files: { 'attack.sh': attackScript(FILL, CONTROL) }, answers: [{ answer: SWITCH_ANSWER }], testCommand: 'sh attack.sh', maxIterations: 1, config: CONFIG });
-    cleanups.push(() => s.cleanup());
+    const s: Scene = await scene({ files: { 'attack.sh': attackScript(FILL, CONTROL) }, answers: [{ answer: SWITCH_ANSWER }], testCommand: 'sh attack.sh', maxIterations: 1, config: CONFIG });
     const out: Outcome = await runScene(s);
     await attack('filling /workspace and /tmp at baseline', 'ENOSPC at workspace_size and tmp_size; iteration 1 works', async () => {
       const baseline = out.state.baseline;

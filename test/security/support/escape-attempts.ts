@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import { expect } from 'vitest';
 import { attack } from './record.js';
-import { createScene, expectCanarySafe, runScene, type Scene, type SceneOptions } from './scene.js';
+import type { AttackFile } from './hooks.js';
+import { expectCanarySafe, runScene } from './scene.js';
 
 /**
  * Attempts gVisor answers in its own kernel instead of refusing, with what the row then expects.
@@ -28,17 +29,12 @@ const OWN_KERNEL_ALLOWS = new Map([
 
 /**
  * Run every attempt in one sandbox and record a row per attempt, each name prefixed with `prefix`.
- * `env` picks the runtime (HAMMER_RUNTIME); `cleanups` takes what to remove afterwards. With
+ * `env` picks the runtime (HAMMER_RUNTIME); `file` makes the scene and takes the cleanups. With
  * `ownKernel` (gVisor) the sandbox must run on a kernel that is not the host's, and the namespace
  * attempts may succeed inside it.
  */
-export async function escapeAttempts(opts: { prefix: string; env?: Record<string, string>; ownKernel?: boolean; cleanups: (() => Promise<void>)[] }): Promise<void> {
-  const cleanups = opts.cleanups;
-  const scene = async (o: SceneOptions): Promise<Scene> => {
-    const s = await createScene(o);
-    cleanups.push(() => s.cleanup());
-    return s;
-  };
+export async function escapeAttempts(opts: { prefix: string; env?: Record<string, string>; ownKernel?: boolean; file: AttackFile }): Promise<void> {
+  const { cleanups, scene } = opts.file;
   const docker = new Docker();
   const bridge = await docker.getNetwork('bridge').inspect();
   const gateway: string = bridge.IPAM?.Config?.[0]?.Gateway ?? '172.17.0.1';
