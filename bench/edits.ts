@@ -36,17 +36,26 @@ export async function benchEdits(): Promise<void> {
   }
   const okLadder = shouldApply.filter((c) => correct(c, ladder.get(c.name)!)).length;
   const okStrict = shouldApply.filter((c) => correct(c, strict.get(c.name)!)).length;
-  const wrong = (m: Map<string, LadderOutcome>): number => corpus.filter((c) => m.get(c.name)!.outcome === 'applied' && !correct(c, m.get(c.name)!)).length;
+  const wrong = (m: Map<string, LadderOutcome>): number =>
+    corpus.filter((c) => m.get(c.name)!.outcome === 'applied' && !correct(c, m.get(c.name)!)).length;
   const held = (m: Map<string, LadderOutcome>): number => mustRefuse.filter((c) => correct(c, m.get(c.name)!)).length;
   const out: string[] = [];
-  out.push(`applied correctly         ladder ${pct(okLadder, shouldApply.length).padEnd(12)}  strict git apply ${pct(okStrict, shouldApply.length)}`);
+  out.push(
+    `applied correctly         ladder ${pct(okLadder, shouldApply.length).padEnd(12)}  strict git apply ${pct(okStrict, shouldApply.length)}`,
+  );
   out.push(`applied wrongly           ladder ${String(wrong(ladder)).padEnd(12)}  strict git apply ${wrong(strict)}`);
-  out.push(`refusals held             ladder ${pct(held(ladder), mustRefuse.length).padEnd(12)}  strict git apply ${pct(held(strict), mustRefuse.length)}`);
+  out.push(
+    `refusals held             ladder ${pct(held(ladder), mustRefuse.length).padEnd(12)}  strict git apply ${pct(held(strict), mustRefuse.length)}`,
+  );
   out.push('applied correctly, by the rung that applied it (ladder):');
   for (const rung of RUNGS) {
-    const landed = shouldApply.filter((c) => ladder.get(c.name)!.rung === rung && correct(c, ladder.get(c.name)!)).length;
+    const landed = shouldApply.filter(
+      (c) => ladder.get(c.name)!.rung === rung && correct(c, ladder.get(c.name)!),
+    ).length;
     const expected = shouldApply.filter((c) => c.rung === rung).length;
-    out.push(`  ${String(RUNGS.indexOf(rung) + 1)} ${rung.padEnd(15)} ${String(landed).padStart(3)}  (corpus cases written for this rung: ${expected}; ${rungLabel(rung as Rung)})`);
+    out.push(
+      `  ${String(RUNGS.indexOf(rung) + 1)} ${rung.padEnd(15)} ${String(landed).padStart(3)}  (corpus cases written for this rung: ${expected}; ${rungLabel(rung as Rung)})`,
+    );
   }
   process.stdout.write(`${out.join('\n')}\n`);
 

@@ -73,7 +73,8 @@ export function pythonProjectFiles(): Record<string, string> {
     'calc/__init__.py': '',
     'calc/counter.py': counterSource(0),
     'calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n',
-    'tests/test_ops.py': 'from calc.ops import add, sub\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n',
+    'tests/test_ops.py':
+      'from calc.ops import add, sub\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n',
   };
 }
 
@@ -105,7 +106,9 @@ export function largeRepoFiles(count: number, bytes: number): Record<string, str
   const files: Record<string, string> = {};
   for (let i = 0; i < count; i++) {
     // random base64 lines as comments: text like source, but not compressible away
-    const body = randomBytes(Math.ceil((per * 3) / 4)).toString('base64').slice(0, per);
+    const body = randomBytes(Math.ceil((per * 3) / 4))
+      .toString('base64')
+      .slice(0, per);
     files[`pkg${i % 50}/mod${i % 7}/file${i}.py`] = `${body.replace(/(.{76})/g, '# $1\n')}\n`;
   }
   return files;
@@ -125,7 +128,10 @@ export interface ScriptedOllama {
 }
 
 /** Start a scripted Ollama server on 127.0.0.1; `answer(n)` gives the text for the run's n-th chat. */
-export async function startScriptedOllama(answer: (n: number) => string, model = 'bench-model'): Promise<ScriptedOllama> {
+export async function startScriptedOllama(
+  answer: (n: number) => string,
+  model = 'bench-model',
+): Promise<ScriptedOllama> {
   const state: ScriptedOllama = {
     url: '',
     chats: 0,
@@ -148,7 +154,9 @@ export async function startScriptedOllama(answer: (n: number) => string, model =
       const text = answer(state.chats);
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
       res.write(`${JSON.stringify({ model, message: { role: 'assistant', content: text }, done: false })}\n`);
-      res.end(`${JSON.stringify({ model, message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: 20 })}\n`);
+      res.end(
+        `${JSON.stringify({ model, message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: 20 })}\n`,
+      );
     });
   });
   server.keepAliveTimeout = 1000;
@@ -182,7 +190,15 @@ const DockerEventSchema = z.object({
 });
 
 /** The container events the benchmarks look at by default. */
-export const DEFAULT_EVENTS = ['create', 'start', 'exec_start', 'exec_die', 'extract-to-dir', 'archive-path', 'destroy'] as const;
+export const DEFAULT_EVENTS = [
+  'create',
+  'start',
+  'exec_start',
+  'exec_die',
+  'extract-to-dir',
+  'archive-path',
+  'destroy',
+] as const;
 
 /** Records the engine's container events (all containers; filter by id after) between start() and stop(). */
 export class DockerEventLog {
@@ -194,7 +210,9 @@ export class DockerEventLog {
   /** Start listening (`docker events`); resolves once the CLI has had time to subscribe. */
   async start(): Promise<void> {
     const filters = ['type=container', ...this.kinds.map((k) => `event=${k}`)].flatMap((f) => ['--filter', f]);
-    const child = spawn('docker', ['events', ...filters, '--format', '{{json .}}'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('docker', ['events', ...filters, '--format', '{{json .}}'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     this.child = child;
     let buf = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -205,7 +223,12 @@ export class DockerEventLog {
         const parsed = DockerEventSchema.safeParse(safeJson(line));
         if (!parsed.success) continue;
         const e = parsed.data;
-        this.events.push({ container: e.Actor.ID, action: e.Action, execId: e.Actor.Attributes?.execID, at: e.timeNano / 1e6 });
+        this.events.push({
+          container: e.Actor.ID,
+          action: e.Action,
+          execId: e.Actor.Attributes?.execID,
+          at: e.timeNano / 1e6,
+        });
       }
     });
     await new Promise<void>((done, fail) => child.once('spawn', done).once('error', fail));

@@ -7,7 +7,13 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { bootstrapBase, ensureToolchainImage, listImages, planToolchainImage, toolchainNames } from '../src/images/index.js';
+import {
+  bootstrapBase,
+  ensureToolchainImage,
+  listImages,
+  planToolchainImage,
+  toolchainNames,
+} from '../src/images/index.js';
 import { packageRoot } from '../src/paths.js';
 import { createDockerClient } from '../src/sandbox/index.js';
 import { RunStore } from '../src/state/store.js';
@@ -39,7 +45,9 @@ export async function benchImages(): Promise<void> {
   }
   await benchSecondRun();
   for (const image of await listImages(docker)) {
-    process.stdout.write(`${'image size'.padEnd(12)} ${image.tag.padEnd(40)} ${mb(image.sizeBytes).padStart(8)}  (${image.kind} ${image.toolchain})\n`);
+    process.stdout.write(
+      `${'image size'.padEnd(12)} ${image.tag.padEnd(40)} ${mb(image.sizeBytes).padStart(8)}  (${image.kind} ${image.toolchain})\n`,
+    );
   }
 }
 
@@ -94,17 +102,45 @@ async function benchSecondRun(): Promise<void> {
     await removeDir(repo);
     await removeDir(scratch);
   }
-  if (envIds.size !== 1 || envIds.has('none')) throw new Error(`the runs did not share one env image: ${[...envIds].join(', ')}`);
+  if (envIds.size !== 1 || envIds.has('none'))
+    throw new Error(`the runs did not share one env image: ${[...envIds].join(', ')}`);
   printFigure({ name: 'spawn -> first /api/chat (npm test baseline included)', samples, targetMedian: 2000 });
 }
 
-async function oneRun(cli: string, cwd: string, repo: string, directive: string, server: ScriptedOllama, stateHome: string): Promise<{ runId: string; ms: number }> {
+async function oneRun(
+  cli: string,
+  cwd: string,
+  repo: string,
+  directive: string,
+  server: ScriptedOllama,
+  stateHome: string,
+): Promise<{ runId: string; ms: number }> {
   server.reset();
   let firstChat = Number.NaN;
   server.onChat = () => void (Number.isNaN(firstChat) && (firstChat = performance.now()));
-  const args = [cli, 'run', '--repo', repo, '--directive', directive, '--max-iterations', '1', '--provider', 'ollama', '--model', 'bench-model', '--llm-url', server.url, '--json'];
+  const args = [
+    cli,
+    'run',
+    '--repo',
+    repo,
+    '--directive',
+    directive,
+    '--max-iterations',
+    '1',
+    '--provider',
+    'ollama',
+    '--model',
+    'bench-model',
+    '--llm-url',
+    server.url,
+    '--json',
+  ];
   const spawned = performance.now();
-  const child = spawn(process.execPath, args, { cwd, env: { ...benchEnv(), XDG_STATE_HOME: stateHome }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...benchEnv(), XDG_STATE_HOME: stateHome },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => void (stdout += c));
@@ -112,6 +148,9 @@ async function oneRun(cli: string, cwd: string, repo: string, directive: string,
   const code = await new Promise<number | null>((done, fail) => child.once('error', fail).once('close', done));
   server.onChat = undefined;
   const parsed = RunJsonSchema.safeParse(safeJson(stdout));
-  if (!parsed.success || Number.isNaN(firstChat)) throw new Error(`hammer-box run exited ${code} without ${parsed.success ? 'asking the model' : 'its --json result'}:\n${stderr}`);
+  if (!parsed.success || Number.isNaN(firstChat))
+    throw new Error(
+      `hammer-box run exited ${code} without ${parsed.success ? 'asking the model' : 'its --json result'}:\n${stderr}`,
+    );
   return { runId: parsed.data.run_id, ms: firstChat - spawned };
 }

@@ -11,7 +11,17 @@ import { z } from 'zod';
 import { packageRoot } from '../src/paths.js';
 import type { Iteration, RunState } from '../src/state/run-state.js';
 import { RunStore } from '../src/state/store.js';
-import { benchEnv, DockerEventLog, git, largeRepoFiles, makeGitRepo, removeDir, safeJson, startScriptedOllama, type ScriptedOllama } from './fixtures.js';
+import {
+  benchEnv,
+  DockerEventLog,
+  git,
+  largeRepoFiles,
+  makeGitRepo,
+  removeDir,
+  safeJson,
+  startScriptedOllama,
+  type ScriptedOllama,
+} from './fixtures.js';
 import { heading, printFigure } from './lib.js';
 import { callName } from './loop.js';
 
@@ -23,7 +33,9 @@ const RunJsonSchema = z.object({ run_id: z.string(), status: z.string(), reason:
 
 /** (b) Time from spawning the built CLI to the model server's first /api/chat, 5,000-file 50 MB repo, image cached. */
 export async function benchStartup(runIds: string[], opts: { model: string }): Promise<void> {
-  heading(`loop: \`hammer-box run\` to the first model request (5,000-file 50 MB repo, image cached, test command \`true\`)`);
+  heading(
+    `loop: \`hammer-box run\` to the first model request (5,000-file 50 MB repo, image cached, test command \`true\`)`,
+  );
   const root = packageRoot();
   const cli = join(root, 'dist', 'cli', 'main.js');
   if (!existsSync(cli)) await execFileP('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root });
@@ -32,7 +44,9 @@ export async function benchStartup(runIds: string[], opts: { model: string }): P
   const repo = await makeGitRepo(largeRepoFiles(5000, 50 * 1024 ** 2), 'hb-bench-large-');
   // a real 5,000-file repository is packed (a clone, or git gc); a fresh commit leaves 5,000 loose objects
   await git(repo, ['gc', '--quiet']);
-  process.stdout.write(`(fixture repo generated and committed in ${((performance.now() - made) / 1000).toFixed(1)} s; one unmeasured warm-up run first)\n`);
+  process.stdout.write(
+    `(fixture repo generated and committed in ${((performance.now() - made) / 1000).toFixed(1)} s; one unmeasured warm-up run first)\n`,
+  );
   const scratch = await mkdtemp(join(tmpdir(), 'hb-bench-startup-'));
   const store = new RunStore({ dir: join(repo, '.hammer') });
   const rows: { total: number; state: RunState; spawnedAt: number }[] = [];
@@ -58,14 +72,26 @@ export async function benchStartup(runIds: string[], opts: { model: string }): P
   const it1 = (s: RunState): Iteration | undefined => s.iterations.find((i) => i.n === 1);
   printFigure({ name: 'spawn -> first /api/chat', samples: rows.map((r) => r.total), targetMedian: 2000 });
   process.stdout.write('breakdown:\n');
-  printFigure({ name: '  node start, config, repo checks, image resolve (-> state created)', samples: rows.map((r) => ms(r.state.created_at) - r.spawnedAt) });
-  printFigure({ name: '  prepare (workbench, sandbox create+verify, copy in, init)', samples: rows.map((r) => r.state.phases.prepare?.duration_ms ?? Number.NaN) });
+  printFigure({
+    name: '  node start, config, repo checks, image resolve (-> state created)',
+    samples: rows.map((r) => ms(r.state.created_at) - r.spawnedAt),
+  });
+  printFigure({
+    name: '  prepare (workbench, sandbox create+verify, copy in, init)',
+    samples: rows.map((r) => r.state.phases.prepare?.duration_ms ?? Number.NaN),
+  });
   const splits = rows.map((r) => prepareSplit(r.state, log));
   for (const [key, label] of Object.entries(SPLIT_LABELS)) {
     printFigure({ name: `    ${label}`, samples: splits.map((x) => x[key as keyof PrepareSplit]) });
   }
-  printFigure({ name: '  baseline (test run in the sandbox)', samples: rows.map((r) => r.state.phases.baseline?.duration_ms ?? Number.NaN) });
-  printFigure({ name: '  iteration 1 read_state (prompt from state and git)', samples: rows.map((r) => it1(r.state)?.phases.read_state?.duration_ms ?? Number.NaN) });
+  printFigure({
+    name: '  baseline (test run in the sandbox)',
+    samples: rows.map((r) => r.state.phases.baseline?.duration_ms ?? Number.NaN),
+  });
+  printFigure({
+    name: '  iteration 1 read_state (prompt from state and git)',
+    samples: rows.map((r) => it1(r.state)?.phases.read_state?.duration_ms ?? Number.NaN),
+  });
 }
 
 /** Where the prepare phase's time goes, from the engine's events for the run's container (epoch ms). */
@@ -89,7 +115,8 @@ function prepareSplit(s: RunState, log: DockerEventLog): PrepareSplit {
   const p = s.phases.prepare;
   const evs = log.of(s.sandbox?.container_id ?? '');
   const at = (pred: (a: string) => boolean): number => evs.find((e) => pred(e.action))?.at ?? Number.NaN;
-  if (!p || evs.length === 0) return { toCreate: Number.NaN, toStart: Number.NaN, toCopied: Number.NaN, init: Number.NaN, rest: Number.NaN };
+  if (!p || evs.length === 0)
+    return { toCreate: Number.NaN, toStart: Number.NaN, toCopied: Number.NaN, init: Number.NaN, rest: Number.NaN };
   const p0 = ms(p.started_at);
   const created = at((a) => a === 'create');
   const started = at((a) => a === 'start');
@@ -102,10 +129,35 @@ function prepareSplit(s: RunState, log: DockerEventLog): PrepareSplit {
 }
 
 /** Spawn `hammer-box run --json` and wait for it to end; returns when it was spawned and when the model was first asked. */
-async function oneStartup(cli: string, cwd: string, repo: string, directive: string, server: ScriptedOllama, model: string) {
+async function oneStartup(
+  cli: string,
+  cwd: string,
+  repo: string,
+  directive: string,
+  server: ScriptedOllama,
+  model: string,
+) {
   let firstChat = Number.NaN;
   server.onChat = () => void (Number.isNaN(firstChat) && (firstChat = performance.now()));
-  const args = [cli, 'run', '--repo', repo, '--directive', directive, '--test-command', 'true', '--max-iterations', '1', '--provider', 'ollama', '--model', model, '--llm-url', server.url, '--json'];
+  const args = [
+    cli,
+    'run',
+    '--repo',
+    repo,
+    '--directive',
+    directive,
+    '--test-command',
+    'true',
+    '--max-iterations',
+    '1',
+    '--provider',
+    'ollama',
+    '--model',
+    model,
+    '--llm-url',
+    server.url,
+    '--json',
+  ];
   const spawnedAt = Date.now();
   const spawned = performance.now();
   const child = spawn(process.execPath, args, { cwd, env: benchEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -117,7 +169,9 @@ async function oneStartup(cli: string, cwd: string, repo: string, directive: str
   server.onChat = undefined;
   const parsed = RunJsonSchema.safeParse(safeJson(stdout));
   if (!parsed.success || Number.isNaN(firstChat)) {
-    throw new Error(`hammer-box run exited ${code} without ${parsed.success ? 'asking the model' : 'its --json result'}:\n${stderr}`);
+    throw new Error(
+      `hammer-box run exited ${code} without ${parsed.success ? 'asking the model' : 'its --json result'}:\n${stderr}`,
+    );
   }
   return { runId: parsed.data.run_id, spawned, spawnedAt, firstChat };
 }

@@ -9,7 +9,17 @@ import { promisify } from 'node:util';
 import { run } from '../src/api/run.js';
 import { createDockerClient, DockerSandboxEngine } from '../src/sandbox/index.js';
 import { ITERATION_PHASES, type Iteration, type IterationPhase, type RunState } from '../src/state/run-state.js';
-import { benchEnv, counterPatch, DockerEventLog, git, makeGitRepo, pythonProjectFiles, removeDir, startScriptedOllama, type DockerEvent } from './fixtures.js';
+import {
+  benchEnv,
+  counterPatch,
+  DockerEventLog,
+  git,
+  makeGitRepo,
+  pythonProjectFiles,
+  removeDir,
+  startScriptedOllama,
+  type DockerEvent,
+} from './fixtures.js';
 import { heading, median, printFigure, sample } from './lib.js';
 import { benchStartup } from './loop-startup.js';
 
@@ -34,14 +44,18 @@ export async function benchLoop(): Promise<void> {
     // every run removes its own sandbox; anything left is a bug, removed (and said) here
     const left = await new DockerSandboxEngine({ docker: createDockerClient(benchEnv()) }).gc({ runIds });
     if (left.containers.length + left.volumes.length > 0) {
-      process.stdout.write(`WARNING: runs left ${left.containers.length} container(s) and ${left.volumes.length} volume(s) behind; removed now\n`);
+      process.stdout.write(
+        `WARNING: runs left ${left.containers.length} container(s) and ${left.volumes.length} volume(s) behind; removed now\n`,
+      );
     }
   }
 }
 
 /** (a) The loop's own cost per iteration: everything but the model's generation and the test command's own time. */
 async function benchOwnCost(runIds: string[]): Promise<void> {
-  heading(`loop: own cost per iteration (${RUNS} runs x ${ITERATIONS} iterations via run(), python fixture, test command \`${TEST_COMMAND}\`)`);
+  heading(
+    `loop: own cost per iteration (${RUNS} runs x ${ITERATIONS} iterations via run(), python fixture, test command \`${TEST_COMMAND}\`)`,
+  );
   const server = await startScriptedOllama((n) => fenced(counterPatch(n)), MODEL);
   const repo = await makeGitRepo(pythonProjectFiles());
   const scratch = await mkdtemp(join(tmpdir(), 'hb-bench-loop-'));
@@ -53,12 +67,18 @@ async function benchOwnCost(runIds: string[]): Promise<void> {
     const states: RunState[] = [];
     for (let r = 0; r < RUNS; r++) {
       server.reset();
-      const flags = { tools: { test_command: TEST_COMMAND }, loop: { max_iterations: ITERATIONS }, model: modelFlags(server.url) };
+      const flags = {
+        tools: { test_command: TEST_COMMAND },
+        loop: { max_iterations: ITERATIONS },
+        model: modelFlags(server.url),
+      };
       const { state } = await run({ repo, directive, env: benchEnv(), flags });
       runIds.push(state.run_id);
       const applied = state.iterations.filter((i) => i.outcome === 'applied').length;
       if (state.reason !== 'max_iterations' || applied !== ITERATIONS) {
-        process.stdout.write(`WARNING: run ${state.run_id} ended ${state.status}/${state.reason} with ${applied}/${ITERATIONS} patches applied\n`);
+        process.stdout.write(
+          `WARNING: run ${state.run_id} ended ${state.status}/${state.reason} with ${applied}/${ITERATIONS} patches applied\n`,
+        );
       }
       states.push(state);
     }
@@ -97,34 +117,73 @@ function printOwnCost(states: RunState[], bare: number[], events: DockerEvent[])
   const phase = (it: Iteration, p: IterationPhase): number => it.phases[p]?.duration_ms ?? 0;
   const testOwn = (it: Iteration): number => it.test?.duration_ms ?? 0;
   const phaseSum = (it: Iteration): number => ITERATION_PHASES.reduce((t, p) => t + phase(it, p), 0);
-  const rows = states.flatMap((s) => s.iterations.filter((it) => it.outcome === 'applied').map((it) => ({ s, it, wall: iterationWall(s, it) })));
+  const rows = states.flatMap((s) =>
+    s.iterations.filter((it) => it.outcome === 'applied').map((it) => ({ s, it, wall: iterationWall(s, it) })),
+  );
   const warm = rows.filter((r) => r.it.n > 1);
   const cold = rows.filter((r) => r.it.n === 1);
   const reference = { name: 'bare on the host: apply --check, apply, add+commit, sh -c false', samples: bare };
   const of = (f: (r: (typeof rows)[number]) => number, set = warm): number[] => set.map(f);
 
   process.stdout.write('(iteration 1 of each run is left out as cold; "warm" = iterations 2..6)\n');
-  printFigure({ name: 'own cost, warm (sum of phases - generate - test cmd)', samples: of((r) => phaseSum(r.it) - phase(r.it, 'generate') - testOwn(r.it)), reference, targetMedian: 150 });
-  printFigure({ name: 'own cost, warm (iteration wall - generate - test cmd)', samples: of((r) => r.wall - phase(r.it, 'generate') - testOwn(r.it)), reference, targetMedian: 150 });
+  printFigure({
+    name: 'own cost, warm (sum of phases - generate - test cmd)',
+    samples: of((r) => phaseSum(r.it) - phase(r.it, 'generate') - testOwn(r.it)),
+    reference,
+    targetMedian: 150,
+  });
+  printFigure({
+    name: 'own cost, warm (iteration wall - generate - test cmd)',
+    samples: of((r) => r.wall - phase(r.it, 'generate') - testOwn(r.it)),
+    reference,
+    targetMedian: 150,
+  });
   // `false` does no work, so this bounds the own cost from above whatever test.duration_ms holds
-  printFigure({ name: 'upper bound, warm (iteration wall - generate)', samples: of((r) => r.wall - phase(r.it, 'generate')), reference, targetMedian: 150 });
-  printFigure({ name: 'for context: own cost of iteration 1 (phases)', samples: of((r) => phaseSum(r.it) - phase(r.it, 'generate') - testOwn(r.it), cold) });
+  printFigure({
+    name: 'upper bound, warm (iteration wall - generate)',
+    samples: of((r) => r.wall - phase(r.it, 'generate')),
+    reference,
+    targetMedian: 150,
+  });
+  printFigure({
+    name: 'for context: own cost of iteration 1 (phases)',
+    samples: of((r) => phaseSum(r.it) - phase(r.it, 'generate') - testOwn(r.it), cold),
+  });
 
   process.stdout.write('per phase, warm iterations:\n');
   for (const p of ITERATION_PHASES) {
     if (p === 'test') {
-      printFigure({ name: '  test phase - test.duration_ms (overhead outside it)', samples: of((r) => phase(r.it, 'test') - testOwn(r.it)) });
+      printFigure({
+        name: '  test phase - test.duration_ms (overhead outside it)',
+        samples: of((r) => phase(r.it, 'test') - testOwn(r.it)),
+      });
       printFigure({ name: '  test.duration_ms (the command, as recorded)', samples: of((r) => testOwn(r.it)) });
     } else {
       const label = p === 'generate' ? '  generate (scripted server; excluded from own cost)' : `  ${p}`;
       printFigure({ name: label, samples: of((r) => phase(r.it, p)) });
     }
   }
-  printFigure({ name: '  between phases (state and artifact writes, events)', samples: of((r) => r.wall - phaseSum(r.it)) });
+  printFigure({
+    name: '  between phases (state and artifact writes, events)',
+    samples: of((r) => r.wall - phaseSum(r.it)),
+  });
 
-  printDockerCalls(warm.map((r) => ({ container: r.s.sandbox?.container_id ?? '', from: ms(r.it.started_at), to: ms(r.it.started_at) + r.wall })), events);
-  printFigure({ name: 'for context: prepare phase (workbench, sandbox, copy in, init)', samples: states.map((s) => s.phases.prepare?.duration_ms ?? Number.NaN) });
-  printFigure({ name: 'for context: baseline phase', samples: states.map((s) => s.phases.baseline?.duration_ms ?? Number.NaN) });
+  printDockerCalls(
+    warm.map((r) => ({
+      container: r.s.sandbox?.container_id ?? '',
+      from: ms(r.it.started_at),
+      to: ms(r.it.started_at) + r.wall,
+    })),
+    events,
+  );
+  printFigure({
+    name: 'for context: prepare phase (workbench, sandbox, copy in, init)',
+    samples: states.map((s) => s.phases.prepare?.duration_ms ?? Number.NaN),
+  });
+  printFigure({
+    name: 'for context: baseline phase',
+    samples: states.map((s) => s.phases.baseline?.duration_ms ?? Number.NaN),
+  });
 }
 
 /** Wall time of an iteration: from its start to the next iteration's start (or delivery, after the last). */
@@ -140,10 +199,15 @@ function printDockerCalls(windows: { container: string; from: number; to: number
     return;
   }
   const per = windows.map((w) => events.filter((e) => e.container === w.container && e.at >= w.from && e.at < w.to));
-  if (per.every((list) => list.length === 0)) process.stdout.write('  (no engine events fell inside the iterations: is the engine on another clock?)\n');
+  if (per.every((list) => list.length === 0))
+    process.stdout.write('  (no engine events fell inside the iterations: is the engine on another clock?)\n');
   const execs = per.map((list) => list.filter((e) => e.action.startsWith('exec_start')).length);
-  const archives = per.map((list) => list.filter((e) => e.action === 'extract-to-dir' || e.action === 'archive-path').length);
-  process.stdout.write(`docker calls per warm iteration: median ${median(execs)} execs, ${median(archives)} archive transfers (n=${per.length})\n`);
+  const archives = per.map(
+    (list) => list.filter((e) => e.action === 'extract-to-dir' || e.action === 'archive-path').length,
+  );
+  process.stdout.write(
+    `docker calls per warm iteration: median ${median(execs)} execs, ${median(archives)} archive transfers (n=${per.length})\n`,
+  );
   const example = (per.find((list) => list.length > 0) ?? []).filter((e) => e.action !== 'exec_die');
   process.stdout.write(`  one iteration, in order: ${example.map((e) => callName(e.action)).join(', ')}\n`);
 }

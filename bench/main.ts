@@ -13,12 +13,21 @@ import { benchLoop } from './loop.js';
 import { benchSandbox } from './sandbox.js';
 
 /** The sections, in the order they run. */
-const SECTIONS: Record<string, () => Promise<void>> = { sandbox: benchSandbox, images: benchImages, loop: benchLoop, edits: benchEdits };
+const SECTIONS: Record<string, () => Promise<void>> = {
+  sandbox: benchSandbox,
+  images: benchImages,
+  loop: benchLoop,
+  edits: benchEdits,
+};
 
 async function printMachine(): Promise<void> {
-  const { version } = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')));
+  const { version } = z
+    .object({ version: z.string() })
+    .parse(JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')));
   const cpu = cpus();
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   let engine: string;
   try {
     const info = await new DockerSandboxEngine({ docker: createDockerClient() }).info();
@@ -40,7 +49,9 @@ async function printMachine(): Promise<void> {
 async function main(argv: string[]): Promise<number> {
   const unknown = argv.filter((a) => !(a in SECTIONS));
   if (unknown.length > 0) {
-    process.stderr.write(`bench: unknown section(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}\n`);
+    process.stderr.write(
+      `bench: unknown section(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}\n`,
+    );
     return 2;
   }
   const chosen = Object.keys(SECTIONS).filter((s) => argv.length === 0 || argv.includes(s));
@@ -52,11 +63,15 @@ async function main(argv: string[]): Promise<number> {
       await SECTIONS[name]!();
     } catch (err) {
       crashed.push(name);
-      process.stdout.write(`\nsection ${name} CRASHED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stdout.write(
+        `\nsection ${name} CRASHED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
     }
     process.stdout.write(`(section ${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
   }
-  process.stdout.write(`\n${chosen.length - crashed.length} section(s) ran${crashed.length ? `, ${crashed.length} crashed: ${crashed.join(', ')}` : ''}\n`);
+  process.stdout.write(
+    `\n${chosen.length - crashed.length} section(s) ran${crashed.length ? `, ${crashed.length} crashed: ${crashed.join(', ')}` : ''}\n`,
+  );
   return crashed.length ? 1 : 0;
 }
 

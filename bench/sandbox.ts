@@ -32,13 +32,23 @@ function spec(image: string): SandboxSpec {
     runId: `bench-${randomBytes(4).toString('hex')}`,
     user: '10001:10001',
     env: { HOME: '/tmp', LANG: 'C.UTF-8' },
-    limits: { memoryBytes: 1024 ** 3, nanoCpus: 1e9, pidsLimit: 256, tmpBytes: 64 * 1024 ** 2, workspaceBytes: 256 * 1024 ** 2, nofile: 4096, runtime: benchRuntime() },
+    limits: {
+      memoryBytes: 1024 ** 3,
+      nanoCpus: 1e9,
+      pidsLimit: 256,
+      tmpBytes: 64 * 1024 ** 2,
+      workspaceBytes: 256 * 1024 ** 2,
+      nofile: 4096,
+      runtime: benchRuntime(),
+    },
   };
 }
 
 /** Time `fn` n times after one warm-up; the cleanup it returns runs untimed. */
 async function timedWithCleanup(n: number, fn: () => Promise<() => Promise<unknown>>): Promise<number[]> {
-  await (await fn())();
+  await (
+    await fn()
+  )();
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
@@ -55,7 +65,9 @@ async function benchImage(client: ReturnType<typeof createDockerClient>): Promis
   try {
     return (await ensureToolchainImage(client, 'python')).tag;
   } catch (err) {
-    process.stderr.write(`bench: python toolchain image unavailable (${err instanceof Error ? err.message : String(err)}); using ${base.tag}\n`);
+    process.stderr.write(
+      `bench: python toolchain image unavailable (${err instanceof Error ? err.message : String(err)}); using ${base.tag}\n`,
+    );
     return base.tag;
   }
 }
@@ -74,8 +86,17 @@ export async function benchSandbox(): Promise<void> {
     made.push(sandbox);
     const ours = await sample(50, () => sandbox.exec(['true'], { timeoutMs: 30_000 }), 3);
     const cliExec = await sample(20, () => docker('exec', '-u', '10001:10001', sandbox.id, 'true'), 2);
-    printFigure({ name: 'sandbox.exec(["true"])', samples: ours, reference: { name: 'docker exec <id> true (CLI)', samples: cliExec }, targetMedian: 60 });
-    const cliRun = await sample(5, () => docker('run', '--rm', ...runtimeFlags(), '--network', 'none', image, 'true'), 1);
+    printFigure({
+      name: 'sandbox.exec(["true"])',
+      samples: ours,
+      reference: { name: 'docker exec <id> true (CLI)', samples: cliExec },
+      targetMedian: 60,
+    });
+    const cliRun = await sample(
+      5,
+      () => docker('run', '--rm', ...runtimeFlags(), '--network', 'none', image, 'true'),
+      1,
+    );
     printFigure({ name: 'for context: docker run --rm <image> true (CLI)', samples: cliRun });
     await sandbox.destroy();
 
@@ -89,13 +110,29 @@ export async function benchSandbox(): Promise<void> {
       return () => s.destroy();
     });
     const cli = await timedWithCleanup(7, async () => {
-      const { stdout } = await docker('run', '-d', ...runtimeFlags(), '--network', 'none', '--label', 'hammer-box.bench=1', image, 'sleep', 'infinity');
+      const { stdout } = await docker(
+        'run',
+        '-d',
+        ...runtimeFlags(),
+        '--network',
+        'none',
+        '--label',
+        'hammer-box.bench=1',
+        image,
+        'sleep',
+        'infinity',
+      );
       const id = stdout.trim();
       cliContainers.push(id);
       await docker('cp', `${repoDir}/.`, `${id}:/workspace`);
       return async () => void (await docker('rm', '-f', id));
     });
-    printFigure({ name: 'engine.create + copyIn(dir)', samples: create, reference: { name: 'docker run -d + docker cp (CLI)', samples: cli }, targetMedian: 1500 });
+    printFigure({
+      name: 'engine.create + copyIn(dir)',
+      samples: create,
+      reference: { name: 'docker run -d + docker cp (CLI)', samples: cli },
+      targetMedian: 1500,
+    });
   } finally {
     for (const s of made) await s.destroy().catch(() => undefined);
     for (const id of cliContainers) await docker('rm', '-f', id).catch(() => undefined);

@@ -25,7 +25,10 @@ if (existsSync(conf)) {
     console.error(`gvisor: ${conf} is not a JSON object; fix it, then run 'make gvisor' again`);
     process.exit(1);
   }
-  if (config.runtimes !== undefined && (typeof config.runtimes !== 'object' || config.runtimes === null || Array.isArray(config.runtimes))) {
+  if (
+    config.runtimes !== undefined &&
+    (typeof config.runtimes !== 'object' || config.runtimes === null || Array.isArray(config.runtimes))
+  ) {
     console.error(`gvisor: "runtimes" in ${conf} is not an object; fix it, then run 'make gvisor' again`);
     process.exit(1);
   }

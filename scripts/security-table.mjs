@@ -27,15 +27,26 @@ for (const line of text.split('\n')) {
   }
 }
 // the rows are our own test's text, but may quote sandbox output: keep them to one clean line
-const clean = (s) => String(s ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]+/g, ' ').replace(/\s+/g, ' ').trim();
+const clean = (s) =>
+  String(s ?? '')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 const widths = { attack: 46, expected: 52, observed: 78, verdict: 7 };
 const cell = (s, w) => {
   const t = clean(s);
   return t.length > w ? `${t.slice(0, w - 1)}…` : t.padEnd(w);
 };
-const line = (r) => `| ${cell(r.attack, widths.attack)} | ${cell(r.expected, widths.expected)} | ${cell(r.observed, widths.observed)} | ${cell(r.verdict, widths.verdict)} |`;
-const rule = `|${Object.values(widths).map((w) => '-'.repeat(w + 2)).join('|')}|`;
-const out = [line({ attack: 'attack', expected: 'expected', observed: 'observed', verdict: 'verdict' }), rule, ...rows.map(line)];
+const line = (r) =>
+  `| ${cell(r.attack, widths.attack)} | ${cell(r.expected, widths.expected)} | ${cell(r.observed, widths.observed)} | ${cell(r.verdict, widths.verdict)} |`;
+const rule = `|${Object.values(widths)
+  .map((w) => '-'.repeat(w + 2))
+  .join('|')}|`;
+const out = [
+  line({ attack: 'attack', expected: 'expected', observed: 'observed', verdict: 'verdict' }),
+  rule,
+  ...rows.map(line),
+];
 const failed = rows.filter((r) => r.verdict !== 'pass').length;
 process.stdout.write(`\n${out.join('\n')}\n\n${rows.length} attacks: ${rows.length - failed} pass, ${failed} FAIL\n`);
 process.exit(rows.length === 0 || failed > 0 ? 1 : 0);

@@ -10,5 +10,8 @@ export function createLogger(options: { level?: string; file?: string; base?: Re
   if (!options.file) return pino({ level: 'silent' });
   mkdirSync(dirname(options.file), { recursive: true });
   const dest = pino.destination({ dest: options.file, sync: true, mkdir: true });
-  return pino({ level: options.level ?? 'info', base: options.base ?? null, timestamp: pino.stdTimeFunctions.isoTime }, dest);
+  return pino(
+    { level: options.level ?? 'info', base: options.base ?? null, timestamp: pino.stdTimeFunctions.isoTime },
+    dest,
+  );
 }

@@ -26,4 +26,3 @@ export function packageRoot(from: string = fileURLToPath(new URL('.', import.met
   // Not found (an unusual layout): this module sits two levels below the root in src/ and dist/.
   return path.resolve(from, '..', '..');
 }
-

@@ -24,7 +24,6 @@ export interface DoctorReport {
   engine: EngineInfo | null;
 }
 
-
 /** A check, leaving out an empty hint. */
 export function check(name: string, status: CheckStatus, detail: string, hint?: string): DoctorCheck {
   return hint ? { name, status, detail, hint } : { name, status, detail };
@@ -47,7 +46,11 @@ export function configCheck(resolved: ResolvedConfig): DoctorCheck {
   const m = resolved.config.model;
   const s = resolved.config.sandbox;
   const image = s.image ? `image ${s.image}` : `toolchain ${s.toolchain}`;
-  return check('config', 'ok', `${m.provider} ${m.name} at ${m.url}, ${image} (from ${sources.join(', ') || 'defaults'})`);
+  return check(
+    'config',
+    'ok',
+    `${m.provider} ${m.name} at ${m.url}, ${image} (from ${sources.join(', ') || 'defaults'})`,
+  );
 }
 
 /** The engine answered: version, API version, platform and address. */
@@ -78,9 +81,23 @@ export function securityChecks(info: EngineInfo): DoctorCheck[] {
   const seccomp = opts.get('seccomp');
   const checks: DoctorCheck[] = [];
   if (!seccomp) {
-    checks.push(check('seccomp', 'warn', 'the engine filters no system calls (no seccomp)', 'use a Docker engine built with seccomp support (the default on Linux distributions)'));
+    checks.push(
+      check(
+        'seccomp',
+        'warn',
+        'the engine filters no system calls (no seccomp)',
+        'use a Docker engine built with seccomp support (the default on Linux distributions)',
+      ),
+    );
   } else if (seccomp.profile === 'unconfined') {
-    checks.push(check('seccomp', 'warn', "the engine's default seccomp profile is unconfined", 'remove the seccomp-profile=unconfined setting from the daemon configuration'));
+    checks.push(
+      check(
+        'seccomp',
+        'warn',
+        "the engine's default seccomp profile is unconfined",
+        'remove the seccomp-profile=unconfined setting from the daemon configuration',
+      ),
+    );
   } else {
     checks.push(check('seccomp', 'ok', `profile ${seccomp.profile ?? 'default'}`));
   }
@@ -100,7 +117,9 @@ export function securityChecks(info: EngineInfo): DoctorCheck[] {
     check(
       'user namespaces',
       'ok',
-      userns ? `${userns}: sandbox uids map to unprivileged host uids` : 'rootless: no, userns-remap: no (the sandbox user is non-root on the host too)',
+      userns
+        ? `${userns}: sandbox uids map to unprivileged host uids`
+        : 'rootless: no, userns-remap: no (the sandbox user is non-root on the host too)',
     ),
   );
   return checks;
@@ -108,11 +127,17 @@ export function securityChecks(info: EngineInfo): DoctorCheck[] {
 
 /** The OCI runtimes the engine offers, gVisor among them or not, and which one sandboxes get. */
 export function runtimeCheck(info: EngineInfo, configured: string): DoctorCheck {
-  const offered = info.runtimes.map((r) => (r === info.defaultRuntime ? `${r} (default)` : r)).join(', ') || '(none listed)';
+  const offered =
+    info.runtimes.map((r) => (r === info.defaultRuntime ? `${r} (default)` : r)).join(', ') || '(none listed)';
   const hasGvisor = info.runtimes.includes(GVISOR);
   const fallback = info.defaultRuntime || 'the engine default';
   if (configured === AUTO_RUNTIME) {
-    if (hasGvisor) return check('runtime', 'ok', `sandboxes run with gVisor (${GVISOR}) ([sandbox] runtime = "${AUTO_RUNTIME}"); the engine offers ${offered}`);
+    if (hasGvisor)
+      return check(
+        'runtime',
+        'ok',
+        `sandboxes run with gVisor (${GVISOR}) ([sandbox] runtime = "${AUTO_RUNTIME}"); the engine offers ${offered}`,
+      );
     return check(
       'runtime',
       'warn',
@@ -122,7 +147,8 @@ export function runtimeCheck(info: EngineInfo, configured: string): DoctorCheck 
   }
   if (configured) {
     const name = configured === GVISOR ? `gVisor (${GVISOR})` : configured;
-    if (info.runtimes.includes(configured)) return check('runtime', 'ok', `sandboxes run with ${name}; the engine offers ${offered}`);
+    if (info.runtimes.includes(configured))
+      return check('runtime', 'ok', `sandboxes run with ${name}; the engine offers ${offered}`);
     // The sandbox is created with exactly this runtime and verified to have it: a run cannot start.
     return check(
       'runtime',
@@ -134,9 +160,17 @@ export function runtimeCheck(info: EngineInfo, configured: string): DoctorCheck 
     );
   }
   if (hasGvisor) {
-    return check('runtime', 'ok', `sandboxes run with ${fallback} ([sandbox] runtime = ""); gVisor (${GVISOR}) is offered but not used: set [sandbox] runtime = "${AUTO_RUNTIME}" to use it; the engine offers ${offered}`);
+    return check(
+      'runtime',
+      'ok',
+      `sandboxes run with ${fallback} ([sandbox] runtime = ""); gVisor (${GVISOR}) is offered but not used: set [sandbox] runtime = "${AUTO_RUNTIME}" to use it; the engine offers ${offered}`,
+    );
   }
-  return check('runtime', 'ok', `sandboxes run with ${fallback}; gVisor (${GVISOR}) is not offered, so sandboxes share the host kernel; the engine offers ${offered}`);
+  return check(
+    'runtime',
+    'ok',
+    `sandboxes run with ${fallback}; gVisor (${GVISOR}) is not offered, so sandboxes share the host kernel; the engine offers ${offered}`,
+  );
 }
 
 /** The cgroup version the limits (memory, pids, CPU) are enforced with. */
@@ -144,7 +178,12 @@ export function cgroupCheck(info: EngineInfo): DoctorCheck {
   if (info.cgroupVersion === '1' || info.cgroupVersion === '2') {
     return check('cgroup', 'ok', `cgroup v${info.cgroupVersion}`);
   }
-  return check('cgroup', 'warn', 'the engine does not say which cgroup version it uses', 'memory, pids and CPU limits are verified on every sandbox; a run stops if the engine did not apply them');
+  return check(
+    'cgroup',
+    'warn',
+    'the engine does not say which cgroup version it uses',
+    'memory, pids and CPU limits are verified on every sandbox; a run stops if the engine did not apply them',
+  );
 }
 
 /** The model server and model, from the provider's check(); its detail already names the next step. */

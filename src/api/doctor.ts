@@ -6,7 +6,14 @@ import type { Config } from '../config/schema.js';
 import { throwIfAborted } from '../errors.js';
 import { BASE_TAG, checkImageContract, getToolchain, planToolchainImage } from '../images/index.js';
 import { createProvider } from '../llm/index.js';
-import { createDockerClient, DockerSandboxEngine, engineAddress, pingEngine, type EngineAddress, type EngineInfo } from '../sandbox/index.js';
+import {
+  createDockerClient,
+  DockerSandboxEngine,
+  engineAddress,
+  pingEngine,
+  type EngineAddress,
+  type EngineInfo,
+} from '../sandbox/index.js';
 import { RunStore } from '../state/store.js';
 import {
   cgroupCheck,
@@ -46,15 +53,27 @@ export interface DoctorOptions {
 export async function doctor(options: DoctorOptions = {}): Promise<DoctorReport> {
   const env = options.env ?? process.env;
   const repo = options.repo ? resolve(options.repo) : undefined;
-  const resolved = await resolveConfig({ env, ...(repo ? { repo } : {}), ...(options.configFile ? { configFile: options.configFile } : {}) });
+  const resolved = await resolveConfig({
+    env,
+    ...(repo ? { repo } : {}),
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+  });
   const { config } = resolved;
-  const [engine, model] = await Promise.all([engineChecks(config, env, options.docker, options.signal), modelChecks(config, env, repo, options.signal)]);
+  const [engine, model] = await Promise.all([
+    engineChecks(config, env, options.docker, options.signal),
+    modelChecks(config, env, repo, options.signal),
+  ]);
   throwIfAborted(options.signal, 'doctor');
   return doctorReport([configCheck(resolved), ...engine.checks, model], engine.info);
 }
 
 /** The engine, its options and runtimes, then the images (only when the engine answers). */
-async function engineChecks(config: Config, env: NodeJS.ProcessEnv, given: Dockerode | undefined, signal?: AbortSignal): Promise<{ checks: DoctorCheck[]; info: EngineInfo | null }> {
+async function engineChecks(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  given: Dockerode | undefined,
+  signal?: AbortSignal,
+): Promise<{ checks: DoctorCheck[]; info: EngineInfo | null }> {
   let info: EngineInfo;
   let docker: Dockerode;
   let address: string;
@@ -66,13 +85,26 @@ async function engineChecks(config: Config, env: NodeJS.ProcessEnv, given: Docke
   } catch (err) {
     return { checks: [failedCheck('engine', err)], info: null };
   }
-  const checks = [engineCheck(info, address), ...securityChecks(info), runtimeCheck(info, config.sandbox.runtime), cgroupCheck(info)];
-  checks.push(...(config.sandbox.image ? await ownImageChecks(docker, config, signal) : await toolchainImageChecks(docker, config.sandbox.toolchain, signal)));
+  const checks = [
+    engineCheck(info, address),
+    ...securityChecks(info),
+    runtimeCheck(info, config.sandbox.runtime),
+    cgroupCheck(info),
+  ];
+  checks.push(
+    ...(config.sandbox.image
+      ? await ownImageChecks(docker, config, signal)
+      : await toolchainImageChecks(docker, config.sandbox.toolchain, signal)),
+  );
   return { checks, info };
 }
 
 /** The base and toolchain images: missing ones are a warning, since the first run builds them. */
-async function toolchainImageChecks(docker: Dockerode, toolchain: string, signal?: AbortSignal): Promise<DoctorCheck[]> {
+async function toolchainImageChecks(
+  docker: Dockerode,
+  toolchain: string,
+  signal?: AbortSignal,
+): Promise<DoctorCheck[]> {
   const build = `run 'hammer-box images build ${toolchain}'`;
   try {
     getToolchain(toolchain);
@@ -87,8 +119,18 @@ async function toolchainImageChecks(docker: Dockerode, toolchain: string, signal
   }
   if (!base) {
     return [
-      check('base image', 'warn', `${BASE_TAG} is missing; the first run makes it (pull, or debootstrap as root)`, "run 'hammer-box images bootstrap'"),
-      check('toolchain image', 'warn', `${toolchain}: its tag depends on the base image, which is missing`, `run 'hammer-box images bootstrap', then ${build}`),
+      check(
+        'base image',
+        'warn',
+        `${BASE_TAG} is missing; the first run makes it (pull, or debootstrap as root)`,
+        "run 'hammer-box images bootstrap'",
+      ),
+      check(
+        'toolchain image',
+        'warn',
+        `${toolchain}: its tag depends on the base image, which is missing`,
+        `run 'hammer-box images bootstrap', then ${build}`,
+      ),
     ];
   }
   const checks = [check('base image', 'ok', `${BASE_TAG} (${shortId(base)})`)];
@@ -98,7 +140,12 @@ async function toolchainImageChecks(docker: Dockerode, toolchain: string, signal
     checks.push(
       id
         ? check('toolchain image', 'ok', `${plan.tag} (${shortId(id)})`)
-        : check('toolchain image', 'warn', `${plan.tag} is missing; the first run builds it (the build needs the Debian archive)`, build),
+        : check(
+            'toolchain image',
+            'warn',
+            `${plan.tag} is missing; the first run builds it (the build needs the Debian archive)`,
+            build,
+          ),
     );
   } catch (err) {
     checks.push(failedCheck('toolchain image', err));
@@ -111,13 +158,33 @@ async function ownImageChecks(docker: Dockerode, config: Config, signal?: AbortS
   const ref = config.sandbox.image;
   try {
     const id = await imageId(docker, ref);
-    if (!id) return [check('image', 'fail', `${ref} is not on the engine; hammer-box never pulls during a run`, `pull or build it first (docker pull ${ref})`)];
-    const contract = await checkImageContract(docker, ref, { user: config.sandbox.user, ...(signal ? { signal } : {}) });
+    if (!id)
+      return [
+        check(
+          'image',
+          'fail',
+          `${ref} is not on the engine; hammer-box never pulls during a run`,
+          `pull or build it first (docker pull ${ref})`,
+        ),
+      ];
+    const contract = await checkImageContract(docker, ref, {
+      user: config.sandbox.user,
+      ...(signal ? { signal } : {}),
+    });
     return [
       check('image', 'ok', `${ref} (${shortId(id)})`),
       contract.missing.length === 0
-        ? check('image contract', 'ok', `sh, git, tar, timeout, coreutils and a /workspace writable by ${config.sandbox.user}`)
-        : check('image contract', 'fail', `${ref} lacks: ${contract.problems.join('; ')}`, 'install what is missing in your image (see README, "Bring your own image"), or use a toolchain image'),
+        ? check(
+            'image contract',
+            'ok',
+            `sh, git, tar, timeout, coreutils and a /workspace writable by ${config.sandbox.user}`,
+          )
+        : check(
+            'image contract',
+            'fail',
+            `${ref} lacks: ${contract.problems.join('; ')}`,
+            'install what is missing in your image (see README, "Bring your own image"), or use a toolchain image',
+          ),
     ];
   } catch (err) {
     return [failedCheck('image', err)];
@@ -125,11 +192,20 @@ async function ownImageChecks(docker: Dockerode, config: Config, signal?: AbortS
 }
 
 /** The model server answers and has the model; for replay, the recorded answers can be read. */
-async function modelChecks(config: Config, env: NodeJS.ProcessEnv, repo: string | undefined, signal?: AbortSignal): Promise<DoctorCheck> {
+async function modelChecks(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  repo: string | undefined,
+  signal?: AbortSignal,
+): Promise<DoctorCheck> {
   if (config.model.provider === 'replay') {
     const dir = repo ?? process.cwd();
     try {
-      const answers = await loadReplayAnswers(new RunStore({ dir: join(dir, config.state.dir) }), config.model.replay_run, dir);
+      const answers = await loadReplayAnswers(
+        new RunStore({ dir: join(dir, config.state.dir) }),
+        config.model.replay_run,
+        dir,
+      );
       return check('model', 'ok', `replay: ${answers.length} recorded answers from ${config.model.replay_run}`);
     } catch (err) {
       return failedCheck('model', err);

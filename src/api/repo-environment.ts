@@ -31,7 +31,10 @@ export async function readRepoEnvironment(
 ): Promise<RepoEnvironment> {
   const sig = opts.signal ? { signal: opts.signal } : {};
   const userRepo = await resolveUserRepo(repoPath, config.git.base, sig);
-  const workbench = await Workbench.create(userRepo, userRepo.baseCommit, { identity: { name: config.git.author_name, email: config.git.author_email }, ...sig });
+  const workbench = await Workbench.create(userRepo, userRepo.baseCommit, {
+    identity: { name: config.git.author_name, email: config.git.author_email },
+    ...sig,
+  });
   try {
     const { entries } = await workbench.listTree(userRepo.baseCommit, { maxEntries: MAX_TREE_ENTRIES, ...sig });
     const root = entries.filter((e) => !e.path.includes('/') && (e.kind === 'file' || e.kind === 'executable'));
@@ -42,7 +45,10 @@ export async function readRepoEnvironment(
       toolchain = getToolchain(config.sandbox.toolchain).name;
     } else {
       try {
-        detection = detectToolchain(rootNames, entries.map((e) => e.path));
+        detection = detectToolchain(
+          rootNames,
+          entries.map((e) => e.path),
+        );
         toolchain = detection.toolchain;
       } catch (err) {
         // a user's own image with its own test command needs no toolchain
@@ -50,10 +56,21 @@ export async function readRepoEnvironment(
       }
     }
     const testCommand = config.tools.test_command || (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
-    if (toolchain === null) return { toolchain, detection, testCommand, setupCommand: config.env.setup_command, dependencyFiles: [], userRepo };
+    if (toolchain === null)
+      return {
+        toolchain,
+        detection,
+        testCommand,
+        setupCommand: config.env.setup_command,
+        dependencyFiles: [],
+        userRepo,
+      };
     const setupCommand = config.env.setup_command || defaultSetupCommand(toolchain, rootNames);
-    const dependencyFiles: DependencyFile[] = root.filter((e) => isDependencyFile(toolchain, e.path)).map((e) => ({ path: e.path, oid: e.oid }));
-    if (toolchain === 'python') dependencyFiles.push(...(await localPackages(workbench, userRepo.baseCommit, dependencyFiles, opts.signal)));
+    const dependencyFiles: DependencyFile[] = root
+      .filter((e) => isDependencyFile(toolchain, e.path))
+      .map((e) => ({ path: e.path, oid: e.oid }));
+    if (toolchain === 'python')
+      dependencyFiles.push(...(await localPackages(workbench, userRepo.baseCommit, dependencyFiles, opts.signal)));
     return { toolchain, detection, testCommand, setupCommand, dependencyFiles, userRepo };
   } finally {
     await workbench.dispose();
@@ -61,14 +78,21 @@ export async function readRepoEnvironment(
 }
 
 /** Tree ids of local package directories named by requirements files, so editing one gives a new env. */
-async function localPackages(workbench: Workbench, commit: string, files: readonly DependencyFile[], signal?: AbortSignal): Promise<DependencyFile[]> {
+async function localPackages(
+  workbench: Workbench,
+  commit: string,
+  files: readonly DependencyFile[],
+  signal?: AbortSignal,
+): Promise<DependencyFile[]> {
   const reqs = files.filter((f) => /^requirements[^/]*\.txt$/.test(f.path)).map((f) => f.path);
   if (reqs.length === 0) return [];
   const read = await workbench.readFiles(commit, reqs, { maxBytesPerFile: 256 * 1024, ...(signal ? { signal } : {}) });
   const dirs = [...new Set(read.files.flatMap((f) => localRequirementPaths(f.content)))].filter((d) => d !== '.');
   const out: DependencyFile[] = [];
   for (const dir of dirs) {
-    const res = await workbench.git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}:${dir}`], signal ? { signal } : {}).catch(() => undefined);
+    const res = await workbench
+      .git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}:${dir}`], signal ? { signal } : {})
+      .catch(() => undefined);
     const oid = res?.stdout.toString('utf8').trim();
     if (oid) out.push({ path: `${dir}/`, oid });
   }

@@ -63,7 +63,10 @@ export async function resolveImage(
       ...(caBundle ? { caBundle } : {}),
       repoTar: () => {
         const archive = (async () => {
-          workbench = await Workbench.create(repoEnv.userRepo, repoEnv.userRepo.baseCommit, { identity: { name: config.git.author_name, email: config.git.author_email }, ...sig });
+          workbench = await Workbench.create(repoEnv.userRepo, repoEnv.userRepo.baseCommit, {
+            identity: { name: config.git.author_name, email: config.git.author_email },
+            ...sig,
+          });
           return baseTarStream(workbench, repoEnv.userRepo.baseCommit, { uid, gid, ...sig });
         })();
         return lazyArchive(archive);
@@ -72,7 +75,12 @@ export async function resolveImage(
       ...(options.onSetupOutput ? { onOutput: options.onSetupOutput } : {}),
       ...sig,
     });
-    return { ref: envImage.tag, id: envImage.id, toolchain: toolchainImage, env: { ref: envImage.tag, id: envImage.id } };
+    return {
+      ref: envImage.tag,
+      id: envImage.id,
+      toolchain: toolchainImage,
+      env: { ref: envImage.tag, id: envImage.id },
+    };
   } finally {
     await workbench?.dispose();
   }
@@ -99,9 +107,13 @@ export async function readCaBundle(config: Config, env: NodeJS.ProcessEnv): Prom
     return await readFile(path);
   } catch (err) {
     const source = configured ? '[env] ca_bundle' : env.SSL_CERT_FILE ? 'SSL_CERT_FILE' : 'NODE_EXTRA_CA_CERTS';
-    throw new HammerError('CONFIG_INVALID', `cannot read the CA bundle ${path} (from ${source}): ${(err as NodeJS.ErrnoException).code ?? String(err)}`, {
-      hint: 'point [env] ca_bundle at a readable PEM file, or unset the variable',
-    });
+    throw new HammerError(
+      'CONFIG_INVALID',
+      `cannot read the CA bundle ${path} (from ${source}): ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      {
+        hint: 'point [env] ca_bundle at a readable PEM file, or unset the variable',
+      },
+    );
   }
 }
 
@@ -118,7 +130,12 @@ export async function userImageId(docker: Dockerode, ref: string, signal?: Abort
 }
 
 /** IMAGE_CONTRACT when an image's architecture or OS is not the engine's (it would fail inside with "exec format error"). */
-export async function assertEngineArchitecture(docker: Dockerode, ref: string, arch: string | undefined, os: string | undefined): Promise<void> {
+export async function assertEngineArchitecture(
+  docker: Dockerode,
+  ref: string,
+  arch: string | undefined,
+  os: string | undefined,
+): Promise<void> {
   if (arch === undefined) return;
   let engine: { Arch?: unknown; Os?: unknown };
   try {
@@ -129,9 +146,13 @@ export async function assertEngineArchitecture(docker: Dockerode, ref: string, a
   const engineArch = typeof engine.Arch === 'string' ? engine.Arch : undefined;
   const engineOs = typeof engine.Os === 'string' ? engine.Os : undefined;
   if ((engineArch && engineArch !== arch) || (engineOs && os && engineOs !== os)) {
-    throw new HammerError('IMAGE_CONTRACT', `the image ${ref} is built for ${os ?? '?'}/${arch}, but the engine runs ${engineOs ?? '?'}/${engineArch ?? '?'}`, {
-      hint: `use an image built for ${engineOs ?? 'linux'}/${engineArch ?? 'this engine'} (docker pull --platform ${engineOs ?? 'linux'}/${engineArch ?? ''} ${ref}), or a toolchain image, which is always built for the engine`,
-    });
+    throw new HammerError(
+      'IMAGE_CONTRACT',
+      `the image ${ref} is built for ${os ?? '?'}/${arch}, but the engine runs ${engineOs ?? '?'}/${engineArch ?? '?'}`,
+      {
+        hint: `use an image built for ${engineOs ?? 'linux'}/${engineArch ?? 'this engine'} (docker pull --platform ${engineOs ?? 'linux'}/${engineArch ?? ''} ${ref}), or a toolchain image, which is always built for the engine`,
+      },
+    );
   }
 }
 

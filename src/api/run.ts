@@ -44,7 +44,12 @@ export interface RunOptions {
   /** The directive's text when it is not read from `directive` (replay uses the recorded text). */
   directiveText?: string;
   /** Replay: use exactly this image (id), refusing when it is gone; the toolchain and env images it recorded are carried over. */
-  pinnedImage?: { ref: string; id: string; toolchain?: { ref: string; id: string } | null; env?: { ref: string; id: string } | null };
+  pinnedImage?: {
+    ref: string;
+    id: string;
+    toolchain?: { ref: string; id: string } | null;
+    env?: { ref: string; id: string } | null;
+  };
 }
 
 /** Run the loop on a repository; resolves with the final state (stable or failed), throws typed errors. */
@@ -55,14 +60,28 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   const repo = resolve(options.repo);
   const directivePath = resolve(options.directive);
   const directiveText = options.directiveText ?? (await readDirective(directivePath));
-  const resolved = await resolveConfig({ repo, env, ...(options.configFile ? { configFile: options.configFile } : {}), ...(options.flags ? { flags: options.flags } : {}) });
+  const resolved = await resolveConfig({
+    repo,
+    env,
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.flags ? { flags: options.flags } : {}),
+  });
   // the toolchain: named (flag, config file, environment, or the replayed run's config), else
   // detected from the base commit's tree; the recorded config carries the one used
-  const toolchainExplicit = resolved.sources.get('sandbox.toolchain') !== join(packageRoot(), 'configs', 'default.toml');
-  const repoEnv = await readRepoEnvironment(repo, resolved.config, { toolchainExplicit, ...(options.signal ? { signal: options.signal } : {}) });
-  const config: Config = { ...resolved.config, sandbox: { ...resolved.config.sandbox, toolchain: repoEnv.toolchain ?? resolved.config.sandbox.toolchain } };
+  const toolchainExplicit =
+    resolved.sources.get('sandbox.toolchain') !== join(packageRoot(), 'configs', 'default.toml');
+  const repoEnv = await readRepoEnvironment(repo, resolved.config, {
+    toolchainExplicit,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const config: Config = {
+    ...resolved.config,
+    sandbox: { ...resolved.config.sandbox, toolchain: repoEnv.toolchain ?? resolved.config.sandbox.toolchain },
+  };
   const store = new RunStore({ dir: join(repo, config.state.dir) });
-  const replayAnswers = options.replayAnswers ?? (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
+  const replayAnswers =
+    options.replayAnswers ??
+    (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
   const provider: ModelProvider = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
   try {
     const { docker, engine } = await openEngine(engineLib, env, options.signal);
@@ -72,7 +91,14 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
     const emit = options.emit ?? ignoreEvents;
     try {
       return await runLoop(
-        { repoPath: repo, directivePath, directiveText, config, testCommand: repoEnv.testCommand, userRepo: repoEnv.userRepo },
+        {
+          repoPath: repo,
+          directivePath,
+          directiveText,
+          config,
+          testCommand: repoEnv.testCommand,
+          userRepo: repoEnv.userRepo,
+        },
         {
           engine,
           resolveImage: async (signal) => {
@@ -84,19 +110,32 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
                   ...(signal ? { signal } : {}),
                   ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}),
                   // setup's output goes where image build output goes (stderr in the CLI) unless asked otherwise
-                  onSetupStart: (tag) => (options.onSetupStart ?? ((t: string) => options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`)))(tag),
-                  ...(options.onSetupOutput ?? options.onImageProgress ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress } : {}),
+                  onSetupStart: (tag) =>
+                    (
+                      options.onSetupStart ??
+                      ((t: string) =>
+                        options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`))
+                    )(tag),
+                  ...((options.onSetupOutput ?? options.onImageProgress)
+                    ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
+                    : {}),
                 });
             return images;
           },
           provider,
           store,
-          loggerFor: (runId) => createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
+          loggerFor: (runId) =>
+            createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
           emit: (event) => {
             // which runs used which image: for `images list` and `images prune`
             if (event.type === 'run_started' && images) {
               const ids = [images.id, images.toolchain?.id, images.env?.id].filter((i): i is string => !!i);
-              usage = recordImageUsage(imageUsagePath(env), { ids, runId: event.run_id, repo, at: new Date(event.at) }).catch(() => undefined);
+              usage = recordImageUsage(imageUsagePath(env), {
+                ids,
+                runId: event.run_id,
+                repo,
+                at: new Date(event.at),
+              }).catch(() => undefined);
             }
             emit(event);
           },
@@ -113,7 +152,14 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
 }
 
 /** Continue an interrupted or broken run of `repo` (see src/loop/resume.ts). */
-export async function resume(options: { repo: string; runId: string; env?: NodeJS.ProcessEnv; emit?: LoopEmitter; signal?: AbortSignal; logLevel?: string }): Promise<RunOutcome> {
+export async function resume(options: {
+  repo: string;
+  runId: string;
+  env?: NodeJS.ProcessEnv;
+  emit?: LoopEmitter;
+  signal?: AbortSignal;
+  logLevel?: string;
+}): Promise<RunOutcome> {
   const env = options.env ?? process.env;
   const repo = resolve(options.repo);
   const { config: current } = await resolveConfig({ repo, env });
@@ -127,11 +173,13 @@ export async function resume(options: { repo: string; runId: string; env?: NodeJ
       store,
       emit: options.emit ?? ignoreEvents,
       now: () => new Date(),
-      loggerFor: (runId) => createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
+      loggerFor: (runId) =>
+        createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
     });
   }
   const config = recordedConfig(old);
-  const answers = config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
+  const answers =
+    config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
   try {
     const { docker, engine } = await openEngine(sandboxLib(), env, options.signal);
@@ -143,7 +191,8 @@ export async function resume(options: { repo: string; runId: string; env?: NodeJ
         resolveImage: () => pinned(docker, old.image),
         provider,
         store,
-        loggerFor: (runId) => createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
+        loggerFor: (runId) =>
+          createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
         emit: options.emit ?? ignoreEvents,
         now: () => new Date(),
         ...(options.signal ? { signal: options.signal } : {}),
@@ -174,23 +223,37 @@ async function readDirective(path: string): Promise<string> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new HammerError('USAGE', `cannot read the directive file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
-      hint: 'pass --directive <file> with a text file saying what to do',
-    });
+    throw new HammerError(
+      'USAGE',
+      `cannot read the directive file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      {
+        hint: 'pass --directive <file> with a text file saying what to do',
+      },
+    );
   }
-  if (text.trim() === '') throw new HammerError('USAGE', `the directive file ${path} is empty`, { hint: 'write what the model should do into it' });
+  if (text.trim() === '')
+    throw new HammerError('USAGE', `the directive file ${path} is empty`, {
+      hint: 'write what the model should do into it',
+    });
   return text;
 }
 
 /** Recorded answers: a run id of this repository, or a directory holding iter-NN-answer.md files. */
 export async function loadReplayAnswers(store: RunStore, source: string, repo: string): Promise<string[]> {
   if (!source) {
-    throw new HammerError('USAGE', 'the replay provider needs recorded answers', { hint: "use 'hammer-box replay <run_id>', or set [model] replay_run to a run id or a directory of iter-NN-answer.md files" });
+    throw new HammerError('USAGE', 'the replay provider needs recorded answers', {
+      hint: "use 'hammer-box replay <run_id>', or set [model] replay_run to a run id or a directory of iter-NN-answer.md files",
+    });
   }
   const dir = resolve(repo, source);
-  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+  const isDir = await stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   if (!isDir) return store.readReplayAnswers(source);
-  const names = (await readdir(dir)).filter((n) => /^iter-\d+-answer\.md$/.test(n)).sort((a, b) => parseInt(a.slice(5), 10) - parseInt(b.slice(5), 10));
+  const names = (await readdir(dir))
+    .filter((n) => /^iter-\d+-answer\.md$/.test(n))
+    .sort((a, b) => parseInt(a.slice(5), 10) - parseInt(b.slice(5), 10));
   if (names.length === 0) throw new HammerError('USAGE', `no iter-NN-answer.md files in ${dir}`);
   return Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
 }
@@ -200,11 +263,15 @@ async function pinned(docker: Dockerode, img: NonNullable<RunOptions['pinnedImag
   const facts = await inspectImage(docker, img.id);
   if (!facts) {
     const what = img.env ? 'env image (the toolchain image plus the dependencies setup installed)' : 'image';
-    throw new HammerError('IMAGE_MISSING', `the ${what} this run used (${img.ref}, ${img.id.slice(0, 19)}) is gone, so the run cannot be reproduced in the same environment`, {
-      hint: img.env
-        ? `a new run of the unchanged repository rebuilds an env image, but its dependencies may resolve differently and its id will differ; start a new run, or keep env images with 'hammer-box images prune --keep'`
-        : `rebuild it with 'hammer-box images build' (an unchanged toolchain gets the same tag), or start a new run`,
-    });
+    throw new HammerError(
+      'IMAGE_MISSING',
+      `the ${what} this run used (${img.ref}, ${img.id.slice(0, 19)}) is gone, so the run cannot be reproduced in the same environment`,
+      {
+        hint: img.env
+          ? `a new run of the unchanged repository rebuilds an env image, but its dependencies may resolve differently and its id will differ; start a new run, or keep env images with 'hammer-box images prune --keep'`
+          : `rebuild it with 'hammer-box images build' (an unchanged toolchain gets the same tag), or start a new run`,
+      },
+    );
   }
   await assertEngineArchitecture(docker, img.ref, facts.architecture, facts.os);
   return { ref: img.id, id: facts.id, toolchain: img.toolchain ?? null, env: img.env ?? null };

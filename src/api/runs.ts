@@ -45,8 +45,14 @@ export interface RunDetails {
 /** The run store of a repository (REPO_INVALID when the path is not a directory). */
 export async function repoRunStore(options: RunsOptions): Promise<RunStore> {
   const repo = resolve(options.repo);
-  const isDir = await stat(repo).then((s) => s.isDirectory(), () => false);
-  if (!isDir) throw new HammerError('REPO_INVALID', `${repo} is not a directory`, { hint: 'pass --repo <path> with the repository the runs belong to' });
+  const isDir = await stat(repo).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDir)
+    throw new HammerError('REPO_INVALID', `${repo} is not a directory`, {
+      hint: 'pass --repo <path> with the repository the runs belong to',
+    });
   const { config } = await resolveConfig({ repo, env: options.env ?? process.env });
   return new RunStore({ dir: join(repo, config.state.dir) });
 }
@@ -67,11 +73,17 @@ export async function showRun(options: RunsOptions & { runId: string }): Promise
   } catch (err) {
     if (!isHammerError(err, 'RUN_NOT_FOUND')) throw err;
     const where = options.repo === '.' ? '' : ` --repo ${shellWord(options.repo)}`;
-    throw new HammerError('RUN_NOT_FOUND', err.message, { hint: `list the runs with: hammer-box runs list${where}`, cause: err });
+    throw new HammerError('RUN_NOT_FOUND', err.message, {
+      hint: `list the runs with: hammer-box runs list${where}`,
+      cause: err,
+    });
   }
   const artifactsDir = store.artifactsDir(state.run_id);
   const summary = join(artifactsDir, artifactNames.prSummary());
-  const written = await lstat(summary).then((s) => s.isFile(), () => false);
+  const written = await lstat(summary).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   return { state, statePath: store.statePath(state.run_id), artifactsDir, summaryPath: written ? summary : null };
 }
 

@@ -14,7 +14,9 @@ export function interruptSignal(): AbortSignal {
       process.stderr.write('\nhammer-box: interrupted again, exiting now\n');
       process.exit(EXIT.interrupted);
     }
-    process.stderr.write(`\nhammer-box: ${sig === 'SIGINT' ? 'interrupted' : 'terminated'}, cleaning up (press Ctrl-C again to force)\n`);
+    process.stderr.write(
+      `\nhammer-box: ${sig === 'SIGINT' ? 'interrupted' : 'terminated'}, cleaning up (press Ctrl-C again to force)\n`,
+    );
     c.abort(new HammerError('ABORTED', `interrupted by ${sig}`));
   };
   process.on('SIGINT', onSignal);

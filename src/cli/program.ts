@@ -9,7 +9,9 @@ export interface RepoOption {
 /** Build the commander program; `run` receives the chosen command's lazy action. */
 export function buildProgram(version: string): Command {
   const program = new Command('hammer-box')
-    .description('Run a deterministic LLM coding loop against a git repository, with every git apply and test inside a network-less Docker sandbox.')
+    .description(
+      'Run a deterministic LLM coding loop against a git repository, with every git apply and test inside a network-less Docker sandbox.',
+    )
     .version(version)
     .showSuggestionAfterError()
     // set before subcommands are added: commander copies these settings into each one
@@ -33,7 +35,11 @@ export function buildProgram(version: string): Command {
     .option('--llm-url <url>', 'model server URL (default: http://localhost:11434)')
     .option('--config <file>', 'a TOML config file (see configs/default.toml)')
     .option('--json', 'print one JSON document with the result on stdout')
-    .addOption(new Option('--log-level <level>', 'level of the run log (events.ndjson)').choices(['trace', 'debug', 'info', 'warn', 'error']).default('info'));
+    .addOption(
+      new Option('--log-level <level>', 'level of the run log (events.ndjson)')
+        .choices(['trace', 'debug', 'info', 'warn', 'error'])
+        .default('info'),
+    );
   run.action(async (opts) => lazy('./commands/run.js', opts));
 
   program
@@ -94,7 +100,9 @@ export function buildProgram(version: string): Command {
   images
     .command('build [toolchain]')
     .description('build a toolchain image (content-addressed: unchanged images are not rebuilt)')
-    .action(async (toolchain: string | undefined, opts) => lazy('./commands/images.js', { ...opts, action: 'build', toolchain }));
+    .action(async (toolchain: string | undefined, opts) =>
+      lazy('./commands/images.js', { ...opts, action: 'build', toolchain }),
+    );
   images
     .command('list')
     .description('list hammer-box images: size, created, last used and by which runs')
@@ -102,12 +110,16 @@ export function buildProgram(version: string): Command {
     .action(async (opts) => lazy('./commands/images.js', { ...opts, action: 'list' }));
   images
     .command('prune [toolchain]')
-    .description('remove old images (of one toolchain when named): keep the newest N per toolchain, or fit a disk budget (never an image a live run uses)')
+    .description(
+      'remove old images (of one toolchain when named): keep the newest N per toolchain, or fit a disk budget (never an image a live run uses)',
+    )
     .option('--keep <n>', 'images to keep per toolchain and kind (default 2 when no --budget)')
     .option('--budget <size>', 'remove the least recently used until the rest fit, e.g. 5g')
     .option('--dry-run', 'only say what would be removed')
     .option('--json', 'print JSON')
-    .action(async (toolchain: string | undefined, opts) => lazy('./commands/images.js', { ...opts, action: 'prune', toolchain }));
+    .action(async (toolchain: string | undefined, opts) =>
+      lazy('./commands/images.js', { ...opts, action: 'prune', toolchain }),
+    );
 
   return program;
 }

@@ -3,7 +3,10 @@ import type { LoopEmitter, LoopEvent } from '../loop/events.js';
 import { sanitizeLine } from '../report/sanitize.js';
 
 /** An emitter that renders loop events to `out` (stderr). */
-export function progressRenderer(out: NodeJS.WriteStream = process.stderr, isTTY = out.isTTY === true): LoopEmitter & { stop(): void } {
+export function progressRenderer(
+  out: NodeJS.WriteStream = process.stderr,
+  isTTY = out.isTTY === true,
+): LoopEmitter & { stop(): void } {
   const t0 = Date.now();
   let status = '';
   let maxIter = 0;
@@ -37,11 +40,15 @@ export function progressRenderer(out: NodeJS.WriteStream = process.stderr, isTTY
         iteration = e.iteration;
         phaseStart = Date.now();
         model = '';
-        if (!isTTY && (e.phase === 'generate' || e.iteration === null)) print(`  ${e.iteration === null ? '' : `iteration ${e.iteration}: `}${e.phase}...`);
+        if (!isTTY && (e.phase === 'generate' || e.iteration === null))
+          print(`  ${e.iteration === null ? '' : `iteration ${e.iteration}: `}${e.phase}...`);
         draw();
         break;
       case 'phase_finished':
-        if (e.status === 'failed') print(`  ${e.iteration === null ? '' : `iteration ${e.iteration}: `}${e.phase} failed after ${(e.duration_ms / 1000).toFixed(1)}s`);
+        if (e.status === 'failed')
+          print(
+            `  ${e.iteration === null ? '' : `iteration ${e.iteration}: `}${e.phase} failed after ${(e.duration_ms / 1000).toFixed(1)}s`,
+          );
         else if (e.iteration === null) print(`  ${e.phase} done in ${(e.duration_ms / 1000).toFixed(1)}s`);
         break;
       case 'model_progress':
@@ -57,7 +64,9 @@ export function progressRenderer(out: NodeJS.WriteStream = process.stderr, isTTY
         timer = undefined;
         if (isTTY && status) out.write('\r\u001b[2K');
         status = '';
-        out.write(`hammer-box: ${e.status}${e.reason ? ` (${e.reason})` : ''}${e.detail ? `: ${sanitizeLine(e.detail)}` : ''} after ${elapsed()}\n`);
+        out.write(
+          `hammer-box: ${e.status}${e.reason ? ` (${e.reason})` : ''}${e.detail ? `: ${sanitizeLine(e.detail)}` : ''} after ${elapsed()}\n`,
+        );
         break;
     }
   };

@@ -14,7 +14,9 @@ export function renderError(err: unknown): { text: string; exitCode: number; cod
   }
   const e = err instanceof Error ? err : new Error(String(err));
   return {
-    text: sanitizeText(`hammer-box: internal error: ${e.stack ?? e.message}\n  please report this with the run's events.ndjson`),
+    text: sanitizeText(
+      `hammer-box: internal error: ${e.stack ?? e.message}\n  please report this with the run's events.ndjson`,
+    ),
     exitCode: EXIT.notPassing,
     code: 'INTERNAL',
   };

@@ -15,8 +15,23 @@ export function runJson(o: RunOutcome): Record<string, unknown> {
     branch: s.branch?.name ?? null,
     branch_commit: s.branch?.commit ?? null,
     iterations: s.iterations.length,
-    patches: s.iterations.filter((i) => i.outcome === 'applied').map((i) => ({ iteration: i.n, commit: i.apply?.commit ?? null, files: i.patch?.files.map((f) => f.path) ?? [], summary: i.summary })),
-    final_test: final ? { command: final.command, exit_code: final.exit_code, passed: testPassed(final), timed_out: final.timed_out, duration_ms: final.duration_ms } : null,
+    patches: s.iterations
+      .filter((i) => i.outcome === 'applied')
+      .map((i) => ({
+        iteration: i.n,
+        commit: i.apply?.commit ?? null,
+        files: i.patch?.files.map((f) => f.path) ?? [],
+        summary: i.summary,
+      })),
+    final_test: final
+      ? {
+          command: final.command,
+          exit_code: final.exit_code,
+          passed: testPassed(final),
+          timed_out: final.timed_out,
+          duration_ms: final.duration_ms,
+        }
+      : null,
     image: s.image,
     state_path: o.statePath,
     summary_path: o.summaryPath,
@@ -33,5 +48,9 @@ export function printRunResult(o: RunOutcome, json: boolean): number {
     lines.push(`summary: ${o.summaryPath ?? '(not written)'}`, `state:   ${o.statePath}`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
-  return o.state.status === 'stable' ? EXIT.stable : o.state.status === 'interrupted' ? EXIT.interrupted : EXIT.notPassing;
+  return o.state.status === 'stable'
+    ? EXIT.stable
+    : o.state.status === 'interrupted'
+      ? EXIT.interrupted
+      : EXIT.notPassing;
 }

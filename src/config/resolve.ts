@@ -12,7 +12,13 @@ import { type ConfigLayer, readTomlLayer } from './toml-source.js';
  * the loop and name its test command, but not weaken the sandbox, redirect the model (and its API
  * key) elsewhere, or choose where the branch goes.
  */
-export const REPO_ALLOWED = ['tools.test_command', 'tools.test_timeout', 'loop', 'prompt', 'sandbox.toolchain'] as const;
+export const REPO_ALLOWED = [
+  'tools.test_command',
+  'tools.test_timeout',
+  'loop',
+  'prompt',
+  'sandbox.toolchain',
+] as const;
 
 export interface ResolveOptions {
   /** The user's repository (for its .hammer/config.toml), if any. */
@@ -54,7 +60,11 @@ export async function resolveConfig(options: ResolveOptions = {}): Promise<Resol
   layers.push(envLayer(env));
   if (options.flags) layers.push({ source: 'command line', values: options.flags, lines: new Map() });
   const resolved = mergeAndValidate(layers);
-  if (ollamaHost && resolved.sources.get('model.url') === OLLAMA_HOST_SOURCE && resolved.config.model.provider !== 'ollama') {
+  if (
+    ollamaHost &&
+    resolved.sources.get('model.url') === OLLAMA_HOST_SOURCE &&
+    resolved.config.model.provider !== 'ollama'
+  ) {
     // OLLAMA_HOST must never send another provider's requests (and API key) to the Ollama host
     return mergeAndValidate(layers.filter((l) => l !== ollamaHost));
   }
@@ -78,7 +88,12 @@ export function mergeAndValidate(layers: ConfigLayer[]): ResolvedConfig {
   return { config: parsed.data, sources };
 }
 
-function mergeInto(target: Record<string, unknown>, src: Record<string, unknown>, prefix: string, seen: (key: string) => void): void {
+function mergeInto(
+  target: Record<string, unknown>,
+  src: Record<string, unknown>,
+  prefix: string,
+  seen: (key: string) => void,
+): void {
   for (const [k, v] of Object.entries(src)) {
     const key = prefix ? `${prefix}.${k}` : k;
     const isTable = typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);

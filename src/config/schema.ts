@@ -16,7 +16,10 @@ const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const SandboxConfigSchema = z.strictObject({
   image: z.string(),
   toolchain: z.string().min(1),
-  user: z.string().regex(/^\d+:\d+$/, 'must be "uid:gid" with numeric ids').refine((u) => !u.startsWith('0:'), 'the sandbox never runs as root (uid 0)'),
+  user: z
+    .string()
+    .regex(/^\d+:\d+$/, 'must be "uid:gid" with numeric ids')
+    .refine((u) => !u.startsWith('0:'), 'the sandbox never runs as root (uid 0)'),
   memory: size,
   cpus: z.number().positive().max(512),
   pids_limit: z.number().int().min(16),

@@ -59,7 +59,10 @@ export function parseTomlLayer(text: string, source: string): ConfigLayer {
 }
 
 /** Read and parse a TOML file; `optional` files that do not exist give undefined. */
-export async function readTomlLayer(path: string, options: { optional?: boolean } = {}): Promise<ConfigLayer | undefined> {
+export async function readTomlLayer(
+  path: string,
+  options: { optional?: boolean } = {},
+): Promise<ConfigLayer | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

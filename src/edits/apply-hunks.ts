@@ -50,7 +50,8 @@ export function hunkLabel(hunk: PatchHunk, k: number): string {
  * CRLF line ends, or its missing final newline kept), so git's own whitespace-tolerant apply,
  * which inserts them verbatim, would give a different file.
  */
-export type HunkResult = { ok: true; text: FileText; exact: boolean; adjusted: boolean } | { ok: false; failures: EditFailure[] };
+export type HunkResult =
+  { ok: true; text: FileText; exact: boolean; adjusted: boolean } | { ok: false; failures: EditFailure[] };
 
 /** Place each hunk by its context in `text` and apply them all. */
 export function applyHunks(path: string, text: FileText, hunks: readonly PatchHunk[]): HunkResult {
@@ -66,7 +67,8 @@ export function applyHunks(path: string, text: FileText, hunks: readonly PatchHu
     const what = hunkLabel(h, k);
     const stated = h.numbered ? Math.max(0, h.oldStart - 1) : null;
     if (sides.old.length === 0) {
-      if (text.lines.length === 0) replacements.push({ at: 0, count: 0, lines: sides.new.map((t) => ({ text: t, eol: null })) });
+      if (text.lines.length === 0)
+        replacements.push({ at: 0, count: 0, lines: sides.new.map((t) => ({ text: t, eol: null })) });
       else failures.push({ path, what, kind: 'no_context' });
       return;
     }

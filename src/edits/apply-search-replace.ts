@@ -20,10 +20,16 @@ export interface SearchEdit {
 export type TrimMode = 'context' | 'blank';
 
 /** The file after every edit, or the edits that could not be placed. */
-export type SearchResult = { ok: true; text: FileText; created: boolean; adjusted: boolean } | { ok: false; failures: EditFailure[] };
+export type SearchResult =
+  { ok: true; text: FileText; created: boolean; adjusted: boolean } | { ok: false; failures: EditFailure[] };
 
 /** Apply the edits in order to `text` (null: the file does not exist yet). */
-export function applySearchEdits(path: string, start: FileText | null, edits: readonly SearchEdit[], trim: TrimMode): SearchResult {
+export function applySearchEdits(
+  path: string,
+  start: FileText | null,
+  edits: readonly SearchEdit[],
+  trim: TrimMode,
+): SearchResult {
   let text = start;
   let created = false;
   let adjusted = false;
@@ -57,7 +63,12 @@ interface Match {
   trail: number;
 }
 
-function applyOne(path: string, text: FileText, e: SearchEdit, trim: TrimMode): { text: FileText; adjusted: boolean } | EditFailure {
+function applyOne(
+  path: string,
+  text: FileText,
+  e: SearchEdit,
+  trim: TrimMode,
+): { text: FileText; adjusted: boolean } | EditFailure {
   const index = indexLines(text.lines);
   const common = commonEdges(e.search, e.replace, trim);
   let firstAmbiguous: number[] | null = null;
@@ -72,7 +83,8 @@ function applyOne(path: string, text: FileText, e: SearchEdit, trim: TrimMode): 
       else if (loc.kind === 'ambiguous' && k === 0) firstAmbiguous = loc.at.map((p) => p + 1);
     }
     const starts = new Set(found.map((f) => f.at));
-    if (starts.size > 1) return { path, what: e.what, kind: 'ambiguous', at: [...starts].map((p) => p + 1).sort((a, b) => a - b) };
+    if (starts.size > 1)
+      return { path, what: e.what, kind: 'ambiguous', at: [...starts].map((p) => p + 1).sort((a, b) => a - b) };
     if (found.length > 0) return splice(text, e, found[0]!, common);
   }
   if (firstAmbiguous !== null) return { path, what: e.what, kind: 'ambiguous', at: firstAmbiguous };
@@ -80,7 +92,11 @@ function applyOne(path: string, text: FileText, e: SearchEdit, trim: TrimMode): 
 }
 
 // Lines at the start and end that SEARCH and REPLACE share (the edit's context), or only the blank ones.
-function commonEdges(search: readonly string[], replace: readonly string[], trim: TrimMode): { lead: number; trail: number } {
+function commonEdges(
+  search: readonly string[],
+  replace: readonly string[],
+  trim: TrimMode,
+): { lead: number; trail: number } {
   const max = Math.min(search.length, replace.length);
   const same = (a: string, b: string): boolean => a === b && (trim === 'context' || a.trim() === '');
   let lead = 0;
@@ -91,14 +107,24 @@ function commonEdges(search: readonly string[], replace: readonly string[], trim
 }
 
 // What is left after trimming must still say where: two non-blank lines, or a non-blank line the edit removes.
-function substantial(search: readonly string[], lead: number, trail: number, common: { lead: number; trail: number }): boolean {
+function substantial(
+  search: readonly string[],
+  lead: number,
+  trail: number,
+  common: { lead: number; trail: number },
+): boolean {
   const nonBlank = search.filter((l) => l.trim() !== '').length;
   if (nonBlank >= 2) return true;
   const changed = search.slice(Math.max(0, common.lead - lead), search.length - Math.max(0, common.trail - trail));
   return changed.some((l) => l.trim() !== '');
 }
 
-function splice(text: FileText, e: SearchEdit, m: Match, common: { lead: number; trail: number }): { text: FileText; adjusted: boolean } {
+function splice(
+  text: FileText,
+  e: SearchEdit,
+  m: Match,
+  common: { lead: number; trail: number },
+): { text: FileText; adjusted: boolean } {
   const search = e.search.slice(m.lead, e.search.length - m.trail);
   const replace = e.replace.slice(m.lead, e.replace.length - m.trail);
   const at = m.at + m.lead;

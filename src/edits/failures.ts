@@ -17,6 +17,18 @@ export type FailureDetail =
 export type EditFailure = { path: string; what: string } & FailureDetail;
 
 /** A not_found failure for `want` with the closest region of `file` and the lines missing from it. */
-export function notFound(path: string, what: string, file: readonly string[], want: readonly string[], stated: number | null): EditFailure {
-  return { path, what, kind: 'not_found', missing: missingLines(file, want), region: closestRegion(file, want, stated) };
+export function notFound(
+  path: string,
+  what: string,
+  file: readonly string[],
+  want: readonly string[],
+  stated: number | null,
+): EditFailure {
+  return {
+    path,
+    what,
+    kind: 'not_found',
+    missing: missingLines(file, want),
+    region: closestRegion(file, want, stated),
+  };
 }

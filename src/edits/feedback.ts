@@ -8,7 +8,8 @@ const MAX_FAILURES = 4;
 export function renderFailures(failures: readonly EditFailure[]): string {
   const out: string[] = [];
   for (const f of failures.slice(0, MAX_FAILURES)) out.push(renderOne(f));
-  if (failures.length > MAX_FAILURES) out.push(`(${failures.length - MAX_FAILURES} more edits could not be placed either)`);
+  if (failures.length > MAX_FAILURES)
+    out.push(`(${failures.length - MAX_FAILURES} more edits could not be placed either)`);
   return out.join('\n\n');
 }
 
@@ -17,12 +18,15 @@ function renderOne(f: EditFailure): string {
   switch (f.kind) {
     case 'not_found': {
       const parts = [`${head} its lines (context and removed) were not found in the current file.`];
-      if (f.missing.length > 0) parts.push(`These lines are not in ${f.path} at all:\n${f.missing.map((l) => `    ${l}`).join('\n')}`);
+      if (f.missing.length > 0)
+        parts.push(`These lines are not in ${f.path} at all:\n${f.missing.map((l) => `    ${l}`).join('\n')}`);
       else parts.push('Each line exists, but not in this order or not next to each other.');
       if (f.region !== null) {
         const end = f.region.start + f.region.lines.length - 1;
         const width = String(end).length;
-        const numbered = f.region.lines.map((l, k) => `${String(f.region!.start + k).padStart(width)} | ${l}`).join('\n');
+        const numbered = f.region.lines
+          .map((l, k) => `${String(f.region!.start + k).padStart(width)} | ${l}`)
+          .join('\n');
         parts.push(`The closest region of ${f.path} (lines ${f.region.start}-${end}) is:\n${numbered}`);
       } else {
         parts.push(`No part of ${f.path} resembles them; look at the file's current content.`);
@@ -55,6 +59,7 @@ function renderOne(f: EditFailure): string {
 export function rejectionText(failures: readonly EditFailure[], gitMessage: string | null): string {
   const parts: string[] = [];
   if (failures.length > 0) parts.push(renderFailures(failures));
-  if (gitMessage !== null && gitMessage.trim() !== '') parts.push(`git apply --check refused the patch as written:\n${gitMessage.trim()}`);
+  if (gitMessage !== null && gitMessage.trim() !== '')
+    parts.push(`git apply --check refused the patch as written:\n${gitMessage.trim()}`);
   return parts.join('\n\n') || 'the edit could not be applied to the current files';
 }

@@ -28,7 +28,10 @@ export function renderFileDiff(change: FileChange): string {
   if (renamed) out.push(`rename from ${quote(oldPath)}`, `rename to ${quote(newPath)}`);
   const hunks = structuredPatch('a', 'b', before ?? '', after ?? '', undefined, undefined, { context: 3 }).hunks;
   if (hunks.length > 0) {
-    out.push(`--- ${oldPath === null ? '/dev/null' : quote(`a/${oldPath}`)}`, `+++ ${newPath === null ? '/dev/null' : quote(`b/${newPath}`)}`);
+    out.push(
+      `--- ${oldPath === null ? '/dev/null' : quote(`a/${oldPath}`)}`,
+      `+++ ${newPath === null ? '/dev/null' : quote(`b/${newPath}`)}`,
+    );
     for (const h of hunks) {
       out.push(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`, ...h.lines);
     }

@@ -12,13 +12,21 @@ export interface ReadFilesLike {
 export function fileStates(read: ReadFilesLike, maxBytes: number): Map<string, FileState> {
   const out = new Map<string, FileState>();
   for (const f of read.files) {
-    if (f.truncated) out.set(f.path, { kind: 'unreadable', reason: `${f.path} is larger than ${maxBytes} bytes, too large to place edits by content` });
-    else if (Buffer.byteLength(f.content, 'utf8') !== f.bytes) out.set(f.path, { kind: 'unreadable', reason: `${f.path} is not UTF-8 text` });
+    if (f.truncated)
+      out.set(f.path, {
+        kind: 'unreadable',
+        reason: `${f.path} is larger than ${maxBytes} bytes, too large to place edits by content`,
+      });
+    else if (Buffer.byteLength(f.content, 'utf8') !== f.bytes)
+      out.set(f.path, { kind: 'unreadable', reason: `${f.path} is not UTF-8 text` });
     else out.set(f.path, { kind: 'text', content: f.content });
   }
   for (const s of read.skipped) {
     if (s.reason === 'missing') continue;
-    out.set(s.path, { kind: 'unreadable', reason: `${s.path} is a ${s.reason === 'symlink' ? 'symbolic link' : s.reason === 'submodule' ? 'submodule' : 'binary file'}; it cannot be edited` });
+    out.set(s.path, {
+      kind: 'unreadable',
+      reason: `${s.path} is a ${s.reason === 'symlink' ? 'symbolic link' : s.reason === 'submodule' ? 'submodule' : 'binary file'}; it cannot be edited`,
+    });
   }
   return out;
 }

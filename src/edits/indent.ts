@@ -20,7 +20,8 @@ export function indentMap(pairs: readonly (readonly [string, string])[]): Indent
   if (add !== null && add !== '') return { apply: (l) => (l.trim() === '' ? l : add + l), changes: true };
   // the model's indentation = X + the file's
   const drop = constant(ps.map(([f, w]) => (w.endsWith(f) ? w.slice(0, w.length - f.length) : null)));
-  if (drop !== null && drop !== '') return { apply: (l) => (l.startsWith(drop) ? l.slice(drop.length) : l), changes: true };
+  if (drop !== null && drop !== '')
+    return { apply: (l) => (l.startsWith(drop) ? l.slice(drop.length) : l), changes: true };
   // the same structure at another indentation unit (2 spaces in the model, 4 in the file)
   if (ps.every(([f, w]) => /^ *$/.test(f) && /^ *$/.test(w) && (f === '') === (w === ''))) {
     const ratios = ps.filter(([, w]) => w !== '').map(([f, w]) => f.length / w.length);
@@ -34,7 +35,10 @@ export function indentMap(pairs: readonly (readonly [string, string])[]): Indent
   }
   for (const width of [4, 2, 8]) {
     if (ps.every(([f, w]) => /^\t*$/.test(f) && /^ *$/.test(w) && w.length === f.length * width)) {
-      return { apply: (l) => l.replace(/^ +/, (s) => '\t'.repeat(Math.floor(s.length / width)) + ' '.repeat(s.length % width)), changes: true };
+      return {
+        apply: (l) => l.replace(/^ +/, (s) => '\t'.repeat(Math.floor(s.length / width)) + ' '.repeat(s.length % width)),
+        changes: true,
+      };
     }
     if (ps.every(([f, w]) => /^ *$/.test(f) && /^\t*$/.test(w) && f.length === w.length * width)) {
       return { apply: (l) => l.replace(/^\t+/, (s) => ' '.repeat(s.length * width)), changes: true };

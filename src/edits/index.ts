@@ -1,7 +1,14 @@
 // Edits as real models write them: answer parsing (unified diffs and SEARCH/REPLACE blocks),
 // repairs, the apply ladder's candidates, and feedback when nothing applies.
 export { APPLY_FLAGS, RUNGS, rungLabel, rungNumber, type ApplyFlag, type Candidate, type Rung } from './rungs.js';
-export { parseAnswer, renderSearchReplace, type AnswerEdits, type AnswerOptions, type EditFormat, type ParsedAnswer } from './parse-answer.js';
+export {
+  parseAnswer,
+  renderSearchReplace,
+  type AnswerEdits,
+  type AnswerOptions,
+  type EditFormat,
+  type ParsedAnswer,
+} from './parse-answer.js';
 export { parseSearchReplace, hasSearchReplace, type SearchReplaceBlock } from './search-replace.js';
 export { planEdits, vetEdits, type EditPlan, type FileState, type PlanOptions, type VettedEdits } from './plan.js';
 export { rejectionText, renderFailures } from './feedback.js';

@@ -4,9 +4,7 @@ import { looseLine } from './file-text.js';
 
 /** Where a run of lines is in a file (0-based), or why it cannot be placed. */
 export type Location =
-  | { kind: 'found'; at: number; exact: boolean }
-  | { kind: 'ambiguous'; at: number[] }
-  | { kind: 'missing' };
+  { kind: 'found'; at: number; exact: boolean } | { kind: 'ambiguous'; at: number[] } | { kind: 'missing' };
 
 /** A file's lines prepared for repeated searches. */
 export interface LineIndex {

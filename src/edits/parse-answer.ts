@@ -13,7 +13,8 @@ export type AnswerEdits =
   | { kind: 'search_replace'; blocks: SearchReplaceBlock[]; fixes: string[] };
 
 /** An answer, read. */
-export type ParsedAnswer = { kind: 'edits'; edits: AnswerEdits } | { kind: 'no_changes' } | { kind: 'unusable'; reason: string };
+export type ParsedAnswer =
+  { kind: 'edits'; edits: AnswerEdits } | { kind: 'no_changes' } | { kind: 'unusable'; reason: string };
 
 /** How to read answers: the format taught, and strict mode (unified diffs applied as written only). */
 export interface AnswerOptions {
@@ -27,30 +28,49 @@ export function parseAnswer(answer: string, options: AnswerOptions): ParsedAnswe
   if (hasSearchReplace(text)) {
     if (options.format === 'udiff' || options.strict) {
       const why = options.strict ? '[edits] strict = true' : 'edit_format = "udiff"';
-      return { kind: 'unusable', reason: `SEARCH/REPLACE blocks are not accepted in this run (${why}): answer with one unified diff in a \`\`\`diff block` };
+      return {
+        kind: 'unusable',
+        reason: `SEARCH/REPLACE blocks are not accepted in this run (${why}): answer with one unified diff in a \`\`\`diff block`,
+      };
     }
     const sr = parseSearchReplace(text);
     if (sr.problem !== null) return { kind: 'unusable', reason: sr.problem };
     if (extractDiff(sr.rest).kind === 'diff') {
-      return { kind: 'unusable', reason: 'the answer mixes a unified diff and SEARCH/REPLACE blocks: use one format for the whole answer' };
+      return {
+        kind: 'unusable',
+        reason: 'the answer mixes a unified diff and SEARCH/REPLACE blocks: use one format for the whole answer',
+      };
     }
     return { kind: 'edits', edits: { kind: 'search_replace', blocks: sr.blocks, fixes: [] } };
   }
   const ext = extractDiff(text);
   if (ext.kind === 'diff') {
     if (options.format === 'search-replace' && !options.strict) {
-      return { kind: 'unusable', reason: 'unified diffs are not accepted in this run (edit_format = "search-replace"): answer with SEARCH/REPLACE blocks' };
+      return {
+        kind: 'unusable',
+        reason:
+          'unified diffs are not accepted in this run (edit_format = "search-replace"): answer with SEARCH/REPLACE blocks',
+      };
     }
-    return { kind: 'edits', edits: { kind: 'udiff', files: ext.files, patch: ext.patch, blocks: ext.blocks, fixes: ext.fixes } };
+    return {
+      kind: 'edits',
+      edits: { kind: 'udiff', files: ext.files, patch: ext.patch, blocks: ext.blocks, fixes: ext.fixes },
+    };
   }
   if (ext.kind === 'no_changes' || isNoChanges(text)) return { kind: 'no_changes' };
   if (options.format === 'search-replace' && !options.strict) {
-    return { kind: 'unusable', reason: 'no SEARCH/REPLACE blocks found: answer with blocks in the form the system message shows, or exactly NO_CHANGES' };
+    return {
+      kind: 'unusable',
+      reason:
+        'no SEARCH/REPLACE blocks found: answer with blocks in the form the system message shows, or exactly NO_CHANGES',
+    };
   }
   return ext;
 }
 
 /** The SEARCH/REPLACE blocks written out canonically (the run's record of such an answer). */
 export function renderSearchReplace(blocks: readonly SearchReplaceBlock[]): string {
-  return blocks.map((b) => [b.path, '<<<<<<< SEARCH', ...b.search, '=======', ...b.replace, '>>>>>>> REPLACE', ''].join('\n')).join('');
+  return blocks
+    .map((b) => [b.path, '<<<<<<< SEARCH', ...b.search, '=======', ...b.replace, '>>>>>>> REPLACE', ''].join('\n'))
+    .join('');
 }

@@ -18,7 +18,8 @@ import { recountFiles } from './recount.js';
 import type { ApplyFlag, Candidate } from './rungs.js';
 
 /** A file as the host read it at the workbench head. */
-export type FileState = { kind: 'text'; content: string } | { kind: 'missing' } | { kind: 'unreadable'; reason: string };
+export type FileState =
+  { kind: 'text'; content: string } | { kind: 'missing' } | { kind: 'unreadable'; reason: string };
 
 /** Options of the ladder. */
 export interface PlanOptions {
@@ -28,7 +29,8 @@ export interface PlanOptions {
 }
 
 /** Edits that passed vetting, and the repo paths whose content the later rungs need. */
-export type VettedEdits = { kind: 'vetted'; edits: AnswerEdits; paths: string[]; recounted: FilePatch[] } | { kind: 'refused'; reason: string };
+export type VettedEdits =
+  { kind: 'vetted'; edits: AnswerEdits; paths: string[]; recounted: FilePatch[] } | { kind: 'refused'; reason: string };
 
 /** The ladder for one answer: what to record, the candidates in rung order, and why later rungs could not be built. */
 export interface EditPlan {
@@ -52,7 +54,11 @@ export function vetEdits(edits: AnswerEdits, options: PlanOptions): VettedEdits 
       if (unsafe !== null) return { kind: 'refused', reason: unsafe };
     }
     const lines = renderSearchReplace(edits.blocks).split('\n').length - 1;
-    if (lines > options.maxDiffLines) return { kind: 'refused', reason: `the edit has ${lines} lines, over the limit of ${options.maxDiffLines}: make a smaller change` };
+    if (lines > options.maxDiffLines)
+      return {
+        kind: 'refused',
+        reason: `the edit has ${lines} lines, over the limit of ${options.maxDiffLines}: make a smaller change`,
+      };
     return { kind: 'vetted', edits, paths: [...new Set(edits.blocks.map((b) => b.path))], recounted: [] };
   }
   if (options.strict) {
@@ -72,15 +78,28 @@ export function vetEdits(edits: AnswerEdits, options: PlanOptions): VettedEdits 
 }
 
 /** Build the ladder's candidates from vetted edits and the content of their files. */
-export function planEdits(vetted: Extract<VettedEdits, { kind: 'vetted' }>, contents: ReadonlyMap<string, FileState>, options: PlanOptions): EditPlan {
+export function planEdits(
+  vetted: Extract<VettedEdits, { kind: 'vetted' }>,
+  contents: ReadonlyMap<string, FileState>,
+  options: PlanOptions,
+): EditPlan {
   const { edits } = vetted;
-  return edits.kind === 'udiff' ? planUdiff(edits, vetted.recounted, contents, options) : planSearchReplace(edits, contents, options);
+  return edits.kind === 'udiff'
+    ? planUdiff(edits, vetted.recounted, contents, options)
+    : planSearchReplace(edits, contents, options);
 }
 
-function planUdiff(edits: Extract<AnswerEdits, { kind: 'udiff' }>, recounted: FilePatch[], contents: ReadonlyMap<string, FileState>, options: PlanOptions): EditPlan {
+function planUdiff(
+  edits: Extract<AnswerEdits, { kind: 'udiff' }>,
+  recounted: FilePatch[],
+  contents: ReadonlyMap<string, FileState>,
+  options: PlanOptions,
+): EditPlan {
   const recText = serializePatch(recounted);
   const vet = validateDiff(recText, { maxDiffLines: options.maxDiffLines });
-  const base = vet.ok ? { files: vet.files, lines: vet.lines, added: vet.added, removed: vet.removed } : { files: [], lines: 0, added: 0, removed: 0 };
+  const base = vet.ok
+    ? { files: vet.files, lines: vet.lines, added: vet.added, removed: vet.removed }
+    : { files: [], lines: 0, added: 0, removed: 0 };
   const plan: EditPlan = { text: edits.patch, hash: patchHash(edits.patch), ...base, candidates: [], failures: [] };
   const numbered = edits.files.every((f) => f.hunks.every((h) => h.numbered));
   const asIsOk = numbered && validateDiff(edits.patch, { maxDiffLines: options.maxDiffLines }).ok;
@@ -103,13 +122,18 @@ function planUdiff(edits: Extract<AnswerEdits, { kind: 'udiff' }>, recounted: Fi
   const reloc = relocated.ok ? vetted(relocated.patch, options) : relocated;
   if (reloc.ok) plan.candidates.push({ rung: 'relocated', flags: [], patch: reloc.patch });
   const sr = searched.ok ? vetted(searched.patch, options) : searched;
-  if (sr.ok && !(reloc.ok && reloc.patch === sr.patch)) plan.candidates.push({ rung: 'search_replace', flags: [], patch: sr.patch });
+  if (sr.ok && !(reloc.ok && reloc.patch === sr.patch))
+    plan.candidates.push({ rung: 'search_replace', flags: [], patch: sr.patch });
   if (!reloc.ok) plan.failures = reloc.failures;
   plan.candidates = dedupe(plan.candidates);
   return plan;
 }
 
-function planSearchReplace(edits: Extract<AnswerEdits, { kind: 'search_replace' }>, contents: ReadonlyMap<string, FileState>, options: PlanOptions): EditPlan {
+function planSearchReplace(
+  edits: Extract<AnswerEdits, { kind: 'search_replace' }>,
+  contents: ReadonlyMap<string, FileState>,
+  options: PlanOptions,
+): EditPlan {
   const text = renderSearchReplace(edits.blocks);
   const byPath = new Map<string, SearchEdit[]>();
   edits.blocks.forEach((b, k) => {
@@ -145,7 +169,14 @@ function planSearchReplace(edits: Extract<AnswerEdits, { kind: 'search_replace' 
   if (failures.length > 0) return plan;
   const patch = changes.map(renderFileDiff).join('');
   if (patch === '') {
-    plan.failures = [{ path: edits.blocks[0]?.path ?? '?', what: 'the answer', kind: 'invalid', reason: 'its REPLACE lines equal its SEARCH lines, so it changes nothing' }];
+    plan.failures = [
+      {
+        path: edits.blocks[0]?.path ?? '?',
+        what: 'the answer',
+        kind: 'invalid',
+        reason: 'its REPLACE lines equal its SEARCH lines, so it changes nothing',
+      },
+    ];
     return plan;
   }
   const v = validateDiff(patch, { maxDiffLines: options.maxDiffLines });
@@ -153,14 +184,24 @@ function planSearchReplace(edits: Extract<AnswerEdits, { kind: 'search_replace' 
     plan.failures = [{ path: edits.blocks[0]?.path ?? '?', what: 'the answer', kind: 'invalid', reason: v.reason }];
     return plan;
   }
-  return { ...plan, files: v.files, added: v.added, removed: v.removed, candidates: [{ rung: 'search_replace', flags: [], patch }] };
+  return {
+    ...plan,
+    files: v.files,
+    added: v.added,
+    removed: v.removed,
+    candidates: [{ rung: 'search_replace', flags: [], patch }],
+  };
 }
 
 type Built = { ok: true; patch: string; adjusted: boolean } | { ok: false; failures: EditFailure[] };
 
 // The relocated or search/replace patch of a diff: each file's hunks applied to its current
 // content in memory, and the result diffed against it.
-function fromContents(files: readonly FilePatch[], contents: ReadonlyMap<string, FileState>, mode: 'relocate' | 'search_replace'): Built {
+function fromContents(
+  files: readonly FilePatch[],
+  contents: ReadonlyMap<string, FileState>,
+  mode: 'relocate' | 'search_replace',
+): Built {
   const changes: FileChange[] = [];
   const failures: EditFailure[] = [];
   let adjusted = false;
@@ -177,10 +218,20 @@ function fromContents(files: readonly FilePatch[], contents: ReadonlyMap<string,
       failures.push({ path, what: 'the file', kind: 'unreadable', reason: state.reason });
       continue;
     }
-    if (sides.oldPath === null || (state.kind === 'missing' && hunks.length > 0 && hunks.every((h) => hunkSides(h).old.length === 0))) {
+    if (
+      sides.oldPath === null ||
+      (state.kind === 'missing' && hunks.length > 0 && hunks.every((h) => hunkSides(h).old.length === 0))
+    ) {
       // a new file (also "--- a/new.py" with only added lines, for a file that does not exist)
       if (state.kind === 'text') failures.push({ path, what: 'the new file', kind: 'exists' });
-      else changes.push({ oldPath: null, newPath: sides.newPath ?? path, before: null, after: newFileContent(hunks), modes: sides.modes });
+      else
+        changes.push({
+          oldPath: null,
+          newPath: sides.newPath ?? path,
+          before: null,
+          after: newFileContent(hunks),
+          modes: sides.modes,
+        });
       continue;
     }
     if (state.kind === 'missing') {
@@ -190,7 +241,10 @@ function fromContents(files: readonly FilePatch[], contents: ReadonlyMap<string,
     const text = splitFileText(state.content);
     let after: FileText = text;
     if (hunks.length > 0) {
-      const r = mode === 'relocate' ? applyHunks(path, text, hunks) : applySearchEdits(path, text, hunks.map(toSearchEdit), 'context');
+      const r =
+        mode === 'relocate'
+          ? applyHunks(path, text, hunks)
+          : applySearchEdits(path, text, hunks.map(toSearchEdit), 'context');
       if (!r.ok) {
         failures.push(...r.failures);
         continue;
@@ -206,18 +260,38 @@ function fromContents(files: readonly FilePatch[], contents: ReadonlyMap<string,
       changes.push({ oldPath: path, newPath: null, before: state.content, after: null, modes: sides.modes });
       continue;
     }
-    changes.push({ oldPath: path, newPath: sides.newPath, before: state.content, after: joinFileText(after), modes: sides.modes });
+    changes.push({
+      oldPath: path,
+      newPath: sides.newPath,
+      before: state.content,
+      after: joinFileText(after),
+      modes: sides.modes,
+    });
   }
   if (failures.length > 0) return { ok: false, failures };
   const patch = changes.map(renderFileDiff).join('');
-  if (patch === '') return { ok: false, failures: [{ path: changes[0]?.oldPath ?? changes[0]?.newPath ?? '?', what: 'the diff', kind: 'invalid', reason: 'it changes nothing' }] };
+  if (patch === '')
+    return {
+      ok: false,
+      failures: [
+        {
+          path: changes[0]?.oldPath ?? changes[0]?.newPath ?? '?',
+          what: 'the diff',
+          kind: 'invalid',
+          reason: 'it changes nothing',
+        },
+      ],
+    };
   return { ok: true, patch, adjusted };
 }
 
 function vetted(patch: string, options: PlanOptions): Built {
   const v = validateDiff(patch, { maxDiffLines: options.maxDiffLines });
   if (v.ok) return { ok: true, patch, adjusted: false };
-  return { ok: false, failures: [{ path: v.reason.split(':')[0] ?? '?', what: 'the rebuilt diff', kind: 'invalid', reason: v.reason }] };
+  return {
+    ok: false,
+    failures: [{ path: v.reason.split(':')[0] ?? '?', what: 'the rebuilt diff', kind: 'invalid', reason: v.reason }],
+  };
 }
 
 // Sections of the same file (a model may split one file's hunks over several blocks) in order.

@@ -13,12 +13,28 @@ export function recountFiles(files: readonly FilePatch[]): FilePatch[] {
       const body = countHunkBody(h);
       let oldStart = h.numbered ? h.oldStart : creating ? 0 : nextOld;
       if (body.old > 0 && oldStart === 0) oldStart = 1;
-      const newStart = body.old === 0 ? (body.new === 0 ? oldStart + delta : oldStart + delta + 1) : body.new === 0 ? oldStart + delta - 1 : oldStart + delta;
+      const newStart =
+        body.old === 0
+          ? body.new === 0
+            ? oldStart + delta
+            : oldStart + delta + 1
+          : body.new === 0
+            ? oldStart + delta - 1
+            : oldStart + delta;
       delta += body.new - body.old;
       nextOld = oldStart + Math.max(body.old, 1);
       const section = h.numbered ? (/^@@[^@]*@@(.*)$/.exec(h.header)?.[1] ?? '') : '';
       const header = `@@ -${oldStart},${body.old} +${Math.max(newStart, 0)},${body.new} @@${section}`;
-      return { ...h, header, numbered: true, canonical: true, oldStart, oldCount: body.old, newStart: Math.max(newStart, 0), newCount: body.new };
+      return {
+        ...h,
+        header,
+        numbered: true,
+        canonical: true,
+        oldStart,
+        oldCount: body.old,
+        newStart: Math.max(newStart, 0),
+        newCount: body.new,
+      };
     });
     return { ...f, hunks };
   });

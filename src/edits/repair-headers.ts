@@ -66,7 +66,10 @@ export function repairFileHeaders(file: FilePatch, fixes: string[]): FilePatch {
 function dropTrailingProse(file: FilePatch, fixes: string[]): FilePatch {
   const clean = (p: string | null): string | null => {
     if (p === null) return null;
-    const m = /^(\S+)\s+(\(.*\)|\d{4}-\d\d-\d\d.*|\d\d?:\d\d.*|\(?(?:original|modified|old|new|before|after|fixed)\)?)$/i.exec(p);
+    const m =
+      /^(\S+)\s+(\(.*\)|\d{4}-\d\d-\d\d.*|\d\d?:\d\d.*|\(?(?:original|modified|old|new|before|after|fixed)\)?)$/i.exec(
+        p,
+      );
     return m ? m[1]! : p;
   };
   const oldPath = clean(file.oldPath);
@@ -98,7 +101,13 @@ function headersFromGitHeader(file: FilePatch, fixes: string[]): FilePatch {
 function equalHalves(gitHeader: string): { old: string; new: string } | null {
   const rest = gitHeader.slice('diff --git '.length);
   const half = (rest.length - 1) / 2;
-  if (!Number.isInteger(half) || rest[half] !== ' ' || rest.slice(0, half) !== rest.slice(half + 1) || rest.startsWith('"')) return null;
+  if (
+    !Number.isInteger(half) ||
+    rest[half] !== ' ' ||
+    rest.slice(0, half) !== rest.slice(half + 1) ||
+    rest.startsWith('"')
+  )
+    return null;
   return { old: rest.slice(0, half), new: rest.slice(0, half) };
 }
 
@@ -166,4 +175,3 @@ function alignGitHeader(file: FilePatch, fixes: string[]): FilePatch {
   fixes.push(`rewrote the "diff --git" line of ${b} to match its ---/+++ lines`);
   return { ...file, gitHeader: `diff --git a/${a} b/${b}` };
 }
-

@@ -48,19 +48,32 @@ export function parseSearchReplace(text: string): SearchReplaceParse {
     if (!SEARCH.test(lines[i]!)) continue;
     const path: string | null = pathAbove(lines, i, floor) ?? proseHint(lines, i, floor) ?? lastPath;
     if (path === null) {
-      return { blocks, rest: rest.join('\n'), problem: `the SEARCH/REPLACE block at line ${i + 1} names no file: put the file's path alone on the line before "<<<<<<< SEARCH"` };
+      return {
+        blocks,
+        rest: rest.join('\n'),
+        problem: `the SEARCH/REPLACE block at line ${i + 1} names no file: put the file's path alone on the line before "<<<<<<< SEARCH"`,
+      };
     }
     let j = i + 1;
     const search: string[] = [];
-    while (j < lines.length && !DIVIDER.test(lines[j]!) && !SEARCH.test(lines[j]!) && !REPLACE.test(lines[j]!)) search.push(lines[j++]!);
+    while (j < lines.length && !DIVIDER.test(lines[j]!) && !SEARCH.test(lines[j]!) && !REPLACE.test(lines[j]!))
+      search.push(lines[j++]!);
     if (j >= lines.length || !DIVIDER.test(lines[j]!)) {
-      return { blocks, rest: rest.join('\n'), problem: `the SEARCH/REPLACE block at line ${i + 1} (${path}) has no "=======" line after its SEARCH part` };
+      return {
+        blocks,
+        rest: rest.join('\n'),
+        problem: `the SEARCH/REPLACE block at line ${i + 1} (${path}) has no "=======" line after its SEARCH part`,
+      };
     }
     j++;
     const replace: string[] = [];
     while (j < lines.length && !REPLACE.test(lines[j]!) && !SEARCH.test(lines[j]!)) replace.push(lines[j++]!);
     if (j >= lines.length || !REPLACE.test(lines[j]!)) {
-      return { blocks, rest: rest.join('\n'), problem: `the SEARCH/REPLACE block at line ${i + 1} (${path}) is not closed with ">>>>>>> REPLACE"` };
+      return {
+        blocks,
+        rest: rest.join('\n'),
+        problem: `the SEARCH/REPLACE block at line ${i + 1} (${path}) is not closed with ">>>>>>> REPLACE"`,
+      };
     }
     blocks.push({ path, search, replace, line: i + 1 });
     for (let k = i; k <= j; k++) rest[k] = '';

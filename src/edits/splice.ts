@@ -38,7 +38,7 @@ export function spliceLines(text: FileText, replacements: readonly Replacement[]
     eols.push(text.eols[p]!);
   }
   for (let k = 0; k < eols.length - 1; k++) if (eols[k] === '') eols[k] = eol;
-  if (eols.length > 0) eols[eols.length - 1] = final ? (eols.at(-1) || eol) : '';
+  if (eols.length > 0) eols[eols.length - 1] = final ? eols.at(-1) || eol : '';
   return { lines, eols };
 }
 

@@ -60,10 +60,22 @@ export function baseTarStream(workbench: Workbench, commit: string, opts: Archiv
 /** Blobs up to this size are gathered and written as one record (header, body and padding). */
 const WHOLE_RECORD_MAX = 1024 * 1024;
 
-async function writeArchive(out: PassThrough, workbench: Workbench, commit: string, opts: ArchiveOptions): Promise<ArchiveStats> {
+async function writeArchive(
+  out: PassThrough,
+  workbench: Workbench,
+  commit: string,
+  opts: ArchiveOptions,
+): Promise<ArchiveStats> {
   const git = workbench.gitOptions(opts.signal ? { signal: opts.signal } : {});
   const mtime = opts.mtime ?? (await commitDate(workbench, commit, opts.signal));
-  const stats: ArchiveStats = { files: 0, bytes: 0, symlinks: 0, directories: 0, skippedSubmodules: 0, skippedUnsafe: 0 };
+  const stats: ArchiveStats = {
+    files: 0,
+    bytes: 0,
+    symlinks: 0,
+    directories: 0,
+    skippedSubmodules: 0,
+    skippedUnsafe: 0,
+  };
   const entries: TreeEntry[] = [];
   const listed: TreeEntry[] = [];
   for await (const entry of treeEntries(commit, git)) {
@@ -106,14 +118,33 @@ async function writeArchive(out: PassThrough, workbench: Workbench, commit: stri
         const content = Buffer.concat(chunks);
         if (entry.kind === 'symlink') {
           stats.symlinks++;
-          const h = encodeHeader({ ...owner, name: entry.path, type: 'symlink', mode: 0o777, size: 0, linkname: content.toString('utf8') });
+          const h = encodeHeader({
+            ...owner,
+            name: entry.path,
+            type: 'symlink',
+            mode: 0o777,
+            size: 0,
+            linkname: content.toString('utf8'),
+          });
           await writeOut(out, Buffer.concat([...dirs, h]));
           return;
         }
-        const h = encodeHeader({ ...owner, name: entry.path, type: 'file', mode: entry.kind === 'executable' ? 0o755 : 0o644, size: content.length });
+        const h = encodeHeader({
+          ...owner,
+          name: entry.path,
+          type: 'file',
+          mode: entry.kind === 'executable' ? 0o755 : 0o644,
+          size: content.length,
+        });
         await writeOut(out, Buffer.concat([...dirs, h, content, padding(content.length)]));
       } else {
-        const h = encodeHeader({ ...owner, name: entry.path, type: 'file', mode: entry.kind === 'executable' ? 0o755 : 0o644, size: header.size });
+        const h = encodeHeader({
+          ...owner,
+          name: entry.path,
+          type: 'file',
+          mode: entry.kind === 'executable' ? 0o755 : 0o644,
+          size: header.size,
+        });
         await writeOut(out, Buffer.concat([...dirs, h]));
         await body((chunk) => writeOut(out, chunk));
         await writeOut(out, padding(header.size));
@@ -126,7 +157,17 @@ async function writeArchive(out: PassThrough, workbench: Workbench, commit: stri
     const list = Buffer.from(entries.map((e) => `${e.path}\0`).join(''), 'utf8');
     // the list's own directories (e.g. .git/ and .git/hammer/) are not part of the tree's stats
     const parts = opts.pathList.split('/');
-    const dirs = parts.slice(0, -1).map((_, i) => encodeHeader({ ...owner, name: `${parts.slice(0, i + 1).join('/')}/`, type: 'directory', mode: 0o755, size: 0 }));
+    const dirs = parts
+      .slice(0, -1)
+      .map((_, i) =>
+        encodeHeader({
+          ...owner,
+          name: `${parts.slice(0, i + 1).join('/')}/`,
+          type: 'directory',
+          mode: 0o755,
+          size: 0,
+        }),
+      );
     const h = encodeHeader({ ...owner, name: opts.pathList, type: 'file', mode: 0o644, size: list.length });
     await writeOut(out, Buffer.concat([...dirs, h, list, padding(list.length)]));
   }
@@ -136,7 +177,10 @@ async function writeArchive(out: PassThrough, workbench: Workbench, commit: stri
 }
 
 /** Paths of the symlinks among `entries` whose target leaves the repository (their blobs are read first). */
-async function escapingLinks(entries: readonly TreeEntry[], git: ReturnType<Workbench['gitOptions']>): Promise<Set<string>> {
+async function escapingLinks(
+  entries: readonly TreeEntry[],
+  git: ReturnType<Workbench['gitOptions']>,
+): Promise<Set<string>> {
   const links = entries.filter((e) => e.kind === 'symlink');
   const out = new Set<string>();
   await catFileBatch(

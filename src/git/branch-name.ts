@@ -5,19 +5,36 @@ import { userRepoGit, type UserRepo } from './user-repo.js';
 
 /** `<prefix>YYYYMMDDTHHMMSSZ` for `date` in UTC. */
 export function branchName(prefix: string, date: Date): string {
-  const stamp = date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${prefix}${stamp}`;
 }
 
 /** The commit refs/heads/<branch> points at in the user's repo, or null when there is no such branch. */
-export async function branchCommit(repo: Pick<UserRepo, 'gitDir'>, branch: string, signal?: AbortSignal): Promise<string | null> {
-  const result = await runGitResult(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`], userRepoGit(repo, signal));
+export async function branchCommit(
+  repo: Pick<UserRepo, 'gitDir'>,
+  branch: string,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const result = await runGitResult(
+    ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`],
+    userRepoGit(repo, signal),
+  );
   return result.exitCode === 0 ? result.stdout.toString('utf8').trim() : null;
 }
 
 /** True when refs/heads/<branch> exists in the user's repo. */
-export async function branchExists(repo: Pick<UserRepo, 'gitDir'>, branch: string, signal?: AbortSignal): Promise<boolean> {
-  const result = await runGitResult(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], userRepoGit(repo, signal));
+export async function branchExists(
+  repo: Pick<UserRepo, 'gitDir'>,
+  branch: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const result = await runGitResult(
+    ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`],
+    userRepoGit(repo, signal),
+  );
   return result.exitCode === 0;
 }
 

@@ -41,7 +41,10 @@ export async function deliverBranch(req: DeliverRequest): Promise<{ branch: stri
       hint: 'use letters, digits, ".", "_", "-" and "/" in the branch prefix',
     });
   }
-  const onBase = await runGitResult(['merge-base', '--is-ancestor', workbench.baseCommit, commit], workbench.gitOptions(sig));
+  const onBase = await runGitResult(
+    ['merge-base', '--is-ancestor', workbench.baseCommit, commit],
+    workbench.gitOptions(sig),
+  );
   if (onBase.exitCode !== 0) {
     throw new HammerError('INTERNAL', `commit ${commit} does not descend from the base ${workbench.baseCommit}`);
   }
@@ -75,7 +78,11 @@ export async function deliverBranch(req: DeliverRequest): Promise<{ branch: stri
 }
 
 function branchTaken(branch: string, root: string): HammerError {
-  return new HammerError('REPO_INVALID', `branch ${branch} already exists in ${root}; hammer-box never overwrites a branch`, {
-    hint: 'pick another branch prefix, or let hammer-box choose a free name (freeBranchName)',
-  });
+  return new HammerError(
+    'REPO_INVALID',
+    `branch ${branch} already exists in ${root}; hammer-box never overwrites a branch`,
+    {
+      hint: 'pick another branch prefix, or let hammer-box choose a free name (freeBranchName)',
+    },
+  );
 }

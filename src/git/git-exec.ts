@@ -110,9 +110,13 @@ export async function gitText(args: readonly string[], opts: GitOptions = {}): P
 /** The GIT_FAILED error for a command that exited non-zero. */
 export function gitFailed(args: readonly string[], result: Pick<GitResult, 'stderr' | 'exitCode'>): HammerError {
   const detail = result.stderr.trim();
-  return new HammerError('GIT_FAILED', `${describe(args)} failed (exit ${result.exitCode})${detail ? `: ${detail}` : ''}`, {
-    cause: { exitCode: result.exitCode, stderr: result.stderr },
-  });
+  return new HammerError(
+    'GIT_FAILED',
+    `${describe(args)} failed (exit ${result.exitCode})${detail ? `: ${detail}` : ''}`,
+    {
+      cause: { exitCode: result.exitCode, stderr: result.stderr },
+    },
+  );
 }
 
 function describe(args: readonly string[]): string {

@@ -37,17 +37,25 @@ export async function measureTree(commit: string, git: GitOptions): Promise<Tree
  */
 export function treeRefusal(size: TreeSize, limits: TreeLimits): HammerError | null {
   if (size.files > limits.maxFiles) {
-    return new HammerError('REPO_INVALID', `the base commit has ${size.files} files, over the limit of ${limits.maxFiles} (sandbox.max_repo_files)`, {
-      hint: 'raise sandbox.max_repo_files with --config if the sandbox should take a tree this large',
-    });
+    return new HammerError(
+      'REPO_INVALID',
+      `the base commit has ${size.files} files, over the limit of ${limits.maxFiles} (sandbox.max_repo_files)`,
+      {
+        hint: 'raise sandbox.max_repo_files with --config if the sandbox should take a tree this large',
+      },
+    );
   }
   const room = Math.floor(limits.workspaceBytes / 2);
   if (limits.workspaceBytes > 0 && size.bytes > room) {
-    const big = size.largest ? `; the largest file is ${JSON.stringify(size.largest.path)} (${mib(size.largest.bytes)})` : '';
+    const big = size.largest
+      ? `; the largest file is ${JSON.stringify(size.largest.path)} (${mib(size.largest.bytes)})`
+      : '';
     return new HammerError(
       'REPO_INVALID',
       `the base commit holds ${mib(size.bytes)} of files${big}; the sandbox's workspace (sandbox.workspace_size, ${mib(limits.workspaceBytes)}) must hold them twice (the files and the sandbox's git copy), so at most ${mib(room)}`,
-      { hint: 'raise sandbox.workspace_size with --config (0 for an uncapped disk volume), or remove the large files from the base' },
+      {
+        hint: 'raise sandbox.workspace_size with --config (0 for an uncapped disk volume), or remove the large files from the base',
+      },
     );
   }
   return null;

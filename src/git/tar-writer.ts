@@ -23,7 +23,12 @@ function octal(buf: Buffer, value: number, offset: number, length: number): void
   buf.write(`${value.toString(8).padStart(length - 1, '0')}\0`, offset, length, 'ascii');
 }
 
-function header(name: Buffer, type: keyof typeof TYPEFLAG, h: Omit<TarHeader, 'name' | 'type' | 'linkname'>, linkname: Buffer | undefined): Buffer {
+function header(
+  name: Buffer,
+  type: keyof typeof TYPEFLAG,
+  h: Omit<TarHeader, 'name' | 'type' | 'linkname'>,
+  linkname: Buffer | undefined,
+): Buffer {
   const b = Buffer.alloc(BLOCK);
   name.copy(b, 0, 0, Math.min(name.length, 100));
   octal(b, h.mode & 0o7777, 100, 8);

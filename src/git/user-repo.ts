@@ -28,7 +28,11 @@ export function userRepoGit(repo: Pick<UserRepo, 'gitDir'>, signal?: AbortSignal
 }
 
 /** Resolve `path` to its repository and `base` to a commit; REPO_INVALID with a hint when unusable. */
-export async function resolveUserRepo(path: string, base: string, opts: { signal?: AbortSignal } = {}): Promise<UserRepo> {
+export async function resolveUserRepo(
+  path: string,
+  base: string,
+  opts: { signal?: AbortSignal } = {},
+): Promise<UserRepo> {
   const dir = resolve(path);
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) {

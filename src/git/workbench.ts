@@ -77,10 +77,12 @@ export class Workbench {
       });
       await writeFile(join(dir, 'objects', 'info', 'alternates'), `${userRepo.objectsDir}\n`);
       const git: GitOptions = { gitDir: dir, ...signal };
-      const tree = await gitText(['rev-parse', '--verify', '--quiet', `${baseCommit}^{tree}`], git).catch((err: unknown) => {
-        if (opts.signal?.aborted) throw err;
-        return '';
-      });
+      const tree = await gitText(['rev-parse', '--verify', '--quiet', `${baseCommit}^{tree}`], git).catch(
+        (err: unknown) => {
+          if (opts.signal?.aborted) throw err;
+          return '';
+        },
+      );
       if (tree === '') {
         throw new HammerError('REPO_INVALID', `commit ${baseCommit} cannot be read from ${userRepo.root}`, {
           hint: 'run `git fsck` in the repository',
@@ -132,7 +134,10 @@ export class Workbench {
     opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal; flags?: readonly string[] },
   ): Promise<ApplyResult> {
     for (const f of opts.flags ?? []) {
-      if (!WORKBENCH_APPLY_FLAGS.includes(f)) return Promise.reject(new HammerError('INTERNAL', `git apply flag not allowed in the workbench: ${JSON.stringify(f)}`));
+      if (!WORKBENCH_APPLY_FLAGS.includes(f))
+        return Promise.reject(
+          new HammerError('INTERNAL', `git apply flag not allowed in the workbench: ${JSON.stringify(f)}`),
+        );
     }
     const run = this.queue.then(() => this.applyNow(patch, opts));
     this.queue = run.catch(() => undefined);
@@ -140,7 +145,10 @@ export class Workbench {
   }
 
   /** The entries of `commit`'s tree (symlinks and submodules marked by `kind`), at most maxEntries. */
-  listTree(commit: string, opts: { maxEntries?: number; signal?: AbortSignal } = {}): Promise<{ entries: TreeEntry[]; truncated: boolean }> {
+  listTree(
+    commit: string,
+    opts: { maxEntries?: number; signal?: AbortSignal } = {},
+  ): Promise<{ entries: TreeEntry[]; truncated: boolean }> {
     // a commit's tree never changes: list it once per commit and limit (prepare prefetches the
     // first prompt's listing while the sandbox is set up)
     const key = `${commit}:${opts.maxEntries ?? 'all'}`;
@@ -153,7 +161,10 @@ export class Workbench {
     return listed;
   }
 
-  private async readTree(commit: string, opts: { maxEntries?: number; signal?: AbortSignal }): Promise<{ entries: TreeEntry[]; truncated: boolean }> {
+  private async readTree(
+    commit: string,
+    opts: { maxEntries?: number; signal?: AbortSignal },
+  ): Promise<{ entries: TreeEntry[]; truncated: boolean }> {
     const max = opts.maxEntries ?? Number.POSITIVE_INFINITY;
     const entries: TreeEntry[] = [];
     let truncated = false;
@@ -166,7 +177,6 @@ export class Workbench {
     }
     return { entries, truncated };
   }
-
 
   /** The text of regular files at `commit` (never symlinks, submodules or binary blobs), capped per file. */
   readFiles(
@@ -182,10 +192,13 @@ export class Workbench {
     assertObjectId(from);
     assertObjectId(to);
     if (from === to) return '';
-    const result = await this.git(['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--no-renames', from, to, '--'], {
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.maxBytes !== undefined ? { maxBuffer: opts.maxBytes } : {}),
-    });
+    const result = await this.git(
+      ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--no-renames', from, to, '--'],
+      {
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.maxBytes !== undefined ? { maxBuffer: opts.maxBytes } : {}),
+      },
+    );
     return result.stdout.toString('utf8');
   }
 

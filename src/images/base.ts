@@ -63,11 +63,15 @@ export async function bootstrapBase(docker: Dockerode, options: BootstrapOptions
     if (!made) throw new HammerError('IMAGE_MISSING', `debootstrap finished but ${tag} is not in the engine`);
     return { tag, id: made.id, method: 'debootstrap' };
   }
-  throw new HammerError('IMAGE_MISSING', `the base image ${tag} is missing and ${pullRef} cannot be pulled (${pullFailure})`, {
-    hint:
-      `where a registry is reachable: docker pull ${pullRef} && docker tag ${pullRef} ${tag}; ` +
-      `or run 'hammer-box images bootstrap' as root on Linux (it builds the image with debootstrap from the Debian archive)`,
-  });
+  throw new HammerError(
+    'IMAGE_MISSING',
+    `the base image ${tag} is missing and ${pullRef} cannot be pulled (${pullFailure})`,
+    {
+      hint:
+        `where a registry is reachable: docker pull ${pullRef} && docker tag ${pullRef} ${tag}; ` +
+        `or run 'hammer-box images bootstrap' as root on Linux (it builds the image with debootstrap from the Debian archive)`,
+    },
+  );
 }
 
 /** Pull the registry base; returns undefined on success or a one-line reason on failure (never throws, except ABORTED). */
@@ -118,7 +122,11 @@ async function tagAs(docker: Dockerode, from: string, to: string, signal: AbortS
 /** Run the debootstrap script, streaming its output; IMAGE_MISSING with the tail when it fails. */
 async function runDebootstrap(script: string, tag: string, pullRef: string, options: BootstrapOptions): Promise<void> {
   const { signal, onProgress } = options;
-  const child = spawn('sh', [script, tag], { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], signal });
+  const child = spawn('sh', [script, tag], {
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    signal,
+  });
   const tail: string[] = [];
   const onLine = (line: string): void => {
     tail.push(line);
@@ -146,9 +154,13 @@ async function runDebootstrap(script: string, tag: string, pullRef: string, opti
   });
   if (signal?.aborted) throw abortError(signal, 'debootstrap');
   if (code !== 0) {
-    throw new HammerError('IMAGE_MISSING', `debootstrap of ${tag} failed (exit ${code ?? 'signal'}):\n${tail.join('\n')}`, {
-      hint: `check that the Debian archive is reachable, or: docker pull ${pullRef} && docker tag ${pullRef} ${tag}`,
-    });
+    throw new HammerError(
+      'IMAGE_MISSING',
+      `debootstrap of ${tag} failed (exit ${code ?? 'signal'}):\n${tail.join('\n')}`,
+      {
+        hint: `check that the Debian archive is reachable, or: docker pull ${pullRef} && docker tag ${pullRef} ${tag}`,
+      },
+    );
   }
 }
 

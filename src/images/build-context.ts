@@ -31,9 +31,13 @@ export async function readBuildContext(dir: string): Promise<ContextFile[]> {
       if (st.isDirectory()) await walk(relPath);
       else if (st.isFile()) files.push({ path: relPath, mode: normaliseMode(st.mode), content: await readFile(abs) });
       else {
-        throw new HammerError('IMAGE_BUILD_FAILED', `build context ${dir} holds ${relPath}, which is not a regular file`, {
-          hint: 'image build contexts may hold only regular files and directories',
-        });
+        throw new HammerError(
+          'IMAGE_BUILD_FAILED',
+          `build context ${dir} holds ${relPath}, which is not a regular file`,
+          {
+            hint: 'image build contexts may hold only regular files and directories',
+          },
+        );
       }
     }
   }

@@ -47,12 +47,19 @@ export function detectToolchain(rootFiles: readonly string[], allPaths: readonly
     const [toolchain, evidence] = [...bySource][0]!;
     return { toolchain, evidence: evidence.slice(0, 5), by: 'sources' };
   }
-  const markers = 'pyproject.toml, setup.py, setup.cfg or requirements*.txt (python), package.json (node), go.mod (go), Cargo.toml (rust)';
+  const markers =
+    'pyproject.toml, setup.py, setup.cfg or requirements*.txt (python), package.json (node), go.mod (go), Cargo.toml (rust)';
   if (bySource.size > 1) {
     const found = [...bySource].map(([tc, files]) => `${tc} (${files.slice(0, 3).join(', ')})`).join('; ');
-    throw new HammerError('USAGE', `cannot tell the repository's toolchain: no ${markers} at its root, and its sources are mixed: ${found}`, { hint: OVERRIDE_HINT });
+    throw new HammerError(
+      'USAGE',
+      `cannot tell the repository's toolchain: no ${markers} at its root, and its sources are mixed: ${found}`,
+      { hint: OVERRIDE_HINT },
+    );
   }
-  throw new HammerError('USAGE', `cannot tell the repository's toolchain: none of ${markers} is at its root`, { hint: OVERRIDE_HINT });
+  throw new HammerError('USAGE', `cannot tell the repository's toolchain: none of ${markers} is at its root`, {
+    hint: OVERRIDE_HINT,
+  });
 }
 
 const OVERRIDE_HINT =

@@ -9,7 +9,9 @@ const imageInspectSchema = z.object({
   Size: z.number().optional(),
   Architecture: z.string().optional(),
   Os: z.string().optional(),
-  Config: z.object({ Labels: z.record(z.string(), z.string()).nullish(), Env: z.array(z.string()).nullish() }).nullish(),
+  Config: z
+    .object({ Labels: z.record(z.string(), z.string()).nullish(), Env: z.array(z.string()).nullish() })
+    .nullish(),
 });
 
 /** The parts of an image inspect the builder uses. */
@@ -42,11 +44,17 @@ export function engineError(err: unknown, what: string, signal?: AbortSignal): H
       hint: "start Docker (or run 'make engine'), or point DOCKER_HOST at a running engine",
     });
   }
-  return new HammerError('INTERNAL', `${what} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  return new HammerError('INTERNAL', `${what} failed: ${err instanceof Error ? err.message : String(err)}`, {
+    cause: err,
+  });
 }
 
 /** Inspect an image by reference; undefined when the engine does not have it. */
-export async function inspectImage(docker: Dockerode, ref: string, signal?: AbortSignal): Promise<ImageFacts | undefined> {
+export async function inspectImage(
+  docker: Dockerode,
+  ref: string,
+  signal?: AbortSignal,
+): Promise<ImageFacts | undefined> {
   throwIfAborted(signal, `inspecting image ${ref}`);
   let raw: unknown;
   try {

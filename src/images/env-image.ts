@@ -49,10 +49,24 @@ export interface EnvImage {
 }
 
 /** Proxy variables passed from the host into setup (both spellings, as tools differ). */
-export const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'] as const;
+export const PROXY_VARIABLES = [
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+] as const;
 
 /** Variables naming the CA bundle for each tool setup may run. */
-export const CA_VARIABLES = ['SSL_CERT_FILE', 'NODE_EXTRA_CA_CERTS', 'PIP_CERT', 'REQUESTS_CA_BUNDLE', 'CARGO_HTTP_CAINFO', 'GIT_SSL_CAINFO'] as const;
+export const CA_VARIABLES = [
+  'SSL_CERT_FILE',
+  'NODE_EXTRA_CA_CERTS',
+  'PIP_CERT',
+  'REQUESTS_CA_BUNDLE',
+  'CARGO_HTTP_CAINFO',
+  'GIT_SSL_CAINFO',
+] as const;
 
 /** The setup container's extra environment: the host's proxy settings, and the CA bundle for every tool when one is given. */
 export function setupEnvironment(hostEnv: NodeJS.ProcessEnv, withCa: boolean): Record<string, string> {
@@ -66,9 +80,17 @@ export function setupEnvironment(hostEnv: NodeJS.ProcessEnv, withCa: boolean): R
 }
 
 /** The tag and hash an env image would have, without touching the engine. */
-export function planEnvImage(req: Pick<EnvImageRequest, 'toolchain' | 'toolchainImage' | 'command' | 'files'>): { tag: string; hash: string } {
+export function planEnvImage(req: Pick<EnvImageRequest, 'toolchain' | 'toolchainImage' | 'command' | 'files'>): {
+  tag: string;
+  hash: string;
+} {
   const script = setupScript(req.toolchain).script;
-  const hash = hashEnvInputs({ toolchainImageId: req.toolchainImage.id, command: req.command, script, files: req.files });
+  const hash = hashEnvInputs({
+    toolchainImageId: req.toolchainImage.id,
+    command: req.command,
+    script,
+    files: req.files,
+  });
   return { tag: envImageTag(req.toolchain, hash), hash };
 }
 
@@ -78,7 +100,9 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
   const existing = await inspectImage(docker, tag, req.signal);
   if (existing) return { tag, id: existing.id, hash, built: false };
   const base = await inspectImage(docker, req.toolchainImage.id, req.signal);
-  const imagePath = (base?.env ?? []).find((e) => e.startsWith('PATH='))?.slice(5) ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+  const imagePath =
+    (base?.env ?? []).find((e) => e.startsWith('PATH='))?.slice(5) ??
+    '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
   req.onSetupStart?.(tag);
   const archive = req.repoTar();
   const [id] = await Promise.all([

@@ -33,7 +33,10 @@ export interface ManagedImage {
 }
 
 /** List hammer-box's images: every image with the managed-by label, plus the base image. Newest first. */
-export async function listImages(docker: Dockerode, options: { signal?: AbortSignal; usage?: ImageUsage } = {}): Promise<ManagedImage[]> {
+export async function listImages(
+  docker: Dockerode,
+  options: { signal?: AbortSignal; usage?: ImageUsage } = {},
+): Promise<ManagedImage[]> {
   throwIfAborted(options.signal, 'listing images');
   let raw: unknown;
   try {

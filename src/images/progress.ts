@@ -14,9 +14,7 @@ const progressLineSchema = z.object({
 
 /** One parsed progress message. */
 export type ProgressEvent =
-  | { kind: 'text'; text: string }
-  | { kind: 'error'; message: string }
-  | { kind: 'aux'; id: string };
+  { kind: 'text'; text: string } | { kind: 'error'; message: string } | { kind: 'aux'; id: string };
 
 /** Parse one NDJSON line from the engine; unknown or malformed lines become plain text. */
 export function parseProgressLine(line: string): ProgressEvent[] {
@@ -37,7 +35,8 @@ export function parseProgressLine(line: string): ProgressEvent[] {
   const events: ProgressEvent[] = [];
   if (msg.aux?.ID !== undefined) events.push({ kind: 'aux', id: msg.aux.ID });
   if (msg.stream !== undefined) {
-    for (const text of msg.stream.split(/\r?\n/)) if (text.trim() !== '') events.push({ kind: 'text', text: text.trimEnd() });
+    for (const text of msg.stream.split(/\r?\n/))
+      if (text.trim() !== '') events.push({ kind: 'text', text: text.trimEnd() });
   }
   if (msg.status !== undefined) {
     const parts = [msg.id, msg.status, msg.progress].filter((p) => p !== undefined && p !== '');

@@ -62,7 +62,7 @@ export function planPrune(images: readonly PruneImage[], policy: PrunePolicy, in
     let total = images.filter((i) => !candidates.has(i.id)).reduce((sum, i) => sum + i.sizeBytes, 0);
     const hasStayingChild = (id: string): boolean => images.some((i) => i.parentId === id && !candidates.has(i.id));
     // least recent first; a toolchain image waits for its env images, so passes repeat until nothing more can go
-    for (let progress = true; progress && total > policy.budgetBytes; ) {
+    for (let progress = true; progress && total > policy.budgetBytes;) {
       progress = false;
       for (const img of [...newestFirst].reverse()) {
         if (total <= policy.budgetBytes) break;
@@ -78,9 +78,14 @@ export function planPrune(images: readonly PruneImage[], policy: PrunePolicy, in
   }
   // a toolchain image stays while an env image built on it stays (the engine refuses otherwise)
   for (const img of images) {
-    if (img.kind === 'env' && !candidates.has(img.id) && img.parentId && candidates.delete(img.parentId)) reason.set(img.parentId, 'parent');
+    if (img.kind === 'env' && !candidates.has(img.id) && img.parentId && candidates.delete(img.parentId))
+      reason.set(img.parentId, 'parent');
   }
-  const remove = images.filter((i) => candidates.has(i.id)).sort((a, b) => (a.kind === b.kind ? recency(a) - recency(b) : a.kind === 'env' ? -1 : 1));
-  const keep = images.filter((i) => !candidates.has(i.id)).map((image) => ({ image, reason: reason.get(image.id) ?? 'newest' }));
+  const remove = images
+    .filter((i) => candidates.has(i.id))
+    .sort((a, b) => (a.kind === b.kind ? recency(a) - recency(b) : a.kind === 'env' ? -1 : 1));
+  const keep = images
+    .filter((i) => !candidates.has(i.id))
+    .map((image) => ({ image, reason: reason.get(image.id) ?? 'newest' }));
   return { remove, keep };
 }

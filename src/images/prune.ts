@@ -22,7 +22,11 @@ const containerSchema = z.array(z.object({ ImageID: z.string().optional(), Image
 export async function imagesInUse(docker: Dockerode, signal?: AbortSignal): Promise<Set<string>> {
   let raw: unknown;
   try {
-    raw = await docker.listContainers({ all: false, filters: { label: [`${IMAGE_LABELS.managedBy}=${MANAGED_BY}`] }, abortSignal: signal });
+    raw = await docker.listContainers({
+      all: false,
+      filters: { label: [`${IMAGE_LABELS.managedBy}=${MANAGED_BY}`] },
+      abortSignal: signal,
+    });
   } catch (err) {
     throw engineError(err, 'listing running sandboxes', signal);
   }
@@ -35,7 +39,10 @@ export async function pruneImages(
   policy: PrunePolicy,
   options: { usage?: ImageUsage; dryRun?: boolean; toolchain?: string; signal?: AbortSignal } = {},
 ): Promise<PruneResult> {
-  const listed = await listImages(docker, { ...(options.signal ? { signal: options.signal } : {}), ...(options.usage ? { usage: options.usage } : {}) });
+  const listed = await listImages(docker, {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.usage ? { usage: options.usage } : {}),
+  });
   // an env image carries its toolchain's label, so one toolchain's images are a closed family
   const images = options.toolchain === undefined ? listed : listed.filter((i) => i.toolchain === options.toolchain);
   const inUse = await imagesInUse(docker, options.signal);
@@ -43,12 +50,19 @@ export async function pruneImages(
   const plan = planPrune(
     images.map((i) => ({
       ...i,
-      sizeBytes: i.kind === 'env' && i.parentId ? Math.max(0, i.sizeBytes - (byId.get(i.parentId)?.sizeBytes ?? 0)) : i.sizeBytes,
+      sizeBytes:
+        i.kind === 'env' && i.parentId
+          ? Math.max(0, i.sizeBytes - (byId.get(i.parentId)?.sizeBytes ?? 0))
+          : i.sizeBytes,
     })),
     policy,
     inUse,
   );
-  const result: PruneResult = { removed: [], kept: plan.keep.map((k) => ({ image: byId.get(k.image.id)!, reason: k.reason })), freedBytes: 0 };
+  const result: PruneResult = {
+    removed: [],
+    kept: plan.keep.map((k) => ({ image: byId.get(k.image.id)!, reason: k.reason })),
+    freedBytes: 0,
+  };
   for (const p of plan.remove) {
     const img = byId.get(p.id)!;
     if (!options.dryRun) {
@@ -57,7 +71,11 @@ export async function pruneImages(
         await docker.getImage(img.id).remove({ ...(options.signal ? { abortSignal: options.signal } : {}) });
       } catch (err) {
         if (statusCodeOf(err) === 409 || statusCodeOf(err) === 404) {
-          result.kept.push({ image: img, reason: 'engine-refused', detail: err instanceof Error ? err.message.split('\n')[0]! : String(err) });
+          result.kept.push({
+            image: img,
+            reason: 'engine-refused',
+            detail: err instanceof Error ? err.message.split('\n')[0]! : String(err),
+          });
           continue;
         }
         throw engineError(err, `removing ${img.tag}`, options.signal);

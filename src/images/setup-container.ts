@@ -108,7 +108,13 @@ function setupFilesTar(req: SetupRequest): Readable {
   for (const d of req.script.dirs) dir(d);
   const env: Record<string, string> = { ...req.script.env, ...req.env };
   if (req.caBundle) file(SETUP_CA_PATH, req.caBundle);
-  file(`${SETUP_DIR}/env.sh`, Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join(''), 0o600);
+  file(
+    `${SETUP_DIR}/env.sh`,
+    Object.entries(env)
+      .map(([k, v]) => `export ${k}=${shellQuote(v)}\n`)
+      .join(''),
+    0o600,
+  );
   file(`${SETUP_DIR}/command.sh`, `${req.command}\n`, 0o600);
   file(`${SETUP_DIR}/run.sh`, req.script.script, 0o700);
   pack.finalize();
@@ -120,7 +126,12 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-async function put(container: Dockerode.Container, stream: NodeJS.ReadableStream, path: string, signal: AbortSignal | undefined): Promise<void> {
+async function put(
+  container: Dockerode.Container,
+  stream: NodeJS.ReadableStream,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   try {
     await container.putArchive(stream, { path, ...(signal ? { abortSignal: signal } : {}) });
   } catch (err) {
@@ -196,7 +207,9 @@ async function commit(container: Dockerode.Container, req: SetupRequest): Promis
     'WORKDIR /workspace',
     `USER ${req.user}`,
     ...req.script.changes(req.imagePath),
-    ...Object.entries({ ...req.labels, 'hammer-box.purpose': 'env' }).map(([k, v]) => `LABEL ${k}=${JSON.stringify(v)}`),
+    ...Object.entries({ ...req.labels, 'hammer-box.purpose': 'env' }).map(
+      ([k, v]) => `LABEL ${k}=${JSON.stringify(v)}`,
+    ),
   ];
   try {
     const raw: unknown = await container.commit({

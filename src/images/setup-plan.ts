@@ -14,9 +14,17 @@ export const PYTHON_VENV = `${ENV_ROOT}/venv`;
 export function isDependencyFile(toolchain: string, name: string): boolean {
   switch (toolchain) {
     case 'python':
-      return name === 'pyproject.toml' || name === 'setup.py' || name === 'setup.cfg' || /^requirements[^/]*\.txt$/.test(name) || name === 'constraints.txt';
+      return (
+        name === 'pyproject.toml' ||
+        name === 'setup.py' ||
+        name === 'setup.cfg' ||
+        /^requirements[^/]*\.txt$/.test(name) ||
+        name === 'constraints.txt'
+      );
     case 'node':
-      return name === 'package.json' || name === 'package-lock.json' || name === 'npm-shrinkwrap.json' || name === '.npmrc';
+      return (
+        name === 'package.json' || name === 'package-lock.json' || name === 'npm-shrinkwrap.json' || name === '.npmrc'
+      );
     case 'go':
       return name === 'go.mod' || name === 'go.sum';
     case 'rust':
@@ -98,7 +106,12 @@ export function setupScript(toolchain: string): SetupScript {
       // A venv owned by the sandbox user, not --break-system-packages: setup runs as that user, who
       // cannot write Debian's site-packages, and a venv keeps the repository's packages apart from
       // Debian's. --system-site-packages keeps Debian's pytest importable.
-      prelude.push(`python3 -m venv --system-site-packages ${PYTHON_VENV}`, `PATH=${PYTHON_VENV}/bin:$PATH`, `VIRTUAL_ENV=${PYTHON_VENV}`, 'export PATH VIRTUAL_ENV');
+      prelude.push(
+        `python3 -m venv --system-site-packages ${PYTHON_VENV}`,
+        `PATH=${PYTHON_VENV}/bin:$PATH`,
+        `VIRTUAL_ENV=${PYTHON_VENV}`,
+        'export PATH VIRTUAL_ENV',
+      );
       env = { PIP_NO_CACHE_DIR: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1' };
       changes = (imagePath) => [`ENV VIRTUAL_ENV=${PYTHON_VENV}`, `ENV PATH=${PYTHON_VENV}/bin:${imagePath}`];
       break;
@@ -106,7 +119,12 @@ export function setupScript(toolchain: string): SetupScript {
       // node_modules cannot stay in /workspace (the runner's git clean would remove it); Node and
       // npm find /node_modules by walking up from /workspace.
       post.push('if [ -d node_modules ]; then cp -a node_modules/. /node_modules/; fi');
-      env = { NPM_CONFIG_CACHE: '/tmp/.npm', NPM_CONFIG_UPDATE_NOTIFIER: 'false', NPM_CONFIG_FUND: 'false', NPM_CONFIG_AUDIT: 'false' };
+      env = {
+        NPM_CONFIG_CACHE: '/tmp/.npm',
+        NPM_CONFIG_UPDATE_NOTIFIER: 'false',
+        NPM_CONFIG_FUND: 'false',
+        NPM_CONFIG_AUDIT: 'false',
+      };
       dirs = ['/node_modules'];
       break;
     case 'go':

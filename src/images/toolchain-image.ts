@@ -91,7 +91,11 @@ export async function ensureToolchainImage(
 }
 
 /** Build the planned image and return its id. */
-async function buildPlannedImage(docker: Dockerode, plan: ToolchainImagePlan, options: ToolchainImageOptions): Promise<string> {
+async function buildPlannedImage(
+  docker: Dockerode,
+  plan: ToolchainImagePlan,
+  options: ToolchainImageOptions,
+): Promise<string> {
   const what = `building ${plan.tag}`;
   throwIfAborted(options.signal, what);
   options.onProgress?.(`building ${plan.tag} from ${plan.contextDir}`);
@@ -115,7 +119,9 @@ async function buildPlannedImage(docker: Dockerode, plan: ToolchainImagePlan, op
     summary = await readProgress(stream, options.onProgress, ERROR_TAIL_LINES);
   } catch (err) {
     if (statusCodeOf(err) !== undefined) {
-      throw new HammerError('IMAGE_BUILD_FAILED', `${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new HammerError('IMAGE_BUILD_FAILED', `${what}: ${err instanceof Error ? err.message : String(err)}`, {
+        cause: err,
+      });
     }
     throw engineError(err, what, options.signal);
   }
@@ -126,7 +132,10 @@ async function buildPlannedImage(docker: Dockerode, plan: ToolchainImagePlan, op
   }
   const built = await inspectImage(docker, plan.tag, options.signal);
   if (!built) {
-    throw new HammerError('IMAGE_BUILD_FAILED', `${what}: the engine reported success but has no ${plan.tag}\n${summary.tail.join('\n')}`);
+    throw new HammerError(
+      'IMAGE_BUILD_FAILED',
+      `${what}: the engine reported success but has no ${plan.tag}\n${summary.tail.join('\n')}`,
+    );
   }
   return built.id;
 }

@@ -12,7 +12,10 @@ const MAX_RUNS = 20;
 
 const usageSchema = z.record(
   z.string(),
-  z.object({ last_used: z.string(), runs: z.array(z.object({ run_id: z.string(), repo: z.string(), at: z.string() })) }),
+  z.object({
+    last_used: z.string(),
+    runs: z.array(z.object({ run_id: z.string(), repo: z.string(), at: z.string() })),
+  }),
 );
 
 /** Image id -> when it was last used and by which runs (newest first). */
@@ -20,7 +23,10 @@ export type ImageUsage = z.infer<typeof usageSchema>;
 
 /** The usage file: $XDG_STATE_HOME/hammer-box/image-usage.json (default ~/.local/state). */
 export function imageUsagePath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/') ? env.XDG_STATE_HOME : join(env.HOME ?? homedir(), '.local', 'state');
+  const base =
+    env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/')
+      ? env.XDG_STATE_HOME
+      : join(env.HOME ?? homedir(), '.local', 'state');
   return join(base, 'hammer-box', 'image-usage.json');
 }
 
@@ -35,12 +41,21 @@ export async function readImageUsage(path: string): Promise<ImageUsage> {
 }
 
 /** Record that `runId` used the images `ids` (atomic replace; a concurrent run may win the race, which loses one entry, never the file). */
-export async function recordImageUsage(path: string, use: { ids: readonly string[]; runId: string; repo: string; at: Date }): Promise<void> {
+export async function recordImageUsage(
+  path: string,
+  use: { ids: readonly string[]; runId: string; repo: string; at: Date },
+): Promise<void> {
   const usage = await readImageUsage(path);
   const at = use.at.toISOString();
   for (const id of new Set(use.ids)) {
     const prev = usage[id]?.runs ?? [];
-    usage[id] = { last_used: at, runs: [{ run_id: use.runId, repo: use.repo, at }, ...prev.filter((r) => r.run_id !== use.runId)].slice(0, MAX_RUNS) };
+    usage[id] = {
+      last_used: at,
+      runs: [{ run_id: use.runId, repo: use.repo, at }, ...prev.filter((r) => r.run_id !== use.runId)].slice(
+        0,
+        MAX_RUNS,
+      ),
+    };
   }
   await mkdir(dirname(path), { recursive: true });
   await writeFileAtomic(path, `${JSON.stringify(usage, null, 2)}\n`);

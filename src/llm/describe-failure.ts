@@ -46,7 +46,10 @@ export function describeFailure(s: ServerInfo, f: Exclude<AttemptFailure, { kind
     }
     case 'truncated':
       if (f.tokens === 0) {
-        return { error: new HammerError('MODEL_ERROR', `${s.label} at ${s.url} ended its answer before it began`), retryable: true };
+        return {
+          error: new HammerError('MODEL_ERROR', `${s.label} at ${s.url} ended its answer before it began`),
+          retryable: true,
+        };
       }
       return {
         error: new HammerError(
@@ -64,25 +67,37 @@ function describeTimeout(s: ServerInfo, which: 'first_token' | 'idle' | 'timeout
   const t = s.timeouts;
   if (which === 'first_token') {
     return {
-      error: new HammerError('MODEL_TIMEOUT', `no answer from ${s.model} at ${s.url} within ${t.firstToken} s of asking (first_token_timeout)`, {
-        hint: 'a large model can take long to load or to read a long prompt: raise [model] first_token_timeout',
-      }),
+      error: new HammerError(
+        'MODEL_TIMEOUT',
+        `no answer from ${s.model} at ${s.url} within ${t.firstToken} s of asking (first_token_timeout)`,
+        {
+          hint: 'a large model can take long to load or to read a long prompt: raise [model] first_token_timeout',
+        },
+      ),
       retryable: true,
     };
   }
   if (which === 'idle') {
     return {
-      error: new HammerError('MODEL_TIMEOUT', `${s.model} went silent for ${t.idle} s in the middle of its answer (idle_timeout); ${DISCARDED}`, {
-        hint: 'raise [model] idle_timeout if the server is just slow',
-      }),
+      error: new HammerError(
+        'MODEL_TIMEOUT',
+        `${s.model} went silent for ${t.idle} s in the middle of its answer (idle_timeout); ${DISCARDED}`,
+        {
+          hint: 'raise [model] idle_timeout if the server is just slow',
+        },
+      ),
       retryable: false,
     };
   }
   const what = tokens > 0 ? `; ${DISCARDED}` : '';
   return {
-    error: new HammerError('MODEL_TIMEOUT', `${s.model} did not finish its answer within ${t.total} s (timeout)${what}`, {
-      hint: 'raise [model] timeout or HAMMER_LLM_TIMEOUT, or lower [model] num_predict',
-    }),
+    error: new HammerError(
+      'MODEL_TIMEOUT',
+      `${s.model} did not finish its answer within ${t.total} s (timeout)${what}`,
+      {
+        hint: 'raise [model] timeout or HAMMER_LLM_TIMEOUT, or lower [model] num_predict',
+      },
+    ),
     retryable: false,
   };
 }
@@ -91,13 +106,21 @@ function describeNet(s: ServerInfo, err: unknown, afterHeaders: boolean, tokens:
   const text = netErrorText(err);
   if (tokens > 0) {
     return {
-      error: new HammerError('MODEL_ERROR', `the connection to ${s.label} at ${s.url} broke after ${tokens} tokens (${text}); ${DISCARDED}`, { cause: err }),
+      error: new HammerError(
+        'MODEL_ERROR',
+        `the connection to ${s.label} at ${s.url} broke after ${tokens} tokens (${text}); ${DISCARDED}`,
+        { cause: err },
+      ),
       retryable: false,
     };
   }
   if (afterHeaders) {
     return {
-      error: new HammerError('MODEL_ERROR', `${s.label} at ${s.url} closed the connection before the first token (${text})`, { cause: err }),
+      error: new HammerError(
+        'MODEL_ERROR',
+        `${s.label} at ${s.url} closed the connection before the first token (${text})`,
+        { cause: err },
+      ),
       retryable: true,
     };
   }
@@ -108,15 +131,24 @@ function describeNet(s: ServerInfo, err: unknown, afterHeaders: boolean, tokens:
       return unreachable(s, `cannot reach ${s.label} at ${s.url}: connection refused`, err, true);
     case 'dns':
     case 'dns-transient':
-      return unreachable(s, `cannot reach ${s.label} at ${s.url}: host "${host}" not found`, err, kind === 'dns-transient');
+      return unreachable(
+        s,
+        `cannot reach ${s.label} at ${s.url}: host "${host}" not found`,
+        err,
+        kind === 'dns-transient',
+      );
     case 'unreachable':
       return unreachable(s, `cannot reach ${s.label} at ${s.url}: ${text}`, err, true);
     case 'connect-timeout':
       return {
-        error: new HammerError('MODEL_TIMEOUT', `could not connect to ${s.label} at ${s.url} within ${s.timeouts.connect} s (connect_timeout)`, {
-          hint: s.unreachableHint,
-          cause: err,
-        }),
+        error: new HammerError(
+          'MODEL_TIMEOUT',
+          `could not connect to ${s.label} at ${s.url} within ${s.timeouts.connect} s (connect_timeout)`,
+          {
+            hint: s.unreachableHint,
+            cause: err,
+          },
+        ),
         retryable: true,
       };
     case 'tls':
@@ -129,7 +161,9 @@ function describeNet(s: ServerInfo, err: unknown, afterHeaders: boolean, tokens:
       };
     case 'reset':
       return {
-        error: new HammerError('MODEL_ERROR', `${s.label} at ${s.url} dropped the connection (${text})`, { cause: err }),
+        error: new HammerError('MODEL_ERROR', `${s.label} at ${s.url} dropped the connection (${text})`, {
+          cause: err,
+        }),
         retryable: true,
       };
     case 'other':

@@ -36,7 +36,11 @@ export interface GenerateDeps {
 }
 
 /** Stream one answer to completion, retrying (with backoff) only failures before the first token. */
-export async function generateStreamed(call: ChatCall, req: GenerateRequest, deps: GenerateDeps): Promise<GenerateResult> {
+export async function generateStreamed(
+  call: ChatCall,
+  req: GenerateRequest,
+  deps: GenerateDeps,
+): Promise<GenerateResult> {
   const { timing } = deps;
   const t = call.server.timeouts;
   const start = timing.now();
@@ -64,9 +68,13 @@ export async function generateStreamed(call: ChatCall, req: GenerateRequest, dep
     if (req.signal?.aborted) throw abortError(req.signal, 'the model request');
     const remainingMs = deadline - timing.now();
     if (remainingMs <= 0) {
-      throw new HammerError('MODEL_TIMEOUT', `${call.server.model} did not finish its answer within ${t.total} s (timeout)`, {
-        hint: 'raise [model] timeout or HAMMER_LLM_TIMEOUT',
-      });
+      throw new HammerError(
+        'MODEL_TIMEOUT',
+        `${call.server.model} did not finish its answer within ${t.total} s (timeout)`,
+        {
+          hint: 'raise [model] timeout or HAMMER_LLM_TIMEOUT',
+        },
+      );
     }
     const outcome = await runAttempt({
       url: call.chatUrl,
@@ -96,7 +104,10 @@ export async function generateStreamed(call: ChatCall, req: GenerateRequest, dep
     if (outcome.failure.kind === 'aborted') throw abortError(req.signal, 'the model request');
     const described = describeFailure(call.server, outcome.failure);
     if (!described.retryable || attempt > call.retries) throw afterAttempts(described.error, attempt);
-    const wait = Math.max(backoffDelay(attempt - 1, timing.random), parseRetryAfter(described.retryAfter, Date.now()) ?? 0);
+    const wait = Math.max(
+      backoffDelay(attempt - 1, timing.random),
+      parseRetryAfter(described.retryAfter, Date.now()) ?? 0,
+    );
     // no time left for another attempt: the real failure says more than a timeout would
     if (wait >= deadline - timing.now()) throw afterAttempts(described.error, attempt);
     deps.logger?.warn(

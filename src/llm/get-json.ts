@@ -6,7 +6,8 @@ import { abortError } from '../errors.js';
 const BODY_CAP = 4 * 1024 * 1024;
 
 /** The outcome of a GET: an answer with its status and parsed JSON (undefined if not JSON), or a network error. */
-export type GetJsonResult = { ok: true; status: number; json: unknown; text: string } | { ok: false; error: unknown; timedOut: boolean };
+export type GetJsonResult =
+  { ok: true; status: number; json: unknown; text: string } | { ok: false; error: unknown; timedOut: boolean };
 
 /** GET `url` and parse the body as JSON. Throws only when `signal` fires. */
 export async function getJson(

@@ -1,5 +1,12 @@
 // The model providers: the only place that speaks HTTP to a model server.
-export type { ChatMessage, GenerateProgress, GenerateRequest, GenerateResult, ModelCheck, ModelProvider } from './types.js';
+export type {
+  ChatMessage,
+  GenerateProgress,
+  GenerateRequest,
+  GenerateResult,
+  ModelCheck,
+  ModelProvider,
+} from './types.js';
 export type { ProviderDeps } from './provider-deps.js';
 export type { Timing } from './generate.js';
 export { createProvider } from './create-provider.js';

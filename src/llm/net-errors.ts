@@ -1,7 +1,8 @@
 // What went wrong on the network, read from Node's and undici's error codes.
 
 /** A network failure, by what the user can do about it. */
-export type NetFailureKind = 'refused' | 'dns' | 'dns-transient' | 'connect-timeout' | 'unreachable' | 'reset' | 'tls' | 'other';
+export type NetFailureKind =
+  'refused' | 'dns' | 'dns-transient' | 'connect-timeout' | 'unreachable' | 'reset' | 'tls' | 'other';
 
 const KINDS: Record<string, NetFailureKind> = {
   ECONNREFUSED: 'refused',
@@ -29,14 +30,23 @@ export function netFailureKind(err: unknown): NetFailureKind {
     const kind = KINDS[code];
     if (kind && kind !== 'reset') return kind;
   }
-  if (codes.some((c) => c.startsWith('ERR_TLS') || c.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(c))) return 'tls';
+  if (
+    codes.some((c) => c.startsWith('ERR_TLS') || c.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(c))
+  )
+    return 'tls';
   if (codes.some((c) => KINDS[c] === 'reset')) return 'reset';
   return 'other';
 }
 
 /** Whether a failure of this kind, before the first token, is worth another attempt. */
 export function isRetryableNetFailure(kind: NetFailureKind): boolean {
-  return kind === 'refused' || kind === 'dns-transient' || kind === 'connect-timeout' || kind === 'unreachable' || kind === 'reset';
+  return (
+    kind === 'refused' ||
+    kind === 'dns-transient' ||
+    kind === 'connect-timeout' ||
+    kind === 'unreachable' ||
+    kind === 'reset'
+  );
 }
 
 /** Every `code` found on the error, its causes and aggregated errors (depth-limited). */

@@ -69,7 +69,10 @@ export class OllamaStreamParser implements StreamParser {
     }
     const error = OllamaErrorSchema.safeParse(json);
     if (error.success) {
-      throw new HammerError('MODEL_ERROR', `Ollama reported an error in its answer stream: ${preview(error.data.error, 300)}`);
+      throw new HammerError(
+        'MODEL_ERROR',
+        `Ollama reported an error in its answer stream: ${preview(error.data.error, 300)}`,
+      );
     }
     const parsed = OllamaChatChunkSchema.safeParse(json);
     if (!parsed.success) throw garbage(line);

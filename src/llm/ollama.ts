@@ -48,11 +48,19 @@ export function createOllamaProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
         { dispatcher, timing, logger: deps.logger },
       ),
     check: async (opts = {}) => {
-      const res = await getJson(`${base}/api/tags`, { dispatcher, signal: opts.signal, timeoutMs: checkTimeoutMs(cfg) });
+      const res = await getJson(`${base}/api/tags`, {
+        dispatcher,
+        signal: opts.signal,
+        timeoutMs: checkTimeoutMs(cfg),
+      });
       if (!res.ok) return unreachableCheck(server, res.error, res.timedOut);
       const tags = OllamaTagsSchema.safeParse(res.json);
       if (res.status !== 200 || !tags.success) {
-        return { reachable: true, modelPresent: false, detail: `${base} answered HTTP ${res.status} to /api/tags, not like Ollama: ${preview(res.text)}` };
+        return {
+          reachable: true,
+          modelPresent: false,
+          detail: `${base} answered HTTP ${res.status} to /api/tags, not like Ollama: ${preview(res.text)}`,
+        };
       }
       const models = (tags.data.models ?? []).map((m) => m.name);
       const present = models.some((m) => sameModel(m, model));
@@ -60,7 +68,9 @@ export function createOllamaProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
         reachable: true,
         modelPresent: present,
         models,
-        detail: present ? `Ollama at ${base} has ${model}` : `Ollama at ${base} does not have ${model}; pull it with: ollama pull ${model}`,
+        detail: present
+          ? `Ollama at ${base} has ${model}`
+          : `Ollama at ${base} does not have ${model}; pull it with: ollama pull ${model}`,
       };
     },
     close,
@@ -92,11 +102,22 @@ export function ollamaHttpError(status: number, body: string, model: string, bas
   const parsed = OllamaErrorSchema.safeParse(json);
   const message = parsed.success ? parsed.data.error : body.trim();
   if (status === 404 && /\bmodel\b.*\bnot found\b/i.test(message)) {
-    return new HammerError('MODEL_NOT_FOUND', `model "${model}" is not available on Ollama at ${base} (${preview(message, 200)})`, {
-      hint: `pull it with: ollama pull ${model}`,
-    });
+    return new HammerError(
+      'MODEL_NOT_FOUND',
+      `model "${model}" is not available on Ollama at ${base} (${preview(message, 200)})`,
+      {
+        hint: `pull it with: ollama pull ${model}`,
+      },
+    );
   }
-  return new HammerError('MODEL_ERROR', `Ollama at ${base} answered HTTP ${status}: ${preview(message, 300) || '(no body)'}`, {
-    hint: status === 404 ? `is ${base} an Ollama server? (for an OpenAI-compatible server use --provider openai)` : undefined,
-  });
+  return new HammerError(
+    'MODEL_ERROR',
+    `Ollama at ${base} answered HTTP ${status}: ${preview(message, 300) || '(no body)'}`,
+    {
+      hint:
+        status === 404
+          ? `is ${base} an Ollama server? (for an OpenAI-compatible server use --provider openai)`
+          : undefined,
+    },
+  );
 }

@@ -32,7 +32,12 @@ export const OpenAIErrorSchema = z.union([
       z.object({ message: z.string(), type: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() }),
     ]),
   }),
-  z.object({ object: z.literal('error'), message: z.string(), type: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() }),
+  z.object({
+    object: z.literal('error'),
+    message: z.string(),
+    type: z.string().nullish(),
+    code: z.union([z.string(), z.number()]).nullish(),
+  }),
 ]);
 
 /** The answer of GET /v1/models. */
@@ -102,13 +107,17 @@ export class OpenAIStreamParser implements StreamParser {
     if (content !== '' || thinking !== '') events.push({ type: 'delta', text: content, thinking });
     if (choice?.finish_reason) events.push({ type: 'finish', reason: choice.finish_reason });
     const usage = parsed.data.usage;
-    if (usage) events.push({ type: 'usage', promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens });
+    if (usage)
+      events.push({ type: 'usage', promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens });
     return events;
   }
 }
 
 function streamError(message: string): HammerError {
-  return new HammerError('MODEL_ERROR', `the model server reported an error in its answer stream: ${preview(message, 300)}`);
+  return new HammerError(
+    'MODEL_ERROR',
+    `the model server reported an error in its answer stream: ${preview(message, 300)}`,
+  );
 }
 
 function garbage(data: string): HammerError {

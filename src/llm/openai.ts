@@ -29,7 +29,8 @@ export function createOpenAIProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
     url: root,
     unreachableHint: `start the model server at ${root} (vLLM, llama.cpp server, LM Studio, ...) or point --llm-url / HAMMER_LLM_URL at it`,
     timeouts: timeoutsOf(cfg),
-    httpError: (status, body) => openAIHttpError(status, body, { model, root, keyEnv: cfg.api_key_env, keySet: Boolean(apiKey) }),
+    httpError: (status, body) =>
+      openAIHttpError(status, body, { model, root, keyEnv: cfg.api_key_env, keySet: Boolean(apiKey) }),
   };
 
   return {
@@ -49,13 +50,22 @@ export function createOpenAIProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
         { dispatcher, timing, logger: deps.logger },
       ),
     check: async (opts = {}) => {
-      const res = await getJson(`${root}/v1/models`, { dispatcher, headers: auth, signal: opts.signal, timeoutMs: checkTimeoutMs(cfg) });
+      const res = await getJson(`${root}/v1/models`, {
+        dispatcher,
+        headers: auth,
+        signal: opts.signal,
+        timeoutMs: checkTimeoutMs(cfg),
+      });
       if (!res.ok) return unreachableCheck(server, res.error, res.timedOut);
       const listing = OpenAIModelsSchema.safeParse(res.json);
       if (res.status !== 200 || !listing.success) {
         const error = OpenAIErrorSchema.safeParse(res.json);
         const why = error.success ? openAIErrorDetail(error.data).message : res.text;
-        return { reachable: true, modelPresent: false, detail: `${root}/v1/models answered HTTP ${res.status}: ${preview(why)}` };
+        return {
+          reachable: true,
+          modelPresent: false,
+          detail: `${root}/v1/models answered HTTP ${res.status}: ${preview(why)}`,
+        };
       }
       const models = listing.data.data.map((m) => m.id);
       const present = models.includes(model);
@@ -99,7 +109,8 @@ export function openAIHttpError(
   const parsed = OpenAIErrorSchema.safeParse(json);
   const detail = parsed.success ? openAIErrorDetail(parsed.data) : { message: body.trim() };
   const message = preview(detail.message, 300) || '(no body)';
-  const aboutModel = detail.code === 'model_not_found' || /\bmodel\b.*\b(not found|does not exist|not exist)/i.test(detail.message);
+  const aboutModel =
+    detail.code === 'model_not_found' || /\bmodel\b.*\b(not found|does not exist|not exist)/i.test(detail.message);
   if (status === 404 && aboutModel) {
     return new HammerError('MODEL_NOT_FOUND', `model "${ctx.model}" is not served by ${ctx.root} (${message})`, {
       hint: `check the name against the served models: curl ${ctx.root}/v1/models`,

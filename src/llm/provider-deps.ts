@@ -28,9 +28,16 @@ export function resolveTiming(t: Partial<Timing> = {}): Timing {
 }
 
 /** The dispatcher to use and how to release it: an Agent of our own unless one is passed in. */
-export function resolveDispatcher(given: Dispatcher | undefined, connectTimeoutS: number): { dispatcher: Dispatcher; close: () => Promise<void> } {
+export function resolveDispatcher(
+  given: Dispatcher | undefined,
+  connectTimeoutS: number,
+): { dispatcher: Dispatcher; close: () => Promise<void> } {
   if (given) return { dispatcher: given, close: async () => {} };
-  const agent = new Agent({ connect: { timeout: Math.ceil(connectTimeoutS * 1000) }, headersTimeout: 0, bodyTimeout: 0 });
+  const agent = new Agent({
+    connect: { timeout: Math.ceil(connectTimeoutS * 1000) },
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
   // idempotent: the loop and the API that created the provider may both close it
   let closing: Promise<void> | undefined;
   return { dispatcher: agent, close: () => (closing ??= agent.close()) };

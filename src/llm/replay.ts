@@ -3,7 +3,11 @@ import { HammerError, throwIfAborted } from '../errors.js';
 import type { ModelProvider } from './types.js';
 
 /** A provider that answers each request with the next of `answers`. */
-export function createReplayProvider(model: string, answers: readonly string[], now: () => number = () => performance.now()): ModelProvider {
+export function createReplayProvider(
+  model: string,
+  answers: readonly string[],
+  now: () => number = () => performance.now(),
+): ModelProvider {
   const queue = [...answers];
   let served = 0;
   return {

@@ -63,9 +63,13 @@ export class SseDecoder {
       let value = colon === -1 ? '' : line.slice(colon + 1);
       if (value.startsWith(' ')) value = value.slice(1);
       if (!FIELDS.has(field)) {
-        throw new HammerError('MODEL_ERROR', `the model server sent something that is not ${this.what}: ${preview(line)}`, {
-          hint: 'check that the URL points at an OpenAI-compatible server (or use --provider ollama for Ollama)',
-        });
+        throw new HammerError(
+          'MODEL_ERROR',
+          `the model server sent something that is not ${this.what}: ${preview(line)}`,
+          {
+            hint: 'check that the URL points at an OpenAI-compatible server (or use --provider ollama for Ollama)',
+          },
+        );
       }
       if (field === 'data') this.data.push(value);
       else if (field === 'event') this.event = value;

@@ -77,7 +77,11 @@ export function selectContextFiles(input: SelectContextInput): ContextSelection[
 }
 
 /** Tree paths the directive names: exactly, as ./path, or by a base name that is unique in the tree. */
-function pathsInDirective(directive: string, byPath: Map<string, ContextTreeEntry>, byBase: Map<string, string[]>): string[] {
+function pathsInDirective(
+  directive: string,
+  byPath: Map<string, ContextTreeEntry>,
+  byBase: Map<string, string[]>,
+): string[] {
   const out: string[] = [];
   for (const m of directive.matchAll(/[A-Za-z0-9_@+~.\/-]+/g)) {
     const token = m[0].replace(/[.,:;]+$/, '');
@@ -99,7 +103,11 @@ function pathsInDirective(directive: string, byPath: Map<string, ContextTreeEntr
  */
 export function pathsInTestOutput(output: string, workdir = '/workspace'): string[] {
   const found: { at: number; path: string }[] = [];
-  const patterns = [/File "([^"\n]+)", line \d+/g, /(?:^|[\s(])([^\s:()"']+\.[A-Za-z0-9]+)::[A-Za-z_]/gm, /(?:^|[\s(])([^\s:()"']+\.[A-Za-z0-9]+):\d+(?::\d+)?:?/gm];
+  const patterns = [
+    /File "([^"\n]+)", line \d+/g,
+    /(?:^|[\s(])([^\s:()"']+\.[A-Za-z0-9]+)::[A-Za-z_]/gm,
+    /(?:^|[\s(])([^\s:()"']+\.[A-Za-z0-9]+):\d+(?::\d+)?:?/gm,
+  ];
   for (const re of patterns) {
     for (const m of output.matchAll(re)) found.push({ at: m.index, path: m[1]! });
   }

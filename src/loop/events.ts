@@ -7,7 +7,15 @@ export type LoopPhase = IterationPhase | RunPhase;
 
 /** Every event the loop emits. `iteration` is null for run-level phases. */
 export type LoopEvent =
-  | { type: 'run_started'; run_id: string; at: string; repo: string; base_ref: string; model: string; max_iterations: number }
+  | {
+      type: 'run_started';
+      run_id: string;
+      at: string;
+      repo: string;
+      base_ref: string;
+      model: string;
+      max_iterations: number;
+    }
   | { type: 'phase_started'; run_id: string; at: string; iteration: number | null; phase: LoopPhase }
   | {
       type: 'phase_finished';
@@ -20,7 +28,14 @@ export type LoopEvent =
     }
   | { type: 'model_progress'; run_id: string; iteration: number; tokens: number; tps: number; elapsed_ms: number }
   | { type: 'test_output'; run_id: string; iteration: number | null; stream: 'stdout' | 'stderr'; chunk: string }
-  | { type: 'iteration_finished'; run_id: string; at: string; iteration: number; outcome: IterationOutcome; summary: string }
+  | {
+      type: 'iteration_finished';
+      run_id: string;
+      at: string;
+      iteration: number;
+      outcome: IterationOutcome;
+      summary: string;
+    }
   | {
       type: 'run_finished';
       run_id: string;

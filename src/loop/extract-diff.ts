@@ -52,14 +52,22 @@ export function extractDiff(answer: string): Extraction {
   if (files.length > 0) {
     const repaired = files.map((f) => repairFileHeaders(f, fixes));
     const bare = repaired.reduce((k, f) => k + f.hunks.filter((h) => !h.numbered).length, 0);
-    if (bare > 0) fixes.push(`${bare} hunk header${bare === 1 ? '' : 's'} without line numbers, to be placed by their context`);
-    return { kind: 'diff', patch: serializePatch(repaired), files: repaired, blocks: diffBlocks.length, fixes: [...new Set(fixes)] };
+    if (bare > 0)
+      fixes.push(`${bare} hunk header${bare === 1 ? '' : 's'} without line numbers, to be placed by their context`);
+    return {
+      kind: 'diff',
+      patch: serializePatch(repaired),
+      files: repaired,
+      blocks: diffBlocks.length,
+      fixes: [...new Set(fixes)],
+    };
   }
   if (isNoChanges(text)) return { kind: 'no_changes' };
   if (diffBlocks.length > 0 || lines.some((l) => /^@@ /.test(l))) {
     return {
       kind: 'unusable',
-      reason: 'the diff has no file headers: each file needs "--- a/<path>" and "+++ b/<path>" lines before its @@ hunks',
+      reason:
+        'the diff has no file headers: each file needs "--- a/<path>" and "+++ b/<path>" lines before its @@ hunks',
     };
   }
   return { kind: 'unusable', reason: 'no unified diff found: answer with one ```diff block, or exactly NO_CHANGES' };
@@ -72,7 +80,11 @@ export function stripThinking(text: string): string {
 }
 
 function looksLikeDiff(content: string): boolean {
-  return /^diff --git /m.test(content) || /^--- .*\n\+\+\+ /m.test(content) || /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m.test(content);
+  return (
+    /^diff --git /m.test(content) ||
+    /^--- .*\n\+\+\+ /m.test(content) ||
+    /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m.test(content)
+  );
 }
 
 /** True when a line of the answer, stripped of markdown decoration, is NO_CHANGES. */

@@ -43,7 +43,12 @@ export function findFencedBlocks(text: string): FencedBlock[] {
       body.push(line.startsWith(' '.repeat(indent)) ? line.slice(indent) : line.replace(/^ +/, ''));
       i++;
     }
-    blocks.push({ lang: open[3]!.toLowerCase(), content: body.length === 0 ? '' : `${body.join('\n')}\n`, unclosed: !closed, start });
+    blocks.push({
+      lang: open[3]!.toLowerCase(),
+      content: body.length === 0 ? '' : `${body.join('\n')}\n`,
+      unclosed: !closed,
+      start,
+    });
   }
   return blocks;
 }

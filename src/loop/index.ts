@@ -10,6 +10,13 @@ export * from './context.js';
 export * from './prompt.js';
 export * from './test-record.js';
 export * from './patch-summary.js';
-export { parsePatch, serializePatch, countHunkBody, type FilePatch, type PatchHunk, type ParsedPatch } from './parse-patch.js';
+export {
+  parsePatch,
+  serializePatch,
+  countHunkBody,
+  type FilePatch,
+  type PatchHunk,
+  type ParsedPatch,
+} from './parse-patch.js';
 export { unsafePathReason, unquoteGitPath } from './patch-paths.js';
 export { findFencedBlocks, type FencedBlock } from './fences.js';

@@ -1,7 +1,15 @@
 // Steps 3 and the host half of 4 together: from a model's answer to the apply ladder's vetted
 // candidates, NO_CHANGES, or the reason the answer cannot be used. The content of the files the
 // edits touch is read through `read` (the workbench head, identical to the sandbox's tree).
-import { parseAnswer, planEdits, vetEdits, type Candidate, type EditFailure, type EditFormat, type FileState } from '../edits/index.js';
+import {
+  parseAnswer,
+  planEdits,
+  vetEdits,
+  type Candidate,
+  type EditFailure,
+  type EditFormat,
+  type FileState,
+} from '../edits/index.js';
 import type { ValidatedFile } from './validate-diff.js';
 
 /** A model answer, interpreted. */
@@ -39,7 +47,11 @@ export type ReadForEdits = (paths: string[]) => Promise<ReadonlyMap<string, File
 const readNothing: ReadForEdits = async () => new Map();
 
 /** Extract the edits from an answer, vet them, and build the ladder; anything unacceptable becomes 'unusable' with its reason. */
-export async function interpretAnswer(answer: string, options: InterpretOptions, read: ReadForEdits = readNothing): Promise<Interpretation> {
+export async function interpretAnswer(
+  answer: string,
+  options: InterpretOptions,
+  read: ReadForEdits = readNothing,
+): Promise<Interpretation> {
   const strict = options.strict ?? false;
   const parsed = parseAnswer(answer, { format: options.format ?? 'auto', strict });
   if (parsed.kind !== 'edits') return parsed;

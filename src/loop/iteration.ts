@@ -40,7 +40,8 @@ export async function runIteration(
   const n = state.iterations.at(-1)!.n;
   const runId = state.run_id;
   // changes between phases stay in memory; each phase record writes the state file
-  const set = async (change: Partial<Omit<Iteration, 'n'>>): Promise<RunState> => rec.change((s, now) => updateIteration(s, n, change, now));
+  const set = async (change: Partial<Omit<Iteration, 'n'>>): Promise<RunState> =>
+    rec.change((s, now) => updateIteration(s, n, change, now));
 
   // 1. read state: the prompt is rebuilt from the state file and the host's git, never remembered
   // the files the prompt shows, read at the head: phase 3 places edits in them without reading again
@@ -57,7 +58,15 @@ export async function runIteration(
       : deps.provider.generate({
           messages: prompt.messages,
           ...sig,
-          onProgress: (p) => deps.emit({ type: 'model_progress', run_id: runId, iteration: n, tokens: p.tokens, tps: p.tokensPerSecond, elapsed_ms: p.elapsedMs }),
+          onProgress: (p) =>
+            deps.emit({
+              type: 'model_progress',
+              run_id: runId,
+              iteration: n,
+              tokens: p.tokens,
+              tps: p.tokensPerSecond,
+              elapsed_ms: p.elapsedMs,
+            }),
         }),
   );
   // the sandbox's repository (made in the background since the baseline) is needed from here on
@@ -90,11 +99,21 @@ export async function runIteration(
     }
     const have = new Set([...known.files.map((f) => f.path), ...known.skipped.map((f) => f.path)]);
     const rest = paths.filter((p) => !have.has(p));
-    const read = rest.length === 0 ? { files: [], skipped: [] } : await prep.workbench.readFiles(head, rest, { maxBytesPerFile: EDIT_READ_BYTES, ...sig });
-    return fileStates({ files: [...known.files, ...read.files], skipped: [...known.skipped, ...read.skipped] }, EDIT_READ_BYTES);
+    const read =
+      rest.length === 0
+        ? { files: [], skipped: [] }
+        : await prep.workbench.readFiles(head, rest, { maxBytesPerFile: EDIT_READ_BYTES, ...sig });
+    return fileStates(
+      { files: [...known.files, ...read.files], skipped: [...known.skipped, ...read.skipped] },
+      EDIT_READ_BYTES,
+    );
   };
   const interp: Interpretation = await rec.phase('extract', n, () =>
-    interpretAnswer(answer.text, { maxDiffLines: config.loop.max_diff_lines, format: config.model.edit_format, strict: config.edits.strict }, readEdits),
+    interpretAnswer(
+      answer.text,
+      { maxDiffLines: config.loop.max_diff_lines, format: config.model.edit_format, strict: config.edits.strict },
+      readEdits,
+    ),
   );
   if (interp.kind !== 'diff') {
     const noChanges = interp.kind === 'no_changes';
@@ -111,15 +130,33 @@ export async function runIteration(
   const summary = summarizePatch(files);
   // [policy]: edits to sensitive paths (CI configuration, .gitattributes, .gitmodules, package
   // scripts) are refused, the model told why, unless allowed; when allowed they are flagged for review
-  const policy = await judgeExtracted({ files, patch: interp.patch }, config.policy, (paths) => readCurrent(prep, paths, signal));
+  const policy = await judgeExtracted({ files, patch: interp.patch }, config.policy, (paths) =>
+    readCurrent(prep, paths, signal),
+  );
   if (policy.kind === 'refused') {
-    await set({ extraction: { kind: 'unusable', reason: policy.reason }, outcome: 'unusable', summary: `no usable diff: ${policy.reason}` });
+    await set({
+      extraction: { kind: 'unusable', reason: policy.reason },
+      outcome: 'unusable',
+      summary: `no usable diff: ${policy.reason}`,
+    });
     return finish(rec, n);
   }
   if (policy.kind === 'flagged') await set({ review: policy.review });
-  const patchRecord = { hash: interp.hash, artifact: patchArtifact, files, lines: interp.lines, added: interp.added, removed: interp.removed };
+  const patchRecord = {
+    hash: interp.hash,
+    artifact: patchArtifact,
+    files,
+    lines: interp.lines,
+    added: interp.added,
+    removed: interp.removed,
+  };
   await set({
-    extraction: { kind: 'diff', lines: interp.lines, files: files.length, ...(interp.fixes.length ? { fixes: interp.fixes } : {}) },
+    extraction: {
+      kind: 'diff',
+      lines: interp.lines,
+      files: files.length,
+      ...(interp.fixes.length ? { fixes: interp.fixes } : {}),
+    },
     patch: patchRecord,
   });
   if (seenPatchHash(rec.state, interp.hash, n)) {
@@ -130,7 +167,14 @@ export async function runIteration(
     // nothing the host built can apply (a SEARCH not found, hunks not placed): no exec needed
     const message = rejectionText(interp.failures, null);
     const t = deps.now();
-    rec.change((s, now) => updateIteration(s, n, { validation: { ok: false, message }, outcome: 'rejected', summary: `patch rejected: ${firstLine(message)}` }, now));
+    rec.change((s, now) =>
+      updateIteration(
+        s,
+        n,
+        { validation: { ok: false, message }, outcome: 'rejected', summary: `patch rejected: ${firstLine(message)}` },
+        now,
+      ),
+    );
     await rec.recordPhase('validate', n, t, 0, 'failed');
     return finish(rec, n);
   }
@@ -145,17 +189,26 @@ export async function runIteration(
   const applyOnHost = (k: number): Promise<ApplyResult> => {
     const c = candidates[k]!;
     // dated by the iteration's start, so resume replays it into the very same commit
-    const run = prep.workbench.applyPatch(c.patch, { iteration: n, summary, flags: c.flags, date: iterationDate(rec.state, n), ...sig });
+    const run = prep.workbench.applyPatch(c.patch, {
+      iteration: n,
+      summary,
+      flags: c.flags,
+      date: iterationDate(rec.state, n),
+      ...sig,
+    });
     run.catch(() => undefined); // awaited below; never an unhandled rejection if the step throws first
     return run;
   };
   const first = applyOnHost(0);
   let other: Promise<ApplyResult> | undefined;
   const applyInstead = (k: number): Promise<ApplyResult> => {
-    other ??= first.then((r) => {
-      if (r.ok) prep.workbench.resetHead(before.commit, before.tree);
-      return applyOnHost(k);
-    }, () => applyOnHost(k));
+    other ??= first.then(
+      (r) => {
+        if (r.ok) prep.workbench.resetHead(before.commit, before.tree);
+        return applyOnHost(k);
+      },
+      () => applyOnHost(k),
+    );
     other.catch(() => undefined);
     return other;
   };
@@ -167,11 +220,13 @@ export async function runIteration(
     {
       command: req.testCommand,
       timeoutMs: config.tools.test_timeout * 1000,
-      onOutput: (stream, chunk) => deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') }),
+      onOutput: (stream, chunk) =>
+        deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') }),
     },
     { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)) },
   );
-  const onHost: ApplyResult | null = inSandbox.kind === 'applied' ? await (inSandbox.candidate === 0 ? first : applyInstead(inSandbox.candidate)) : null;
+  const onHost: ApplyResult | null =
+    inSandbox.kind === 'applied' ? await (inSandbox.candidate === 0 ? first : applyInstead(inSandbox.candidate)) : null;
   if (inSandbox.kind === 'rejected' || onHost === null || !onHost.ok) {
     // whichever side took a patch drops it: the workbench here, the sandbox at its next reset
     if (inSandbox.kind === 'rejected' && (await first).ok) prep.workbench.resetHead(before.commit, before.tree);
@@ -179,7 +234,14 @@ export async function runIteration(
       inSandbox.kind === 'rejected'
         ? rejectionText(interp.failures, inSandbox.messages.find((m) => m !== '') ?? inSandbox.message)
         : `the host's git refused the patch the sandbox applied: ${onHost && !onHost.ok ? onHost.message : 'no result'}`;
-    rec.change((s, now) => updateIteration(s, n, { validation: { ok: false, message }, outcome: 'rejected', summary: `patch rejected: ${firstLine(message)}` }, now));
+    rec.change((s, now) =>
+      updateIteration(
+        s,
+        n,
+        { validation: { ok: false, message }, outcome: 'rejected', summary: `patch rejected: ${firstLine(message)}` },
+        now,
+      ),
+    );
     await rec.recordPhase('validate', n, t0, inSandbox.validateMs, 'failed');
     return finish(rec, n);
   }
@@ -189,24 +251,52 @@ export async function runIteration(
     appliedArtifact = `iter-${String(n).padStart(2, '0')}.applied.patch`;
     await deps.store.writeArtifact(runId, appliedArtifact, chosen.patch);
   }
-  rec.change((s, now) => updateIteration(s, n, { patch: { ...patchRecord, rung: chosen.rung, ...(appliedArtifact ? { applied_artifact: appliedArtifact } : {}) } }, now));
+  rec.change((s, now) =>
+    updateIteration(
+      s,
+      n,
+      {
+        patch: { ...patchRecord, rung: chosen.rung, ...(appliedArtifact ? { applied_artifact: appliedArtifact } : {}) },
+      },
+      now,
+    ),
+  );
   if (prep.treesComparable) assertSameTree(onHost.tree, inSandbox.tree, n);
   prep.sandboxHead = inSandbox.commit;
   const testName = artifactNames.testLog(n);
   await deps.store.writeArtifact(runId, testName, renderTestLog(req.testCommand, inSandbox.test));
-  const test = toTestRecord(inSandbox.test, { command: req.testCommand, artifact: testName, headLines: config.prompt.output_head_lines, tailLines: config.prompt.output_tail_lines });
+  const test = toTestRecord(inSandbox.test, {
+    command: req.testCommand,
+    artifact: testName,
+    headLines: config.prompt.output_head_lines,
+    tailLines: config.prompt.output_tail_lines,
+  });
   // validate, apply and test all ended when the one exec returned: record them and write once
-  rec.change((s, now) => updateIteration(s, n, { validation: { ok: true }, apply: { commit: onHost.commit, tree: onHost.tree }, test }, now));
+  rec.change((s, now) =>
+    updateIteration(s, n, { validation: { ok: true }, apply: { commit: onHost.commit, tree: onHost.tree }, test }, now),
+  );
   await rec.recordPhases(n, [
     { phase: 'validate', startedAt: t0, durationMs: inSandbox.validateMs },
     { phase: 'apply', startedAt: new Date(t0.getTime() + inSandbox.validateMs), durationMs: inSandbox.applyMs },
-    { phase: 'test', startedAt: new Date(t0.getTime() + inSandbox.validateMs + inSandbox.applyMs), durationMs: inSandbox.test.durationMs },
+    {
+      phase: 'test',
+      startedAt: new Date(t0.getTime() + inSandbox.validateMs + inSandbox.applyMs),
+      durationMs: inSandbox.test.durationMs,
+    },
   ]);
 
   // 7. update state
   await rec.phase('update_state', n, async () =>
     rec.change((s, now) =>
-      updateIteration(s, n, { outcome: 'applied', summary: `${summary}${rungNote(chosen.rung)}; tests ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}` }, now),
+      updateIteration(
+        s,
+        n,
+        {
+          outcome: 'applied',
+          summary: `${summary}${rungNote(chosen.rung)}; tests ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}`,
+        },
+        now,
+      ),
     ),
   );
   return rec.state.iterations.at(-1)!;
@@ -230,7 +320,10 @@ async function promptFor(
   const sig = signal ? { signal } : {};
   const wb = prep.workbench;
   const head = wb.head();
-  const [tree, diffSoFar] = await Promise.all([wb.listTree(head, { maxEntries: PROMPT_TREE_ENTRIES, ...sig }), wb.diff(wb.baseCommit, head, sig)]);
+  const [tree, diffSoFar] = await Promise.all([
+    wb.listTree(head, { maxEntries: PROMPT_TREE_ENTRIES, ...sig }),
+    wb.diff(wb.baseCommit, head, sig),
+  ]);
   const last = latestTest(state);
   const failingOutput = last && !testPassed(last) ? `${last.stdout_tail}\n${last.stderr_tail}` : '';
   const picks = selectContextFiles({
@@ -256,7 +349,10 @@ async function promptFor(
   const rejected = lastRejectedIteration(state);
   let lastRejection: { patch: string; message: string } | null = null;
   if (rejected?.patch && rejected.validation?.message) {
-    lastRejection = { patch: await store.readArtifact(state.run_id, rejected.patch.artifact), message: rejected.validation.message };
+    lastRejection = {
+      patch: await store.readArtifact(state.run_id, rejected.patch.artifact),
+      message: rejected.validation.message,
+    };
   }
   return buildPrompt({
     directive: req.directiveText,
@@ -282,7 +378,10 @@ function rungNote(rung: Rung): string {
 
 /** The current text of repo paths at the workbench head (the sandbox's tree too), for the path policy. */
 async function readCurrent(prep: Prepared, paths: string[], signal?: AbortSignal): Promise<Map<string, string>> {
-  const read = await prep.workbench.readFiles(prep.workbench.head(), paths, { maxBytesPerFile: 1024 * 1024, ...(signal ? { signal } : {}) });
+  const read = await prep.workbench.readFiles(prep.workbench.head(), paths, {
+    maxBytesPerFile: 1024 * 1024,
+    ...(signal ? { signal } : {}),
+  });
   // a file cut short is passed on as is: it does not parse, so the policy treats it as changed
   return new Map(read.files.map((f) => [f.path, f.content]));
 }

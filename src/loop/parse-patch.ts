@@ -91,7 +91,11 @@ export function parsePatch(text: string, options: ParseOptions): ParsedPatch {
   let i = 0;
   const isFileStart = (k: number): boolean => {
     const l = lines[k] ?? '';
-    return l.startsWith('diff --git ') || (l.startsWith('--- ') && (lines[k + 1] ?? '').startsWith('+++ ')) || isBinaryLine(l);
+    return (
+      l.startsWith('diff --git ') ||
+      (l.startsWith('--- ') && (lines[k + 1] ?? '').startsWith('+++ ')) ||
+      isBinaryLine(l)
+    );
   };
 
   while (i < lines.length) {
@@ -172,7 +176,11 @@ function readHunk(
   const stops = (k: number): boolean => isFileStart(k) || isHunkHeader(lines[k]!);
   const bodyFollows = (k: number): boolean => k < lines.length && !stops(k) && /^[ +-]/.test(lines[k]!);
   const repairable = (k: number): boolean =>
-    options.repairContext === true && options.overflow === 'hunk' && lines[k]!.trim() !== '' && !/^```|^~~~/.test(lines[k]!) && bodyFollows(k + 1);
+    options.repairContext === true &&
+    options.overflow === 'hunk' &&
+    lines[k]!.trim() !== '' &&
+    !/^```|^~~~/.test(lines[k]!) &&
+    bodyFollows(k + 1);
   let i = start + 1;
   if (m !== null) {
     let oldLeft = hunk.oldCount;
@@ -187,7 +195,15 @@ function readHunk(
       else if (c === '+') newLeft--;
       else if (c !== '\\') {
         // the header still expects context lines: one without its space is one of them
-        if (oldLeft <= 0 || newLeft <= 0 || !(repairable(i) || (options.repairContext === true && options.overflow === 'hunk' && !/^(```|~~~)/.test(l) && l.trim() !== ''))) break;
+        if (
+          oldLeft <= 0 ||
+          newLeft <= 0 ||
+          !(
+            repairable(i) ||
+            (options.repairContext === true && options.overflow === 'hunk' && !/^(```|~~~)/.test(l) && l.trim() !== '')
+          )
+        )
+          break;
         l = ` ${l}`;
         oldLeft--;
         newLeft--;
@@ -209,7 +225,10 @@ function readHunk(
       end++;
     }
     const reachesBoundary = end === lines.length || stops(end);
-    if ((reachesBoundary || m === null) && rest.some((l) => l.startsWith('+') || l.startsWith('-') || l.startsWith(' '))) {
+    if (
+      (reachesBoundary || m === null) &&
+      rest.some((l) => l.startsWith('+') || l.startsWith('-') || l.startsWith(' '))
+    ) {
       while (rest.length > 0 && rest.at(-1) === '') rest.pop();
       hunk.lines.push(...rest);
       i += rest.length;

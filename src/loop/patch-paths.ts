@@ -47,7 +47,8 @@ export function unsafePathReason(path: string): string | null {
   const shown = JSON.stringify(path);
   if (path === '') return 'an empty path';
   if (UNSAFE_CHARS.test(path)) return `${shown} contains control or invisible characters`;
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.startsWith('~')) return `${shown} is absolute; paths must be relative to the repository root`;
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.startsWith('~'))
+    return `${shown} is absolute; paths must be relative to the repository root`;
   if (path.includes('\\')) return `${shown} contains a backslash; use / between directories`;
   for (const seg of path.split('/')) {
     if (seg === '..') return `${shown} leaves the repository (..)`;

@@ -41,7 +41,12 @@ export function policyReads(files: readonly PolicyFile[]): string[] {
  * the patch may go on. `patchText` is the patch as recorded (a diff or SEARCH/REPLACE blocks);
  * `current` holds the current text of the package.json files policyReads named (absent: new).
  */
-export function judgePatch(files: readonly PolicyFile[], patchText: string, current: ReadonlyMap<string, string>, policy: PathPolicy): PolicyVerdict {
+export function judgePatch(
+  files: readonly PolicyFile[],
+  patchText: string,
+  current: ReadonlyMap<string, string>,
+  policy: PathPolicy,
+): PolicyVerdict {
   const globs = policy.sensitive_paths.map((g) => ({ glob: g, re: globToRegExp(g) }));
   const edits: SensitiveEdit[] = [];
   for (const f of files) {
@@ -128,7 +133,11 @@ export async function judgeExtracted(
 ): Promise<PolicyVerdict> {
   const size = Buffer.byteLength(interp.patch, 'utf8');
   if (size > policy.max_patch_bytes) {
-    return { kind: 'refused', edits: [], reason: `the patch is ${size} bytes, over the ${policy.max_patch_bytes}-byte limit ([policy] max_patch_bytes); send a smaller change` };
+    return {
+      kind: 'refused',
+      edits: [],
+      reason: `the patch is ${size} bytes, over the ${policy.max_patch_bytes}-byte limit ([policy] max_patch_bytes); send a smaller change`,
+    };
   }
   const wanted = policyReads(interp.files);
   const current = wanted.length ? await read(wanted) : new Map<string, string>();

@@ -34,25 +34,49 @@ export class RunRecorder {
    * Record phases that were timed elsewhere (the stages of one combined sandbox exec, which all end
    * when it returns), then write the state once.
    */
-  async recordPhases(iteration: number, phases: { phase: IterationPhase; startedAt: Date; durationMs: number; status?: PhaseRecord['status'] }[]): Promise<void> {
+  async recordPhases(
+    iteration: number,
+    phases: { phase: IterationPhase; startedAt: Date; durationMs: number; status?: PhaseRecord['status'] }[],
+  ): Promise<void> {
     const run_id = this.state.run_id;
     for (const p of phases) {
       faultPoint(p.phase);
       const duration_ms = Math.round(p.durationMs);
       const status = p.status ?? 'done';
       this.emit({ type: 'phase_started', run_id, at: p.startedAt.toISOString(), iteration, phase: p.phase });
-      this.emit({ type: 'phase_finished', run_id, at: new Date(p.startedAt.getTime() + duration_ms).toISOString(), iteration, phase: p.phase, status, duration_ms });
+      this.emit({
+        type: 'phase_finished',
+        run_id,
+        at: new Date(p.startedAt.getTime() + duration_ms).toISOString(),
+        iteration,
+        phase: p.phase,
+        status,
+        duration_ms,
+      });
       this.logger.child({ phase: p.phase, iteration }).info({ status, duration_ms }, 'phase finished');
-      this.change((s, now) => recordIterationPhase(s, iteration, p.phase, { status, started_at: p.startedAt.toISOString(), duration_ms }, now));
+      this.change((s, now) =>
+        recordIterationPhase(
+          s,
+          iteration,
+          p.phase,
+          { status, started_at: p.startedAt.toISOString(), duration_ms },
+          now,
+        ),
+      );
     }
     await this.store.write(this.state);
   }
 
   /** Record one phase timed elsewhere and write the state. */
-  recordPhase(phase: IterationPhase, iteration: number, startedAt: Date, durationMs: number, status: PhaseRecord['status'] = 'done'): Promise<void> {
+  recordPhase(
+    phase: IterationPhase,
+    iteration: number,
+    startedAt: Date,
+    durationMs: number,
+    status: PhaseRecord['status'] = 'done',
+  ): Promise<void> {
     return this.recordPhases(iteration, [{ phase, startedAt, durationMs, status }]);
   }
-
 
   /** Run one phase of iteration `iteration` (or of the run when null), recording it done or failed. */
   async phase<T>(phase: IterationPhase | RunPhase, iteration: number | null, fn: () => Promise<T>): Promise<T> {
@@ -73,11 +97,26 @@ export class RunRecorder {
       throw err;
     } finally {
       const duration_ms = Math.round(performance.now() - t0);
-      const record: PhaseRecord = { status, started_at: started.toISOString(), duration_ms, ...(detail ? { detail } : {}) };
+      const record: PhaseRecord = {
+        status,
+        started_at: started.toISOString(),
+        duration_ms,
+        ...(detail ? { detail } : {}),
+      };
       log.info({ status, duration_ms }, 'phase finished');
-      this.emit({ type: 'phase_finished', run_id, at: this.now().toISOString(), iteration, phase, status, duration_ms });
+      this.emit({
+        type: 'phase_finished',
+        run_id,
+        at: this.now().toISOString(),
+        iteration,
+        phase,
+        status,
+        duration_ms,
+      });
       await this.update((s, now) =>
-        iteration === null ? recordRunPhase(s, phase as RunPhase, record, now) : recordIterationPhase(s, iteration, phase as IterationPhase, record, now),
+        iteration === null
+          ? recordRunPhase(s, phase as RunPhase, record, now)
+          : recordIterationPhase(s, iteration, phase as IterationPhase, record, now),
       );
     }
   }

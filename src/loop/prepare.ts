@@ -59,7 +59,10 @@ export async function prepare(
       .then((w) => (track({ workbench: w }), w))
       // a tree that cannot fit is refused before anything goes in
       .then(async (w) => {
-        await preflightTree(w.head(), w.gitOptions(signal ? { signal } : {}), { maxFiles: config.sandbox.max_repo_files, workspaceBytes: config.sandbox.workspace_size });
+        await preflightTree(w.head(), w.gitOptions(signal ? { signal } : {}), {
+          maxFiles: config.sandbox.max_repo_files,
+          workspaceBytes: config.sandbox.workspace_size,
+        });
         return w;
       }),
     deps.engine.create(spec, signal ? { signal } : {}).then((s) => (track({ sandbox: s }), s)),
@@ -68,19 +71,38 @@ export async function prepare(
   if (sandboxSide.status === 'rejected') throw sandboxSide.reason;
   const [workbench, sandbox] = [wbSide.value, sandboxSide.value];
   for (const a of applied) {
-    const r = await workbench.applyPatch(a.patch, { iteration: a.iteration, summary: a.summary, date: a.date, ...(signal ? { signal } : {}) });
+    const r = await workbench.applyPatch(a.patch, {
+      iteration: a.iteration,
+      summary: a.summary,
+      date: a.date,
+      ...(signal ? { signal } : {}),
+    });
     if (!r.ok || r.tree !== a.tree) {
-      throw new HammerError('STATE_INVALID', `iteration ${a.iteration}'s recorded patch no longer reproduces its tree ${a.tree.slice(0, 12)}${r.ok ? '' : `: ${r.message}`}`, {
-        hint: 'the run cannot be resumed; start a new run',
-      });
+      throw new HammerError(
+        'STATE_INVALID',
+        `iteration ${a.iteration}'s recorded patch no longer reproduces its tree ${a.tree.slice(0, 12)}${r.ok ? '' : `: ${r.message}`}`,
+        {
+          hint: 'the run cannot be resumed; start a new run',
+        },
+      );
     }
   }
   // the first prompt's file listing does not depend on the baseline: list it while the sandbox fills
   void workbench.listTree(workbench.head(), { maxEntries: PROMPT_TREE_ENTRIES }).catch(() => undefined);
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
-  const initOptions = { sandbox, workbench, uid, gid, execTimeoutMs: config.sandbox.exec_timeout * 1000, ...(signal ? { signal } : {}) };
+  const initOptions = {
+    sandbox,
+    workbench,
+    uid,
+    gid,
+    execTimeoutMs: config.sandbox.exec_timeout * 1000,
+    ...(signal ? { signal } : {}),
+  };
   const { skipped } = await copyHead(initOptions);
-  const repo = new SandboxRepo(sandbox, { execTimeoutMs: config.sandbox.exec_timeout * 1000, maxOutputBytes: config.sandbox.output_cap });
+  const repo = new SandboxRepo(sandbox, {
+    execTimeoutMs: config.sandbox.exec_timeout * 1000,
+    maxOutputBytes: config.sandbox.output_cap,
+  });
   const prep: Prepared = {
     workbench,
     sandbox,
@@ -126,14 +148,23 @@ export async function runTests(
   );
   const name = iteration === null ? artifactNames.baselineTestLog() : artifactNames.testLog(iteration);
   await deps.store.writeArtifact(run_id, name, renderTestLog(req.testCommand, result));
-  return toTestRecord(result, { command: req.testCommand, artifact: name, headLines: config.prompt.output_head_lines, tailLines: config.prompt.output_tail_lines });
+  return toTestRecord(result, {
+    command: req.testCommand,
+    artifact: name,
+    headLines: config.prompt.output_head_lines,
+    tailLines: config.prompt.output_tail_lines,
+  });
 }
 
 /** Fail closed when the host and the sandbox disagree about the tree a patch produced. */
 export function assertSameTree(host: string, sandbox: string, iteration: number): void {
   if (host !== sandbox) {
-    throw new HammerError('SANDBOX_BROKEN', `iteration ${iteration}: the sandbox's tree ${sandbox} differs from the tree the host built (${host})`, {
-      hint: 'the sandbox image may be changing files on apply (git attributes or a wrapper); try another image',
-    });
+    throw new HammerError(
+      'SANDBOX_BROKEN',
+      `iteration ${iteration}: the sandbox's tree ${sandbox} differs from the tree the host built (${host})`,
+      {
+        hint: 'the sandbox image may be changing files on apply (git attributes or a wrapper); try another image',
+      },
+    );
   }
 }

@@ -65,7 +65,9 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const { limits } = input;
   const parts: string[] = [];
   parts.push(`# Directive\n\n${sanitizeText(input.directive).trim()}`);
-  parts.push(`# Iteration\n\nIteration ${input.iteration} of ${input.maxIterations}. Status: ${sanitizeText(input.signal)}.`);
+  parts.push(
+    `# Iteration\n\nIteration ${input.iteration} of ${input.maxIterations}. Status: ${sanitizeText(input.signal)}.`,
+  );
   parts.push(renderTest(input.lastTest, limits));
   if (input.lastRejection !== null) {
     const patch = capMiddle(sanitizeText(input.lastRejection.patch), Math.floor(limits.budget_chars / 4));
@@ -104,7 +106,9 @@ export function headTailLines(text: string, head: number, tail: number): string 
   const lines = text.replace(/\n$/, '').split('\n');
   if (lines.length <= head + tail) return lines.join('\n');
   const omitted = lines.length - head - tail;
-  return [...lines.slice(0, head), `[... ${omitted} lines omitted ...]`, ...(tail > 0 ? lines.slice(-tail) : [])].join('\n');
+  return [...lines.slice(0, head), `[... ${omitted} lines omitted ...]`, ...(tail > 0 ? lines.slice(-tail) : [])].join(
+    '\n',
+  );
 }
 
 function renderTest(test: TestRecord | null, limits: Config['prompt']): string {
@@ -146,7 +150,9 @@ function renderFiles(files: readonly PromptFile[], limits: Config['prompt']): st
     }
     left -= content.length;
     const marker = truncated ? '\n[... truncated: the rest of the file is not shown ...]' : '';
-    parts.push(`## ${sanitizeText(f.path).replace(/\n/g, ' ')} (${REASON_LABEL[f.reason]})\n\n${block(`${content.replace(/\n$/, '')}${marker}`)}`);
+    parts.push(
+      `## ${sanitizeText(f.path).replace(/\n/g, ' ')} (${REASON_LABEL[f.reason]})\n\n${block(`${content.replace(/\n$/, '')}${marker}`)}`,
+    );
   }
   return parts.join('\n\n');
 }

@@ -31,7 +31,10 @@ export function withResumeHint(err: unknown, state: RunState, repoRoot: string):
   if (err.hint?.includes('hammer-box resume')) return err;
   const command = `hammer-box resume ${state.run_id} --repo ${shellArg(repoRoot)}`;
   const hint = err.hint ? `${err.hint}; then continue with: ${command}` : `continue with: ${command}`;
-  const out = new HammerError(err.code, err.message, { hint, ...(err.cause === undefined ? {} : { cause: err.cause }) });
+  const out = new HammerError(err.code, err.message, {
+    hint,
+    ...(err.cause === undefined ? {} : { cause: err.cause }),
+  });
   out.stack = err.stack;
   return out;
 }

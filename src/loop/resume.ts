@@ -32,32 +32,54 @@ export function resumableState(state: RunState, now: Date): RunState {
 /** Refuse, with the reason, a run that cannot be resumed (ended, delivered, or still alive). */
 export function assertResumable(old: RunState): void {
   const refusal = resumeRefusal(old, pidAlive, hostname());
-  if (refusal) throw new HammerError('USAGE', `cannot resume: ${refusal}`, { hint: "see 'hammer-box runs show <run_id>'" });
+  if (refusal)
+    throw new HammerError('USAGE', `cannot resume: ${refusal}`, { hint: "see 'hammer-box runs show <run_id>'" });
 }
 
 /** The config a run was started with, validated again (the state file is outside data). */
 export function recordedConfig(old: RunState): Config {
   const parsed = ConfigSchema.safeParse(old.config);
-  if (!parsed.success) throw new HammerError('STATE_INVALID', `run ${old.run_id}'s recorded config is not valid any more: ${parsed.error.issues[0]?.message ?? ''}`);
+  if (!parsed.success)
+    throw new HammerError(
+      'STATE_INVALID',
+      `run ${old.run_id}'s recorded config is not valid any more: ${parsed.error.issues[0]?.message ?? ''}`,
+    );
   return parsed.data;
 }
 
 /** Drive a run read from the store (already checked with assertResumable) from its first phase not done. */
-export async function resumeLoop(old: RunState, config: Config, deps: RunDeps, testCommand: string): Promise<RunOutcome> {
+export async function resumeLoop(
+  old: RunState,
+  config: Config,
+  deps: RunDeps,
+  testCommand: string,
+): Promise<RunOutcome> {
   const runId = old.run_id;
   // whatever the dead process left on the engine goes first
   await deps.engine.gc({ runIds: [runId], ...(deps.signal ? { signal: deps.signal } : {}) });
-  const userRepo = await resolveUserRepo(old.repo.path, old.repo.base_commit, deps.signal ? { signal: deps.signal } : {});
+  const userRepo = await resolveUserRepo(
+    old.repo.path,
+    old.repo.base_commit,
+    deps.signal ? { signal: deps.signal } : {},
+  );
   const image = await deps.resolveImage(deps.signal);
   const state = resumableState(old, deps.now());
   const applied = [];
   for (const it of state.iterations) {
     if (it.outcome !== 'applied' || !it.patch || !it.apply) continue;
-    applied.push({ patch: await deps.store.readArtifact(runId, it.patch.artifact), iteration: it.n, summary: summarizePatch(it.patch.files), tree: it.apply.tree, date: iterationDate(old, it.n) });
+    applied.push({
+      patch: await deps.store.readArtifact(runId, it.patch.artifact),
+      iteration: it.n,
+      summary: summarizePatch(it.patch.files),
+      tree: it.apply.tree,
+      date: iterationDate(old, it.n),
+    });
   }
   // an iteration cut short after its answer arrived continues from that answer, without a new model call
   const cut = old.iterations.find((it) => it.outcome === null && it.answer !== null);
-  const pendingAnswer = cut?.answer ? { text: await deps.store.readArtifact(runId, cut.answer.artifact), model: cut.answer.model } : undefined;
+  const pendingAnswer = cut?.answer
+    ? { text: await deps.store.readArtifact(runId, cut.answer.artifact), model: cut.answer.model }
+    : undefined;
   await deps.store.write(state);
   const req: RunRequest = {
     repoPath: old.repo.path,

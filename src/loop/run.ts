@@ -25,14 +25,22 @@ export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcom
   const signal = deps.signal;
   const userRepo = req.userRepo ?? (await resolveUserRepo(req.repoPath, req.config.git.base, signal ? { signal } : {}));
   // the state records the runtime the sandbox gets ("auto" resolved), so a resumed run keeps it
-  const [image, runtime] = await Promise.all([deps.resolveImage(signal), resolveRuntime(req.config.sandbox.runtime, deps.engine, signal)]);
+  const [image, runtime] = await Promise.all([
+    deps.resolveImage(signal),
+    resolveRuntime(req.config.sandbox.runtime, deps.engine, signal),
+  ]);
   const config = { ...req.config, sandbox: { ...req.config.sandbox, runtime } };
   const runId = deps.store.newRunId(deps.now());
   const state: RunState = {
     ...newRunState({
       runId,
       now: deps.now(),
-      repo: { path: userRepo.root, base_ref: config.git.base, base_commit: userRepo.baseCommit, base_tree: userRepo.baseTree },
+      repo: {
+        path: userRepo.root,
+        base_ref: config.git.base,
+        base_commit: userRepo.baseCommit,
+        base_tree: userRepo.baseTree,
+      },
       directive: { path: req.directivePath, text: req.directiveText },
       config: config as unknown as Record<string, unknown>,
       model: { provider: config.model.provider, name: config.model.name, url: config.model.url },
@@ -65,13 +73,23 @@ export async function drive(
   const runId = state.run_id;
   const logger = deps.loggerFor(runId).child({ run_id: runId });
   const rec = new RunRecorder(state, deps.store, deps.emit, deps.now, logger);
-  deps.emit({ type: 'run_started', run_id: runId, at: deps.now().toISOString(), repo: userRepo.root, base_ref: state.repo.base_ref, model: `${config.model.provider}:${config.model.name}`, max_iterations: config.loop.max_iterations });
+  deps.emit({
+    type: 'run_started',
+    run_id: runId,
+    at: deps.now().toISOString(),
+    repo: userRepo.root,
+    base_ref: state.repo.base_ref,
+    model: `${config.model.provider}:${config.model.name}`,
+    max_iterations: config.loop.max_iterations,
+  });
   logger.info({ repo: userRepo.root, base: userRepo.baseCommit, image, resumed: state.resumed ?? 0 }, 'run started');
 
   const made: Partial<Prepared> = {};
   let failure: unknown;
   try {
-    const prep = await rec.phase('prepare', null, () => prepare(runId, req, deps, userRepo, image, (p) => Object.assign(made, p), applied));
+    const prep = await rec.phase('prepare', null, () =>
+      prepare(runId, req, deps, userRepo, image, (p) => Object.assign(made, p), applied),
+    );
     await rec.update((s) => ({ ...s, sandbox: { container_id: prep.sandbox.id } }));
     if (rec.state.baseline === null) {
       const baseline = await rec.phase('baseline', null, () => runTests(rec, deps, prep.repo, req, null));
@@ -87,18 +105,35 @@ export async function drive(
       recorded = undefined;
       next = decideNext(rec.state, limits(req));
       const last = rec.state.iterations.at(-1)!;
-      deps.emit({ type: 'iteration_finished', run_id: runId, at: deps.now().toISOString(), iteration: last.n, outcome: last.outcome ?? 'unusable', summary: last.summary });
+      deps.emit({
+        type: 'iteration_finished',
+        run_id: runId,
+        at: deps.now().toISOString(),
+        iteration: last.n,
+        outcome: last.outcome ?? 'unusable',
+        summary: last.summary,
+      });
     }
     await deliver(rec, deps, req, prep, userRepo);
     await end(rec, next.status, next.reason, next.detail);
   } catch (err) {
     failure = err;
     const interrupted = isHammerError(err, 'ABORTED') || signal?.aborted === true;
-    const e = isHammerError(err) ? err : new HammerError('INTERNAL', err instanceof Error ? err.message : String(err), { cause: err });
+    const e = isHammerError(err)
+      ? err
+      : new HammerError('INTERNAL', err instanceof Error ? err.message : String(err), { cause: err });
     await rec
-      .update((s, now) => recordError(s, { code: e.code, message: e.message, ...(s.iterations.length ? { iteration: s.iterations.at(-1)!.n } : {}) }, now))
+      .update((s, now) =>
+        recordError(
+          s,
+          { code: e.code, message: e.message, ...(s.iterations.length ? { iteration: s.iterations.at(-1)!.n } : {}) },
+          now,
+        ),
+      )
       .catch(() => undefined);
-    await end(rec, interrupted ? 'interrupted' : 'error', interrupted ? 'interrupted' : 'error', e.message).catch(() => undefined);
+    await end(rec, interrupted ? 'interrupted' : 'error', interrupted ? 'interrupted' : 'error', e.message).catch(
+      () => undefined,
+    );
     logger.error({ code: e.code, err: e.message }, 'run ended with an error');
   } finally {
     // never leave a container, volume or temp repo behind, whatever happened (a second Ctrl-C exits
@@ -108,7 +143,15 @@ export async function drive(
 
   const summaryPath = await writeSummary(rec, deps);
   const final = rec.state;
-  deps.emit({ type: 'run_finished', run_id: runId, at: deps.now().toISOString(), status: final.status, reason: final.reason, detail: final.reason_detail, branch: final.branch?.name ?? null });
+  deps.emit({
+    type: 'run_finished',
+    run_id: runId,
+    at: deps.now().toISOString(),
+    status: final.status,
+    reason: final.reason,
+    detail: final.reason_detail,
+    branch: final.branch?.name ?? null,
+  });
   if (failure !== undefined) throw withResumeHint(failure, final, userRepo.root);
   return { state: final, statePath: deps.store.statePath(runId), summaryPath };
 }
@@ -117,7 +160,12 @@ function limits(req: RunRequest) {
   return { maxIterations: req.config.loop.max_iterations, maxUnusableAnswers: req.config.loop.max_unusable_answers };
 }
 
-async function end(rec: RunRecorder, status: Exclude<RunStatus, 'running'>, reason: ExitReason, detail: string | null): Promise<RunState> {
+async function end(
+  rec: RunRecorder,
+  status: Exclude<RunStatus, 'running'>,
+  reason: ExitReason,
+  detail: string | null,
+): Promise<RunState> {
   return rec.update((s, now) => finishRun(s, { status, reason, detail }, now));
 }
 
@@ -126,7 +174,13 @@ async function end(rec: RunRecorder, status: Exclude<RunStatus, 'running'>, reas
  * The name is recorded before the ref is made: a run killed in between is resumed onto that branch
  * (adopted when it already points at the commit), never onto a second one.
  */
-async function deliver(rec: RunRecorder, deps: RunDeps, req: RunRequest, prep: Prepared, userRepo: UserRepo): Promise<void> {
+async function deliver(
+  rec: RunRecorder,
+  deps: RunDeps,
+  req: RunRequest,
+  prep: Prepared,
+  userRepo: UserRepo,
+): Promise<void> {
   const sig = deps.signal ? { signal: deps.signal } : {};
   await rec.phase('deliver', null, async () => {
     const commit = prep.workbench.head();
@@ -137,11 +191,17 @@ async function deliver(rec: RunRecorder, deps: RunDeps, req: RunRequest, prep: P
       await rec.update((s) => ({ ...s, branch: { name: pending, commit }, delivering: null }));
       return;
     }
-    const name = pending !== null && made === null ? pending : await freeBranchName(userRepo, req.config.git.branch_prefix, deps.now(), sig);
+    const name =
+      pending !== null && made === null
+        ? pending
+        : await freeBranchName(userRepo, req.config.git.branch_prefix, deps.now(), sig);
     await rec.update((s) => ({ ...s, delivering: { name, commit } }));
     const branch = await deliverBranch({ userRepo, workbench: prep.workbench, commit, branch: name, ...sig });
     faultPoint('deliver:ref');
-    rec.logger.info({ branch: branch.branch, commit: branch.commit, commits: appliedCount(rec.state) }, 'branch delivered');
+    rec.logger.info(
+      { branch: branch.branch, commit: branch.commit, commits: appliedCount(rec.state) },
+      'branch delivered',
+    );
     await rec.update((s) => ({ ...s, branch: { name: branch.branch, commit: branch.commit }, delivering: null }));
   });
 }
@@ -150,13 +210,24 @@ async function deliver(rec: RunRecorder, deps: RunDeps, req: RunRequest, prep: P
  * Finish a run that ended (stable or failed) but stopped before its report: write PR_SUMMARY.md and
  * record the report phase. Nothing else of the run is done again.
  */
-export async function reportOnly(state: RunState, deps: Pick<RunDeps, 'store' | 'emit' | 'now' | 'loggerFor'>): Promise<RunOutcome> {
+export async function reportOnly(
+  state: RunState,
+  deps: Pick<RunDeps, 'store' | 'emit' | 'now' | 'loggerFor'>,
+): Promise<RunOutcome> {
   const logger = deps.loggerFor(state.run_id).child({ run_id: state.run_id });
   const rec = new RunRecorder(state, deps.store, deps.emit, deps.now, logger);
   logger.info({ status: state.status }, 'resumed to write the report only');
   const summaryPath = await writeSummary(rec, deps);
   const final = rec.state;
-  deps.emit({ type: 'run_finished', run_id: final.run_id, at: deps.now().toISOString(), status: final.status, reason: final.reason, detail: final.reason_detail, branch: final.branch?.name ?? null });
+  deps.emit({
+    type: 'run_finished',
+    run_id: final.run_id,
+    at: deps.now().toISOString(),
+    status: final.status,
+    reason: final.reason,
+    detail: final.reason_detail,
+    branch: final.branch?.name ?? null,
+  });
   return { state: final, statePath: deps.store.statePath(final.run_id), summaryPath };
 }
 

@@ -15,7 +15,11 @@ export function pickRuntime(configured: string, info: Pick<EngineInfo, 'runtimes
 }
 
 /** Resolve `configured` against the engine; asks the engine only for "auto". */
-export async function resolveRuntime(configured: string, engine: Pick<SandboxEngine, 'info'>, signal?: AbortSignal): Promise<string> {
+export async function resolveRuntime(
+  configured: string,
+  engine: Pick<SandboxEngine, 'info'>,
+  signal?: AbortSignal,
+): Promise<string> {
   if (configured !== AUTO_RUNTIME) return configured;
   return pickRuntime(configured, await engine.info(signal ? { signal } : {}));
 }

@@ -29,8 +29,16 @@ export interface InitOptions {
 /** Copy the workbench's head into the sandbox (with the path list), returning whether anything was left out. */
 export async function copyHead(o: InitOptions): Promise<{ skipped: number }> {
   const sig = o.signal ? { signal: o.signal } : {};
-  const archive = baseTarStream(o.workbench, o.workbench.head(), { uid: o.uid, gid: o.gid, pathList: BASE_PATHS, ...sig });
-  const [, stats] = await Promise.all([o.sandbox.copyIn({ kind: 'tar', stream: archive.stream, normalized: true }, sig), archive.done]);
+  const archive = baseTarStream(o.workbench, o.workbench.head(), {
+    uid: o.uid,
+    gid: o.gid,
+    pathList: BASE_PATHS,
+    ...sig,
+  });
+  const [, stats] = await Promise.all([
+    o.sandbox.copyIn({ kind: 'tar', stream: archive.stream, normalized: true }, sig),
+    archive.done,
+  ]);
   return { skipped: stats.skippedSubmodules + stats.skippedUnsafe };
 }
 
@@ -46,19 +54,29 @@ export async function initSandboxRepo(o: InitOptions): Promise<SandboxBase> {
   });
   if (first && first.tree === o.workbench.tree()) return { ...first, comparable: true };
   const sig = o.signal ? { signal: o.signal } : {};
-  const wipe = await o.sandbox.exec(['sh', '-c', 'chmod -R u+rwX /workspace 2>/dev/null; find /workspace -mindepth 1 -delete'], { timeoutMs: o.execTimeoutMs, ...sig });
-  if (wipe.exitCode !== 0) throw new HammerError('SANDBOX_BROKEN', `could not reset the sandbox's workspace (exit ${wipe.exitCode})`);
+  const wipe = await o.sandbox.exec(
+    ['sh', '-c', 'chmod -R u+rwX /workspace 2>/dev/null; find /workspace -mindepth 1 -delete'],
+    { timeoutMs: o.execTimeoutMs, ...sig },
+  );
+  if (wipe.exitCode !== 0)
+    throw new HammerError('SANDBOX_BROKEN', `could not reset the sandbox's workspace (exit ${wipe.exitCode})`);
   await copyHead(o);
   const second = await runInit(o);
   return { ...second, comparable: second.tree === o.workbench.tree() };
 }
 
 async function runInit(o: InitOptions): Promise<{ commit: string; tree: string }> {
-  const r = await o.sandbox.exec(runnerArgv('init', BASE_PATHS), { timeoutMs: o.execTimeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
+  const r = await o.sandbox.exec(runnerArgv('init', BASE_PATHS), {
+    timeoutMs: o.execTimeoutMs,
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
   if (r.timedOut) throw new HammerError('SANDBOX_BROKEN', `runner init timed out after ${o.execTimeoutMs} ms`);
   const result = parseRunnerResult(r.stdout.text, { exitCode: r.exitCode });
   if (!result.ok || !result.commit || !result.tree) {
-    throw new HammerError('SANDBOX_BROKEN', `runner init failed (exit ${result.exit}): ${r.stderr.text.trim().slice(-300)}`);
+    throw new HammerError(
+      'SANDBOX_BROKEN',
+      `runner init failed (exit ${result.exit}): ${r.stderr.text.trim().slice(-300)}`,
+    );
   }
   return { commit: result.commit, tree: result.tree };
 }

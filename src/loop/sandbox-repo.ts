@@ -77,7 +77,10 @@ export class SandboxRepo {
     options: { signal?: AbortSignal; onChecked?: (candidate: number) => void } = {},
   ): Promise<StepResult> {
     if (candidates.length === 0 || candidates.length > MAX_STEP_CANDIDATES) {
-      throw new HammerError('INTERNAL', `a step takes 1 to ${MAX_STEP_CANDIDATES} candidates, not ${candidates.length}`);
+      throw new HammerError(
+        'INTERNAL',
+        `a step takes 1 to ${MAX_STEP_CANDIDATES} candidates, not ${candidates.length}`,
+      );
     }
     const { signal } = options;
     const t0 = performance.now();
@@ -85,38 +88,41 @@ export class SandboxRepo {
     let applied: { at: number; commit: string; tree: string } | undefined;
     let scanned = '';
     const args = candidates.flatMap((c) => [c.flags.join(' '), c.patch]);
-    const exec = await this.sandbox.exec(runnerArgv('step', head, name, message, String(Math.ceil(test.timeoutMs / 1000)), test.command, ...args), {
-      // outer backstop only: the runner's timeout(1) ends the tests, then the grace, then this
-      timeoutMs: this.options.execTimeoutMs + test.timeoutMs + KILL_GRACE_MS + 5_000,
-      maxOutputBytes: this.options.maxOutputBytes,
-      ...(signal ? { signal } : {}),
-      onOutput: (stream, chunk) => {
-        if (stream === 'stdout' && !applied) {
-          // the stage lines come first, before any test output; scan only until both are seen
-          scanned += chunk.toString('latin1');
-          let m: RegExpExecArray | null;
-          while (!applied && (m = STAGE.exec(scanned))) {
-            if (m[2] !== undefined) {
-              const k = Number(m[2]) - 1;
-              if (checked === undefined && k >= 0 && k < candidates.length) {
-                checked = { at: performance.now(), k };
-                options.onChecked?.(k);
-              }
-            } else applied = { at: performance.now(), commit: m[3]!, tree: m[4]! };
-            scanned = scanned.slice(m[0].length);
+    const exec = await this.sandbox.exec(
+      runnerArgv('step', head, name, message, String(Math.ceil(test.timeoutMs / 1000)), test.command, ...args),
+      {
+        // outer backstop only: the runner's timeout(1) ends the tests, then the grace, then this
+        timeoutMs: this.options.execTimeoutMs + test.timeoutMs + KILL_GRACE_MS + 5_000,
+        maxOutputBytes: this.options.maxOutputBytes,
+        ...(signal ? { signal } : {}),
+        onOutput: (stream, chunk) => {
+          if (stream === 'stdout' && !applied) {
+            // the stage lines come first, before any test output; scan only until both are seen
+            scanned += chunk.toString('latin1');
+            let m: RegExpExecArray | null;
+            while (!applied && (m = STAGE.exec(scanned))) {
+              if (m[2] !== undefined) {
+                const k = Number(m[2]) - 1;
+                if (checked === undefined && k >= 0 && k < candidates.length) {
+                  checked = { at: performance.now(), k };
+                  options.onChecked?.(k);
+                }
+              } else applied = { at: performance.now(), commit: m[3]!, tree: m[4]! };
+              scanned = scanned.slice(m[0].length);
+            }
+            if (applied && scanned && test.onOutput) test.onOutput('stdout', Buffer.from(scanned, 'latin1'));
+            if (scanned.length > 4096 && !applied) scanned = scanned.slice(-4096);
+            return;
           }
-          if (applied && scanned && test.onOutput) test.onOutput('stdout', Buffer.from(scanned, 'latin1'));
-          if (scanned.length > 4096 && !applied) scanned = scanned.slice(-4096);
-          return;
-        }
-        if (applied && test.onOutput) {
-          // the runner's own result line is not test output (the final capture is split exactly)
-          const text = stream === 'stdout' ? chunk.toString('latin1').replace(RESULT_LINE, '') : undefined;
-          if (text === undefined) test.onOutput(stream, chunk);
-          else if (text) test.onOutput(stream, Buffer.from(text, 'latin1'));
-        }
+          if (applied && test.onOutput) {
+            // the runner's own result line is not test output (the final capture is split exactly)
+            const text = stream === 'stdout' ? chunk.toString('latin1').replace(RESULT_LINE, '') : undefined;
+            if (text === undefined) test.onOutput(stream, chunk);
+            else if (text) test.onOutput(stream, Buffer.from(text, 'latin1'));
+          }
+        },
       },
-    });
+    );
     const end = performance.now();
     const result = exec.timedOut ? undefined : splitRunnerOutput(exec.stdout.text).result;
     if (!applied) {
@@ -125,10 +131,19 @@ export class SandboxRepo {
         const msg = messages.filter((m) => m !== '').join('\n') || `git apply --check exited ${result.exit}`;
         return { kind: 'rejected', message: msg, messages, validateMs: end - t0 };
       }
-      throw new HammerError('SANDBOX_BROKEN', `runner step ended before applying the patch (exit ${exec.exitCode}${exec.timedOut ? ', timed out' : ''}): ${exec.stderr.text.trim().slice(-300)}`);
+      throw new HammerError(
+        'SANDBOX_BROKEN',
+        `runner step ended before applying the patch (exit ${exec.exitCode}${exec.timedOut ? ', timed out' : ''}): ${exec.stderr.text.trim().slice(-300)}`,
+      );
     }
-    if (checked === undefined || (result !== undefined && result.candidate !== undefined && result.candidate !== checked.k + 1)) {
-      throw new HammerError('SANDBOX_BROKEN', 'the runner applied a patch without saying which candidate passed its check');
+    if (
+      checked === undefined ||
+      (result !== undefined && result.candidate !== undefined && result.candidate !== checked.k + 1)
+    ) {
+      throw new HammerError(
+        'SANDBOX_BROKEN',
+        'the runner applied a patch without saying which candidate passed its check',
+      );
     }
     const testMs = end - applied.at;
     const timedOut = exec.timedOut || ((exec.exitCode === 124 || exec.exitCode === 137) && testMs >= test.timeoutMs);
@@ -145,7 +160,12 @@ export class SandboxRepo {
   }
 
   /** Run the test command (sh -c in /workspace); a failing or timed-out test is a result. */
-  async test(command: string, timeoutMs: number, onOutput?: ExecOptions['onOutput'], signal?: AbortSignal): Promise<ExecResult> {
+  async test(
+    command: string,
+    timeoutMs: number,
+    onOutput?: ExecOptions['onOutput'],
+    signal?: AbortSignal,
+  ): Promise<ExecResult> {
     const seconds = String(Math.ceil(timeoutMs / 1000));
     const r = await this.sandbox.exec(runnerArgv('test', seconds, command), {
       // the host's timer is the real limit; the runner's own `timeout` is a backstop a second later
@@ -161,12 +181,17 @@ export class SandboxRepo {
 
   private async op(op: RunnerOp, args: string[], signal?: AbortSignal) {
     const exec = await this.exec(runnerArgv(op, ...args), signal);
-    if (exec.timedOut) throw new HammerError('SANDBOX_BROKEN', `runner ${op} timed out after ${this.options.execTimeoutMs} ms`);
+    if (exec.timedOut)
+      throw new HammerError('SANDBOX_BROKEN', `runner ${op} timed out after ${this.options.execTimeoutMs} ms`);
     return parseRunnerResult(exec.stdout.text, { exitCode: exec.exitCode });
   }
 
   private exec(argv: string[], signal?: AbortSignal): Promise<ExecResult> {
-    return this.sandbox.exec(argv, { timeoutMs: this.options.execTimeoutMs, maxOutputBytes: this.options.maxOutputBytes, ...(signal ? { signal } : {}) });
+    return this.sandbox.exec(argv, {
+      timeoutMs: this.options.execTimeoutMs,
+      maxOutputBytes: this.options.maxOutputBytes,
+      ...(signal ? { signal } : {}),
+    });
   }
 }
 
@@ -193,6 +218,7 @@ function splitChecks(stderr: string, count: number): string[] {
 }
 
 function requireHash(value: string | undefined, op: string): string {
-  if (!value || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value)) throw new HammerError('SANDBOX_BROKEN', `runner ${op} returned no valid object id`);
+  if (!value || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value))
+    throw new HammerError('SANDBOX_BROKEN', `runner ${op} returned no valid object id`);
   return value;
 }

@@ -14,13 +14,17 @@ export function stabilitySignal(state: RunState): string {
   }
   switch (last.outcome) {
     case 'applied':
-      return testPassed(last.test) ? 'last patch applied and the tests pass' : `last patch applied, tests still failing (${testStatus(last.test)})`;
+      return testPassed(last.test)
+        ? 'last patch applied and the tests pass'
+        : `last patch applied, tests still failing (${testStatus(last.test)})`;
     case 'rejected':
       return 'last patch rejected: it could not be applied to the current files, nothing was committed (why is below)';
     case 'unusable':
       return `no usable diff last time: ${last.extraction?.reason ?? 'the answer held no diff'}`;
     case 'no_changes':
-      return testPassed(test) ? 'you answered NO_CHANGES and the tests pass' : `you answered NO_CHANGES but the tests still fail (${testStatus(test)})`;
+      return testPassed(test)
+        ? 'you answered NO_CHANGES and the tests pass'
+        : `you answered NO_CHANGES but the tests still fail (${testStatus(test)})`;
     case 'duplicate':
       return 'your last patch repeated an earlier one; try a different change';
     default:

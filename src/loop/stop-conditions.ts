@@ -94,22 +94,28 @@ export function decideNext(state: RunState, limits: LoopLimits): NextAction {
   if (last.outcome === 'no_changes' && testPassed(latestTest(state))) {
     return appliedCount(state) > 0
       ? stop('stable', 'tests_pass', `tests pass; the model answered NO_CHANGES in iteration ${last.n}`)
-      : stop('stable', 'tests_pass_baseline', `tests passed at baseline; the model answered NO_CHANGES in iteration ${last.n}`);
+      : stop(
+          'stable',
+          'tests_pass_baseline',
+          `tests passed at baseline; the model answered NO_CHANGES in iteration ${last.n}`,
+        );
   }
   if (last.outcome === 'duplicate' || (last.patch !== null && seenPatchHash(state, last.patch.hash, last.n))) {
-    const first = state.iterations.find((it) => it.n !== last.n && it.patch !== null && it.patch.hash === last.patch?.hash);
-    return stop(
-      'failed',
-      'duplicate_patch',
-      `iteration ${last.n} repeated the patch of iteration ${first?.n ?? '?'}`,
+    const first = state.iterations.find(
+      (it) => it.n !== last.n && it.patch !== null && it.patch.hash === last.patch?.hash,
     );
+    return stop('failed', 'duplicate_patch', `iteration ${last.n} repeated the patch of iteration ${first?.n ?? '?'}`);
   }
   const streak = unusableStreak(state);
   if (streak >= limits.maxUnusableAnswers) {
     return stop('failed', 'no_usable_diff', `${streak} answers in a row without a usable diff`);
   }
   if (done.length >= limits.maxIterations) {
-    return stop('failed', 'max_iterations', `${done.length} of ${limits.maxIterations} iterations without passing tests`);
+    return stop(
+      'failed',
+      'max_iterations',
+      `${done.length} of ${limits.maxIterations} iterations without passing tests`,
+    );
   }
   return { action: 'generate' };
 }
@@ -119,7 +125,10 @@ function stop(status: 'stable' | 'failed', reason: ExitReason, detail: string): 
 }
 
 /** The first phase of an iteration not yet done (where a resumed run continues), or null when all are. */
-export function firstPendingPhase<P extends string>(phases: Partial<Record<P, { status: string }>>, order: readonly P[]): P | null {
+export function firstPendingPhase<P extends string>(
+  phases: Partial<Record<P, { status: string }>>,
+  order: readonly P[],
+): P | null {
   for (const p of order) {
     const rec = phases[p];
     if (rec === undefined || rec.status === 'failed') return p;

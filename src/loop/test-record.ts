@@ -20,7 +20,9 @@ export function toTestRecord(result: ExecResult, options: TestRecordOptions): Te
   const excerpt = (text: string): string => {
     const max = options.maxLineChars ?? 500;
     const lines = headTailLines(sanitizeText(text), options.headLines, options.tailLines).split('\n');
-    return lines.map((l) => (l.length > max ? `${l.slice(0, max)}[... ${l.length - max} more characters]` : l)).join('\n');
+    return lines
+      .map((l) => (l.length > max ? `${l.slice(0, max)}[... ${l.length - max} more characters]` : l))
+      .join('\n');
   };
   return {
     command: options.command,

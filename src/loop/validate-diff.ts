@@ -65,7 +65,9 @@ export function validateDiff(patch: string, options: ValidateOptions): DiffValid
 export function toPatchFiles(files: readonly ValidatedFile[]): PatchFile[] {
   return files.map((f) => {
     const path = f.newPath ?? f.oldPath ?? '';
-    return f.status === 'renamed' || f.status === 'copied' ? { path, status: f.status, from: f.oldPath ?? '' } : { path, status: f.status };
+    return f.status === 'renamed' || f.status === 'copied'
+      ? { path, status: f.status, from: f.oldPath ?? '' }
+      : { path, status: f.status };
   });
 }
 
@@ -86,8 +88,10 @@ function checkFile(file: FilePatch): ValidatedFile | string {
   let newPath: string | null = null;
   if (file.oldPath !== null && file.newPath !== null) {
     if (file.oldPath === '/dev/null' && file.newPath === '/dev/null') return `${name}: both sides are /dev/null`;
-    if (file.oldPath !== '/dev/null' && !file.oldPath.startsWith('a/')) return `${name}: the --- path must start with a/ (or be /dev/null)`;
-    if (file.newPath !== '/dev/null' && !file.newPath.startsWith('b/')) return `${name}: the +++ path must start with b/ (or be /dev/null)`;
+    if (file.oldPath !== '/dev/null' && !file.oldPath.startsWith('a/'))
+      return `${name}: the --- path must start with a/ (or be /dev/null)`;
+    if (file.newPath !== '/dev/null' && !file.newPath.startsWith('b/'))
+      return `${name}: the +++ path must start with b/ (or be /dev/null)`;
     oldPath = file.oldPath === '/dev/null' ? null : stripPrefix(file.oldPath, 'a/');
     newPath = file.newPath === '/dev/null' ? null : stripPrefix(file.newPath, 'b/');
   } else if (gitPaths !== null) {

@@ -23,7 +23,12 @@ export function renderPrSummary(state: RunState): string {
     table(
       ['', ''],
       [
-        ['Branch', state.branch === null ? 'not created' : `${cellCode(state.branch.name)} at ${cellCode(short(state.branch.commit))}`],
+        [
+          'Branch',
+          state.branch === null
+            ? 'not created'
+            : `${cellCode(state.branch.name)} at ${cellCode(short(state.branch.commit))}`,
+        ],
         ['Base', `${cellCode(state.repo.base_ref)} at ${cellCode(short(state.repo.base_commit))}`],
         ['Status', `${state.status}${state.reason === null ? '' : ` (${state.reason})`}`],
         ['Iterations', String(iterations.length)],
@@ -33,9 +38,12 @@ export function renderPrSummary(state: RunState): string {
       ].map(([k, v]) => [k!, v!]),
     ),
   );
-  if (state.reason_detail !== null && state.reason_detail !== '') sections.push(`Stopped because: ${sanitizeLine(state.reason_detail)}`);
+  if (state.reason_detail !== null && state.reason_detail !== '')
+    sections.push(`Stopped because: ${sanitizeLine(state.reason_detail)}`);
 
-  sections.push(`## Directive\n\nFrom ${code(state.directive.path)}:\n\n${blockquote(directiveExcerpt(state.directive.text))}`);
+  sections.push(
+    `## Directive\n\nFrom ${code(state.directive.path)}:\n\n${blockquote(directiveExcerpt(state.directive.text))}`,
+  );
   sections.push(renderIterations(iterations));
   sections.push(renderCommits(iterations));
   sections.push(renderFinalTest(state));
@@ -66,7 +74,8 @@ function imageRows(image: RunState['image']): string[][] {
   const cell = (img: { ref: string; id: string }): string => `${cellCode(img.ref)} (${cellCode(img.id)})`;
   const rows = [['Image', cell(image)]];
   if (image.toolchain) rows.push(['Toolchain image', cell(image.toolchain)]);
-  if (image.env !== undefined) rows.push(['Env image', image.env === null ? 'none (no dependencies to install)' : cell(image.env)]);
+  if (image.env !== undefined)
+    rows.push(['Env image', image.env === null ? 'none (no dependencies to install)' : cell(image.env)]);
   return rows;
 }
 
@@ -83,7 +92,9 @@ function renderIterations(iterations: readonly Iteration[]): string {
     formatDuration(Object.values(it.phases).reduce((sum, p) => sum + (p?.duration_ms ?? 0), 0)),
     tableCell(truncateText(it.summary, 80)),
   ]);
-  const note = iterations.some((it) => it.outcome === 'applied' && it.patch?.rung !== undefined && it.patch.rung !== 'as_is')
+  const note = iterations.some(
+    (it) => it.outcome === 'applied' && it.patch?.rung !== undefined && it.patch.rung !== 'as_is',
+  )
     ? `\n\nApplied by: the apply ladder's rung (1 as_is: git apply as written; 2 recount: hunk counts recounted; 3 whitespace: whitespace-tolerant; 4 relocated: hunks placed by their context; 5 search_replace: search/replace of the edited lines).`
     : '';
   return `## Iterations\n\n${table(['#', 'Outcome', 'Applied by', 'Files', 'Tests', 'Model', 'Test run', 'Total', 'Summary'], rows)}${note}`;
@@ -107,7 +118,10 @@ function renderFinalTest(state: RunState): string {
   if (test === null) return '## Final test run\n\nThe tests did not run.';
   const passed = test.exit_code === 0 && !test.timed_out;
   const head = `## Final test run\n\n${passed ? 'Passed' : 'Failed'}: ${code(test.command)} (${testStatus(test)}, ${formatDuration(test.duration_ms)})`;
-  const output = [test.stdout_tail, test.stderr_tail].map((t) => sanitizeText(t).trimEnd()).filter((t) => t !== '').join('\n');
+  const output = [test.stdout_tail, test.stderr_tail]
+    .map((t) => sanitizeText(t).trimEnd())
+    .filter((t) => t !== '')
+    .join('\n');
   if (output === '') return `${head}\n\nNo output.`;
   const lines = output.split('\n');
   const tail = lines.slice(-OUTPUT_TAIL_LINES).join('\n');
@@ -130,13 +144,19 @@ function renderFiles(iterations: readonly Iteration[]): string {
 
 /** Sensitive paths [policy] allowed: always flagged, so a human reads them before merging. */
 function renderReview(iterations: readonly Iteration[]): string | null {
-  const lines = iterations.flatMap((it) => (it.outcome === 'applied' ? (it.review ?? []).map((r) => `- Iteration ${it.n}: ${sanitizeLine(truncateText(r, 300))}`) : []));
+  const lines = iterations.flatMap((it) =>
+    it.outcome === 'applied'
+      ? (it.review ?? []).map((r) => `- Iteration ${it.n}: ${sanitizeLine(truncateText(r, 300))}`)
+      : [],
+  );
   if (lines.length === 0) return null;
   return `## Needs review: sensitive paths\n\nThese edits change CI configuration, git attributes or submodules, or package scripts. They were applied only because \`[policy] allow_sensitive\` is on; read them before merging.\n\n${lines.join('\n')}`;
 }
 
 function renderRejected(iterations: readonly Iteration[]): string | null {
-  const rejected = iterations.filter((it) => it.outcome === 'rejected' || it.outcome === 'unusable' || it.outcome === 'duplicate');
+  const rejected = iterations.filter(
+    (it) => it.outcome === 'rejected' || it.outcome === 'unusable' || it.outcome === 'duplicate',
+  );
   if (rejected.length === 0) return null;
   const lines = rejected.map((it) => {
     const why =

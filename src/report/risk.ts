@@ -18,10 +18,16 @@ export function assessRisk(state: RunState): RiskAssessment {
   const detail = state.reason_detail === null || state.reason_detail === '' ? '' : ` (${state.reason_detail})`;
   if (state.status === 'stable') {
     if (applied === 0) return { level: 'pass', reason: `the tests pass without changes: ${why}${detail}` };
-    return { level: 'pass', reason: `the tests pass after ${applied} applied patch${applied === 1 ? '' : 'es'}: ${why}${detail}` };
+    return {
+      level: 'pass',
+      reason: `the tests pass after ${applied} applied patch${applied === 1 ? '' : 'es'}: ${why}${detail}`,
+    };
   }
   if (applied > 0) {
-    return { level: 'partial', reason: `${applied} patch${applied === 1 ? '' : 'es'} applied but the tests still fail: ${why}${detail}` };
+    return {
+      level: 'partial',
+      reason: `${applied} patch${applied === 1 ? '' : 'es'} applied but the tests still fail: ${why}${detail}`,
+    };
   }
   return { level: 'fail', reason: `no patch was applied: ${why}${detail}` };
 }

@@ -27,7 +27,9 @@ export function sanitizeText(text: string): string {
 
 /** sanitizeText for a one-line context (a table cell, a list item): newlines and tabs become spaces. */
 export function sanitizeLine(text: string): string {
-  return sanitizeText(text).replace(/[\n\t]+/g, ' ').trim();
+  return sanitizeText(text)
+    .replace(/[\n\t]+/g, ' ')
+    .trim();
 }
 
 /** Shorten `text` to at most `max` characters, marking the cut with an ellipsis. */

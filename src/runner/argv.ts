@@ -3,7 +3,18 @@ import { HammerError } from '../errors.js';
 import { runnerScript } from './script.js';
 
 /** Every op the runner performs. */
-export const RUNNER_OPS = ['init', 'apply-check', 'apply', 'commit', 'test', 'diff', 'status', 'tree', 'reset', 'step'] as const;
+export const RUNNER_OPS = [
+  'init',
+  'apply-check',
+  'apply',
+  'commit',
+  'test',
+  'diff',
+  'status',
+  'tree',
+  'reset',
+  'step',
+] as const;
 
 /** One runner op name. */
 export type RunnerOp = (typeof RUNNER_OPS)[number];

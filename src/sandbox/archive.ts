@@ -26,7 +26,18 @@ export async function packFiles(prefix: string, files: SandboxFile[], owner: San
     const segments = [...base, ...safeRelativePath(file.path).split('/')];
     addDirs(segments.slice(0, -1));
     const content = typeof file.content === 'string' ? Buffer.from(file.content) : file.content;
-    pack.entry({ name: segments.join('/'), type: 'file', mode: (file.mode ?? 0o644) & 0o777, uid: owner.uid, gid: owner.gid, mtime, size: content.length }, content);
+    pack.entry(
+      {
+        name: segments.join('/'),
+        type: 'file',
+        mode: (file.mode ?? 0o644) & 0o777,
+        uid: owner.uid,
+        gid: owner.gid,
+        mtime,
+        size: content.length,
+      },
+      content,
+    );
   }
   pack.finalize();
   return collected;
@@ -41,7 +52,8 @@ async function collect(stream: tar.Pack): Promise<Buffer> {
 /** Read the single regular file `name` from an archive stream; anything else (or more than maxBytes) is refused. */
 export async function readSingleFile(source: Readable, name: string, maxBytes: number): Promise<Buffer> {
   const extract = tar.extract();
-  const refuse = (why: string): HammerError => new HammerError('SANDBOX_BROKEN', `refused to read ${name} from the sandbox: ${why}`);
+  const refuse = (why: string): HammerError =>
+    new HammerError('SANDBOX_BROKEN', `refused to read ${name} from the sandbox: ${why}`);
   source.on('error', (err) => extract.destroy(err));
   source.pipe(extract);
   let content: Buffer | undefined;

@@ -65,13 +65,17 @@ export class OutputCapture {
     const head = Buffer.concat(this.head);
     const tail = Buffer.concat(this.tail);
     const dropped = this.total - head.length - tail.length;
-    if (dropped === 0) return { text: new TextDecoder().decode(Buffer.concat([head, tail])), totalBytes: this.total, droppedBytes: 0 };
+    if (dropped === 0)
+      return { text: new TextDecoder().decode(Buffer.concat([head, tail])), totalBytes: this.total, droppedBytes: 0 };
     // Cut on character boundaries: an incomplete sequence at the head's end or the tail's start is dropped too.
     const headKeep = head.length - incompleteSuffix(head);
     const tailSkip = continuationPrefix(tail);
     const droppedBytes = dropped + (head.length - headKeep) + tailSkip;
     const decoder = new TextDecoder();
-    const text = decoder.decode(head.subarray(0, headKeep)) + droppedMarker(droppedBytes) + decoder.decode(tail.subarray(tailSkip));
+    const text =
+      decoder.decode(head.subarray(0, headKeep)) +
+      droppedMarker(droppedBytes) +
+      decoder.decode(tail.subarray(tailSkip));
     return { text, totalBytes: this.total, droppedBytes };
   }
 }

@@ -29,14 +29,24 @@ export function repackTar(source: Readable, owner: SandboxUser): PackedRepo {
   extract.on('error', (err) => pack.destroy(err));
   extract.on('entry', (header, body, next) => {
     const name = posix.normalize(header.name);
-    const kept = header.type === 'file' || header.type === 'directory' || header.type === 'symlink' || header.type === 'link';
+    const kept =
+      header.type === 'file' || header.type === 'directory' || header.type === 'symlink' || header.type === 'link';
     if (!kept || name.startsWith('/') || name === '..' || name.startsWith('../')) {
       stats.skipped++;
       body.on('end', () => next());
       body.resume();
       return;
     }
-    const out = { name, type: header.type, mode: (header.mode ?? 0o644) & 0o777, uid: owner.uid, gid: owner.gid, mtime: header.mtime, size: header.type === 'file' ? header.size : 0, linkname: header.linkname };
+    const out = {
+      name,
+      type: header.type,
+      mode: (header.mode ?? 0o644) & 0o777,
+      uid: owner.uid,
+      gid: owner.gid,
+      mtime: header.mtime,
+      size: header.type === 'file' ? header.size : 0,
+      linkname: header.linkname,
+    };
     if (header.type === 'file') {
       stats.files++;
       stats.bytes += header.size ?? 0;

@@ -28,9 +28,16 @@ export function engineAddress(env: NodeJS.ProcessEnv): EngineAddress {
       cause: err,
     });
   }
-  if (url.protocol === 'ssh:') return { kind: 'ssh', host: url.hostname, port: url.port || '22', username: url.username || undefined };
+  if (url.protocol === 'ssh:')
+    return { kind: 'ssh', host: url.hostname, port: url.port || '22', username: url.username || undefined };
   const tls = env.DOCKER_TLS_VERIFY === '1' || url.port === '2376' || url.protocol === 'https:';
-  return { kind: 'tcp', host: url.hostname, port: url.port || (tls ? '2376' : '2375'), tls, certPath: env.DOCKER_CERT_PATH || undefined };
+  return {
+    kind: 'tcp',
+    host: url.hostname,
+    port: url.port || (tls ? '2376' : '2375'),
+    tls,
+    certPath: env.DOCKER_CERT_PATH || undefined,
+  };
 }
 
 /** A dockerode client for the engine DOCKER_HOST names (keep-alive on a local socket: it saves time on every exec). */
@@ -43,16 +50,37 @@ export function createDockerClient(env: NodeJS.ProcessEnv = process.env): Docker
       const desktop = join(homedir(), '.docker', 'run', 'docker.sock');
       const socketPath = address.socketPath ?? (existsSync(desktop) ? desktop : '/var/run/docker.sock');
       // `agent` is a docker-modem option the type definitions leave out; a typed variable carries it.
-      const options: Dockerode.DockerOptions & { agent: Agent } = { ...base, socketPath, agent: new Agent({ keepAlive: true }) };
+      const options: Dockerode.DockerOptions & { agent: Agent } = {
+        ...base,
+        socketPath,
+        agent: new Agent({ keepAlive: true }),
+      };
       return new Dockerode(options);
     }
     case 'ssh':
-      return new Dockerode({ ...base, protocol: 'ssh', host: address.host, port: address.port, ...(address.username ? { username: address.username } : {}), sshOptions: { agent: env.SSH_AUTH_SOCK } });
+      return new Dockerode({
+        ...base,
+        protocol: 'ssh',
+        host: address.host,
+        port: address.port,
+        ...(address.username ? { username: address.username } : {}),
+        sshOptions: { agent: env.SSH_AUTH_SOCK },
+      });
     case 'tcp': {
       const certs = address.certPath
-        ? { ca: readFileSync(join(address.certPath, 'ca.pem')), cert: readFileSync(join(address.certPath, 'cert.pem')), key: readFileSync(join(address.certPath, 'key.pem')) }
+        ? {
+            ca: readFileSync(join(address.certPath, 'ca.pem')),
+            cert: readFileSync(join(address.certPath, 'cert.pem')),
+            key: readFileSync(join(address.certPath, 'key.pem')),
+          }
         : {};
-      return new Dockerode({ ...base, protocol: address.tls ? 'https' : 'http', host: address.host, port: address.port, ...certs });
+      return new Dockerode({
+        ...base,
+        protocol: address.tls ? 'https' : 'http',
+        host: address.host,
+        port: address.port,
+        ...certs,
+      });
     }
   }
 }
@@ -75,7 +103,10 @@ export async function pingEngine(docker: Dockerode, signal?: AbortSignal, timeou
     ]);
   } catch (err) {
     if (signal?.aborted) throw abortError(signal, 'reaching the Docker engine');
-    throw new HammerError('ENGINE_UNAVAILABLE', `no Docker engine answers (${messageOf(err)})`, { hint: ENGINE_HINT, cause: err });
+    throw new HammerError('ENGINE_UNAVAILABLE', `no Docker engine answers (${messageOf(err)})`, {
+      hint: ENGINE_HINT,
+      cause: err,
+    });
   } finally {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);

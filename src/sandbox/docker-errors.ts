@@ -3,7 +3,8 @@ import { HammerError, abortError } from '../errors.js';
 
 /** The HTTP status code of a dockerode error, if it has one. */
 export function statusCode(err: unknown): number | undefined {
-  if (typeof err === 'object' && err !== null && 'statusCode' in err && typeof err.statusCode === 'number') return err.statusCode;
+  if (typeof err === 'object' && err !== null && 'statusCode' in err && typeof err.statusCode === 'number')
+    return err.statusCode;
   return undefined;
 }
 
@@ -43,7 +44,11 @@ export function sandboxFailure(err: unknown, what: string, signal?: AbortSignal)
   if (signal?.aborted) return abortError(signal, what);
   if (err instanceof HammerError) return err;
   if (isEngineLost(err)) {
-    return new HammerError('ENGINE_UNAVAILABLE', `${what} failed: the Docker engine stopped answering (${messageOf(err)})`, { hint: ENGINE_HINT, cause: err });
+    return new HammerError(
+      'ENGINE_UNAVAILABLE',
+      `${what} failed: the Docker engine stopped answering (${messageOf(err)})`,
+      { hint: ENGINE_HINT, cause: err },
+    );
   }
   return new HammerError('SANDBOX_BROKEN', `${what} failed: ${messageOf(err)}`, { cause: err });
 }

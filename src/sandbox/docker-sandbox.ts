@@ -18,7 +18,6 @@ import type { SandboxUser } from './user.js';
 const SIGNAL_DEATH_LOOKS = 8;
 const SIGNAL_DEATH_LOOK_MS = 125;
 
-
 /** A sandbox backed by one container and one workspace volume. */
 export class DockerSandbox implements Sandbox {
   readonly workdir = WORKDIR;
@@ -71,19 +70,27 @@ export class DockerSandbox implements Sandbox {
     try {
       inspected = await this.target.container.inspect();
     } catch (err) {
-      if (isNotFound(err)) return new HammerError('SANDBOX_BROKEN', `the sandbox was removed while running ${what}`, { cause: cause ?? err });
+      if (isNotFound(err))
+        return new HammerError('SANDBOX_BROKEN', `the sandbox was removed while running ${what}`, {
+          cause: cause ?? err,
+        });
       if (isEngineLost(err)) return sandboxFailure(err, `running ${what}`);
       return null;
     }
     const parsed = ContainerStateSchema.safeParse(inspected);
     if (!parsed.success || parsed.data.State.Running) return null;
     const { State: state, HostConfig: host } = parsed.data;
-    const why = state.OOMKilled ? 'it ran out of memory (sandbox.memory)' : `it exited with code ${state.ExitCode ?? 'unknown'}`;
+    const why = state.OOMKilled
+      ? 'it ran out of memory (sandbox.memory)'
+      : `it exited with code ${state.ExitCode ?? 'unknown'}`;
     const hint =
       host?.Runtime === 'runsc'
-        ? "under gVisor, sandbox.memory and sandbox.pids_limit hold the whole sandbox, gVisor's own kernel included, so a test that exhausts them stops it: raise them, or set [sandbox] runtime = \"\" for this repository"
+        ? 'under gVisor, sandbox.memory and sandbox.pids_limit hold the whole sandbox, gVisor\'s own kernel included, so a test that exhausts them stops it: raise them, or set [sandbox] runtime = "" for this repository'
         : "something stopped the container (docker stop or kill, the engine restarting, or the host's out-of-memory killer)";
-    return new HammerError('SANDBOX_BROKEN', `the sandbox stopped while running ${what}: ${why}`, { hint, ...(cause ? { cause } : {}) });
+    return new HammerError('SANDBOX_BROKEN', `the sandbox stopped while running ${what}: ${why}`, {
+      hint,
+      ...(cause ? { cause } : {}),
+    });
   }
 
   /** Place files under `dir` (inside the workspace) with one archive upload. */
@@ -118,7 +125,10 @@ export class DockerSandbox implements Sandbox {
     const abs = rel === '' ? WORKDIR : `${WORKDIR}/${rel}`;
     let archive: NodeJS.ReadableStream;
     try {
-      archive = await this.target.container.getArchive({ path: abs, ...(options.signal ? { abortSignal: options.signal } : {}) });
+      archive = await this.target.container.getArchive({
+        path: abs,
+        ...(options.signal ? { abortSignal: options.signal } : {}),
+      });
     } catch (err) {
       throw sandboxFailure(err, `reading ${abs}`, options.signal);
     }
@@ -141,7 +151,11 @@ export class DockerSandbox implements Sandbox {
     this.logger?.debug({ container: this.id, volume: this.volumeName }, 'sandbox destroyed');
   }
 
-  private async putArchive(tar: Buffer | NodeJS.ReadableStream, signal: AbortSignal | undefined, what: string): Promise<void> {
+  private async putArchive(
+    tar: Buffer | NodeJS.ReadableStream,
+    signal: AbortSignal | undefined,
+    what: string,
+  ): Promise<void> {
     try {
       await this.target.container.putArchive(tar, { path: WORKDIR, ...(signal ? { abortSignal: signal } : {}) });
     } catch (err) {

@@ -73,7 +73,8 @@ export class DockerSandboxEngine implements SandboxEngine {
       await container.start(opt);
       const started = await container.inspect(opt);
       await this.verifyInspect(started, expectation);
-      if (!StateSchema.parse(started).State.Running) throw new HammerError('SANDBOX_BROKEN', 'the sandbox container stopped right after it started');
+      if (!StateSchema.parse(started).State.Running)
+        throw new HammerError('SANDBOX_BROKEN', 'the sandbox container stopped right after it started');
       const sandbox = new DockerSandbox(this.docker, container.id, spec.runId, names.volume, user, this.logger);
       if (spec.limits.workspaceBytes <= 0) await this.checkWorkspaceWritable(sandbox, spec, signal);
       this.logger?.debug({ runId: spec.runId, container: container.id, volume: names.volume }, 'sandbox created');
@@ -87,7 +88,11 @@ export class DockerSandboxEngine implements SandboxEngine {
   /** Remove containers and volumes of runs whose owner process is gone (or all of `runIds`). */
   gc(options: { runIds?: string[]; signal?: AbortSignal } = {}): Promise<GcReport> {
     const host = this.owner().host;
-    return collectGarbage(this.docker, { host, isPidAlive: pidAlive, ...(options.runIds ? { runIds: options.runIds } : {}) }, options.signal);
+    return collectGarbage(
+      this.docker,
+      { host, isPidAlive: pidAlive, ...(options.runIds ? { runIds: options.runIds } : {}) },
+      options.signal,
+    );
   }
 
   /** What the engine is and offers. */
@@ -106,12 +111,20 @@ export class DockerSandboxEngine implements SandboxEngine {
       const inspected = ImageSchema.parse(await this.docker.getImage(image).inspect());
       return (inspected.Config?.Env ?? []).map((e) => e.split('=', 1)[0] ?? '');
     } catch (err) {
-      if (isNotFound(err)) throw new HammerError('IMAGE_MISSING', `image ${image} is not on the engine`, { hint: "build it with 'hammer-box images build'", cause: err });
+      if (isNotFound(err))
+        throw new HammerError('IMAGE_MISSING', `image ${image} is not on the engine`, {
+          hint: "build it with 'hammer-box images build'",
+          cause: err,
+        });
       throw sandboxFailure(err, `inspecting image ${image}`, signal);
     }
   }
 
-  private async verify(container: Dockerode.Container, expectation: Parameters<typeof verifyHardening>[1], signal?: AbortSignal): Promise<void> {
+  private async verify(
+    container: Dockerode.Container,
+    expectation: Parameters<typeof verifyHardening>[1],
+    signal?: AbortSignal,
+  ): Promise<void> {
     await this.verifyInspect(await container.inspect(signal ? { abortSignal: signal } : {}), expectation);
   }
 
@@ -126,22 +139,37 @@ export class DockerSandboxEngine implements SandboxEngine {
 
   /** A plain (uncapped) volume takes the image's /workspace ownership; the image must give it to the sandbox user. */
   private async checkWorkspaceWritable(sandbox: DockerSandbox, spec: SandboxSpec, signal?: AbortSignal): Promise<void> {
-    const r = await execInSandbox({ container: this.docker.getContainer(sandbox.id), user: spec.user }, ['test', '-w', WORKDIR], { timeoutMs: 30_000, ...(signal ? { signal } : {}) });
+    const r = await execInSandbox(
+      { container: this.docker.getContainer(sandbox.id), user: spec.user },
+      ['test', '-w', WORKDIR],
+      { timeoutMs: 30_000, ...(signal ? { signal } : {}) },
+    );
     if (r.exitCode !== 0) {
-      throw new HammerError('IMAGE_CONTRACT', `${WORKDIR} is not writable by the sandbox user ${spec.user} in image ${spec.image}`, {
-        hint: `the image must create ${WORKDIR} owned by ${spec.user}, or use a size-capped workspace (workspace_size > 0)`,
-      });
+      throw new HammerError(
+        'IMAGE_CONTRACT',
+        `${WORKDIR} is not writable by the sandbox user ${spec.user} in image ${spec.image}`,
+        {
+          hint: `the image must create ${WORKDIR} owned by ${spec.user}, or use a size-capped workspace (workspace_size > 0)`,
+        },
+      );
     }
   }
 
   private async cleanUp(id: string | undefined, volume: string): Promise<void> {
     try {
-      if (id) await this.docker.getContainer(id).remove({ force: true }).catch((err: unknown) => {
-        if (!isNotFound(err)) throw err;
-      });
+      if (id)
+        await this.docker
+          .getContainer(id)
+          .remove({ force: true })
+          .catch((err: unknown) => {
+            if (!isNotFound(err)) throw err;
+          });
       await removeVolume(this.docker, volume);
     } catch (err) {
-      this.logger?.warn({ err: messageOf(err), container: id, volume }, 'could not clean up a refused sandbox; hammer-box gc will');
+      this.logger?.warn(
+        { err: messageOf(err), container: id, volume },
+        'could not clean up a refused sandbox; hammer-box gc will',
+      );
     }
   }
 }

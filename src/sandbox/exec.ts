@@ -60,7 +60,13 @@ async function execState(exec: Dockerode.Exec): Promise<{ running: boolean; exit
   return { running: s.Running, exitCode: s.ExitCode };
 }
 
-async function startExec(target: ExecTarget, cmd: string[], env: Record<string, string>, cwd: string, signal?: AbortSignal) {
+async function startExec(
+  target: ExecTarget,
+  cmd: string[],
+  env: Record<string, string>,
+  cwd: string,
+  signal?: AbortSignal,
+) {
   const exec = await target.container.exec({
     Cmd: cmd,
     Env: envList(env),
@@ -104,7 +110,8 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
   throwIfAborted(signal, 'command');
   if (cmd.length === 0) throw new HammerError('INTERNAL', 'exec needs a command');
   const badName = Object.keys(options.env ?? {}).find((k) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(k));
-  if (badName !== undefined) throw new HammerError('INTERNAL', `not an environment variable name: ${JSON.stringify(badName)}`);
+  if (badName !== undefined)
+    throw new HammerError('INTERNAL', `not an environment variable name: ${JSON.stringify(badName)}`);
   const started = performance.now();
   const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const out = { stdout: new OutputCapture(max), stderr: new OutputCapture(max) };
@@ -170,7 +177,8 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
     signal?.removeEventListener('abort', onAbort);
     stream.destroy();
   }
-  if (containerStopped && !aborted) throw new HammerError('SANDBOX_BROKEN', `the sandbox stopped while running ${cmd[0]}`);
+  if (containerStopped && !aborted)
+    throw new HammerError('SANDBOX_BROKEN', `the sandbox stopped while running ${cmd[0]}`);
   // Never return while a killer is in flight: it would hit the next command's processes.
   if (killing) await killing;
   if (aborted) throw abortError(signal, 'command');

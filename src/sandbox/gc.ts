@@ -36,8 +36,16 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-const ContainerListSchema = z.array(z.object({ Id: z.string(), Names: z.array(z.string()).nullish(), Labels: z.record(z.string(), z.string()).nullish() }));
-const VolumeListSchema = z.object({ Volumes: z.array(z.object({ Name: z.string(), Labels: z.record(z.string(), z.string()).nullish() })).nullish() });
+const ContainerListSchema = z.array(
+  z.object({
+    Id: z.string(),
+    Names: z.array(z.string()).nullish(),
+    Labels: z.record(z.string(), z.string()).nullish(),
+  }),
+);
+const VolumeListSchema = z.object({
+  Volumes: z.array(z.object({ Name: z.string(), Labels: z.record(z.string(), z.string()).nullish() })).nullish(),
+});
 
 /** Remove the containers (running or not) and volumes of dead runs; return what was removed. */
 export async function collectGarbage(docker: Dockerode, live: Liveness, signal?: AbortSignal): Promise<GcReport> {

@@ -20,13 +20,21 @@ export function envList(env: Record<string, string>): string[] {
 }
 
 /** Options to create the workspace volume: tmpfs-backed and size-capped when workspaceBytes > 0. */
-export function volumeCreateOptions(spec: SandboxSpec, name: string, labels: Record<string, string>): Dockerode.VolumeCreateOptions {
+export function volumeCreateOptions(
+  spec: SandboxSpec,
+  name: string,
+  labels: Record<string, string>,
+): Dockerode.VolumeCreateOptions {
   const { uid, gid } = parseSandboxUser(spec.user);
   if (spec.limits.workspaceBytes > 0) {
     return {
       Name: name,
       Driver: 'local',
-      DriverOpts: { type: 'tmpfs', device: 'tmpfs', o: `size=${spec.limits.workspaceBytes},uid=${uid},gid=${gid},mode=0755` },
+      DriverOpts: {
+        type: 'tmpfs',
+        device: 'tmpfs',
+        o: `size=${spec.limits.workspaceBytes},uid=${uid},gid=${gid},mode=0755`,
+      },
       Labels: labels,
     };
   }

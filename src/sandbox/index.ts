@@ -3,7 +3,14 @@ export type * from './types.js';
 export { createDockerClient, engineAddress, pingEngine, type EngineAddress } from './docker-client.js';
 export { ENGINE_HINT, isEngineLost } from './docker-errors.js';
 export { DockerSandboxEngine, type DockerSandboxEngineOptions } from './engine.js';
-export { containerCreateOptions, volumeCreateOptions, tmpMountOptions, envList, WORKDIR, NO_NEW_PRIVILEGES } from './hardening.js';
+export {
+  containerCreateOptions,
+  volumeCreateOptions,
+  tmpMountOptions,
+  envList,
+  WORKDIR,
+  NO_NEW_PRIVILEGES,
+} from './hardening.js';
 export { verifyHardening, type HardeningExpectation } from './verify-hardening.js';
 export { FrameDemuxer, type StreamName } from './demux.js';
 export { OutputCapture, droppedMarker } from './capture.js';

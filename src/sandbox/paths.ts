@@ -7,7 +7,10 @@ import { WORKDIR } from './hardening.js';
 export function safeRelativePath(p: string): string {
   const segments = p.split('/');
   if (p === '' || p.startsWith('/') || p.includes('\0') || segments.some((s) => s === '..' || s === '' || s === '.')) {
-    throw new HammerError('INTERNAL', `refused path ${JSON.stringify(p)}: must be relative, without '..' or empty segments`);
+    throw new HammerError(
+      'INTERNAL',
+      `refused path ${JSON.stringify(p)}: must be relative, without '..' or empty segments`,
+    );
   }
   return p;
 }
@@ -15,7 +18,12 @@ export function safeRelativePath(p: string): string {
 /** An absolute path at or under the workspace, normalized; returns it relative to the workspace ('' for the root). */
 export function workspaceRelative(p: string): string {
   const norm = posix.normalize(p);
-  if (!p.startsWith('/') || p.includes('\0') || p.split('/').includes('..') || !(norm === WORKDIR || norm.startsWith(`${WORKDIR}/`))) {
+  if (
+    !p.startsWith('/') ||
+    p.includes('\0') ||
+    p.split('/').includes('..') ||
+    !(norm === WORKDIR || norm.startsWith(`${WORKDIR}/`))
+  ) {
     throw new HammerError('INTERNAL', `refused path ${JSON.stringify(p)}: must be absolute and inside ${WORKDIR}`);
   }
   return norm === WORKDIR ? '' : norm.slice(WORKDIR.length + 1).replace(/\/+$/, '');

@@ -18,7 +18,13 @@ export async function settlesWithin(p: Promise<unknown>, ms: number): Promise<bo
     timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    return await Promise.race([p.then(() => true, () => true), timeout]);
+    return await Promise.race([
+      p.then(
+        () => true,
+        () => true,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -32,7 +32,9 @@ const InspectSchema = z.object({
     Init: z.boolean().nullish(),
     RestartPolicy: z.object({ Name: z.string().nullish() }).nullish(),
     Binds: strings,
-    Mounts: z.array(z.object({ Type: z.string().nullish(), Source: z.string().nullish(), Target: z.string().nullish() })).nullish(),
+    Mounts: z
+      .array(z.object({ Type: z.string().nullish(), Source: z.string().nullish(), Target: z.string().nullish() }))
+      .nullish(),
     VolumesFrom: strings,
     Devices: z.array(z.unknown()).nullish(),
     PidMode: z.string().nullish(),
@@ -42,7 +44,14 @@ const InspectSchema = z.object({
     Runtime: z.string().nullish(),
   }),
   Mounts: z
-    .array(z.object({ Type: z.string().nullish(), Name: z.string().nullish(), Source: z.string().nullish(), Destination: z.string().nullish() }))
+    .array(
+      z.object({
+        Type: z.string().nullish(),
+        Name: z.string().nullish(),
+        Source: z.string().nullish(),
+        Destination: z.string().nullish(),
+      }),
+    )
     .nullish(),
 });
 
@@ -61,7 +70,8 @@ const NNP = new Set([NO_NEW_PRIVILEGES, 'no-new-privileges', 'no-new-privileges=
 /** Every hardening property the inspected container lacks, as human-readable strings (empty when hardened). */
 export function verifyHardening(inspect: unknown, expect: HardeningExpectation): string[] {
   const parsed = InspectSchema.safeParse(inspect);
-  if (!parsed.success) return [`an inspect result hammer-box can read (${parsed.error.issues[0]?.message ?? 'invalid'})`];
+  if (!parsed.success)
+    return [`an inspect result hammer-box can read (${parsed.error.issues[0]?.message ?? 'invalid'})`];
   const { Config: c, HostConfig: h } = parsed.data;
   const l = expect.spec.limits;
   const out: string[] = [];
@@ -70,18 +80,30 @@ export function verifyHardening(inspect: unknown, expect: HardeningExpectation):
   };
 
   need(h.NetworkMode === 'none', 'NetworkMode none');
-  need((h.CapDrop ?? []).some((cap) => cap.toUpperCase() === 'ALL'), 'CapDrop ALL');
+  need(
+    (h.CapDrop ?? []).some((cap) => cap.toUpperCase() === 'ALL'),
+    'CapDrop ALL',
+  );
   need((h.CapAdd ?? []).length === 0, 'no added capabilities');
-  need((h.SecurityOpt ?? []).some((o) => NNP.has(o)), 'no-new-privileges');
+  need(
+    (h.SecurityOpt ?? []).some((o) => NNP.has(o)),
+    'no-new-privileges',
+  );
   need(h.Privileged !== true, 'not privileged');
-  need(!(h.SecurityOpt ?? []).some((o) => UNCONFINED.test(o)), "Docker's default seccomp and AppArmor profiles (no unconfined)");
+  need(
+    !(h.SecurityOpt ?? []).some((o) => UNCONFINED.test(o)),
+    "Docker's default seccomp and AppArmor profiles (no unconfined)",
+  );
   need(parsed.data.AppArmorProfile !== 'unconfined', 'AppArmor profile not unconfined');
   need(isNonRootUser(c.User), 'a non-root user');
   need(c.User === KEEPER_USER, `the keeper user ${KEEPER_USER}`);
   need(h.ReadonlyRootfs === true, 'read-only root filesystem');
   need(/(^|,)size=\d+/.test(h.Tmpfs?.['/tmp'] ?? ''), 'a size-limited tmpfs at /tmp');
   need(h.PidsLimit === l.pidsLimit && l.pidsLimit > 0, `PidsLimit ${l.pidsLimit}`);
-  need((h.Memory ?? 0) > 0 && h.Memory === h.MemorySwap && h.Memory === l.memoryBytes, `Memory == MemorySwap == ${l.memoryBytes}`);
+  need(
+    (h.Memory ?? 0) > 0 && h.Memory === h.MemorySwap && h.Memory === l.memoryBytes,
+    `Memory == MemorySwap == ${l.memoryBytes}`,
+  );
   need((h.NanoCpus ?? 0) > 0 && h.NanoCpus === l.nanoCpus, `NanoCpus ${l.nanoCpus}`);
   const ulimit = (name: string) => (h.Ulimits ?? []).find((u) => u.Name === name);
   const nofile = ulimit('nofile');
@@ -93,7 +115,12 @@ export function verifyHardening(inspect: unknown, expect: HardeningExpectation):
   need((h.Binds ?? []).length === 0, 'no bind mounts');
   need((h.VolumesFrom ?? []).length === 0, 'no VolumesFrom');
   need((h.Devices ?? []).length === 0, 'no devices');
-  for (const [key, mode] of [['PidMode', h.PidMode], ['IpcMode', h.IpcMode], ['UTSMode', h.UTSMode], ['UsernsMode', h.UsernsMode]] as const) {
+  for (const [key, mode] of [
+    ['PidMode', h.PidMode],
+    ['IpcMode', h.IpcMode],
+    ['UTSMode', h.UTSMode],
+    ['UsernsMode', h.UsernsMode],
+  ] as const) {
     need(mode !== 'host', `${key} not host`);
   }
   const hostMounts = h.Mounts ?? [];
@@ -103,10 +130,17 @@ export function verifyHardening(inspect: unknown, expect: HardeningExpectation):
   );
   const mounts = parsed.data.Mounts ?? [];
   need(
-    mounts.length === 1 && mounts[0]?.Type === 'volume' && mounts[0].Name === expect.volumeName && mounts[0].Destination === WORKDIR,
+    mounts.length === 1 &&
+      mounts[0]?.Type === 'volume' &&
+      mounts[0].Name === expect.volumeName &&
+      mounts[0].Destination === WORKDIR,
     `exactly one mount: the workspace volume ${expect.volumeName} at ${WORKDIR}`,
   );
-  const everything = [...(h.Binds ?? []), ...hostMounts.flatMap((m) => [m.Source ?? '', m.Target ?? '']), ...mounts.flatMap((m) => [m.Source ?? '', m.Destination ?? ''])];
+  const everything = [
+    ...(h.Binds ?? []),
+    ...hostMounts.flatMap((m) => [m.Source ?? '', m.Target ?? '']),
+    ...mounts.flatMap((m) => [m.Source ?? '', m.Destination ?? '']),
+  ];
   need(!everything.some((p) => p.includes('docker.sock')), 'no docker socket');
   if (l.runtime) need(h.Runtime === l.runtime, `runtime ${l.runtime}`);
   need(c.Tty !== true, 'Tty false');
@@ -116,7 +150,9 @@ export function verifyHardening(inspect: unknown, expect: HardeningExpectation):
   const foreign = env.map((e) => e.split('=', 1)[0] ?? '').filter((k) => !allowed.has(k));
   need(foreign.length === 0, `environment from the allowlist only (unexpected: ${foreign.join(', ')})`);
   const envMap = new Map(env.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
-  const wrong = Object.entries(expect.spec.env).filter(([k, v]) => envMap.get(k) !== v).map(([k]) => k);
+  const wrong = Object.entries(expect.spec.env)
+    .filter(([k, v]) => envMap.get(k) !== v)
+    .map(([k]) => k);
   need(wrong.length === 0, `environment as specified (differs: ${wrong.join(', ')})`);
 
   const labels = c.Labels ?? {};

@@ -12,7 +12,11 @@ export const TEMP_SUFFIX = '.tmp';
  * never sees a partial file, but a machine crash may lose the write (the run state, written durably
  * after its artifacts, is what must survive).
  */
-export async function writeFileAtomic(path: string, content: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  content: string | Uint8Array,
+  options: { durable?: boolean } = {},
+): Promise<void> {
   const durable = options.durable ?? true;
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
@@ -64,7 +68,10 @@ export async function sweepTempFiles(dir: string, isAlive: (pid: number) => bool
   for (const name of names) {
     const m = TEMP_NAME.exec(name);
     if (!m || isAlive(Number(m[1]))) continue;
-    await unlink(join(dir, name)).then(() => removed++, () => undefined);
+    await unlink(join(dir, name)).then(
+      () => removed++,
+      () => undefined,
+    );
   }
   return removed;
 }

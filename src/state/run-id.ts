@@ -9,7 +9,10 @@ export const RUN_ID_PATTERN = /^\d{8}T\d{6}Z-[a-z2-7]{6}$/;
 
 /** A new run id from the clock and a source of random bytes. */
 export function newRunId(now: Date = new Date(), randomBytes: (n: number) => Uint8Array = cryptoRandomBytes): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const bytes = randomBytes(6);
   let suffix = '';
   for (let i = 0; i < 6; i++) suffix += BASE32[(bytes[i] ?? 0) & 31];

@@ -23,7 +23,15 @@ export const EXIT_REASONS = [
 export type ExitReason = (typeof EXIT_REASONS)[number];
 
 /** The seven phases of one iteration, in order. */
-export const ITERATION_PHASES = ['read_state', 'generate', 'extract', 'validate', 'apply', 'test', 'update_state'] as const;
+export const ITERATION_PHASES = [
+  'read_state',
+  'generate',
+  'extract',
+  'validate',
+  'apply',
+  'test',
+  'update_state',
+] as const;
 export type IterationPhase = (typeof ITERATION_PHASES)[number];
 
 /**

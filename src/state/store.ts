@@ -77,19 +77,28 @@ export class RunStore {
     const parsed = RunStateSchema.safeParse(state);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new HammerError('INTERNAL', `refusing to write an invalid run state: ${issuePath(issue?.path ?? [])}: ${issue?.message ?? ''}`);
+      throw new HammerError(
+        'INTERNAL',
+        `refusing to write an invalid run state: ${issuePath(issue?.path ?? [])}: ${issue?.message ?? ''}`,
+      );
     }
     const path = this.statePath(state.run_id);
     const body = `${JSON.stringify(parsed.data, null, 2)}\n`;
-    await this.#serialise(state.run_id, () => writeFileAtomic(path, body).catch((err: unknown) => unwritable(err, path, state.run_id)));
+    await this.#serialise(state.run_id, () =>
+      writeFileAtomic(path, body).catch((err: unknown) => unwritable(err, path, state.run_id)),
+    );
   }
 
   /** Read and validate a run's state. Throws RUN_NOT_FOUND or STATE_INVALID (naming file and field). */
   async read(runId: string): Promise<RunState> {
     if (!isRunId(runId)) {
-      throw new HammerError('RUN_NOT_FOUND', `no run ${JSON.stringify(runId)}: run ids look like 20261122T140501Z-k3b7qa`, {
-        hint: 'list runs with: hammer-box runs list',
-      });
+      throw new HammerError(
+        'RUN_NOT_FOUND',
+        `no run ${JSON.stringify(runId)}: run ids look like 20261122T140501Z-k3b7qa`,
+        {
+          hint: 'list runs with: hammer-box runs list',
+        },
+      );
     }
     const path = this.statePath(runId);
     let text: string;
@@ -98,7 +107,10 @@ export class RunStore {
     } catch (err) {
       if (isHammerError(err)) throw err;
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new HammerError('RUN_NOT_FOUND', `no run ${runId} in ${this.runsDir}`, { hint: 'list runs with: hammer-box runs list', cause: err });
+        throw new HammerError('RUN_NOT_FOUND', `no run ${runId} in ${this.runsDir}`, {
+          hint: 'list runs with: hammer-box runs list',
+          cause: err,
+        });
       }
       throw new HammerError('STATE_INVALID', `${path}: cannot read: ${(err as Error).message}`, { cause: err });
     }
@@ -136,7 +148,9 @@ export class RunStore {
     const dir = this.artifactsDir(runId);
     await mkdir(dir, { recursive: true });
     // atomic but not fsynced: the state file that names it is written durably right after
-    await writeFileAtomic(join(dir, file), content, { durable: false }).catch((err: unknown) => unwritable(err, join(dir, file), runId));
+    await writeFileAtomic(join(dir, file), content, { durable: false }).catch((err: unknown) =>
+      unwritable(err, join(dir, file), runId),
+    );
     return file;
   }
 
@@ -147,7 +161,9 @@ export class RunStore {
       return (await readCapped(path, MAX_ARTIFACT_BYTES)).toString('utf8');
     } catch (err) {
       if (isHammerError(err)) throw err;
-      throw new HammerError('STATE_INVALID', `${path}: cannot read artifact: ${(err as Error).message}`, { cause: err });
+      throw new HammerError('STATE_INVALID', `${path}: cannot read artifact: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   }
 
@@ -165,7 +181,10 @@ export class RunStore {
     for (const dir of [this.dir, this.runsDir]) {
       const st = await lstat(dir);
       if (!st.isDirectory()) {
-        throw new HammerError('REPO_INVALID', `${dir} is not a directory (a symlink?); hammer-box keeps its state only in a real directory`);
+        throw new HammerError(
+          'REPO_INVALID',
+          `${dir} is not a directory (a symlink?); hammer-box keeps its state only in a real directory`,
+        );
       }
     }
   }
@@ -190,7 +209,8 @@ export function parseState(path: string, runId: string, text: string): RunState 
   } catch (err) {
     throw new HammerError('STATE_INVALID', `${path}: not valid JSON (${(err as Error).message})`, { cause: err });
   }
-  const version = typeof json === 'object' && json !== null ? (json as Record<string, unknown>)['schema_version'] : undefined;
+  const version =
+    typeof json === 'object' && json !== null ? (json as Record<string, unknown>)['schema_version'] : undefined;
   if (version !== RUN_STATE_SCHEMA_VERSION) {
     throw new HammerError(
       'STATE_INVALID',
@@ -205,7 +225,10 @@ export function parseState(path: string, runId: string, text: string): RunState 
     });
   }
   if (parsed.data.run_id !== runId) {
-    throw new HammerError('STATE_INVALID', `${path}: run_id: ${JSON.stringify(parsed.data.run_id)} does not match the file name`);
+    throw new HammerError(
+      'STATE_INVALID',
+      `${path}: run_id: ${JSON.stringify(parsed.data.run_id)} does not match the file name`,
+    );
   }
   return parsed.data;
 }
@@ -222,7 +245,8 @@ function checkRunId(runId: string): string {
 }
 
 function checkArtifactName(name: string): string {
-  if (!ArtifactNameSchema.safeParse(name).success) throw new HammerError('INTERNAL', `not an artifact name: ${JSON.stringify(name)}`);
+  if (!ArtifactNameSchema.safeParse(name).success)
+    throw new HammerError('INTERNAL', `not an artifact name: ${JSON.stringify(name)}`);
   return name;
 }
 
@@ -231,7 +255,8 @@ async function readCapped(path: string, maxBytes: number): Promise<Buffer> {
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new HammerError('STATE_INVALID', `${path}: not a regular file`);
-    if (st.size > maxBytes) throw new HammerError('STATE_INVALID', `${path}: ${st.size} bytes, over the ${maxBytes}-byte limit`);
+    if (st.size > maxBytes)
+      throw new HammerError('STATE_INVALID', `${path}: ${st.size} bytes, over the ${maxBytes}-byte limit`);
     return await fh.readFile();
   } finally {
     await fh.close();

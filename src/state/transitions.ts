@@ -73,8 +73,14 @@ export function startIteration(state: RunState, now: Date): RunState {
 }
 
 /** Change fields of iteration n. */
-export function updateIteration(state: RunState, n: number, change: Partial<Omit<Iteration, 'n'>>, now: Date): RunState {
-  if (!state.iterations.some((it) => it.n === n)) throw new HammerError('INTERNAL', `no iteration ${n} in run ${state.run_id}`);
+export function updateIteration(
+  state: RunState,
+  n: number,
+  change: Partial<Omit<Iteration, 'n'>>,
+  now: Date,
+): RunState {
+  if (!state.iterations.some((it) => it.n === n))
+    throw new HammerError('INTERNAL', `no iteration ${n} in run ${state.run_id}`);
   return {
     ...state,
     updated_at: now.toISOString(),
@@ -83,7 +89,13 @@ export function updateIteration(state: RunState, n: number, change: Partial<Omit
 }
 
 /** Record an iteration phase's outcome. */
-export function recordIterationPhase(state: RunState, n: number, phase: IterationPhase, record: PhaseRecord, now: Date): RunState {
+export function recordIterationPhase(
+  state: RunState,
+  n: number,
+  phase: IterationPhase,
+  record: PhaseRecord,
+  now: Date,
+): RunState {
   const it = state.iterations.find((i) => i.n === n);
   if (it === undefined) throw new HammerError('INTERNAL', `no iteration ${n} in run ${state.run_id}`);
   return updateIteration(state, n, { phases: { ...it.phases, [phase]: record } }, now);
@@ -100,6 +112,10 @@ export function recordError(state: RunState, error: Omit<RunError, 'at'>, now: D
 }
 
 /** End the run with its status and reason. */
-export function finishRun(state: RunState, end: { status: Exclude<RunStatus, 'running'>; reason: ExitReason; detail: string | null }, now: Date): RunState {
+export function finishRun(
+  state: RunState,
+  end: { status: Exclude<RunStatus, 'running'>; reason: ExitReason; detail: string | null },
+  now: Date,
+): RunState {
   return { ...state, updated_at: now.toISOString(), status: end.status, reason: end.reason, reason_detail: end.detail };
 }

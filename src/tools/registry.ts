@@ -27,7 +27,10 @@ export interface Tool<I = unknown> {
 const relPath = z
   .string()
   .min(1)
-  .refine((p) => !p.startsWith('/') && !p.split('/').includes('..') && !p.startsWith('-'), 'a path relative to the repo, no "..", not starting with "-"');
+  .refine(
+    (p) => !p.startsWith('/') && !p.split('/').includes('..') && !p.startsWith('-'),
+    'a path relative to the repo, no "..", not starting with "-"',
+  );
 const patchFile = z.string().regex(/^\.git\/hammer\/[A-Za-z0-9._-]+$/, 'a patch placed by the host under .git/hammer/');
 
 function tool<I>(t: Tool<I>): Tool<I> {
@@ -36,16 +39,41 @@ function tool<I>(t: Tool<I>): Tool<I> {
 
 /** The built-in tools. */
 export const BUILTIN_TOOLS: Tool<any>[] = [
-  tool({ name: 'git_status', description: 'working tree status (porcelain)', input: z.object({}).strict(), argv: () => ['git', 'status', '--porcelain=v1'], timeoutSec: 30 }),
+  tool({
+    name: 'git_status',
+    description: 'working tree status (porcelain)',
+    input: z.object({}).strict(),
+    argv: () => ['git', 'status', '--porcelain=v1'],
+    timeoutSec: 30,
+  }),
   tool({
     name: 'git_diff',
     description: 'diff of the working tree against a revision (default HEAD)',
-    input: z.object({ rev: z.string().regex(/^[A-Za-z0-9._\/^~-]+$/).optional() }).strict(),
+    input: z
+      .object({
+        rev: z
+          .string()
+          .regex(/^[A-Za-z0-9._\/^~-]+$/)
+          .optional(),
+      })
+      .strict(),
     argv: (i) => ['git', '--no-pager', 'diff', '--no-ext-diff', '--no-textconv', i.rev ?? 'HEAD'],
     timeoutSec: 30,
   }),
-  tool({ name: 'git_apply_check', description: 'check that a patch applies (git apply --check)', input: z.object({ patch: patchFile }).strict(), argv: (i) => ['git', 'apply', '--check', '--verbose', i.patch], timeoutSec: 30 }),
-  tool({ name: 'git_apply', description: 'apply a patch to the working tree (git apply)', input: z.object({ patch: patchFile }).strict(), argv: (i) => ['git', 'apply', i.patch], timeoutSec: 30 }),
+  tool({
+    name: 'git_apply_check',
+    description: 'check that a patch applies (git apply --check)',
+    input: z.object({ patch: patchFile }).strict(),
+    argv: (i) => ['git', 'apply', '--check', '--verbose', i.patch],
+    timeoutSec: 30,
+  }),
+  tool({
+    name: 'git_apply',
+    description: 'apply a patch to the working tree (git apply)',
+    input: z.object({ patch: patchFile }).strict(),
+    argv: (i) => ['git', 'apply', i.patch],
+    timeoutSec: 30,
+  }),
   tool({
     name: 'git_log',
     description: 'one line per commit, newest first',
@@ -60,8 +88,20 @@ export const BUILTIN_TOOLS: Tool<any>[] = [
     argv: (i) => ['python3', '-m', 'pytest', '-q', ...i.paths],
     timeoutSec: 300,
   }),
-  tool({ name: 'compileall', description: 'byte-compile every Python file (syntax check)', input: z.object({}).strict(), argv: () => ['python3', '-m', 'compileall', '-q', '.'], timeoutSec: 120 }),
-  tool({ name: 'npm_build', description: 'npm run build (offline)', input: z.object({}).strict(), argv: () => ['npm', 'run', '--offline', 'build'], timeoutSec: 600 }),
+  tool({
+    name: 'compileall',
+    description: 'byte-compile every Python file (syntax check)',
+    input: z.object({}).strict(),
+    argv: () => ['python3', '-m', 'compileall', '-q', '.'],
+    timeoutSec: 120,
+  }),
+  tool({
+    name: 'npm_build',
+    description: 'npm run build (offline)',
+    input: z.object({}).strict(),
+    argv: () => ['npm', 'run', '--offline', 'build'],
+    timeoutSec: 600,
+  }),
   tool({
     name: 'lint',
     description: 'a lint command chosen by the repo config, run with sh -c',
@@ -93,20 +133,42 @@ export class ToolRegistry {
   /** JSON contracts of every tool, for `tools list`. */
   contracts(): { name: string; description: string; timeout_sec: number; input: unknown; output: unknown }[] {
     const output = z.toJSONSchema(ToolOutputSchema);
-    return this.list().map((t) => ({ name: t.name, description: t.description, timeout_sec: t.timeoutSec, input: z.toJSONSchema(t.input, { io: 'input' }), output }));
+    return this.list().map((t) => ({
+      name: t.name,
+      description: t.description,
+      timeout_sec: t.timeoutSec,
+      input: z.toJSONSchema(t.input, { io: 'input' }),
+      output,
+    }));
   }
 
   /** Validate the input and run the tool in the sandbox; a failing command is a result. */
-  async run(sandbox: Sandbox, name: string, rawInput: unknown, options: { signal?: AbortSignal; maxOutputBytes?: number } = {}): Promise<ToolOutput> {
+  async run(
+    sandbox: Sandbox,
+    name: string,
+    rawInput: unknown,
+    options: { signal?: AbortSignal; maxOutputBytes?: number } = {},
+  ): Promise<ToolOutput> {
     const t = this.#tools.get(name);
     if (!t) throw new HammerError('USAGE', `no tool named ${name}`, { hint: "see 'hammer-box tools list'" });
     const parsed = t.input.safeParse(rawInput);
-    if (!parsed.success) throw new HammerError('USAGE', `bad input for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new HammerError(
+        'USAGE',
+        `bad input for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
     const r = await sandbox.exec(t.argv(parsed.data), { timeoutMs: t.timeoutSec * 1000, ...options });
     return toToolOutput(r);
   }
 }
 
 function toToolOutput(r: ExecResult): ToolOutput {
-  return { ok: r.exitCode === 0 && !r.timedOut, exit_code: r.exitCode, timed_out: r.timedOut, stdout: r.stdout.text, stderr: r.stderr.text, duration_ms: Math.round(r.durationMs) };
+  return {
+    ok: r.exitCode === 0 && !r.timedOut,
+    exit_code: r.exitCode,
+    timed_out: r.timedOut,
+    stdout: r.stdout.text,
+    stderr: r.stderr.text,
+    duration_ms: Math.round(r.durationMs),
+  };
 }

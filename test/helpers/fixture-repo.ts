@@ -123,7 +123,12 @@ export async function snapshotRepo(path: string): Promise<RepoSnapshot> {
         snapshot.set(rel, `dir ${mode}`);
         await walk(full);
       } else if (info.isFile()) {
-        snapshot.set(rel, `file ${mode} ${createHash('sha256').update(await readFile(full)).digest('hex')}`);
+        snapshot.set(
+          rel,
+          `file ${mode} ${createHash('sha256')
+            .update(await readFile(full))
+            .digest('hex')}`,
+        );
       } else snapshot.set(rel, `other ${mode}`);
     }
   };
@@ -132,7 +137,10 @@ export async function snapshotRepo(path: string): Promise<RepoSnapshot> {
 }
 
 /** The paths added, removed and changed between two snapshots. */
-export function diffSnapshots(before: RepoSnapshot, after: RepoSnapshot): { added: string[]; removed: string[]; changed: string[] } {
+export function diffSnapshots(
+  before: RepoSnapshot,
+  after: RepoSnapshot,
+): { added: string[]; removed: string[]; changed: string[] } {
   const added = [...after.keys()].filter((k) => !before.has(k));
   const removed = [...before.keys()].filter((k) => !after.has(k));
   const changed = [...after.keys()].filter((k) => before.has(k) && before.get(k) !== after.get(k));

@@ -62,7 +62,8 @@ export async function startModelServer(opts: { models?: string[]; script: Script
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
-  const known = (name: unknown): name is string => typeof name === 'string' && models.some((m) => withTag(m) === withTag(name));
+  const known = (name: unknown): name is string =>
+    typeof name === 'string' && models.some((m) => withTag(m) === withTag(name));
 
   const later = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => {
@@ -87,27 +88,52 @@ export async function startModelServer(opts: { models?: string[]; script: Script
 
     if (req.method === 'GET' && path === '/api/tags') {
       return json(res, 200, {
-        models: models.map((m) => ({ name: withTag(m), model: withTag(m), modified_at: new Date(0).toISOString(), size: 1, digest: 'sha256:0' })),
+        models: models.map((m) => ({
+          name: withTag(m),
+          model: withTag(m),
+          modified_at: new Date(0).toISOString(),
+          size: 1,
+          digest: 'sha256:0',
+        })),
       });
     }
     if (req.method === 'POST' && path === '/api/show') {
       if (!known(model)) return json(res, 404, { error: `model '${String(model)}' not found` });
-      return json(res, 200, { modelfile: '', parameters: '', template: '{{ .Prompt }}', details: { family: 'test', parameter_size: '1B' }, model_info: {} });
+      return json(res, 200, {
+        modelfile: '',
+        parameters: '',
+        template: '{{ .Prompt }}',
+        details: { family: 'test', parameter_size: '1B' },
+        model_info: {},
+      });
     }
     if (req.method === 'GET' && path === '/v1/models') {
-      return json(res, 200, { object: 'list', data: models.map((m) => ({ id: m, object: 'model', created: 0, owned_by: 'test' })) });
+      return json(res, 200, {
+        object: 'list',
+        data: models.map((m) => ({ id: m, object: 'model', created: 0, owned_by: 'test' })),
+      });
     }
     const wire: Wire | undefined =
-      req.method === 'POST' && path === '/api/chat' ? 'ollama' : req.method === 'POST' && path === '/v1/chat/completions' ? 'openai' : undefined;
+      req.method === 'POST' && path === '/api/chat'
+        ? 'ollama'
+        : req.method === 'POST' && path === '/v1/chat/completions'
+          ? 'openai'
+          : undefined;
     if (!wire) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('404 page not found');
       return;
     }
     if (!known(model)) {
-      if (wire === 'ollama') return json(res, 404, { error: `model "${String(model)}" not found, try pulling it first` });
+      if (wire === 'ollama')
+        return json(res, 404, { error: `model "${String(model)}" not found, try pulling it first` });
       return json(res, 404, {
-        error: { message: `The model \`${String(model)}\` does not exist.`, type: 'invalid_request_error', param: 'model', code: 'model_not_found' },
+        error: {
+          message: `The model \`${String(model)}\` does not exist.`,
+          type: 'invalid_request_error',
+          param: 'model',
+          code: 'model_not_found',
+        },
       });
     }
     const entry = script.shift();
@@ -158,12 +184,18 @@ function serveScript(
 ): void {
   if ('hang' in entry) return; // the socket stays open until the client leaves or close() destroys it
   if ('status' in entry) {
-    res.writeHead(entry.status, { 'content-type': typeof entry.body === 'string' ? 'text/plain' : 'application/json', ...entry.headers });
+    res.writeHead(entry.status, {
+      'content-type': typeof entry.body === 'string' ? 'text/plain' : 'application/json',
+      ...entry.headers,
+    });
     res.end(typeof entry.body === 'string' ? entry.body : JSON.stringify(entry.body));
     return;
   }
   const f = new Framer(wire, model, includeUsage(body));
-  res.writeHead(200, { 'content-type': wire === 'ollama' ? 'application/x-ndjson' : 'text/event-stream', 'cache-control': 'no-cache' });
+  res.writeHead(200, {
+    'content-type': wire === 'ollama' ? 'application/x-ndjson' : 'text/event-stream',
+    'cache-control': 'no-cache',
+  });
   if ('garbage' in entry) {
     res.end(entry.garbage);
     return;
@@ -219,14 +251,20 @@ class Framer {
 
   start(): string {
     if (this.wire === 'ollama') return '';
-    return this.sse({ ...this.head(), choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] });
+    return this.sse({
+      ...this.head(),
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
+    });
   }
 
   delta(content: string): string {
     if (this.wire === 'ollama') {
       return `${JSON.stringify({ model: this.model, created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: false })}\n`;
     }
-    return this.sse({ ...this.head(), choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }] });
+    return this.sse({
+      ...this.head(),
+      choices: [{ index: 0, delta: { content }, logprobs: null, finish_reason: null }],
+    });
   }
 
   final(reason: string, prompt: number, completion: number): string {
@@ -247,7 +285,11 @@ class Framer {
     }
     let out = this.sse({ ...this.head(), choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: reason }] });
     if (this.usage) {
-      out += this.sse({ ...this.head(), choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
+      out += this.sse({
+        ...this.head(),
+        choices: [],
+        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+      });
     }
     return `${out}data: [DONE]\n\n`;
   }
@@ -258,7 +300,13 @@ class Framer {
   }
 
   private head(): Record<string, unknown> {
-    return { id: 'chatcmpl-test', object: 'chat.completion.chunk', created: this.created, model: this.model, system_fingerprint: 'test' };
+    return {
+      id: 'chatcmpl-test',
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      system_fingerprint: 'test',
+    };
   }
 
   private sse(obj: unknown): string {

@@ -43,7 +43,8 @@ def test_mean_of_nothing():
 `;
 
 /** What the model is asked to do; it names calc.py, so the prompt carries that file. */
-export const DIRECTIVE = 'total() in calc.py returns the wrong sum. Fix it so that every test in test_calc.py passes; do not change the tests.\n';
+export const DIRECTIVE =
+  'total() in calc.py returns the wrong sum. Fix it so that every test in test_calc.py passes; do not change the tests.\n';
 
 /** The patch that fixes the bug. */
 export const FIX_PATCH = `diff --git a/calc.py b/calc.py
@@ -111,7 +112,12 @@ export interface PythonFixture {
 /** Create the fixture repo (branch main, one commit) and write the directive beside it. */
 export async function createPythonFixture(extra: Record<string, FixtureFile> = {}): Promise<PythonFixture> {
   const repo = await createFixtureRepo({
-    files: { 'calc.py': BUGGY_CALC, 'test_calc.py': TEST_CALC, 'README.md': '# calc\n\n`python3 -m pytest -q` runs the tests.\n', ...extra },
+    files: {
+      'calc.py': BUGGY_CALC,
+      'test_calc.py': TEST_CALC,
+      'README.md': '# calc\n\n`python3 -m pytest -q` runs the tests.\n',
+      ...extra,
+    },
   });
   const dir = await tempDir('hb-directive-');
   const directive = join(dir, 'DIRECTIVE.md');

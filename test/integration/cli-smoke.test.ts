@@ -34,7 +34,9 @@ function cli(args: string[], env: NodeJS.ProcessEnv = testEnv()): Promise<CliRes
 
 beforeAll(async () => {
   if (!existsSync(MAIN)) {
-    throw new Error(`${MAIN} is missing: the CLI smoke test runs the built binary. Build it first with 'make build' (or 'npx tsc -p tsconfig.json').`);
+    throw new Error(
+      `${MAIN} is missing: the CLI smoke test runs the built binary. Build it first with 'make build' (or 'npx tsc -p tsconfig.json').`,
+    );
   }
   await toolchainImage('python');
 });
@@ -70,12 +72,18 @@ describe('the hammer-box binary', () => {
   it('runs the loop with --json: one JSON document on stdout, progress on stderr, exit 0', async () => {
     const r = await cli([
       'run',
-      '--repo', fx.repo.path,
-      '--directive', fx.directive,
-      '--provider', 'ollama',
-      '--model', 'test-model',
-      '--llm-url', server.url,
-      '--max-iterations', '2',
+      '--repo',
+      fx.repo.path,
+      '--directive',
+      fx.directive,
+      '--provider',
+      'ollama',
+      '--model',
+      'test-model',
+      '--llm-url',
+      server.url,
+      '--max-iterations',
+      '2',
       '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);

@@ -15,7 +15,14 @@ const MAIN = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
 
 const ReportSchema = z.object({
   ok: z.boolean(),
-  checks: z.array(z.object({ name: z.string(), status: z.enum(['ok', 'warn', 'fail']), detail: z.string(), hint: z.string().optional() })),
+  checks: z.array(
+    z.object({
+      name: z.string(),
+      status: z.enum(['ok', 'warn', 'fail']),
+      detail: z.string(),
+      hint: z.string().optional(),
+    }),
+  ),
   engine: z.object({ serverVersion: z.string(), runtimes: z.array(z.string()) }).nullable(),
 });
 
@@ -27,12 +34,19 @@ interface CliResult {
 
 /** Run the built hammer-box with only the given hammer-box settings in its environment. */
 function hammerBox(args: string[], extra: Record<string, string>): Promise<CliResult> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HAMMER_') && k !== 'OLLAMA_HOST'));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('HAMMER_') && k !== 'OLLAMA_HOST'),
+  );
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args], { env: { ...env, ...extra }, timeout: 120_000 }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [MAIN, ...args],
+      { env: { ...env, ...extra }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -51,7 +65,8 @@ let withoutModel: ModelServer;
 let dir: string;
 
 beforeAll(async () => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first with 'npx tsc -p tsconfig.json' (make build)`);
+  if (!existsSync(MAIN))
+    throw new Error(`${MAIN} is missing: build first with 'npx tsc -p tsconfig.json' (make build)`);
   await toolchainImage();
   withModel = await startModelServer({ script: [] });
   withoutModel = await startModelServer({ models: ['some-other-model'], script: [] });
@@ -78,7 +93,10 @@ describe('hammer-box doctor', () => {
   });
 
   it('--json: FAIL with the ollama pull step when the server lacks the model, exit 3', async () => {
-    const r = await hammerBox(['doctor', '--json'], { HAMMER_LLM_URL: withoutModel.url, HAMMER_MODEL: DEFAULT_TEST_MODEL });
+    const r = await hammerBox(['doctor', '--json'], {
+      HAMMER_LLM_URL: withoutModel.url,
+      HAMMER_MODEL: DEFAULT_TEST_MODEL,
+    });
     expect(r.code).toBe(3);
     const report = ReportSchema.parse(JSON.parse(r.stdout));
     expect(report.ok).toBe(false);

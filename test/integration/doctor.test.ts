@@ -8,7 +8,9 @@ import { DEFAULT_TEST_MODEL, startModelServer, type ModelServer } from '../helpe
 
 /** The process environment without any hammer-box or Ollama settings of whoever runs the tests. */
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HAMMER_') && k !== 'OLLAMA_HOST'));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('HAMMER_') && k !== 'OLLAMA_HOST'),
+  );
   return { ...env, ...extra };
 }
 
@@ -47,8 +49,15 @@ describe('doctor', () => {
     ]);
     expect(find(report, 'engine')?.detail).toMatch(/^Docker \S+ \(API \d+\.\d+\), linux\//);
     expect(find(report, 'base image')).toMatchObject({ status: 'ok', detail: expect.stringContaining(BASE_TAG) });
-    expect(find(report, 'toolchain image')).toMatchObject({ status: 'ok', detail: expect.stringContaining(toolchainTag) });
-    expect(find(report, 'model')).toEqual({ name: 'model', status: 'ok', detail: `Ollama at ${server.url} has ${DEFAULT_TEST_MODEL}` });
+    expect(find(report, 'toolchain image')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining(toolchainTag),
+    });
+    expect(find(report, 'model')).toEqual({
+      name: 'model',
+      status: 'ok',
+      detail: `Ollama at ${server.url} has ${DEFAULT_TEST_MODEL}`,
+    });
     expect(report.engine?.runtimes).toContain(report.engine?.defaultRuntime);
     expect(find(report, 'cgroup')?.detail).toBe(`cgroup v${report.engine?.cgroupVersion}`);
     // the model check asked the server for its models, and nothing else
@@ -56,15 +65,26 @@ describe('doctor', () => {
   });
 
   it('fails the runtime check when the configured runtime is not one the engine offers', async () => {
-    const report = await doctor({ env: baseEnv({ HAMMER_LLM_URL: server.url, HAMMER_MODEL: DEFAULT_TEST_MODEL, HAMMER_RUNTIME: 'hammer-box-no-such-runtime' }) });
+    const report = await doctor({
+      env: baseEnv({
+        HAMMER_LLM_URL: server.url,
+        HAMMER_MODEL: DEFAULT_TEST_MODEL,
+        HAMMER_RUNTIME: 'hammer-box-no-such-runtime',
+      }),
+    });
     expect(report.ok).toBe(false);
-    expect(find(report, 'runtime')).toMatchObject({ status: 'fail', detail: expect.stringContaining('"hammer-box-no-such-runtime" but the engine offers only') });
+    expect(find(report, 'runtime')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('"hammer-box-no-such-runtime" but the engine offers only'),
+    });
     expect(report.checks.filter((c) => c.status === 'fail').map((c) => c.name)).toEqual(['runtime']);
   });
 
   it('checks your own image against the contract and says exactly what it lacks', async () => {
     // The base image is debootstrap minbase: no git, no /workspace.
-    const report = await doctor({ env: baseEnv({ HAMMER_LLM_URL: server.url, HAMMER_MODEL: DEFAULT_TEST_MODEL, HAMMER_IMAGE: BASE_TAG }) });
+    const report = await doctor({
+      env: baseEnv({ HAMMER_LLM_URL: server.url, HAMMER_MODEL: DEFAULT_TEST_MODEL, HAMMER_IMAGE: BASE_TAG }),
+    });
     expect(report.ok).toBe(false);
     expect(find(report, 'image')).toMatchObject({ status: 'ok', detail: expect.stringContaining(BASE_TAG) });
     const contract = find(report, 'image contract');
@@ -78,13 +98,26 @@ describe('doctor', () => {
 
   it('fails for an image the engine does not have, since runs never pull', async () => {
     const ref = 'hammer-box-test/not-here:1';
-    const report = await doctor({ env: baseEnv({ HAMMER_LLM_URL: server.url, HAMMER_MODEL: DEFAULT_TEST_MODEL, HAMMER_IMAGE: ref }) });
-    expect(find(report, 'image')).toEqual({ name: 'image', status: 'fail', detail: `${ref} is not on the engine; hammer-box never pulls during a run`, hint: `pull or build it first (docker pull ${ref})` });
+    const report = await doctor({
+      env: baseEnv({ HAMMER_LLM_URL: server.url, HAMMER_MODEL: DEFAULT_TEST_MODEL, HAMMER_IMAGE: ref }),
+    });
+    expect(find(report, 'image')).toEqual({
+      name: 'image',
+      status: 'fail',
+      detail: `${ref} is not on the engine; hammer-box never pulls during a run`,
+      hint: `pull or build it first (docker pull ${ref})`,
+    });
     expect(find(report, 'image contract')).toBeUndefined();
   });
 
   it('reports an engine that does not answer, with what to do, and still checks the model', async () => {
-    const report = await doctor({ env: baseEnv({ DOCKER_HOST: 'unix:///nonexistent/hammer-box-test.sock', HAMMER_LLM_URL: server.url, HAMMER_MODEL: DEFAULT_TEST_MODEL }) });
+    const report = await doctor({
+      env: baseEnv({
+        DOCKER_HOST: 'unix:///nonexistent/hammer-box-test.sock',
+        HAMMER_LLM_URL: server.url,
+        HAMMER_MODEL: DEFAULT_TEST_MODEL,
+      }),
+    });
     expect(report.ok).toBe(false);
     expect(report.engine).toBeNull();
     expect(report.checks.map((c) => `${c.name}:${c.status}`)).toEqual(['config:ok', 'engine:fail', 'model:ok']);

@@ -63,7 +63,9 @@ describe('run: a drifted diff lands through the apply ladder', () => {
     expect(it1.extraction?.fixes).toEqual([expect.stringMatching(/without line numbers/)]);
     expect(it1.summary).toBe('update calc.py (applied: hunks relocated by their context); tests pass');
     const applied = await readFile(join(outcome.state.artifacts_dir, it1.patch!.applied_artifact!), 'utf8');
-    expect(applied).toMatch(/^diff --git a\/calc\.py b\/calc\.py\n--- a\/calc\.py\n\+\+\+ b\/calc\.py\n@@ -5,7 \+5,7 @@\n {5}"""Return the sum of items\."""\n {5}result = 0\n/);
+    expect(applied).toMatch(
+      /^diff --git a\/calc\.py b\/calc\.py\n--- a\/calc\.py\n\+\+\+ b\/calc\.py\n@@ -5,7 \+5,7 @@\n {5}"""Return the sum of items\."""\n {5}result = 0\n/,
+    );
     const recorded = await readFile(join(outcome.state.artifacts_dir, it1.patch!.artifact), 'utf8');
     expect(recorded).toContain('@@ ... @@');
     const branch = outcome.state.branch!.name;
@@ -75,7 +77,9 @@ describe('run: a drifted diff lands through the apply ladder', () => {
   it('shows the rung in PR_SUMMARY.md', async () => {
     const md = await readFile(outcome.summaryPath!, 'utf8');
     expect(md).toContain('| 1 | applied | 4 relocated |');
-    expect(md).toMatch(/hammer: iteration 1 - update calc\.py \(applied: hunks relocated by their context\); tests pass \[rung 4: hunks relocated by their context, applied patch `iter-01\.applied\.patch`\]/);
+    expect(md).toMatch(
+      /hammer: iteration 1 - update calc\.py \(applied: hunks relocated by their context\); tests pass \[rung 4: hunks relocated by their context, applied patch `iter-01\.applied\.patch`\]/,
+    );
   });
 });
 
@@ -107,8 +111,12 @@ describe('run: SEARCH/REPLACE blocks in a search-replace run', () => {
     expect(it1.patch?.rung).toBe('search_replace');
     expect(it1.patch?.files).toEqual([{ path: 'calc.py', status: 'modified' }]);
     const recorded = await readFile(join(outcome.state.artifacts_dir, it1.patch!.artifact), 'utf8');
-    expect(recorded).toBe('calc.py\n<<<<<<< SEARCH\n        result -= item\n=======\n        result += item\n>>>>>>> REPLACE\n');
-    expect(await fx.repo.git(['show', `refs/heads/${outcome.state.branch!.name}:calc.py`])).toContain('        result += item\n');
+    expect(recorded).toBe(
+      'calc.py\n<<<<<<< SEARCH\n        result -= item\n=======\n        result += item\n>>>>>>> REPLACE\n',
+    );
+    expect(await fx.repo.git(['show', `refs/heads/${outcome.state.branch!.name}:calc.py`])).toContain(
+      '        result += item\n',
+    );
     expect(await readFile(outcome.summaryPath!, 'utf8')).toContain('| 1 | applied | 5 search_replace |');
   });
 });

@@ -27,8 +27,14 @@ let corpus: EditCase[];
 async function treeOf(files: ReadonlyMap<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'hb-ladder-tree-'));
   try {
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-    const git = (...args: string[]) => spawnSync('git', ['-c', 'core.autocrlf=false', ...args], { cwd: dir, env, encoding: 'utf8' });
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dir,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+    };
+    const git = (...args: string[]) =>
+      spawnSync('git', ['-c', 'core.autocrlf=false', ...args], { cwd: dir, env, encoding: 'utf8' });
     git('init', '-q', '--template=');
     for (const [p, c] of files) {
       await mkdir(dirname(join(dir, p)), { recursive: true });
@@ -43,9 +49,15 @@ async function treeOf(files: ReadonlyMap<string, string>): Promise<string> {
 
 /** A fresh repository in the sandbox's workspace holding exactly `files`; returns its head. */
 async function freshWorkspace(files: ReadonlyMap<string, string>): Promise<string> {
-  const wipe = await sandbox.exec(['sh', '-c', 'cd /workspace && rm -rf -- .git ./* ./.[!.]* 2>/dev/null; ls -A | wc -l'], { timeoutMs: 30_000 });
+  const wipe = await sandbox.exec(
+    ['sh', '-c', 'cd /workspace && rm -rf -- .git ./* ./.[!.]* 2>/dev/null; ls -A | wc -l'],
+    { timeoutMs: 30_000 },
+  );
   expect(wipe.stdout.text.trim()).toBe('0');
-  await sandbox.putFiles(sandbox.workdir, [...files].map(([path, content]) => ({ path, content })));
+  await sandbox.putFiles(
+    sandbox.workdir,
+    [...files].map(([path, content]) => ({ path, content })),
+  );
   return (await repo.init()).commit;
 }
 
@@ -53,7 +65,12 @@ beforeAll(async () => {
   corpus = await loadEditCorpus();
   const { config } = await resolveConfig({ env: {} });
   const spec = sandboxSpec(config, `test-ladder-${process.pid}`, await toolchainImage());
-  spec.limits = { ...spec.limits, memoryBytes: 512 * 1024 ** 2, workspaceBytes: 64 * 1024 ** 2, tmpBytes: 16 * 1024 ** 2 };
+  spec.limits = {
+    ...spec.limits,
+    memoryBytes: 512 * 1024 ** 2,
+    workspaceBytes: 64 * 1024 ** 2,
+    tmpBytes: 16 * 1024 ** 2,
+  };
   sandbox = await engine.create(spec);
   repo = new SandboxRepo(sandbox, { execTimeoutMs: 60_000, maxOutputBytes: 64 * 1024 });
 });
@@ -74,10 +91,16 @@ describe('the apply ladder in a hardened sandbox', () => {
         continue;
       }
       const head = await freshWorkspace(c.before);
-      const r = await repo.step(head, 'iter-01.patch', interp.candidates, `hammer: ${c.name}`, { command: 'true', timeoutMs: 30_000 });
+      const r = await repo.step(head, 'iter-01.patch', interp.candidates, `hammer: ${c.name}`, {
+        command: 'true',
+        timeoutMs: 30_000,
+      });
       if (r.kind === 'rejected') {
         expect(r.messages, c.name).toHaveLength(interp.candidates.length);
-        expect(r.messages.every((m) => m !== ''), c.name).toBe(true);
+        expect(
+          r.messages.every((m) => m !== ''),
+          c.name,
+        ).toBe(true);
         seen.push({ name: c.name, outcome: 'rejected', rung: null });
         continue;
       }
@@ -93,7 +116,10 @@ describe('the apply ladder in a hardened sandbox', () => {
     if (interp.kind !== 'diff') throw new Error('no diff');
     expect(interp.candidates.map((x) => x.rung)).toEqual(['as_is', 'whitespace', 'relocated']);
     const head = await freshWorkspace(c.before);
-    const r = await repo.step(head, 'iter-01.patch', interp.candidates, 'msg', { command: 'git status --porcelain', timeoutMs: 30_000 });
+    const r = await repo.step(head, 'iter-01.patch', interp.candidates, 'msg', {
+      command: 'git status --porcelain',
+      timeoutMs: 30_000,
+    });
     expect(r.kind).toBe('applied');
     if (r.kind !== 'applied') return;
     expect(interp.candidates[r.candidate]!.rung).toBe('relocated');

@@ -51,7 +51,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  for (const id of madeImages) await docker.getImage(id).remove({ force: true }).catch(() => undefined);
+  for (const id of madeImages)
+    await docker
+      .getImage(id)
+      .remove({ force: true })
+      .catch(() => undefined);
   await rm(stateHome, { recursive: true, force: true });
 });
 
@@ -100,7 +104,12 @@ describe('replay of a run whose env image is gone', () => {
     const fx = await createToolchainFixture('python');
     try {
       server.enqueue({ answer: fx.fixAnswer });
-      const outcome = await run({ repo: fx.repo.path, directive: fx.directive, env: testEnv({ XDG_STATE_HOME: stateHome }), flags: modelFlags(server) });
+      const outcome = await run({
+        repo: fx.repo.path,
+        directive: fx.directive,
+        env: testEnv({ XDG_STATE_HOME: stateHome }),
+        flags: modelFlags(server),
+      });
       const { state } = outcome;
       expect(state.status).toBe('stable');
       const env = state.image.env!;
@@ -109,13 +118,19 @@ describe('replay of a run whose env image is gone', () => {
       await docker.getImage(env.id).remove();
 
       const cli = join(packageRoot(), 'dist', 'cli', 'main.js');
-      const result = await promisify(execFile)(process.execPath, [cli, 'replay', state.run_id, '--repo', fx.repo.path], { env: testEnv({ XDG_STATE_HOME: stateHome }) }).then(
+      const result = await promisify(execFile)(
+        process.execPath,
+        [cli, 'replay', state.run_id, '--repo', fx.repo.path],
+        { env: testEnv({ XDG_STATE_HOME: stateHome }) },
+      ).then(
         () => ({ code: 0, stderr: '' }),
         (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
       );
       expect(result.code, result.stderr).toBe(3);
       expect(result.stderr).toContain('IMAGE_MISSING');
-      expect(result.stderr).toContain(`the env image (the toolchain image plus the dependencies setup installed) this run used (${env.ref}, ${env.id.slice(0, 19)}) is gone`);
+      expect(result.stderr).toContain(
+        `the env image (the toolchain image plus the dependencies setup installed) this run used (${env.ref}, ${env.id.slice(0, 19)}) is gone`,
+      );
       expect(result.stderr).toContain('cannot be reproduced in the same environment');
       expect(result.stderr).toMatch(/dependencies may resolve differently/);
       // the refusal ran no setup: the env image was not made again
@@ -136,8 +151,13 @@ describe('an --image built for another architecture', () => {
     pack.entry({ name: 'Dockerfile' }, 'FROM scratch\nCOPY hello.txt /hello.txt\n');
     pack.entry({ name: 'hello.txt' }, 'hello\n');
     pack.finalize();
-    const stream = await docker.buildImage(Readable.from(pack, { objectMode: false }), { t: ref, platform: `linux/${foreign}` });
-    await new Promise<void>((resolve, reject) => docker.modem.followProgress(stream, (err) => (err ? reject(err) : resolve())));
+    const stream = await docker.buildImage(Readable.from(pack, { objectMode: false }), {
+      t: ref,
+      platform: `linux/${foreign}`,
+    });
+    await new Promise<void>((resolve, reject) =>
+      docker.modem.followProgress(stream, (err) => (err ? reject(err) : resolve())),
+    );
     madeImages.add(ref);
     expect((await docker.getImage(ref).inspect()).Architecture).toBe(foreign);
 
@@ -145,13 +165,20 @@ describe('an --image built for another architecture', () => {
     const requestsBefore = server.requests.length;
     try {
       const err = await rejection(
-        run({ repo: repo.path, directive: __filename, env: testEnv({ XDG_STATE_HOME: stateHome }), flags: { ...modelFlags(server), sandbox: { image: ref }, tools: { test_command: 'true' } } }),
+        run({
+          repo: repo.path,
+          directive: __filename,
+          env: testEnv({ XDG_STATE_HOME: stateHome }),
+          flags: { ...modelFlags(server), sandbox: { image: ref }, tools: { test_command: 'true' } },
+        }),
       );
       expect(err).toBeInstanceOf(HammerError);
       const e = err as HammerError;
       expect(e.code).toBe('IMAGE_CONTRACT');
       expect(exitCodeFor(e.code)).toBe(3);
-      expect(e.message).toBe(`the image ${ref} is built for linux/${foreign}, but the engine runs ${version.Os}/${version.Arch}`);
+      expect(e.message).toBe(
+        `the image ${ref} is built for linux/${foreign}, but the engine runs ${version.Os}/${version.Arch}`,
+      );
       expect(e.hint).toContain(`--platform ${version.Os}/${version.Arch}`);
       expect(server.requests).toHaveLength(requestsBefore);
     } finally {

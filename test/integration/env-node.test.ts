@@ -57,7 +57,11 @@ describe('node env image: setup once with network, iterations offline, reused un
     await server?.close();
     await fx?.cleanup();
     await rm(stateHome, { recursive: true, force: true });
-    for (const id of made) await docker.getImage(id).remove().catch(() => undefined);
+    for (const id of made)
+      await docker
+        .getImage(id)
+        .remove()
+        .catch(() => undefined);
   });
 
   it('detects node from package.json and reaches tests-pass with the scripted fix (npm test, offline)', () => {

@@ -39,7 +39,8 @@ async function namesOf(sandbox: Sandbox): Promise<{ container: string; volume: s
 }
 
 beforeAll(() => {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first with 'npx tsc -p tsconfig.json' (make build)`);
+  if (!existsSync(MAIN))
+    throw new Error(`${MAIN} is missing: build first with 'npx tsc -p tsconfig.json' (make build)`);
 });
 
 afterAll(async () => {
@@ -52,7 +53,10 @@ describe('hammer-box gc', () => {
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     const pid = child.pid ?? 0;
     expect(pid).toBeGreaterThan(0);
-    const dead = await new DockerSandboxEngine({ docker, owner: () => ({ pid, host: hostname(), now: new Date() }) }).create(await testSpec());
+    const dead = await new DockerSandboxEngine({
+      docker,
+      owner: () => ({ pid, host: hostname(), now: new Date() }),
+    }).create(await testSpec());
     const deadNames = await namesOf(dead);
     const live = await engine.create(await testSpec());
     cleanup.push(live);

@@ -65,7 +65,13 @@ describe('gc', () => {
     const name = `hammer-box-gc-orphan-${process.pid}`;
     await docker.createVolume({
       Name: name,
-      Labels: { [LABELS.managedBy]: MANAGED_BY, [LABELS.runId]: 'orphan', [LABELS.ownerPid]: '999999999', [LABELS.ownerHost]: hostname(), [LABELS.created]: new Date().toISOString() },
+      Labels: {
+        [LABELS.managedBy]: MANAGED_BY,
+        [LABELS.runId]: 'orphan',
+        [LABELS.ownerPid]: '999999999',
+        [LABELS.ownerHost]: hostname(),
+        [LABELS.created]: new Date().toISOString(),
+      },
     });
     const report = await engine.gc();
     expect(report.volumes).toContain(name);

@@ -13,7 +13,10 @@ const docker = new Docker();
 describe('image contract', () => {
   const shellless = `hammer-box-test/no-shell:${Date.now().toString(36)}`;
   afterAll(async () => {
-    await docker.getImage(shellless).remove({ force: true }).catch(() => {});
+    await docker
+      .getImage(shellless)
+      .remove({ force: true })
+      .catch(() => {});
   });
 
   it('the python toolchain image meets it', async () => {

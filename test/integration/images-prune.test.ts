@@ -25,28 +25,57 @@ const run = promisify(execFile);
 const docker = new Docker();
 const toolchain = `prunetest-${randomBytes(4).toString('hex')}`;
 const repo = `hammer-box/${toolchain}`;
-const tags = { t0: `${repo}:t0`, t1: `${repo}:t1`, t2: `${repo}:t2`, e0: `${repo}-env:e0`, e1: `${repo}-env:e1`, e2: `${repo}-env:e2` } as const;
+const tags = {
+  t0: `${repo}:t0`,
+  t1: `${repo}:t1`,
+  t2: `${repo}:t2`,
+  e0: `${repo}-env:e0`,
+  e1: `${repo}-env:e1`,
+  e2: `${repo}-env:e2`,
+} as const;
 const ids: Partial<Record<keyof typeof tags, string>> = {};
 let stateHome: string;
 let container: Docker.Container | undefined;
 
-const imageJson = z.object({ tag: z.string(), id: z.string(), kind: z.string(), toolchain: z.string(), sizeBytes: z.number(), created: z.string(), lastUsed: z.string().nullable(), runs: z.array(z.string()) });
-const pruneJson = z.object({ removed: z.array(imageJson), kept: z.array(z.object({ image: imageJson, reason: z.string() })), freedBytes: z.number() });
+const imageJson = z.object({
+  tag: z.string(),
+  id: z.string(),
+  kind: z.string(),
+  toolchain: z.string(),
+  sizeBytes: z.number(),
+  created: z.string(),
+  lastUsed: z.string().nullable(),
+  runs: z.array(z.string()),
+});
+const pruneJson = z.object({
+  removed: z.array(imageJson),
+  kept: z.array(z.object({ image: imageJson, reason: z.string() })),
+  freedBytes: z.number(),
+});
 
 /** Build a one-LABEL image FROM `from` (no layers of its own, so it costs a config blob). */
 async function build(tag: string, from: string, labels: Record<string, string>): Promise<string> {
   const pack = tar.pack();
-  const dockerfile = [`FROM ${from}`, ...Object.entries(labels).map(([k, v]) => `LABEL ${JSON.stringify(k)}=${JSON.stringify(v)}`), ''].join('\n');
+  const dockerfile = [
+    `FROM ${from}`,
+    ...Object.entries(labels).map(([k, v]) => `LABEL ${JSON.stringify(k)}=${JSON.stringify(v)}`),
+    '',
+  ].join('\n');
   pack.entry({ name: 'Dockerfile' }, dockerfile);
   pack.finalize();
   const stream = await docker.buildImage(Readable.from(pack, { objectMode: false }), { t: tag, rm: true });
-  await new Promise<void>((resolve, reject) => docker.modem.followProgress(stream, (err) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    docker.modem.followProgress(stream, (err) => (err ? reject(err) : resolve())),
+  );
   return (await docker.getImage(tag).inspect()).Id;
 }
 
 /** The CLI with the temporary state home (for the usage file). */
 async function cli(args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, [join(packageRoot(), 'dist', 'cli', 'main.js'), ...args], { env: { ...process.env, XDG_STATE_HOME: stateHome }, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, [join(packageRoot(), 'dist', 'cli', 'main.js'), ...args], {
+    env: { ...process.env, XDG_STATE_HOME: stateHome },
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return stdout;
 }
 
@@ -63,14 +92,22 @@ beforeAll(async () => {
   await toolchainImage('python'); // makes sure the base image exists (and reuses it)
   stateHome = await mkdtemp(join(tmpdir(), 'hb-prune-state-'));
   const nonce = randomBytes(6).toString('hex');
-  const managed = { [IMAGE_LABELS.managedBy]: MANAGED_BY, [IMAGE_LABELS.toolchain]: toolchain, 'hammer-box.test-nonce': nonce };
+  const managed = {
+    [IMAGE_LABELS.managedBy]: MANAGED_BY,
+    [IMAGE_LABELS.toolchain]: toolchain,
+    'hammer-box.test-nonce': nonce,
+  };
   // creation times have one-second resolution: a pause between builds orders them
   ids.t0 = await build(tags.t0, BASE_TAG, { ...managed, [IMAGE_LABELS.contextHash]: 't0' });
   await sleep(1100);
   ids.t1 = await build(tags.t1, BASE_TAG, { ...managed, [IMAGE_LABELS.contextHash]: 't1' });
   for (const e of ['e0', 'e1', 'e2'] as const) {
     await sleep(1100);
-    ids[e] = await build(tags[e], tags.t1, { ...managed, 'hammer-box.env-hash': e, 'hammer-box.toolchain-image': ids.t1 });
+    ids[e] = await build(tags[e], tags.t1, {
+      ...managed,
+      'hammer-box.env-hash': e,
+      'hammer-box.toolchain-image': ids.t1,
+    });
   }
   await sleep(1100);
   ids.t2 = await build(tags.t2, BASE_TAG, { ...managed, [IMAGE_LABELS.contextHash]: 't2' });
@@ -82,12 +119,21 @@ beforeAll(async () => {
     HostConfig: { NetworkMode: 'none', AutoRemove: false },
   });
   await container.start();
-  await recordImageUsage(imageUsagePath({ XDG_STATE_HOME: stateHome }), { ids: [ids.e2!], runId: 'prunetest-run-1', repo: '/tmp/prunetest-repo', at: new Date() });
+  await recordImageUsage(imageUsagePath({ XDG_STATE_HOME: stateHome }), {
+    ids: [ids.e2!],
+    runId: 'prunetest-run-1',
+    repo: '/tmp/prunetest-repo',
+    at: new Date(),
+  });
 }, 180_000);
 
 afterAll(async () => {
   await container?.remove({ force: true }).catch(() => undefined);
-  for (const key of ['e0', 'e1', 'e2', 't0', 't1', 't2'] as const) await docker.getImage(tags[key]).remove({ force: true }).catch(() => undefined);
+  for (const key of ['e0', 'e1', 'e2', 't0', 't1', 't2'] as const)
+    await docker
+      .getImage(tags[key])
+      .remove({ force: true })
+      .catch(() => undefined);
   if (stateHome) await rm(stateHome, { recursive: true, force: true });
 });
 
@@ -121,7 +167,9 @@ describe('images list and images prune with the real engine', () => {
   });
 
   it('prune <toolchain> --keep 1 --dry-run names the old images and removes none', async () => {
-    const plan = pruneJson.parse(JSON.parse(await cli(['images', 'prune', toolchain, '--keep', '1', '--dry-run', '--json'])));
+    const plan = pruneJson.parse(
+      JSON.parse(await cli(['images', 'prune', toolchain, '--keep', '1', '--dry-run', '--json'])),
+    );
     expect(plan.removed.map((i) => i.tag).sort()).toEqual([tags.e1, tags.t0].sort());
     for (const tag of Object.values(tags)) expect(await exists(tag), tag).toBe(true);
   });

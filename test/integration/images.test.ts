@@ -41,13 +41,18 @@ describe('bootstrapBase when the base is missing', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'hb-bootstrap-'));
   });
   afterAll(async () => {
-    await docker.getImage(tag).remove().catch(() => {});
+    await docker
+      .getImage(tag)
+      .remove()
+      .catch(() => {});
     await rm(dir, { recursive: true, force: true });
   });
 
   it('fails quietly to pull without a registry and, when not root, says what to do', async () => {
     const lines: string[] = [];
-    const err = await bootstrapBase(docker, { tag, isRoot: false, onProgress: (l) => lines.push(l) }).catch((e: unknown) => e);
+    const err = await bootstrapBase(docker, { tag, isRoot: false, onProgress: (l) => lines.push(l) }).catch(
+      (e: unknown) => e,
+    );
     expect(isHammerError(err, 'IMAGE_MISSING')).toBe(true);
     const { message, hint } = err as { message: string; hint: string };
     expect(message).toContain('cannot be pulled');
@@ -166,9 +171,10 @@ describe('toolchain images', () => {
 
     it('is an IMAGE_BUILD_FAILED error quoting the build output', async () => {
       const lines: string[] = [];
-      const err = await ensureToolchainImage(docker, 'python', { contextDir: dir, onProgress: (l) => lines.push(l) }).catch(
-        (e: unknown) => e,
-      );
+      const err = await ensureToolchainImage(docker, 'python', {
+        contextDir: dir,
+        onProgress: (l) => lines.push(l),
+      }).catch((e: unknown) => e);
       expect(isHammerError(err, 'IMAGE_BUILD_FAILED')).toBe(true);
       expect((err as Error).message).toContain('returned a non-zero code: 7');
       expect((err as Error).message).toContain('about-to-fail');

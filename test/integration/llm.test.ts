@@ -77,7 +77,8 @@ const messages = [
   { role: 'system' as const, content: 'You fix code.' },
   { role: 'user' as const, content: 'Fix the failing test in calc.py' },
 ];
-const ANSWER = 'Here is the fix:\n```diff\n--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 @@\n-return a - b\n+return a + b\n```\n';
+const ANSWER =
+  'Here is the fix:\n```diff\n--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 @@\n-return a - b\n+return a + b\n```\n';
 
 describe.each(['ollama', 'openai'] as const)('%s provider', (kind) => {
   const chatPath = kind === 'ollama' ? '/api/chat' : '/v1/chat/completions';
@@ -99,7 +100,10 @@ describe.each(['ollama', 'openai'] as const)('%s provider', (kind) => {
     expect(req?.path).toBe(chatPath);
     expect(req?.body).toMatchObject({ model: 'test-model', messages, stream: true });
     if (kind === 'ollama') {
-      expect(req?.body).toMatchObject({ options: { temperature: 0.3, num_ctx: 4096, num_predict: 256 }, keep_alive: '5m' });
+      expect(req?.body).toMatchObject({
+        options: { temperature: 0.3, num_ctx: 4096, num_predict: 256 },
+        keep_alive: '5m',
+      });
     } else {
       expect(req?.body).toMatchObject({ temperature: 0.3, max_tokens: 256, stream_options: { include_usage: true } });
     }
@@ -127,7 +131,10 @@ describe.each(['ollama', 'openai'] as const)('%s provider', (kind) => {
   });
 
   it('fails on an error chunk mid-stream, never returns the partial answer and does not retry', async () => {
-    const server = await serve([{ errorAfter: 'Here is the fi', error: 'llama runner process has terminated' }, { answer: 'second' }]);
+    const server = await serve([
+      { errorAfter: 'Here is the fi', error: 'llama runner process has terminated' },
+      { answer: 'second' },
+    ]);
     const { p, sleeps } = provider(modelConfig({ provider: kind, url: server.url, retries: 2 }));
     const seen: string[] = [];
     const err = await failure(p.generate({ messages, onProgress: (_, d) => seen.push(d) }));
@@ -153,7 +160,10 @@ describe.each(['ollama', 'openai'] as const)('%s provider', (kind) => {
   });
 
   it('waits as long as a 429 asks before retrying', async () => {
-    const server = await serve([{ status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '2' } }, { answer: 'ok' }]);
+    const server = await serve([
+      { status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '2' } },
+      { answer: 'ok' },
+    ]);
     const { p, sleeps } = provider(modelConfig({ provider: kind, url: server.url, retries: 1 }));
     expect(await p.generate({ messages })).toMatchObject({ text: 'ok', attempts: 2 });
     expect(sleeps).toEqual([2000]);
@@ -211,7 +221,12 @@ describe.each(['ollama', 'openai'] as const)('%s provider', (kind) => {
   });
 
   it('releases its connections after an abort, a timeout, a mid-stream error and close()', async () => {
-    const server = await serve([{ hang: true }, { hang: true }, { errorAfter: 'abc', error: 'boom' }, { answer: 'fine' }]);
+    const server = await serve([
+      { hang: true },
+      { hang: true },
+      { errorAfter: 'abc', error: 'boom' },
+      { answer: 'fine' },
+    ]);
     const p = createProvider(modelConfig({ provider: kind, url: server.url, first_token_timeout: 0.2 }));
     const ctl = new AbortController();
     const aborted = p.generate({ messages, signal: ctl.signal });
@@ -245,7 +260,9 @@ describe('openai provider specifics', () => {
   it('sends the API key only when its variable is set', async () => {
     const server = await serve([{ answer: 'a' }, { answer: 'b' }]);
     await provider(modelConfig({ provider: 'openai', url: server.url }), {}).p.generate({ messages });
-    await provider(modelConfig({ provider: 'openai', url: server.url }), { HB_TEST_API_KEY: 'sk-test-123' }).p.generate({ messages });
+    await provider(modelConfig({ provider: 'openai', url: server.url }), { HB_TEST_API_KEY: 'sk-test-123' }).p.generate(
+      { messages },
+    );
     const [without, withKey] = server.chatRequests();
     expect(without?.headers.authorization).toBeUndefined();
     expect(withKey?.headers.authorization).toBe('Bearer sk-test-123');
@@ -253,7 +270,9 @@ describe('openai provider specifics', () => {
 
   it('accepts a URL ending in /v1', async () => {
     const server = await serve([{ answer: 'ok' }]);
-    const result = await provider(modelConfig({ provider: 'openai', url: `${server.url}/v1/` })).p.generate({ messages });
+    const result = await provider(modelConfig({ provider: 'openai', url: `${server.url}/v1/` })).p.generate({
+      messages,
+    });
     expect(result.text).toBe('ok');
     expect(server.chatRequests()[0]?.path).toBe('/v1/chat/completions');
   });

@@ -11,7 +11,13 @@ import { resume } from '../../src/api/run.js';
 import { isHammerError } from '../../src/errors.js';
 import { diffSnapshots, snapshotRepo } from '../helpers/fixture-repo.js';
 import { startModelServer, type ModelServer } from '../helpers/model-server.js';
-import { answerWith, createPythonFixture, FIX_PATCH, NOOP_PATCH_A, type PythonFixture } from '../helpers/python-fixture.js';
+import {
+  answerWith,
+  createPythonFixture,
+  FIX_PATCH,
+  NOOP_PATCH_A,
+  type PythonFixture,
+} from '../helpers/python-fixture.js';
 import { leftovers, readState, refsOf, runIdsIn, testEnv } from './run-support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,7 +29,10 @@ let fx: PythonFixture;
 beforeAll(async () => {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run 'make build' first`);
   // answer 1 applies but fixes nothing; answer 2 fixes the bug
-  server = await startModelServer({ models: ['test-model'], script: [{ answer: answerWith(NOOP_PATCH_A) }, { answer: answerWith(FIX_PATCH) }] });
+  server = await startModelServer({
+    models: ['test-model'],
+    script: [{ answer: answerWith(NOOP_PATCH_A) }, { answer: answerWith(FIX_PATCH) }],
+  });
   fx = await createPythonFixture();
 });
 afterAll(async () => {
@@ -48,7 +57,24 @@ describe('resume after kill -9', () => {
     const env = testEnv();
     const child = spawn(
       process.execPath,
-      [MAIN, 'run', '--repo', fx.repo.path, '--directive', fx.directive, '--llm-url', server.url, '--model', 'test-model', '--test-command', testCommand, '--test-timeout', '60', '--max-iterations', '4'],
+      [
+        MAIN,
+        'run',
+        '--repo',
+        fx.repo.path,
+        '--directive',
+        fx.directive,
+        '--llm-url',
+        server.url,
+        '--model',
+        'test-model',
+        '--test-command',
+        testCommand,
+        '--test-timeout',
+        '60',
+        '--max-iterations',
+        '4',
+      ],
       { cwd: ROOT, env, stdio: 'ignore' },
     );
     const exited = new Promise<number | null>((r) => child.on('exit', (code, sig) => r(sig ? -1 : code)));
@@ -88,6 +114,8 @@ describe('resume after kill -9', () => {
     expect(d.added.filter((p) => !ours(p))).toEqual([]);
 
     // a finished run is not resumed again
-    await expect(resume({ repo: fx.repo.path, runId, env })).rejects.toSatisfy((e: unknown) => isHammerError(e, 'USAGE') && /already ended \(stable/.test((e as Error).message));
+    await expect(resume({ repo: fx.repo.path, runId, env })).rejects.toSatisfy(
+      (e: unknown) => isHammerError(e, 'USAGE') && /already ended \(stable/.test((e as Error).message),
+    );
   });
 });

@@ -31,7 +31,12 @@ afterEach(async () => {
 async function failingRun(url: string): Promise<{ error: HammerError; state: RunState; changed: string[] }> {
   fx = await createPythonFixture();
   const before = await snapshotRepo(fx.repo.path);
-  const error: unknown = await run({ repo: fx.repo.path, directive: fx.directive, env: testEnv(), flags: modelFlags({ url }) }).then(
+  const error: unknown = await run({
+    repo: fx.repo.path,
+    directive: fx.directive,
+    env: testEnv(),
+    flags: modelFlags({ url }),
+  }).then(
     () => new Error('the run resolved; it should have thrown'),
     (err: unknown) => err,
   );
@@ -40,7 +45,11 @@ async function failingRun(url: string): Promise<{ error: HammerError; state: Run
   expect(ids).toHaveLength(1);
   const state = await readState(fx.repo.path, ids[0]!);
   const d = diffSnapshots(before, await snapshotRepo(fx.repo.path));
-  return { error, state, changed: [...d.added, ...d.removed, ...d.changed].filter((p) => p !== '.hammer' && !p.startsWith('.hammer/')) };
+  return {
+    error,
+    state,
+    changed: [...d.added, ...d.removed, ...d.changed].filter((p) => p !== '.hammer' && !p.startsWith('.hammer/')),
+  };
 }
 
 /** What every model failure leaves: state `error` with the code, no branch, no sandbox left. */
@@ -85,7 +94,8 @@ describe('run: the model cannot answer', () => {
   });
 
   it('fails with MODEL_ERROR on an error chunk mid-stream, applying nothing of the partial answer', async () => {
-    const partial = 'Here is the fix:\n\n```diff\ndiff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -5,6 +5,6 @@\n';
+    const partial =
+      'Here is the fix:\n\n```diff\ndiff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -5,6 +5,6 @@\n';
     const script: Script[] = [{ errorAfter: partial, error: 'llama runner process has terminated: signal: killed' }];
     server = await startModelServer({ script });
     const { error, state, changed } = await failingRun(server.url);

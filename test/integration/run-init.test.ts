@@ -26,7 +26,13 @@ describe('sandbox repository made after the baseline', () => {
       repo: fx.repo.path,
       directive: fx.directive,
       env: testEnv(),
-      flags: { ...flags, tools: { test_command: 'echo junk > junk.txt; mkdir -p out; echo x > out/log; echo "# touched" >> README.md; python3 -m pytest -q' } },
+      flags: {
+        ...flags,
+        tools: {
+          test_command:
+            'echo junk > junk.txt; mkdir -p out; echo x > out/log; echo "# touched" >> README.md; python3 -m pytest -q',
+        },
+      },
     });
     expect(outcome.state.status).toBe('stable');
     // the workspace was reset from the archive, so the base matched and every tree was compared

@@ -6,7 +6,15 @@ import { run } from '../../src/api/run.js';
 import { printRunResult } from '../../src/cli/run-result.js';
 import { toolchainImage } from '../helpers/images.js';
 import { startModelServer, type ModelServer, type Script } from '../helpers/model-server.js';
-import { answerWith, createPythonFixture, FIX_PATCH, NOOP_PATCH_A, NOOP_PATCH_B, UNPLACEABLE_PATCH, type PythonFixture } from '../helpers/python-fixture.js';
+import {
+  answerWith,
+  createPythonFixture,
+  FIX_PATCH,
+  NOOP_PATCH_A,
+  NOOP_PATCH_B,
+  UNPLACEABLE_PATCH,
+  type PythonFixture,
+} from '../helpers/python-fixture.js';
 import { captureStdout, leftovers, modelFlags, promptText, refsOf, testEnv } from './run-support.js';
 
 let fx: PythonFixture | undefined;
@@ -24,10 +32,18 @@ afterEach(async () => {
 });
 
 /** A fresh fixture and server, and one run against them. */
-async function runWith(script: Script[], maxIterations = 3): Promise<{ fx: PythonFixture; server: ModelServer; outcome: Awaited<ReturnType<typeof run>> }> {
+async function runWith(
+  script: Script[],
+  maxIterations = 3,
+): Promise<{ fx: PythonFixture; server: ModelServer; outcome: Awaited<ReturnType<typeof run>> }> {
   fx = await createPythonFixture();
   server = await startModelServer({ script });
-  const outcome = await run({ repo: fx.repo.path, directive: fx.directive, env: testEnv(), flags: modelFlags(server, { maxIterations }) });
+  const outcome = await run({
+    repo: fx.repo.path,
+    directive: fx.directive,
+    env: testEnv(),
+    flags: modelFlags(server, { maxIterations }),
+  });
   expect(await leftovers(outcome.state.run_id)).toEqual({ containers: [], volumes: [] });
   return { fx, server, outcome };
 }
@@ -43,8 +59,12 @@ async function exitCode(outcome: Awaited<ReturnType<typeof run>>): Promise<numbe
 }
 
 describe('run: the loop goes on and stops', () => {
-  it('feeds the rejection of a diff no rung applies (git\'s message, the lines not found, the closest region) into the next prompt, and lands the next diff', async () => {
-    const { fx: f, server: s, outcome } = await runWith([{ answer: answerWith(UNPLACEABLE_PATCH) }, { answer: answerWith(FIX_PATCH) }]);
+  it("feeds the rejection of a diff no rung applies (git's message, the lines not found, the closest region) into the next prompt, and lands the next diff", async () => {
+    const {
+      fx: f,
+      server: s,
+      outcome,
+    } = await runWith([{ answer: answerWith(UNPLACEABLE_PATCH) }, { answer: answerWith(FIX_PATCH) }]);
     expect(outcome.state.status).toBe('stable');
     expect(outcome.state.reason).toBe('tests_pass');
     const [first, second] = outcome.state.iterations;
@@ -74,7 +94,15 @@ describe('run: the loop goes on and stops', () => {
 
   it('stops with duplicate_patch when the model repeats a patch that applied but fixed nothing', async () => {
     // the second answer is byte-identical: caught by its hash before git would refuse it as already applied
-    const { fx: f, server: s, outcome } = await runWith([{ answer: answerWith(NOOP_PATCH_A) }, { answer: answerWith(NOOP_PATCH_A) }, { answer: answerWith(FIX_PATCH) }]);
+    const {
+      fx: f,
+      server: s,
+      outcome,
+    } = await runWith([
+      { answer: answerWith(NOOP_PATCH_A) },
+      { answer: answerWith(NOOP_PATCH_A) },
+      { answer: answerWith(FIX_PATCH) },
+    ]);
     expect(outcome.state.status).toBe('failed');
     expect(outcome.state.reason).toBe('duplicate_patch');
     expect(outcome.state.iterations.map((i) => i.outcome)).toEqual(['applied', 'duplicate']);
@@ -83,12 +111,18 @@ describe('run: the loop goes on and stops', () => {
     expect(outcome.state.iterations[1]?.validation).toBeNull();
     expect(s.chatRequests()).toHaveLength(2);
     // the applied patch is still delivered, for the user to look at
-    expect(await branchCommits(f, outcome.state.branch?.name ?? '')).toEqual([expect.stringMatching(/^hammer: iteration 1 - /)]);
+    expect(await branchCommits(f, outcome.state.branch?.name ?? '')).toEqual([
+      expect.stringMatching(/^hammer: iteration 1 - /),
+    ]);
     expect(await exitCode(outcome)).toBe(1);
   });
 
   it('stops at loop.max_iterations when no answer makes the tests pass, with exit code 1', async () => {
-    const { fx: f, server: s, outcome } = await runWith(
+    const {
+      fx: f,
+      server: s,
+      outcome,
+    } = await runWith(
       [{ answer: answerWith(NOOP_PATCH_A) }, { answer: answerWith(NOOP_PATCH_B) }, { answer: answerWith(FIX_PATCH) }],
       2,
     );

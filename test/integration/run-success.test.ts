@@ -14,7 +14,15 @@ import { ITERATION_PHASES } from '../../src/state/run-state.js';
 import { diffSnapshots, snapshotRepo, type RepoSnapshot } from '../helpers/fixture-repo.js';
 import { toolchainImage } from '../helpers/images.js';
 import { startModelServer, type ModelServer } from '../helpers/model-server.js';
-import { answerWith, ASSERTION_TEXT, BUGGY_CALC, createPythonFixture, DIRECTIVE, FIX_PATCH, type PythonFixture } from '../helpers/python-fixture.js';
+import {
+  answerWith,
+  ASSERTION_TEXT,
+  BUGGY_CALC,
+  createPythonFixture,
+  DIRECTIVE,
+  FIX_PATCH,
+  type PythonFixture,
+} from '../helpers/python-fixture.js';
 import { captureStdout, leftovers, modelFlags, promptText, readState, refsOf, testEnv } from './run-support.js';
 
 const BRANCH = /^EngineerExternal\/\d{8}T\d{6}Z(-[0-9a-f]+)?$/;
@@ -40,8 +48,15 @@ describe('run: a failing pytest test fixed by a scripted diff (Ollama NDJSON)', 
     await fx.repo.git(['add', 'staged.txt']);
     await fx.repo.write({ 'notes.txt': 'UNTRACKED-NOTE\n' });
     before = await snapshotRepo(fx.repo.path);
-    server = await startModelServer({ script: [{ answer: answerWith(FIX_PATCH, 'The loop subtracts; it must add.') }] });
-    outcome = await run({ repo: fx.repo.path, directive: fx.directive, env: testEnv(), flags: modelFlags(server, { numCtx: 8192 }) });
+    server = await startModelServer({
+      script: [{ answer: answerWith(FIX_PATCH, 'The loop subtracts; it must add.') }],
+    });
+    outcome = await run({
+      repo: fx.repo.path,
+      directive: fx.directive,
+      env: testEnv(),
+      flags: modelFlags(server, { numCtx: 8192 }),
+    });
     after = await snapshotRepo(fx.repo.path);
   });
 
@@ -77,7 +92,9 @@ describe('run: a failing pytest test fixed by a scripted diff (Ollama NDJSON)', 
     const d = diffSnapshots(before, after);
     expect(d.removed).toEqual([]);
     expect(d.changed).toEqual([]);
-    const unexpected = d.added.filter((p) => p !== '.hammer' && !p.startsWith('.hammer/') && !`.git/refs/heads/${branch}`.startsWith(p));
+    const unexpected = d.added.filter(
+      (p) => p !== '.hammer' && !p.startsWith('.hammer/') && !`.git/refs/heads/${branch}`.startsWith(p),
+    );
     expect(unexpected).toEqual([]);
     expect(d.added).toContain(`.git/refs/heads/${branch}`);
     expect((await fx.repo.git(['rev-parse', 'main'])).trim()).toBe(base);
@@ -98,7 +115,8 @@ describe('run: a failing pytest test fixed by a scripted diff (Ollama NDJSON)', 
     expect(it1.outcome).toBe('applied');
     expect(it1.test?.exit_code).toBe(0);
     for (const phase of ITERATION_PHASES) expect(it1.phases[phase]?.status, phase).toBe('done');
-    for (const phase of ['prepare', 'baseline', 'deliver'] as const) expect(state.phases[phase]?.status, phase).toBe('done');
+    for (const phase of ['prepare', 'baseline', 'deliver'] as const)
+      expect(state.phases[phase]?.status, phase).toBe('done');
     expect(state.branch).toEqual(outcome.state.branch);
 
     expect(outcome.summaryPath).toBe(join(fx.repo.path, '.hammer', 'runs', id, 'PR_SUMMARY.md'));
@@ -133,13 +151,21 @@ describe('run: a failing pytest test fixed by a scripted diff (Ollama NDJSON)', 
     const requestsBefore = server.requests.length;
     // the command installs Ctrl-C handlers in this process; take them away again after it
     const signalsBefore = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-    const { result: code, stdout } = await captureStdout(() => replayCommand({ runId: outcome.state.run_id, repo: fx.repo.path, json: true })).finally(() => {
+    const { result: code, stdout } = await captureStdout(() =>
+      replayCommand({ runId: outcome.state.run_id, repo: fx.repo.path, json: true }),
+    ).finally(() => {
       for (const sig of ['SIGINT', 'SIGTERM'] as const) {
         for (const l of process.listeners(sig)) if (!signalsBefore[sig].includes(l)) process.off(sig, l);
       }
     });
     expect(code).toBe(0);
-    const doc = JSON.parse(stdout) as { run_id: string; status: string; reason: string; branch: string; patches: unknown[] };
+    const doc = JSON.parse(stdout) as {
+      run_id: string;
+      status: string;
+      reason: string;
+      branch: string;
+      patches: unknown[];
+    };
     expect(server.requests.length).toBe(requestsBefore);
     expect(doc.run_id).not.toBe(outcome.state.run_id);
     expect(doc.status).toBe('stable');
@@ -191,7 +217,16 @@ describe('run: the OpenAI-compatible SSE path', () => {
   });
 });
 
-const HOOKS = ['pre-commit', 'commit-msg', 'post-commit', 'reference-transaction', 'post-checkout', 'post-index-change', 'pre-auto-gc', 'post-rewrite'];
+const HOOKS = [
+  'pre-commit',
+  'commit-msg',
+  'post-commit',
+  'reference-transaction',
+  'post-checkout',
+  'post-index-change',
+  'pre-auto-gc',
+  'post-rewrite',
+];
 
 describe('run: a user repo with a local core.hooksPath and hooks in .git/hooks', () => {
   let fx: PythonFixture;
@@ -221,7 +256,12 @@ describe('run: a user repo with a local core.hooksPath and hooks in .git/hooks',
 
   it('delivers the branch without running any hook, while the same hooks fire on a plain git commit', async () => {
     await expect(access(canary)).rejects.toThrow();
-    const outcome = await run({ repo: fx.repo.path, directive: fx.directive, env: testEnv(), flags: modelFlags(server) });
+    const outcome = await run({
+      repo: fx.repo.path,
+      directive: fx.directive,
+      env: testEnv(),
+      flags: modelFlags(server),
+    });
     expect(outcome.state.status).toBe('stable');
     expect(outcome.state.branch?.name).toMatch(BRANCH);
     await expect(access(canary)).rejects.toThrow();

@@ -26,7 +26,13 @@ export function modelFlags(
   opts: { provider?: 'ollama' | 'openai'; maxIterations?: number; numCtx?: number } = {},
 ): Record<string, unknown> {
   return {
-    model: { provider: opts.provider ?? 'ollama', url: server.url, name: 'test-model', retries: 0, ...(opts.numCtx ? { num_ctx: opts.numCtx } : {}) },
+    model: {
+      provider: opts.provider ?? 'ollama',
+      url: server.url,
+      name: 'test-model',
+      retries: 0,
+      ...(opts.numCtx ? { num_ctx: opts.numCtx } : {}),
+    },
     loop: { max_iterations: opts.maxIterations ?? 3 },
   };
 }

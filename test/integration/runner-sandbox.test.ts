@@ -30,7 +30,10 @@ async function op(name: RunnerOp, ...args: string[]) {
 beforeAll(async () => {
   repo = await mkdtemp(path.join(tmpdir(), 'hb-runner-sbx-'));
   await writeFile(path.join(repo, 'calc.py'), 'def add(a, b):\n    return a - b\n');
-  await writeFile(path.join(repo, 'test_calc.py'), 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n');
+  await writeFile(
+    path.join(repo, 'test_calc.py'),
+    'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+  );
   await writeFile(path.join(repo, '.gitattributes'), '*.py filter=evil\n');
   sandbox = await engine.create(await testSpec());
   await sandbox.copyIn({ kind: 'dir', path: repo });

@@ -108,7 +108,10 @@ describe('runner in the python image', () => {
 
   afterAll(async () => {
     await container?.remove({ force: true }).catch(() => {});
-    await docker.getVolume(volume).remove().catch(() => {});
+    await docker
+      .getVolume(volume)
+      .remove()
+      .catch(() => {});
   });
 
   it('carries a fix from base to passing tests', async () => {
@@ -147,7 +150,11 @@ describe('runner in the python image', () => {
   });
 
   it('reset removes what tests leave behind, as uid 10001 on a read-only root', async () => {
-    const leftovers = await op('test', '60', 'mkdir -p junk/locked && touch junk/locked/f && chmod 500 junk/locked && echo x > calc.py && id -u');
+    const leftovers = await op(
+      'test',
+      '60',
+      'mkdir -p junk/locked && touch junk/locked/f && chmod 500 junk/locked && echo x > calc.py && id -u',
+    );
     expect(leftovers.output.trim()).toBe(String(UID));
     expect((await op('status')).result).toMatchObject({ ok: true, clean: false });
     const reset = await op('reset');

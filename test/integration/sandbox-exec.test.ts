@@ -47,7 +47,10 @@ describe('exec', () => {
   });
 
   it('runs in /workspace as the sandbox user with the command env added', async () => {
-    const r = await sandbox.exec(['sh', '-c', 'pwd; id -u; echo "$EXTRA"'], { timeoutMs: 30_000, env: { EXTRA: 'yes' } });
+    const r = await sandbox.exec(['sh', '-c', 'pwd; id -u; echo "$EXTRA"'], {
+      timeoutMs: 30_000,
+      env: { EXTRA: 'yes' },
+    });
     expect(r.stdout.text).toBe('/workspace\n10001\nyes\n');
   });
 
@@ -58,7 +61,12 @@ describe('exec', () => {
       onOutput: (stream, chunk) => seen.push(`${stream}:${chunk.toString()}`),
     });
     expect(r.exitCode).toBe(0);
-    expect(seen.filter((s) => s.startsWith('stdout:')).map((s) => s.slice(7)).join('')).toBe('line1\nline2\nline3\n');
+    expect(
+      seen
+        .filter((s) => s.startsWith('stdout:'))
+        .map((s) => s.slice(7))
+        .join(''),
+    ).toBe('line1\nline2\nline3\n');
     expect(seen.filter((s) => s.startsWith('stderr:')).join('')).toBe('stderr:bad\n');
   });
 
@@ -70,7 +78,8 @@ describe('exec', () => {
   });
 
   it('kills a SIGTERM-ignoring daemon that left the session, at the timeout', async () => {
-    const script = 'setsid nohup sh -c \'trap "" TERM; while :; do sleep 1; done\' >/dev/null 2>&1 < /dev/null & echo started; sleep infinity';
+    const script =
+      'setsid nohup sh -c \'trap "" TERM; while :; do sleep 1; done\' >/dev/null 2>&1 < /dev/null & echo started; sleep infinity';
     const r = await sandbox.exec(['sh', '-c', script], { timeoutMs: 1_500 });
     expect(r.timedOut).toBe(true);
     expect(r.stdout.text).toBe('started\n');
@@ -82,7 +91,10 @@ describe('exec', () => {
   });
 
   it('killAll clears daemons a finished command left running', async () => {
-    const r = await sandbox.exec(['sh', '-c', 'setsid sh -c \'trap "" TERM HUP; sleep 1000\' >/dev/null 2>&1 < /dev/null & echo ok'], { timeoutMs: 30_000 });
+    const r = await sandbox.exec(
+      ['sh', '-c', 'setsid sh -c \'trap "" TERM HUP; sleep 1000\' >/dev/null 2>&1 < /dev/null & echo ok'],
+      { timeoutMs: 30_000 },
+    );
     expect(r).toMatchObject({ exitCode: 0, timedOut: false });
     expect((await sandboxUserProcesses()).length).toBeGreaterThan(0);
     await sandbox.killAll();
@@ -90,14 +102,19 @@ describe('exec', () => {
   });
 
   it('a fork bomb is held by the pids limit, killed at the timeout, and the sandbox still answers', async () => {
-    const r = await sandbox.exec(['bash', '-c', 'bomb() { bomb | bomb & }; bomb; sleep infinity'], { timeoutMs: 3_000 });
+    const r = await sandbox.exec(['bash', '-c', 'bomb() { bomb | bomb & }; bomb; sleep infinity'], {
+      timeoutMs: 3_000,
+    });
     expect(r.timedOut).toBe(true);
     expect(r.stderr.text).toMatch(/fork|Resource temporarily unavailable/);
     expect(await sandboxUserProcesses()).toEqual([]);
     const after = await sandbox.exec(['echo', 'alive'], { timeoutMs: 30_000 });
     expect(after.stdout.text).toBe('alive\n');
     // The limit the bomb ran into is the one we set.
-    const limit = await sandbox.exec(['sh', '-c', 'cat /sys/fs/cgroup/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids/pids.max'], { timeoutMs: 30_000 });
+    const limit = await sandbox.exec(
+      ['sh', '-c', 'cat /sys/fs/cgroup/pids.max 2>/dev/null || cat /sys/fs/cgroup/pids/pids.max'],
+      { timeoutMs: 30_000 },
+    );
     expect(limit.stdout.text.trim()).toBe('128');
   });
 
@@ -131,7 +148,9 @@ describe('exec', () => {
   it('an abort kills the command and throws ABORTED', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 500);
-    const err = await sandbox.exec(['sleep', 'infinity'], { timeoutMs: 60_000, signal: controller.signal }).catch((e: unknown) => e);
+    const err = await sandbox
+      .exec(['sleep', 'infinity'], { timeoutMs: 60_000, signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(isHammerError(err, 'ABORTED')).toBe(true);
     expect(await sandboxUserProcesses()).toEqual([]);
   });

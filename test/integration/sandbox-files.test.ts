@@ -42,8 +42,14 @@ afterAll(async () => {
 describe('copyIn', () => {
   it('copies a directory without following symlinks, opening FIFOs or keeping setuid bits', async () => {
     const stats = await sandbox.copyIn({ kind: 'dir', path: path.join(hostDir, 'repo') });
-    expect(stats).toEqual({ files: 3, bytes: '# hello\n'.length + 'print("hi")\n'.length + '#!/bin/sh\necho hi\n'.length, skipped: 1 });
-    const r = await sh('cd /workspace && find . -printf "%y %U:%G %m %p\\n" | sort -k4; readlink leak; cat leak 2>&1; cat readme-link');
+    expect(stats).toEqual({
+      files: 3,
+      bytes: '# hello\n'.length + 'print("hi")\n'.length + '#!/bin/sh\necho hi\n'.length,
+      skipped: 1,
+    });
+    const r = await sh(
+      'cd /workspace && find . -printf "%y %U:%G %m %p\\n" | sort -k4; readlink leak; cat leak 2>&1; cat readme-link',
+    );
     const lines = r.stdout.text.split('\n');
     expect(lines).toContain(`l 10001:10001 777 ./leak`);
     expect(lines).toContain('f 10001:10001 755 ./suid.sh');
@@ -75,7 +81,9 @@ describe('putFiles and readFile', () => {
     ]);
     const r = await sandbox.exec(['/workspace/.hammer/runner/run.sh'], { timeoutMs: 30_000 });
     expect(r.stdout.text).toBe('runner\n');
-    expect((await sandbox.readFile('/workspace/.hammer/runner/data/x.json', { maxBytes: 100 })).toString()).toBe('{"a":1}');
+    expect((await sandbox.readFile('/workspace/.hammer/runner/data/x.json', { maxBytes: 100 })).toString()).toBe(
+      '{"a":1}',
+    );
   });
 
   it('refuses paths outside the workspace or with ..', async () => {

@@ -10,7 +10,10 @@ export function testEngine() {
 }
 
 /** A spec for the toolchain image with limits small enough for a shared two-core machine. */
-export async function testSpec(overrides: Partial<SandboxSpec> = {}, limits: Partial<SandboxSpec['limits']> = {}): Promise<SandboxSpec> {
+export async function testSpec(
+  overrides: Partial<SandboxSpec> = {},
+  limits: Partial<SandboxSpec['limits']> = {},
+): Promise<SandboxSpec> {
   return {
     image: await toolchainImage(),
     runId: `test-${randomBytes(4).toString('hex')}`,

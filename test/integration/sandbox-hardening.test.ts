@@ -36,7 +36,11 @@ describe('sandbox isolation', () => {
 
   it("cannot connect to a port listening on the host's bridge gateway", async () => {
     const network = z
-      .object({ IPAM: z.object({ Config: z.array(z.object({ Gateway: z.string().optional(), Subnet: z.string().optional() })) }) })
+      .object({
+        IPAM: z.object({
+          Config: z.array(z.object({ Gateway: z.string().optional(), Subnet: z.string().optional() })),
+        }),
+      })
       .parse(await docker.getNetwork('bridge').inspect());
     // Some engines leave Gateway out of the default bridge's IPAM; the gateway is then the subnet's first address.
     const ipv4 = network.IPAM.Config.find((c) => /^\d+\.\d+\.\d+\.\d+/.test(c.Gateway ?? c.Subnet ?? ''));
@@ -106,28 +110,57 @@ describe('sandbox isolation', () => {
   });
 
   it('the created container passes verification', async () => {
-    const imageEnv = z.object({ Config: z.object({ Env: z.array(z.string()).nullish() }) }).parse(await docker.getImage(spec.image).inspect()).Config.Env ?? [];
+    const imageEnv =
+      z
+        .object({ Config: z.object({ Env: z.array(z.string()).nullish() }) })
+        .parse(await docker.getImage(spec.image).inspect()).Config.Env ?? [];
     const inspect: unknown = await docker.getContainer(sandbox.id).inspect();
-    const volumeName = z.object({ Mounts: z.array(z.object({ Name: z.string() })) }).parse(inspect).Mounts[0]?.Name ?? '';
-    expect(verifyHardening(inspect, { spec, volumeName, imageEnvKeys: imageEnv.map((e) => e.split('=')[0] ?? '') })).toEqual([]);
+    const volumeName =
+      z.object({ Mounts: z.array(z.object({ Name: z.string() })) }).parse(inspect).Mounts[0]?.Name ?? '';
+    expect(
+      verifyHardening(inspect, { spec, volumeName, imageEnvKeys: imageEnv.map((e) => e.split('=')[0] ?? '') }),
+    ).toEqual([]);
   });
 });
 
 describe('verification refuses what is not hardened', () => {
   it('flags a container created outside the engine without CapDrop, read-only root or no-new-privileges', async () => {
     const volumeName = `hammer-box-verify-${randomBytes(4).toString('hex')}`;
-    const options = containerCreateOptions(spec, { container: `${volumeName}-c`, volume: volumeName }, { 'hammer-box.test': 'verify' });
+    const options = containerCreateOptions(
+      spec,
+      { container: `${volumeName}-c`, volume: volumeName },
+      { 'hammer-box.test': 'verify' },
+    );
     const host = options.HostConfig ?? {};
-    const weakened = { ...options, HostConfig: { ...host, CapDrop: [], SecurityOpt: [], ReadonlyRootfs: false, NetworkMode: 'bridge', Binds: ['/etc:/host-etc:ro'] } };
+    const weakened = {
+      ...options,
+      HostConfig: {
+        ...host,
+        CapDrop: [],
+        SecurityOpt: [],
+        ReadonlyRootfs: false,
+        NetworkMode: 'bridge',
+        Binds: ['/etc:/host-etc:ro'],
+      },
+    };
     const container = await docker.createContainer(weakened);
     try {
       const missing = verifyHardening(await container.inspect(), { spec, volumeName, imageEnvKeys: ['PATH'] });
       expect(missing).toEqual(
-        expect.arrayContaining(['CapDrop ALL', 'no-new-privileges', 'read-only root filesystem', 'NetworkMode none', 'no bind mounts']),
+        expect.arrayContaining([
+          'CapDrop ALL',
+          'no-new-privileges',
+          'read-only root filesystem',
+          'NetworkMode none',
+          'no bind mounts',
+        ]),
       );
     } finally {
       await container.remove({ force: true, v: true });
-      await docker.getVolume(volumeName).remove().catch(() => undefined);
+      await docker
+        .getVolume(volumeName)
+        .remove()
+        .catch(() => undefined);
     }
   });
 
@@ -144,7 +177,9 @@ describe('verification refuses what is not hardened', () => {
   });
 
   it('an unknown image is IMAGE_MISSING and leaves nothing behind', async () => {
-    const err = await engine.create(await testSpec({ image: 'hammer-box/does-not-exist:never' })).catch((e: unknown) => e);
+    const err = await engine
+      .create(await testSpec({ image: 'hammer-box/does-not-exist:never' }))
+      .catch((e: unknown) => e);
     expect(isHammerError(err, 'IMAGE_MISSING')).toBe(true);
   });
 

@@ -25,7 +25,8 @@ const STALE = FIX.replace('-    return 1', '-    return 7');
 
 /** uids of every process but PID 1 and the listing shell itself (builtins only). */
 async function otherUids(): Promise<number[]> {
-  const list = 'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$$" ] || [ "$p" = 1 ] && continue; while read -r k v rest; do [ "$k" = "Uid:" ] && echo "$v"; done < $d/status 2>/dev/null; done';
+  const list =
+    'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$$" ] || [ "$p" = 1 ] && continue; while read -r k v rest; do [ "$k" = "Uid:" ] && echo "$v"; done < $d/status 2>/dev/null; done';
   const r = await sandbox.exec(['bash', '-c', list], { timeoutMs: 30_000 });
   return r.stdout.text.split('\n').filter(Boolean).map(Number);
 }
@@ -33,7 +34,12 @@ async function otherUids(): Promise<number[]> {
 beforeAll(async () => {
   const { config } = await resolveConfig({ env: {} });
   const spec = sandboxSpec(config, `test-repo-${process.pid}`, await toolchainImage());
-  spec.limits = { ...spec.limits, memoryBytes: 512 * 1024 ** 2, workspaceBytes: 128 * 1024 ** 2, tmpBytes: 16 * 1024 ** 2 };
+  spec.limits = {
+    ...spec.limits,
+    memoryBytes: 512 * 1024 ** 2,
+    workspaceBytes: 128 * 1024 ** 2,
+    tmpBytes: 16 * 1024 ** 2,
+  };
   sandbox = await engine.create(spec);
   await sandbox.putFiles(sandbox.workdir, [{ path: 'm.py', content: 'def f():\n    return 1\n' }]);
   repo = new SandboxRepo(sandbox, { execTimeoutMs: 60_000, maxOutputBytes: 64 * 1024 });
@@ -44,8 +50,11 @@ afterAll(async () => {
 });
 
 describe('SandboxRepo in a hardened sandbox', () => {
-  it('refuses a stale patch with git\'s message, as data', async () => {
-    const r = await repo.step(head, 'iter-01.patch', [{ flags: [], patch: STALE }], 'msg', { command: 'true', timeoutMs: 30_000 });
+  it("refuses a stale patch with git's message, as data", async () => {
+    const r = await repo.step(head, 'iter-01.patch', [{ flags: [], patch: STALE }], 'msg', {
+      command: 'true',
+      timeoutMs: 30_000,
+    });
     expect(r.kind).toBe('rejected');
     expect(r.kind === 'rejected' && r.message).toMatch(/patch does not apply/);
   });

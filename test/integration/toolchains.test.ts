@@ -33,7 +33,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await rm(stateHome, { recursive: true, force: true });
-  for (const id of made) await docker.getImage(id).remove().catch(() => undefined);
+  for (const id of made)
+    await docker
+      .getImage(id)
+      .remove()
+      .catch(() => undefined);
 });
 
 describe.each([
@@ -56,7 +60,10 @@ describe.each([
       });
       const { state } = outcome;
       if (state.image.env) made.add(state.image.env.id);
-      expect(state.status, `${state.reason_detail}\n${state.baseline?.stdout_tail}\n${state.baseline?.stderr_tail}\n${lines.join('\n')}`).toBe('stable');
+      expect(
+        state.status,
+        `${state.reason_detail}\n${state.baseline?.stdout_tail}\n${state.baseline?.stderr_tail}\n${lines.join('\n')}`,
+      ).toBe('stable');
       expect(state.reason).toBe('tests_pass');
       expect(state.baseline?.command).toBe(testCommand);
       expect(state.baseline?.exit_code).not.toBe(0);
@@ -87,10 +94,18 @@ async function expectWarmGoBuildCache(envImageId: string, repoPath: string): Pro
   const { config } = await resolveConfig({ env: {} });
   const sandbox = await engine.create(sandboxSpec(config, `test-gocache-${process.pid}`, envImageId));
   try {
-    const files = await Promise.all(['go.mod', 'calc.go', 'calc_test.go'].map(async (path) => ({ path, content: await readFile(join(repoPath, path)) })));
+    const files = await Promise.all(
+      ['go.mod', 'calc.go', 'calc_test.go'].map(async (path) => ({
+        path,
+        content: await readFile(join(repoPath, path)),
+      })),
+    );
     await sandbox.putFiles(sandbox.workdir, files);
     // GOTMPDIR is /workspace/.git (the runner's init makes it); the test output is the cache's verdict
-    const r = await sandbox.exec(['sh', '-c', 'mkdir -p .git && go test -x ./... 2>&1; echo "entries=$(ls "$GOCACHE" | wc -l)"; command -v go'], { timeoutMs: 120_000 });
+    const r = await sandbox.exec(
+      ['sh', '-c', 'mkdir -p .git && go test -x ./... 2>&1; echo "entries=$(ls "$GOCACHE" | wc -l)"; command -v go'],
+      { timeoutMs: 120_000 },
+    );
     const out = r.stdout.text;
     expect(out, out).toContain('Total([1 2 3]) = -6, want 6');
     expect(out.match(/\/compile /g) ?? [], out).toHaveLength(0);
@@ -107,7 +122,12 @@ describe('toolchain errors', () => {
     const fx = await createToolchainFixture('go');
     try {
       server.enqueue({ answer: fx.fixAnswer });
-      const outcome = await run({ repo: fx.repo.path, directive: fx.directive, env: testEnv({ XDG_STATE_HOME: stateHome }), flags: { ...modelFlags(server, { maxIterations: 1 }), sandbox: { toolchain: 'python' } } });
+      const outcome = await run({
+        repo: fx.repo.path,
+        directive: fx.directive,
+        env: testEnv({ XDG_STATE_HOME: stateHome }),
+        flags: { ...modelFlags(server, { maxIterations: 1 }), sandbox: { toolchain: 'python' } },
+      });
       expect(outcome.state.baseline?.command).toBe('python3 -m pytest -q');
       expect(outcome.state.image.toolchain?.ref).toMatch(/^hammer-box\/python:/);
       expect(outcome.state.image.env).toBeNull();
@@ -119,7 +139,12 @@ describe('toolchain errors', () => {
   it('a repository matching several toolchains is a USAGE error naming the files and the overrides', async () => {
     const repo = await createFixtureRepo({ files: { 'package.json': '{}\n', 'go.mod': 'module x\n' } });
     try {
-      const err: unknown = await run({ repo: repo.path, directive: __filename, env: testEnv({ XDG_STATE_HOME: stateHome }), flags: modelFlags(server) }).then(
+      const err: unknown = await run({
+        repo: repo.path,
+        directive: __filename,
+        env: testEnv({ XDG_STATE_HOME: stateHome }),
+        flags: modelFlags(server),
+      }).then(
         () => undefined,
         (e: unknown) => e,
       );

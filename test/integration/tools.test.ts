@@ -16,7 +16,12 @@ let sandbox: Sandbox;
 beforeAll(async () => {
   const { config } = await resolveConfig({ env: {} });
   const spec = sandboxSpec(config, `test-tools-${process.pid}`, await toolchainImage('python'));
-  spec.limits = { ...spec.limits, memoryBytes: 512 * 1024 ** 2, workspaceBytes: 64 * 1024 ** 2, tmpBytes: 16 * 1024 ** 2 };
+  spec.limits = {
+    ...spec.limits,
+    memoryBytes: 512 * 1024 ** 2,
+    workspaceBytes: 64 * 1024 ** 2,
+    tmpBytes: 16 * 1024 ** 2,
+  };
   sandbox = await engine.create(spec);
   await sandbox.putFiles(sandbox.workdir, [
     { path: 'calc.py', content: 'def add(a, b):\n    return a + b\n' },
@@ -45,7 +50,11 @@ describe('tools in the sandbox', () => {
     await sandbox.putFiles(sandbox.workdir, [{ path: 'test_bad.py', content: 'def test_bad():\n    assert False\n' }]);
     const failing = await registry.run(sandbox, 'pytest', { paths: ['test_bad.py'] });
     expect(failing).toMatchObject({ ok: false, exit_code: 1 });
-    await expect(registry.run(sandbox, 'pytest', { paths: ['../../etc/passwd'] })).rejects.toSatisfy((e: unknown) => isHammerError(e, 'USAGE'));
-    await expect(registry.run(sandbox, 'no_such_tool', {})).rejects.toSatisfy((e: unknown) => isHammerError(e, 'USAGE'));
+    await expect(registry.run(sandbox, 'pytest', { paths: ['../../etc/passwd'] })).rejects.toSatisfy((e: unknown) =>
+      isHammerError(e, 'USAGE'),
+    );
+    await expect(registry.run(sandbox, 'no_such_tool', {})).rejects.toSatisfy((e: unknown) =>
+      isHammerError(e, 'USAGE'),
+    );
   });
 });

@@ -15,11 +15,33 @@ import { attackFileHooks } from './support/hooks.js';
 const { scene } = attackFileHooks();
 
 /** Every point of a one-iteration run, in order (prepare, baseline, generate and test are also stopped from outside in faults.test.ts). */
-const ALL_POINTS = ['prepare', 'baseline', 'read_state', 'generate', 'extract', 'validate', 'apply', 'test', 'update_state', 'deliver', 'deliver:ref', 'report'];
+const ALL_POINTS = [
+  'prepare',
+  'baseline',
+  'read_state',
+  'generate',
+  'extract',
+  'validate',
+  'apply',
+  'test',
+  'update_state',
+  'deliver',
+  'deliver:ref',
+  'report',
+];
 /** `make test` runs the points where a crash is most likely to leave two branches or none; `make security` all. */
 const POINTS = process.env['HAMMER_SECURITY'] === 'full' ? ALL_POINTS : ['deliver', 'deliver:ref', 'report'];
 /** Points after the model's answer was recorded: resume must reuse it, never ask the model again. */
-const AFTER_THE_ANSWER = new Set(['extract', 'validate', 'apply', 'test', 'update_state', 'deliver', 'deliver:ref', 'report']);
+const AFTER_THE_ANSWER = new Set([
+  'extract',
+  'validate',
+  'apply',
+  'test',
+  'update_state',
+  'deliver',
+  'deliver:ref',
+  'report',
+]);
 /** Where a Ctrl-C comes too late to stop the run: the branch exists, so the run finishes (exit 0). */
 const AFTER_THE_BRANCH = new Set(['deliver:ref', 'report']);
 
@@ -30,13 +52,19 @@ describe.each([
   it.each(POINTS)(`in %s: the state parses, nothing is left, resume finishes with one branch`, async (point) => {
     // a second answer for a resume whose first one never arrived (a Ctrl-C as generate starts may
     // still reach the server)
-    const s = await scene({ answers: [{ answer: answerWith(FIX_PATCH) }, { answer: answerWith(FIX_PATCH) }], maxIterations: 2, env: { HAMMER_FAULT: `${signal}@${point}` } });
+    const s = await scene({
+      answers: [{ answer: answerWith(FIX_PATCH) }, { answer: answerWith(FIX_PATCH) }],
+      maxIterations: 2,
+      env: { HAMMER_FAULT: `${signal}@${point}` },
+    });
     const stopped = await s.run();
     const after = await stateNow(s);
     const late = signal === 'SIGINT' && AFTER_THE_BRANCH.has(point);
     await attack(
       `${how} at ${point} (fault point)`,
-      late ? 'too late to stop: the run finishes with its one branch' : `${signal === 'SIGINT' ? 'exit 130, interrupted' : 'killed'}; state parses; nothing left; resume finishes with one branch`,
+      late
+        ? 'too late to stop: the run finishes with its one branch'
+        : `${signal === 'SIGINT' ? 'exit 130, interrupted' : 'killed'}; state parses; nothing left; resume finishes with one branch`,
       async () => {
         expect(after, 'the run wrote a state file').not.toBeNull();
         const runId = after!.run_id;
@@ -58,7 +86,8 @@ describe.each([
         if (resumed) expect(resumed.code, resumed.stderr.slice(-800)).toBe(0);
         const final = (await stateNow(s))!;
         expect(final.status).toBe('stable');
-        if (AFTER_THE_ANSWER.has(point)) expect(s.server.chatRequests(), 'resume reused the recorded answer').toHaveLength(1);
+        if (AFTER_THE_ANSWER.has(point))
+          expect(s.server.chatRequests(), 'resume reused the recorded answer').toHaveLength(1);
         expect(final.phases.report?.status).toBe('done');
         await expectNoLeftovers(runId);
         const branches = await expectRepoIntact(s);
@@ -68,8 +97,18 @@ describe.each([
         expect(tip).toBe(final.branch!.commit);
         const recorded = final.iterations.find((it) => it.outcome === 'applied')?.apply?.commit;
         expect(tip, 'the branch holds the commit the state recorded for the iteration').toBe(recorded);
-        await expectCanarySafe(s, { result: { ...stopped, stdout: `${stopped.stdout}${resumed?.stdout ?? ''}`, stderr: `${stopped.stderr}${resumed?.stderr ?? ''}` } });
-        const start = late ? `exit 0, stable` : signal === 'SIGINT' ? `exit 130, ${after!.status}` : `killed, state ${after!.status}`;
+        await expectCanarySafe(s, {
+          result: {
+            ...stopped,
+            stdout: `${stopped.stdout}${resumed?.stdout ?? ''}`,
+            stderr: `${stopped.stderr}${resumed?.stderr ?? ''}`,
+          },
+        });
+        const start = late
+          ? `exit 0, stable`
+          : signal === 'SIGINT'
+            ? `exit 130, ${after!.status}`
+            : `killed, state ${after!.status}`;
         return `${start}; ${resumed ? 'resume: ' : ''}${final.status}, one branch at the recorded commit, nothing left`;
       },
     );

@@ -18,7 +18,9 @@ import { attack } from './support/record.js';
 import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow } from './support/scene.js';
 
 if (process.env['HAMMER_SECURITY'] !== 'full') {
-  throw new Error('daemon-restart.test.ts restarts the Docker engine: it runs only with HAMMER_SECURITY=full (make security)');
+  throw new Error(
+    'daemon-restart.test.ts restarts the Docker engine: it runs only with HAMMER_SECURITY=full (make security)',
+  );
 }
 
 const exec = promisify(execFile);
@@ -39,7 +41,11 @@ afterAll(async () => {
 describe('the Docker daemon restarting mid-run', () => {
   it('stops the run with a typed error and a valid state; resume continues in a new sandbox and leaves nothing', async () => {
     const s = await createScene({
-      answers: [{ answer: answerWith(FIX_PATCH) }, { answer: answerWith(FIX_PATCH) }, { answer: answerWith(FIX_PATCH) }],
+      answers: [
+        { answer: answerWith(FIX_PATCH) },
+        { answer: answerWith(FIX_PATCH) },
+        { answer: answerWith(FIX_PATCH) },
+      ],
       // long enough for the restart to land inside the iteration's test run
       testCommand: 'sleep 8; python3 -m pytest -q',
       maxIterations: 3,
@@ -50,12 +56,16 @@ describe('the Docker daemon restarting mid-run', () => {
       if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
     });
     let st: RunState | null = null;
-    await waitFor(async () => {
-      st = await stateNow(s);
-      const it1 = st?.iterations[0];
-      // extract is the last phase recorded before the one exec that validates, applies and tests
-      return it1 !== undefined && it1.phases.extract?.status === 'done' && it1.outcome === null;
-    }, 180_000, "the first iteration's test phase");
+    await waitFor(
+      async () => {
+        st = await stateNow(s);
+        const it1 = st?.iterations[0];
+        // extract is the last phase recorded before the one exec that validates, applies and tests
+        return it1 !== undefined && it1.phases.extract?.status === 'done' && it1.outcome === null;
+      },
+      180_000,
+      "the first iteration's test phase",
+    );
     // past validate and apply (well under a second), into the test's sleep
     await new Promise((r) => setTimeout(r, 2_000));
     const oldPid = await stopEngine();
@@ -63,7 +73,10 @@ describe('the Docker daemon restarting mid-run', () => {
     await startEngine();
     const newPid = await dockerdPid();
     // a CLI still running two minutes after the engine is back hangs: stop it, and the row says so
-    const hung = await Promise.race([cli.done.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 120_000))]);
+    const hung = await Promise.race([
+      cli.done.then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(true), 120_000)),
+    ]);
     if (hung) cli.child.kill('SIGKILL');
     const stopped: CliResult = await cli.done;
     const after = (await stateNow(s))!;
@@ -100,7 +113,13 @@ describe('the Docker daemon restarting mid-run', () => {
         expect(final.sandbox?.container_id, 'resume started a new sandbox').not.toBe(oldBox);
         await expectNoLeftovers(runId);
         expect(await expectRepoIntact(s)).toHaveLength(1);
-        await expectCanarySafe(s, { result: { ...resumed, stdout: `${stopped.stdout}${resumed.stdout}`, stderr: `${stopped.stderr}${resumed.stderr}` } });
+        await expectCanarySafe(s, {
+          result: {
+            ...resumed,
+            stdout: `${stopped.stdout}${resumed.stdout}`,
+            stderr: `${stopped.stderr}${resumed.stderr}`,
+          },
+        });
         const line = stopped.stderr.split('\n').find((l) => l.includes(code!)) ?? code!;
         return `exit ${stopped.code}: ${line.trim().slice(0, 100)}; state error, parses; resume: ${final.status} after ${final.iterations.length} iteration(s), one branch, no leftovers`;
       },

@@ -12,7 +12,13 @@ import { attackFileHooks } from './support/hooks.js';
 
 const { scene } = attackFileHooks();
 
-const DoctorSchema = z.object({ checks: z.array(z.object({ name: z.string(), status: z.string(), detail: z.string() })), engine: z.object({ runtimes: z.array(z.string()) }).passthrough().nullable() });
+const DoctorSchema = z.object({
+  checks: z.array(z.object({ name: z.string(), status: z.string(), detail: z.string() })),
+  engine: z
+    .object({ runtimes: z.array(z.string()) })
+    .passthrough()
+    .nullable(),
+});
 
 describe('engine options', () => {
   it('[sandbox] runtime: a runtime the engine lacks fails closed; the default one runs', async () => {
@@ -21,30 +27,41 @@ describe('engine options', () => {
     const missing = offered.includes('runsc') ? 'hb-no-such-runtime' : 'runsc';
     const s: Scene = await scene({ answers: [{ answer: answerWith(FIX_PATCH) }], env: { HAMMER_RUNTIME: missing } });
     const refused = await s.run();
-    const ok: Scene = await scene({ answers: [{ answer: answerWith(FIX_PATCH) }], env: { HAMMER_RUNTIME: info.DefaultRuntime ?? 'runc' } });
-    const good = await runScene(ok);
-    await attack(`[sandbox] runtime = "${missing}" (not offered by the engine)`, 'fails closed with exit 3 before any test runs; a runtime it offers works', async () => {
-      expect(refused.code, refused.stderr.slice(-600)).toBe(3);
-      expect(refused.stderr).toContain(missing);
-      const out = await outcomeOf(s, refused);
-      expect(out.state.baseline).toBeNull();
-      await expectNoLeftovers(out.runId);
-      await expectCanarySafe(s, out, 'not-run');
-      expect(good.state.status).toBe('stable');
-      return `exit 3: ${(refused.stderr.split('\n').find((l) => l.includes('error [')) ?? '').slice(0, 100)}; runtime "${info.DefaultRuntime ?? 'runc'}": stable`;
+    const ok: Scene = await scene({
+      answers: [{ answer: answerWith(FIX_PATCH) }],
+      env: { HAMMER_RUNTIME: info.DefaultRuntime ?? 'runc' },
     });
+    const good = await runScene(ok);
+    await attack(
+      `[sandbox] runtime = "${missing}" (not offered by the engine)`,
+      'fails closed with exit 3 before any test runs; a runtime it offers works',
+      async () => {
+        expect(refused.code, refused.stderr.slice(-600)).toBe(3);
+        expect(refused.stderr).toContain(missing);
+        const out = await outcomeOf(s, refused);
+        expect(out.state.baseline).toBeNull();
+        await expectNoLeftovers(out.runId);
+        await expectCanarySafe(s, out, 'not-run');
+        expect(good.state.status).toBe('stable');
+        return `exit 3: ${(refused.stderr.split('\n').find((l) => l.includes('error [')) ?? '').slice(0, 100)}; runtime "${info.DefaultRuntime ?? 'runc'}": stable`;
+      },
+    );
   });
 
   it('doctor reports rootless mode, userns-remap and the runtimes', async () => {
     const r = await runCli(['doctor', '--json'], process.env);
     const report = DoctorSchema.parse(JSON.parse(r.stdout));
-    await attack('doctor: engine isolation options', 'reports rootless, userns-remap and runtimes (gVisor or not)', () => {
-      const userns = report.checks.find((c) => c.name === 'user namespaces');
-      const runtime = report.checks.find((c) => c.name === 'runtime');
-      expect(userns?.detail).toMatch(/rootless: (yes|no), userns-remap: (yes|no)/);
-      expect(runtime?.detail).toMatch(/gVisor \(runsc\)/);
-      expect(report.engine?.runtimes.length).toBeGreaterThan(0);
-      return `${userns!.detail.slice(0, 40)}; ${runtime!.detail.slice(0, 80)}`;
-    });
+    await attack(
+      'doctor: engine isolation options',
+      'reports rootless, userns-remap and runtimes (gVisor or not)',
+      () => {
+        const userns = report.checks.find((c) => c.name === 'user namespaces');
+        const runtime = report.checks.find((c) => c.name === 'runtime');
+        expect(userns?.detail).toMatch(/rootless: (yes|no), userns-remap: (yes|no)/);
+        expect(runtime?.detail).toMatch(/gVisor \(runsc\)/);
+        expect(report.engine?.runtimes.length).toBeGreaterThan(0);
+        return `${userns!.detail.slice(0, 40)}; ${runtime!.detail.slice(0, 80)}`;
+      },
+    );
   });
 });

@@ -10,14 +10,24 @@ import { toolchainImage } from '../helpers/images.js';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
 import { requireBuiltCli } from './support/cli.js';
 import { attack } from './support/record.js';
-import { createScene, expectCanarySafe, expectNoLeftovers, expectRepoIntact, runScene, type Scene } from './support/scene.js';
+import {
+  createScene,
+  expectCanarySafe,
+  expectNoLeftovers,
+  expectRepoIntact,
+  runScene,
+  type Scene,
+} from './support/scene.js';
 
 let s: Scene;
 const cleanups: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   requireBuiltCli();
   await toolchainImage('python');
-  s = await createScene({ files: { '.gitattributes': '* filter=evil diff=evil\n' }, answers: [{ answer: answerWith(FIX_PATCH) }] });
+  s = await createScene({
+    files: { '.gitattributes': '* filter=evil diff=evil\n' },
+    answers: [{ answer: answerWith(FIX_PATCH) }],
+  });
 });
 afterAll(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -31,7 +41,10 @@ describe('hostile git config in the user repository', () => {
     const script = async (tag: string, body = ''): Promise<string> => {
       const path = join(s.canary.dir, `evil-${tag}.sh`);
       // appends its tag, also tries to read the canary file out through stdout
-      await writeFile(path, `#!/bin/sh\necho ${tag} >> '${fired}'\ncat '${s.canary.file}' 2>/dev/null\n${body}\nexit 0\n`);
+      await writeFile(
+        path,
+        `#!/bin/sh\necho ${tag} >> '${fired}'\ncat '${s.canary.file}' 2>/dev/null\n${body}\nexit 0\n`,
+      );
       await chmod(path, 0o755);
       return path;
     };
@@ -39,7 +52,21 @@ describe('hostile git config in the user repository', () => {
     const hooks = join(s.canary.dir, 'hooks');
     await mkdir(hooks);
     const hook = await script('hook');
-    for (const name of ['pre-commit', 'commit-msg', 'post-commit', 'post-checkout', 'reference-transaction', 'post-index-change', 'pre-auto-gc', 'post-rewrite', 'pre-push', 'post-merge', 'pre-receive', 'update', 'post-update']) {
+    for (const name of [
+      'pre-commit',
+      'commit-msg',
+      'post-commit',
+      'post-checkout',
+      'reference-transaction',
+      'post-index-change',
+      'pre-auto-gc',
+      'post-rewrite',
+      'pre-push',
+      'post-merge',
+      'pre-receive',
+      'update',
+      'post-update',
+    ]) {
       for (const dir of [hooks, join(repo.path, '.git', 'hooks')]) {
         await mkdir(dir, { recursive: true });
         await writeFile(join(dir, name), `#!/bin/sh\nexec '${hook}' "$@"\n`);
@@ -70,12 +97,18 @@ describe('hostile git config in the user repository', () => {
     await set('uploadpack.packObjectsHook', await script('pack-objects-hook'));
     await set('alias.status', `!${await script('alias')}`);
     const included = join(s.canary.dir, 'included.gitconfig');
-    await writeFile(included, `[core]\n\tfsmonitor = ${await script('include-fsmonitor')}\n[diff]\n\texternal = ${await script('include-diff')}\n`);
+    await writeFile(
+      included,
+      `[core]\n\tfsmonitor = ${await script('include-fsmonitor')}\n[diff]\n\texternal = ${await script('include-diff')}\n`,
+    );
     await set('include.path', included);
     // alternates: another repository's objects, whose config also carries a hook path
     const other = await createFixtureRepo({ files: { 'o.txt': 'other\n' } });
     cleanups.push(() => other.cleanup());
-    await writeFile(join(repo.path, '.git', 'objects', 'info', 'alternates'), `${join(other.path, '.git', 'objects')}\n`);
+    await writeFile(
+      join(repo.path, '.git', 'objects', 'info', 'alternates'),
+      `${join(other.path, '.git', 'objects')}\n`,
+    );
     await other.git(['config', 'core.fsmonitor', await script('alternate-fsmonitor')]);
 
     // control: plain git in this repository runs them
@@ -88,16 +121,20 @@ describe('hostile git config in the user repository', () => {
     await writeFile(fired, '');
     s.before = await snapshotRepo(repo.path);
     const out = await runScene(s);
-    await attack('hostile git config in the user repo (fsmonitor, hooks, filters, diff.external, include.path, alternates, ...)', 'nothing runs on the host; run completes', async () => {
-      expect(out.result.code, out.result.stderr.slice(-1500)).toBe(0);
-      expect(out.state.status).toBe('stable');
-      const ran = (await readFile(fired, 'utf8')).split('\n').filter(Boolean);
-      expect(ran).toEqual([]);
-      const branches = await expectRepoIntact(s);
-      expect(branches).toHaveLength(1);
-      await expectNoLeftovers(out.runId);
-      await expectCanarySafe(s, out);
-      return `control: plain git fired ${[...control].sort().join(', ')}; the run fired none and delivered ${branches[0]!.replace('.git/refs/heads/', '')}`;
-    });
+    await attack(
+      'hostile git config in the user repo (fsmonitor, hooks, filters, diff.external, include.path, alternates, ...)',
+      'nothing runs on the host; run completes',
+      async () => {
+        expect(out.result.code, out.result.stderr.slice(-1500)).toBe(0);
+        expect(out.state.status).toBe('stable');
+        const ran = (await readFile(fired, 'utf8')).split('\n').filter(Boolean);
+        expect(ran).toEqual([]);
+        const branches = await expectRepoIntact(s);
+        expect(branches).toHaveLength(1);
+        await expectNoLeftovers(out.runId);
+        await expectCanarySafe(s, out);
+        return `control: plain git fired ${[...control].sort().join(', ')}; the run fired none and delivered ${branches[0]!.replace('.git/refs/heads/', '')}`;
+      },
+    );
   });
 });

@@ -32,24 +32,34 @@ const file = attackFileHooks();
 describe('gVisor', () => {
   it('runtime "auto" runs the sandbox under gVisor when the engine offers it, and says so', async () => {
     // the kernel the tests see: a container shares the host's, gVisor brings its own
-    const s = await file.scene({ answers: [{ answer: answerWith(FIX_PATCH) }], env: { HAMMER_RUNTIME: 'auto' }, testCommand: 'echo "HB_KERNEL $(uname -r) | $(cat /proc/version)"; python3 -m pytest -q' });
+    const s = await file.scene({
+      answers: [{ answer: answerWith(FIX_PATCH) }],
+      env: { HAMMER_RUNTIME: 'auto' },
+      testCommand: 'echo "HB_KERNEL $(uname -r) | $(cat /proc/version)"; python3 -m pytest -q',
+    });
     const out = await runScene(s);
     const log = await readFile(join(s.fx.repo.path, '.hammer', 'runs', out.runId, 'baseline-test.log'), 'utf8');
     const doctor = await runCli(['doctor', '--json'], { ...s.env, HAMMER_RUNTIME: 'auto' });
-    const runtimeRow = (JSON.parse(doctor.stdout) as { checks: { name: string; detail: string }[] }).checks.find((c) => c.name === 'runtime');
-    await attack('gVisor: [sandbox] runtime = "auto" on an engine with runsc', 'the sandbox runs on gVisor; state, PR_SUMMARY.md and doctor say so', async () => {
-      expect(out.result.code, out.result.stderr.slice(-600)).toBe(0);
-      expect(out.state.status).toBe('stable');
-      const kernel = /^HB_KERNEL (\S+) \| (.*)$/m.exec(log);
-      expect(kernel, 'the test command printed its kernel').not.toBeNull();
-      expect(kernel![1], "the sandbox runs on its own kernel, not the host's").not.toBe(release());
-      expect((out.state.config['sandbox'] as { runtime: string }).runtime).toBe('runsc');
-      expect(out.summary).toContain('| Sandbox runtime | gVisor (`runsc`) |');
-      expect(runtimeRow?.detail).toContain('sandboxes run with gVisor (runsc)');
-      await expectNoLeftovers(out.runId);
-      await expectCanarySafe(s, out);
-      return `stable; kernel in the sandbox ${kernel![1]} (host ${release()}); state and summary: runsc`;
-    });
+    const runtimeRow = (JSON.parse(doctor.stdout) as { checks: { name: string; detail: string }[] }).checks.find(
+      (c) => c.name === 'runtime',
+    );
+    await attack(
+      'gVisor: [sandbox] runtime = "auto" on an engine with runsc',
+      'the sandbox runs on gVisor; state, PR_SUMMARY.md and doctor say so',
+      async () => {
+        expect(out.result.code, out.result.stderr.slice(-600)).toBe(0);
+        expect(out.state.status).toBe('stable');
+        const kernel = /^HB_KERNEL (\S+) \| (.*)$/m.exec(log);
+        expect(kernel, 'the test command printed its kernel').not.toBeNull();
+        expect(kernel![1], "the sandbox runs on its own kernel, not the host's").not.toBe(release());
+        expect((out.state.config['sandbox'] as { runtime: string }).runtime).toBe('runsc');
+        expect(out.summary).toContain('| Sandbox runtime | gVisor (`runsc`) |');
+        expect(runtimeRow?.detail).toContain('sandboxes run with gVisor (runsc)');
+        await expectNoLeftovers(out.runId);
+        await expectCanarySafe(s, out);
+        return `stable; kernel in the sandbox ${kernel![1]} (host ${release()}); state and summary: runsc`;
+      },
+    );
   });
 
   it("network and kernel escape attempts fail under gVisor too, or stay in gVisor's kernel; each control works", async () => {

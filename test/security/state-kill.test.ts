@@ -70,7 +70,11 @@ describe('kill -9 during state writes', () => {
         }
       }),
     );
-    const temps = (await Promise.all(workers.map(async ({ dir }) => (await readdir(join(dir, 'runs'))).filter((n) => n.endsWith('.tmp'))))).flat();
+    const temps = (
+      await Promise.all(
+        workers.map(async ({ dir }) => (await readdir(join(dir, 'runs'))).filter((n) => n.endsWith('.tmp'))),
+      )
+    ).flat();
     const listed = await Promise.all(workers.map(({ store }) => store.list()));
     await attack(`${KILLS} kill -9 landing during state writes`, 'the state file parses after every kill', () => {
       expect(kills).toBe(KILLS);

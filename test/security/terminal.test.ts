@@ -18,26 +18,38 @@ const OWN_ERASE = /\r\u001b\[2K/g;
 describe('the terminal', () => {
   it('escape sequences from the tests and the model never reach a terminal; the live status line does', async () => {
     const s = await scene({
-      files: { 'attack.sh': attackScript(`printf '${EVIL_PRINTF}\\n'; printf '${EVIL_PRINTF}' >&2; exit 1`, `printf '${EVIL_PRINTF}\\n'; echo control-printed`) },
-      answers: [{ answer: answerWith('--- a/x\u001b[2J.py\n+++ b/x\u001b[2J.py\n@@ -1 +1 @@\n-a\n+b\n', EVIL_PROSE) }, { answer: `${EVIL_PROSE}\n${SWITCH_ANSWER}` }],
+      files: {
+        'attack.sh': attackScript(
+          `printf '${EVIL_PRINTF}\\n'; printf '${EVIL_PRINTF}' >&2; exit 1`,
+          `printf '${EVIL_PRINTF}\\n'; echo control-printed`,
+        ),
+      },
+      answers: [
+        { answer: answerWith('--- a/x\u001b[2J.py\n+++ b/x\u001b[2J.py\n@@ -1 +1 @@\n-a\n+b\n', EVIL_PROSE) },
+        { answer: `${EVIL_PROSE}\n${SWITCH_ANSWER}` },
+      ],
       testCommand: 'sh attack.sh',
       maxIterations: 2,
     });
     const term = await runCliOnTerminal(s.args, s.env);
     const out = await outcomeOf(s, { code: term.code, signal: null, stdout: term.screen, stderr: '', peakRss: 0 });
-    await attack('escape sequences on a terminal (TTY)', 'only the status line erase reaches the terminal; run stable', async () => {
-      expect(term.code, term.screen.slice(-800)).toBe(0);
-      // control: this was a terminal (the live status line drew and erased itself) and the run went on
-      const erases = term.screen.match(OWN_ERASE)?.length ?? 0;
-      expect(erases, 'the live status line was drawn').toBeGreaterThan(0);
-      const rest = term.screen.replace(OWN_ERASE, '');
-      expect(RAW_CONTROL.exec(rest)?.[0], 'a raw escape, C1 or bidi character reached the terminal').toBeUndefined();
-      // the hostile file name did reach the terminal, shown as text rather than obeyed
-      expect(rest).toContain('iteration 1: unusable - no usable diff: "x\\u001b[2J.py"');
-      expect(out.state.status).toBe('stable');
-      expect(out.state.baseline?.stdout_tail).toContain('RED');
-      await expectCanarySafe(s, out);
-      return `${erases} status-line erases, no other control sequence in ${term.screen.length} bytes of terminal output; stable`;
-    });
+    await attack(
+      'escape sequences on a terminal (TTY)',
+      'only the status line erase reaches the terminal; run stable',
+      async () => {
+        expect(term.code, term.screen.slice(-800)).toBe(0);
+        // control: this was a terminal (the live status line drew and erased itself) and the run went on
+        const erases = term.screen.match(OWN_ERASE)?.length ?? 0;
+        expect(erases, 'the live status line was drawn').toBeGreaterThan(0);
+        const rest = term.screen.replace(OWN_ERASE, '');
+        expect(RAW_CONTROL.exec(rest)?.[0], 'a raw escape, C1 or bidi character reached the terminal').toBeUndefined();
+        // the hostile file name did reach the terminal, shown as text rather than obeyed
+        expect(rest).toContain('iteration 1: unusable - no usable diff: "x\\u001b[2J.py"');
+        expect(out.state.status).toBe('stable');
+        expect(out.state.baseline?.stdout_tail).toContain('RED');
+        await expectCanarySafe(s, out);
+        return `${erases} status-line erases, no other control sequence in ${term.screen.length} bytes of terminal output; stable`;
+      },
+    );
   });
 });

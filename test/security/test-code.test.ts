@@ -8,14 +8,33 @@ import { describe, expect, it } from 'vitest';
 import { answerWith } from '../helpers/python-fixture.js';
 import { attackScript, EVIL_PRINTF, EVIL_PROSE, RAW_CONTROL, SWITCH_ANSWER } from './support/attack-script.js';
 import { attack } from './support/record.js';
-import { expectCanarySafe, expectNoLeftovers, expectRepoIntact, runScene, sceneRuntime, type Outcome, type Scene, type SceneOptions } from './support/scene.js';
+import {
+  expectCanarySafe,
+  expectNoLeftovers,
+  expectRepoIntact,
+  runScene,
+  sceneRuntime,
+  type Outcome,
+  type Scene,
+  type SceneOptions,
+} from './support/scene.js';
 import { attackFileHooks } from './support/hooks.js';
 
 const { scene } = attackFileHooks();
 
 /** A scene whose attack.sh attacks at baseline and runs `control` after the model's switch patch. */
-async function attackRun(attackSh: string, controlSh: string, opts: Partial<SceneOptions> = {}): Promise<{ s: Scene; out: Outcome }> {
-  const s = await scene({ files: { 'attack.sh': attackScript(attackSh, controlSh) }, answers: [{ answer: SWITCH_ANSWER }], testCommand: 'sh attack.sh', maxIterations: 1, ...opts });
+async function attackRun(
+  attackSh: string,
+  controlSh: string,
+  opts: Partial<SceneOptions> = {},
+): Promise<{ s: Scene; out: Outcome }> {
+  const s = await scene({
+    files: { 'attack.sh': attackScript(attackSh, controlSh) },
+    answers: [{ answer: SWITCH_ANSWER }],
+    testCommand: 'sh attack.sh',
+    maxIterations: 1,
+    ...opts,
+  });
   const out = await runScene(s);
   return { s, out };
 }
@@ -43,7 +62,10 @@ const GVISOR_BOMB = 'gVisor: stops the whole sandbox; SANDBOX_BROKEN says so and
 function tests(out: Outcome) {
   const baseline = out.state.baseline;
   const iter = out.state.iterations[0]?.test ?? null;
-  if (!baseline || !iter) throw new Error(`the run did not reach iteration 1's tests: ${out.state.status} ${out.state.reason_detail ?? ''} ${out.result.stderr.slice(-600)}`);
+  if (!baseline || !iter)
+    throw new Error(
+      `the run did not reach iteration 1's tests: ${out.state.status} ${out.state.reason_detail ?? ''} ${out.result.stderr.slice(-600)}`,
+    );
   return { baseline, iter };
 }
 
@@ -54,10 +76,13 @@ describe('hostile test code', () => {
       `for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.1 & done; wait; echo forked-10-ok`,
       { config: '[sandbox]\npids_limit = 64\n', testTimeout: 20 },
     );
-    if ((await sceneRuntime()) === 'runsc') return attack('fork bomb in the tests', GVISOR_BOMB, () => expectStoppedUnderGvisor(s, out));
+    if ((await sceneRuntime()) === 'runsc')
+      return attack('fork bomb in the tests', GVISOR_BOMB, () => expectStoppedUnderGvisor(s, out));
     await attack('fork bomb in the tests', 'stopped by pids_limit; host fine; control forks after', async () => {
       const { baseline, iter } = tests(out);
-      expect(`${baseline.stdout_tail}\n${baseline.stderr_tail}`).toMatch(/Cannot fork|Resource temporarily unavailable|fork/i);
+      expect(`${baseline.stdout_tail}\n${baseline.stderr_tail}`).toMatch(
+        /Cannot fork|Resource temporarily unavailable|fork/i,
+      );
       expect(iter.exit_code).toBe(0);
       expect(iter.stdout_tail).toContain('forked-10-ok');
       await expectNoLeftovers(out.runId);
@@ -77,15 +102,20 @@ while True:
       `python3 -c "b = bytearray(16 * 1024 * 1024); print('alloc-16m-ok')"`,
       { config: '[sandbox]\nmemory = "160m"\n' },
     );
-    if ((await sceneRuntime()) === 'runsc') return attack('memory bomb in the tests', GVISOR_BOMB, () => expectStoppedUnderGvisor(s, out));
-    await attack('memory bomb in the tests', 'killed at sandbox.memory; recorded as out of memory; control allocates after', async () => {
-      const { baseline, iter } = tests(out);
-      expect(baseline.exit_code).toBe(137);
-      expect(baseline.stderr_tail).toMatch(/out of memory: the kernel killed \d+ test process/);
-      expect(iter.stdout_tail).toContain('alloc-16m-ok');
-      await expectCanarySafe(s, out);
-      return `exit 137, stderr: "${/out of memory[^\n]{0,40}/.exec(baseline.stderr_tail)?.[0] ?? ''}..."; control allocated 16 MiB`;
-    });
+    if ((await sceneRuntime()) === 'runsc')
+      return attack('memory bomb in the tests', GVISOR_BOMB, () => expectStoppedUnderGvisor(s, out));
+    await attack(
+      'memory bomb in the tests',
+      'killed at sandbox.memory; recorded as out of memory; control allocates after',
+      async () => {
+        const { baseline, iter } = tests(out);
+        expect(baseline.exit_code).toBe(137);
+        expect(baseline.stderr_tail).toMatch(/out of memory: the kernel killed \d+ test process/);
+        expect(iter.stdout_tail).toContain('alloc-16m-ok');
+        await expectCanarySafe(s, out);
+        return `exit 137, stderr: "${/out of memory[^\n]{0,40}/.exec(baseline.stderr_tail)?.[0] ?? ''}..."; control allocated 16 MiB`;
+      },
+    );
   });
 
   it('a test that sleeps forever ignoring SIGTERM, and the daemon it started, are killed at the timeout; none is left', async () => {
@@ -99,12 +129,16 @@ while True:
       { testTimeout: 5 },
     );
     const { baseline, iter } = tests(out);
-    await attack('test sleeping forever, ignoring SIGTERM', 'killed at test_timeout; recorded as timed out; nothing left', async () => {
-      expect(baseline.timed_out).toBe(true);
-      expect(iter.stdout_tail).toContain('leftover-sleepers=0');
-      await expectCanarySafe(s, out);
-      return `baseline timed out after ${Math.round(baseline.duration_ms / 1000)} s; 0 sleepers left in the next iteration`;
-    });
+    await attack(
+      'test sleeping forever, ignoring SIGTERM',
+      'killed at test_timeout; recorded as timed out; nothing left',
+      async () => {
+        expect(baseline.timed_out).toBe(true);
+        expect(iter.stdout_tail).toContain('leftover-sleepers=0');
+        await expectCanarySafe(s, out);
+        return `baseline timed out after ${Math.round(baseline.duration_ms / 1000)} s; 0 sleepers left in the next iteration`;
+      },
+    );
     await attack('daemon left behind by a test', 'gone before the next iteration', async () => {
       expect(baseline.stdout_tail).toMatch(/daemons=[1-9]/);
       expect(iter.stdout_tail).toContain('leftover-daemons=0');
@@ -114,44 +148,68 @@ while True:
   });
 
   it('1 GB of output without newlines and with invalid UTF-8 is capped: host memory bounded, state small and valid', async () => {
-    const { s, out } = await attackRun(`head -c 1073741824 /dev/zero | tr '\\0' '\\377'\nexit 1`, `echo small-output-ok`, { testTimeout: 240 });
-    await attack('1 GB of output, no newlines, invalid UTF-8', 'capped at output_cap; CLI RSS bounded; state file small and valid', async () => {
-      const { baseline, iter } = tests(out);
-      expect(baseline.total_bytes).toBeGreaterThanOrEqual(2 ** 30);
-      expect(baseline.dropped_bytes).toBeGreaterThanOrEqual(2 ** 30 - 4 * 1024 * 1024);
-      const stateBytes = (await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${out.runId}.json`))).length;
-      expect(stateBytes).toBeLessThan(512 * 1024);
-      const log = await readFile(join(s.fx.repo.path, '.hammer', 'runs', out.runId, 'baseline-test.log'));
-      expect(log.length).toBeLessThan(8 * 1024 * 1024);
-      expect(out.result.peakRss).toBeGreaterThan(0);
-      expect(out.result.peakRss).toBeLessThan(400 * 1024 * 1024);
-      expect(iter.stdout_tail).toContain('small-output-ok');
-      await expectCanarySafe(s, out);
-      return `${(baseline.total_bytes / 2 ** 30).toFixed(2)} GiB written, ${(baseline.dropped_bytes / 2 ** 30).toFixed(2)} GiB dropped; state ${(stateBytes / 1024).toFixed(0)} KiB (valid); CLI peak RSS ${(out.result.peakRss / 2 ** 20).toFixed(0)} MiB`;
-    });
+    const { s, out } = await attackRun(
+      `head -c 1073741824 /dev/zero | tr '\\0' '\\377'\nexit 1`,
+      `echo small-output-ok`,
+      { testTimeout: 240 },
+    );
+    await attack(
+      '1 GB of output, no newlines, invalid UTF-8',
+      'capped at output_cap; CLI RSS bounded; state file small and valid',
+      async () => {
+        const { baseline, iter } = tests(out);
+        expect(baseline.total_bytes).toBeGreaterThanOrEqual(2 ** 30);
+        expect(baseline.dropped_bytes).toBeGreaterThanOrEqual(2 ** 30 - 4 * 1024 * 1024);
+        const stateBytes = (await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${out.runId}.json`))).length;
+        expect(stateBytes).toBeLessThan(512 * 1024);
+        const log = await readFile(join(s.fx.repo.path, '.hammer', 'runs', out.runId, 'baseline-test.log'));
+        expect(log.length).toBeLessThan(8 * 1024 * 1024);
+        expect(out.result.peakRss).toBeGreaterThan(0);
+        expect(out.result.peakRss).toBeLessThan(400 * 1024 * 1024);
+        expect(iter.stdout_tail).toContain('small-output-ok');
+        await expectCanarySafe(s, out);
+        return `${(baseline.total_bytes / 2 ** 30).toFixed(2)} GiB written, ${(baseline.dropped_bytes / 2 ** 30).toFixed(2)} GiB dropped; state ${(stateBytes / 1024).toFixed(0)} KiB (valid); CLI peak RSS ${(out.result.peakRss / 2 ** 20).toFixed(0)} MiB`;
+      },
+    );
   }, 400_000);
 
   it('terminal escape sequences in test output and in the model answer never reach the terminal, the state or PR_SUMMARY.md', async () => {
     const evil = EVIL_PRINTF;
     const prose = EVIL_PROSE;
-    const { s, out } = await attackRun(`printf '${evil}\\n'; printf '${evil}' >&2; exit 1`, `printf '${evil}\\n'; echo control-printed`, {
-      answers: [{ answer: answerWith('--- a/x\u001b[2J.py\n+++ b/x\u001b[2J.py\n@@ -1 +1 @@\n-a\n+b\n', prose) }, { answer: `${prose}\n${SWITCH_ANSWER}` }],
-      maxIterations: 2,
-    });
-    await attack('escape sequences in test output and model answers', 'none reach terminal, state or PR_SUMMARY.md raw', async () => {
-      const stateText = await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${out.runId}.json`), 'utf8');
-      const raw = RAW_CONTROL;
-      for (const [where, text] of Object.entries({ state: stateText, summary: out.summary, stdout: out.result.stdout, stderr: out.result.stderr })) {
-        expect(raw.test(text), `${where} holds a raw escape or bidi character`).toBe(false);
-      }
-      // control: the output did arrive (sanitised), and the bidi mark is shown, not applied
-      expect(out.state.baseline?.stdout_tail).toContain('RED');
-      expect(out.state.baseline?.stdout_tail).toContain('<U+202E>');
-      expect(out.state.iterations.at(-1)?.test?.stdout_tail).toContain('control-printed');
-      expect(out.summary.length).toBeGreaterThan(0);
-      await expectCanarySafe(s, out);
-      return 'no ESC, BEL, C1 or bidi override in state/summary/terminal; text kept, marks shown as <U+202E>';
-    });
+    const { s, out } = await attackRun(
+      `printf '${evil}\\n'; printf '${evil}' >&2; exit 1`,
+      `printf '${evil}\\n'; echo control-printed`,
+      {
+        answers: [
+          { answer: answerWith('--- a/x\u001b[2J.py\n+++ b/x\u001b[2J.py\n@@ -1 +1 @@\n-a\n+b\n', prose) },
+          { answer: `${prose}\n${SWITCH_ANSWER}` },
+        ],
+        maxIterations: 2,
+      },
+    );
+    await attack(
+      'escape sequences in test output and model answers',
+      'none reach terminal, state or PR_SUMMARY.md raw',
+      async () => {
+        const stateText = await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${out.runId}.json`), 'utf8');
+        const raw = RAW_CONTROL;
+        for (const [where, text] of Object.entries({
+          state: stateText,
+          summary: out.summary,
+          stdout: out.result.stdout,
+          stderr: out.result.stderr,
+        })) {
+          expect(raw.test(text), `${where} holds a raw escape or bidi character`).toBe(false);
+        }
+        // control: the output did arrive (sanitised), and the bidi mark is shown, not applied
+        expect(out.state.baseline?.stdout_tail).toContain('RED');
+        expect(out.state.baseline?.stdout_tail).toContain('<U+202E>');
+        expect(out.state.iterations.at(-1)?.test?.stdout_tail).toContain('control-printed');
+        expect(out.summary.length).toBeGreaterThan(0);
+        await expectCanarySafe(s, out);
+        return 'no ESC, BEL, C1 or bidi override in state/summary/terminal; text kept, marks shown as <U+202E>';
+      },
+    );
   });
 
   it('a test that prints "all tests passed" and exits non-zero is recorded as failed', async () => {

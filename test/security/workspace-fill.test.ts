@@ -15,7 +15,9 @@ const CONTROL = `rm -f /tmp/fill.bin; echo ok > /tmp/after.txt && echo ok > afte
 const CONFIG = '[sandbox]\nworkspace_size = "64m"\ntmp_size = "16m"\n';
 
 /** attack.sh starting benign; the first patch turns the attack on, the second switches to the control. */
-const BENIGN_FIRST = attackScript(FILL, CONTROL).replace('mode=attack\n', 'mode=benign\n').replace('if [ "$mode" = attack ]', 'if [ "$mode" = benign ]; then\necho benign\nelif [ "$mode" = attack ]');
+const BENIGN_FIRST = attackScript(FILL, CONTROL)
+  .replace('mode=attack\n', 'mode=benign\n')
+  .replace('if [ "$mode" = attack ]', 'if [ "$mode" = benign ]; then\necho benign\nelif [ "$mode" = attack ]');
 const TO_ATTACK = `diff --git a/attack.sh b/attack.sh
 --- a/attack.sh
 +++ b/attack.sh
@@ -52,28 +54,47 @@ describe('tests that fill the workspace and /tmp', () => {
       config: CONFIG,
     });
     const out: Outcome = await runScene(s);
-    await attack('filling /workspace and /tmp in an iteration', 'ENOSPC at workspace_size and tmp_size; next iteration works', async () => {
-      const [filled, after] = [out.state.iterations[0]?.test, out.state.iterations[1]?.test];
-      expect(filled, `${out.state.status}: ${out.state.reason_detail ?? ''}`).toBeTruthy();
-      const f = expectFilled(`${filled!.stdout_tail}\n${filled!.stderr_tail}`);
-      expect(after?.stdout_tail ?? '', `${out.state.status}: ${out.state.reason_detail ?? ''}`).toContain('writes-ok');
-      await expectNoLeftovers(out.runId);
-      await expectCanarySafe(s, out);
-      return `${note(f)}; the next iteration reset the tree and wrote`;
-    });
+    await attack(
+      'filling /workspace and /tmp in an iteration',
+      'ENOSPC at workspace_size and tmp_size; next iteration works',
+      async () => {
+        const [filled, after] = [out.state.iterations[0]?.test, out.state.iterations[1]?.test];
+        expect(filled, `${out.state.status}: ${out.state.reason_detail ?? ''}`).toBeTruthy();
+        const f = expectFilled(`${filled!.stdout_tail}\n${filled!.stderr_tail}`);
+        expect(after?.stdout_tail ?? '', `${out.state.status}: ${out.state.reason_detail ?? ''}`).toContain(
+          'writes-ok',
+        );
+        await expectNoLeftovers(out.runId);
+        await expectCanarySafe(s, out);
+        return `${note(f)}; the next iteration reset the tree and wrote`;
+      },
+    );
   });
 
   it('at baseline: writes stop at the sizes, and the run goes on', async () => {
-    const s: Scene = await scene({ files: { 'attack.sh': attackScript(FILL, CONTROL) }, answers: [{ answer: SWITCH_ANSWER }], testCommand: 'sh attack.sh', maxIterations: 1, config: CONFIG });
-    const out: Outcome = await runScene(s);
-    await attack('filling /workspace and /tmp at baseline', 'ENOSPC at workspace_size and tmp_size; iteration 1 works', async () => {
-      const baseline = out.state.baseline;
-      expect(baseline).toBeTruthy();
-      const f = expectFilled(`${baseline!.stdout_tail}\n${baseline!.stderr_tail}`);
-      expect(out.state.iterations[0]?.test?.stdout_tail ?? '', `${out.state.status}: ${out.state.reason_detail ?? ''}`).toContain('writes-ok');
-      await expectNoLeftovers(out.runId);
-      await expectCanarySafe(s, out);
-      return `${note(f)}; iteration 1 wrote`;
+    const s: Scene = await scene({
+      files: { 'attack.sh': attackScript(FILL, CONTROL) },
+      answers: [{ answer: SWITCH_ANSWER }],
+      testCommand: 'sh attack.sh',
+      maxIterations: 1,
+      config: CONFIG,
     });
+    const out: Outcome = await runScene(s);
+    await attack(
+      'filling /workspace and /tmp at baseline',
+      'ENOSPC at workspace_size and tmp_size; iteration 1 works',
+      async () => {
+        const baseline = out.state.baseline;
+        expect(baseline).toBeTruthy();
+        const f = expectFilled(`${baseline!.stdout_tail}\n${baseline!.stderr_tail}`);
+        expect(
+          out.state.iterations[0]?.test?.stdout_tail ?? '',
+          `${out.state.status}: ${out.state.reason_detail ?? ''}`,
+        ).toContain('writes-ok');
+        await expectNoLeftovers(out.runId);
+        await expectCanarySafe(s, out);
+        return `${note(f)}; iteration 1 wrote`;
+      },
+    );
   });
 });

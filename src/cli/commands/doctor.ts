@@ -25,7 +25,11 @@ export function renderDoctorReport(report: DoctorReport): string[] {
   const failed = report.checks.filter((c) => c.status === 'fail').length;
   const warned = report.checks.filter((c) => c.status === 'warn').length;
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-  lines.push(failed === 0 ? `ready${warned ? ` (${plural(warned, 'warning')})` : ''}` : `not ready: ${plural(failed, 'check')} failed${warned ? `, ${plural(warned, 'warning')}` : ''}`);
+  lines.push(
+    failed === 0
+      ? `ready${warned ? ` (${plural(warned, 'warning')})` : ''}`
+      : `not ready: ${plural(failed, 'check')} failed${warned ? `, ${plural(warned, 'warning')}` : ''}`,
+  );
   return lines;
 }
 

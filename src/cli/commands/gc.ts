@@ -6,7 +6,10 @@ import { printJson } from '../terminal-json.js';
 
 /** One line per removed container and volume, or "nothing to remove". */
 export function renderGcReport(report: GcReport): string[] {
-  const lines = [...report.containers.map((c) => `removed container ${sanitizeLine(c)}`), ...report.volumes.map((v) => `removed volume ${sanitizeLine(v)}`)];
+  const lines = [
+    ...report.containers.map((c) => `removed container ${sanitizeLine(c)}`),
+    ...report.volumes.map((v) => `removed volume ${sanitizeLine(v)}`),
+  ];
   return lines.length > 0 ? lines : ['nothing to remove'];
 }
 

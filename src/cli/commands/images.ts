@@ -1,7 +1,15 @@
 // `hammer-box images bootstrap | build [toolchain] | list | prune [toolchain]`
 import { parseSize } from '../../config/units.js';
 import { HammerError } from '../../errors.js';
-import { bootstrapBase, ensureToolchainImage, imageUsagePath, listImages, pruneImages, readImageUsage, toolchainNames } from '../../images/index.js';
+import {
+  bootstrapBase,
+  ensureToolchainImage,
+  imageUsagePath,
+  listImages,
+  pruneImages,
+  readImageUsage,
+  toolchainNames,
+} from '../../images/index.js';
 import { connectEngine } from '../connect.js';
 import { interruptSignal } from '../interrupt.js';
 
@@ -39,15 +47,21 @@ export default async function images(opts: ImagesOptions): Promise<number> {
   const usage = await readImageUsage(imageUsagePath());
   if (opts.action === 'prune') {
     const keep = opts.keep === undefined ? undefined : Number(opts.keep);
-    if (keep !== undefined && !(Number.isInteger(keep) && keep >= 0)) throw new HammerError('USAGE', `--keep takes a whole number, not ${opts.keep}`);
+    if (keep !== undefined && !(Number.isInteger(keep) && keep >= 0))
+      throw new HammerError('USAGE', `--keep takes a whole number, not ${opts.keep}`);
     const budgetBytes = opts.budget === undefined ? undefined : parseSize(opts.budget);
-    if (opts.budget !== undefined && budgetBytes === undefined) throw new HammerError('USAGE', `--budget takes a size such as 5g, not ${opts.budget}`);
-    const result = await pruneImages(docker, { ...(keep !== undefined ? { keep } : {}), ...(budgetBytes !== undefined ? { budgetBytes } : {}) }, {
-      usage,
-      signal,
-      dryRun: opts.dryRun === true,
-      ...(opts.toolchain ? { toolchain: opts.toolchain } : {}),
-    });
+    if (opts.budget !== undefined && budgetBytes === undefined)
+      throw new HammerError('USAGE', `--budget takes a size such as 5g, not ${opts.budget}`);
+    const result = await pruneImages(
+      docker,
+      { ...(keep !== undefined ? { keep } : {}), ...(budgetBytes !== undefined ? { budgetBytes } : {}) },
+      {
+        usage,
+        signal,
+        dryRun: opts.dryRun === true,
+        ...(opts.toolchain ? { toolchain: opts.toolchain } : {}),
+      },
+    );
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;
@@ -57,7 +71,9 @@ export default async function images(opts: ImagesOptions): Promise<number> {
     for (const k of result.kept.filter((k) => k.reason === 'in-use' || k.reason === 'engine-refused')) {
       process.stdout.write(`kept ${k.image.tag} (${k.reason}${k.detail ? `: ${k.detail}` : ''})\n`);
     }
-    process.stdout.write(`${verb} ${result.removed.length} image(s), about ${(result.freedBytes / 1024 ** 2).toFixed(0)} MB\n`);
+    process.stdout.write(
+      `${verb} ${result.removed.length} image(s), about ${(result.freedBytes / 1024 ** 2).toFixed(0)} MB\n`,
+    );
     return 0;
   }
   const list = await listImages(docker, { signal, usage });
@@ -65,11 +81,18 @@ export default async function images(opts: ImagesOptions): Promise<number> {
     process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(`${'TAG'.padEnd(44)} ${'KIND'.padEnd(9)} ${'SIZE'.padStart(9)}  ${'CREATED'.padEnd(20)} ${'LAST USED'.padEnd(20)} RUNS\n`);
+  process.stdout.write(
+    `${'TAG'.padEnd(44)} ${'KIND'.padEnd(9)} ${'SIZE'.padStart(9)}  ${'CREATED'.padEnd(20)} ${'LAST USED'.padEnd(20)} RUNS\n`,
+  );
   for (const img of list) {
     const when = (d: Date | null): string => (d ? d.toISOString().slice(0, 19).replace('T', ' ') : '-').padEnd(20);
-    const runs = img.runs.length === 0 ? '-' : `${img.runs.slice(0, 3).join(', ')}${img.runs.length > 3 ? ` (+${img.runs.length - 3})` : ''}`;
-    process.stdout.write(`${img.tag.padEnd(44)} ${img.kind.padEnd(9)} ${mb(img.sizeBytes)}  ${when(img.created)} ${when(img.lastUsed)} ${runs}\n`);
+    const runs =
+      img.runs.length === 0
+        ? '-'
+        : `${img.runs.slice(0, 3).join(', ')}${img.runs.length > 3 ? ` (+${img.runs.length - 3})` : ''}`;
+    process.stdout.write(
+      `${img.tag.padEnd(44)} ${img.kind.padEnd(9)} ${mb(img.sizeBytes)}  ${when(img.created)} ${when(img.lastUsed)} ${runs}\n`,
+    );
   }
   return 0;
 }

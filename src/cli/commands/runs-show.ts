@@ -19,14 +19,17 @@ export function renderRunDetails(d: RunDetails): string[] {
   lines.push(row('status', s.reason ? `${s.status}: ${describeReason(s.reason)} (${s.reason})` : s.status));
   if (s.reason_detail) lines.push(row('', one(s.reason_detail, 200)));
   lines.push(row('created', `${s.created_at} (updated ${s.updated_at})`));
-  lines.push(row('repo', `${one(s.repo.path, 200)}, base ${one(s.repo.base_ref)} (${s.repo.base_commit.slice(0, 12)})`));
+  lines.push(
+    row('repo', `${one(s.repo.path, 200)}, base ${one(s.repo.base_ref)} (${s.repo.base_commit.slice(0, 12)})`),
+  );
   lines.push(row('directive', one(s.directive.text.split('\n').find((l) => l.trim() !== '') ?? '')));
   lines.push(row('model', `${one(s.model.provider)} ${one(s.model.name)} at ${one(s.model.url)}`));
   lines.push(row('image', `${one(s.image.ref)} (${s.image.id.replace(/^sha256:/, '').slice(0, 12)})`));
   lines.push(row('branch', s.branch ? `${one(s.branch.name)} (${s.branch.commit.slice(0, 12)})` : 'none'));
   lines.push(row('baseline', s.baseline ? describeTest(s.baseline) : 'not run'));
   lines.push(row('iterations', String(s.iterations.length)));
-  for (const it of s.iterations) lines.push(`  ${String(it.n).padStart(2)}  ${(it.outcome ?? 'running').padEnd(10)}  ${iterationLine(it, one)}`);
+  for (const it of s.iterations)
+    lines.push(`  ${String(it.n).padStart(2)}  ${(it.outcome ?? 'running').padEnd(10)}  ${iterationLine(it, one)}`);
   const final = latestTest(s);
   if (final) {
     lines.push(row('final test', `${describeTest(final)}: ${one(final.command)}`));
@@ -34,7 +37,10 @@ export function renderRunDetails(d: RunDetails): string[] {
   }
   if (s.errors.length > 0) {
     lines.push('errors');
-    for (const e of s.errors) lines.push(`  ${e.at} ${one(e.code, 40)}${e.phase ? ` in ${one(e.phase, 40)}` : ''}${e.iteration ? ` (iteration ${e.iteration})` : ''}: ${one(e.message, 200)}`);
+    for (const e of s.errors)
+      lines.push(
+        `  ${e.at} ${one(e.code, 40)}${e.phase ? ` in ${one(e.phase, 40)}` : ''}${e.iteration ? ` (iteration ${e.iteration})` : ''}: ${one(e.message, 200)}`,
+      );
   }
   lines.push('files');
   lines.push(`  ${row('state', sanitizeLine(d.statePath))}`);
@@ -44,7 +50,9 @@ export function renderRunDetails(d: RunDetails): string[] {
 }
 
 function describeTest(t: TestRecord): string {
-  const how = t.timed_out ? `timed out after ${formatDuration(t.duration_ms)}` : `exit ${t.exit_code} after ${formatDuration(t.duration_ms)}`;
+  const how = t.timed_out
+    ? `timed out after ${formatDuration(t.duration_ms)}`
+    : `exit ${t.exit_code} after ${formatDuration(t.duration_ms)}`;
   return `${testPassed(t) ? 'passed' : 'failed'} (${how})`;
 }
 

@@ -56,7 +56,8 @@ export async function plantCanary(): Promise<Canary> {
       const found: string[] = [];
       for (const [where, text] of Object.entries(texts)) {
         const buf = typeof text === 'string' ? Buffer.from(text) : text;
-        for (const v of values) if (buf.includes(v)) found.push(`${where} holds ${v === fileValue ? 'the file canary' : 'the env canary'}`);
+        for (const v of values)
+          if (buf.includes(v)) found.push(`${where} holds ${v === fileValue ? 'the file canary' : 'the env canary'}`);
       }
       return found;
     },

@@ -91,7 +91,11 @@ export interface TerminalResult {
 export function runCliOnTerminal(args: string[], env: NodeJS.ProcessEnv): Promise<TerminalResult> {
   const quote = (a: string): string => `'${a.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, MAIN, ...args].map(quote).join(' ');
-  const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], { cwd: ROOT, env: { ...env, TERM: 'xterm-256color', COLUMNS: '120' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+    cwd: ROOT,
+    env: { ...env, TERM: 'xterm-256color', COLUMNS: '120' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let screen = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (screen = (screen + s).slice(-CAP)));
   child.stderr.setEncoding('utf8').on('data', (s: string) => (screen = (screen + s).slice(-CAP)));

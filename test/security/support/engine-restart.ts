@@ -12,7 +12,8 @@ const exec = promisify(execFile);
 export async function dockerdPid(): Promise<number | null> {
   const { stdout } = await exec('pgrep', ['-x', 'dockerd']).catch(() => ({ stdout: '' }));
   const pids = stdout.split('\n').filter(Boolean).map(Number);
-  if (pids.length > 1) throw new Error(`more than one dockerd runs (${pids.join(', ')}): refusing to guess which to restart`);
+  if (pids.length > 1)
+    throw new Error(`more than one dockerd runs (${pids.join(', ')}): refusing to guess which to restart`);
   return pids[0] ?? null;
 }
 
@@ -47,7 +48,11 @@ export async function stopEngine(timeoutMs = 180_000): Promise<number> {
  * not in the test runner's process group.
  */
 export async function startEngine(timeoutMs = 120_000): Promise<string> {
-  const child = spawn('bash', [join(ROOT, 'scripts', 'engine.sh')], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', [join(ROOT, 'scripts', 'engine.sh')], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
   child.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));

@@ -24,7 +24,7 @@ import { expectCanarySafe, runScene } from './scene.js';
 const OWN_KERNEL_ALLOWS = new Map([
   ['unshare user namespace', "denied, or made in gVisor's own kernel; control ok"],
   ['unshare mount namespace', "denied, or made in gVisor's own kernel; control ok"],
-  ["read PID 1's environment", "denied, or (gVisor) only the allowlisted sandbox environment, no canary; control ok"],
+  ["read PID 1's environment", 'denied, or (gVisor) only the allowlisted sandbox environment, no canary; control ok'],
 ]);
 
 /**
@@ -33,7 +33,12 @@ const OWN_KERNEL_ALLOWS = new Map([
  * `ownKernel` (gVisor) the sandbox must run on a kernel that is not the host's, and the namespace
  * attempts may succeed inside it.
  */
-export async function escapeAttempts(opts: { prefix: string; env?: Record<string, string>; ownKernel?: boolean; file: AttackFile }): Promise<void> {
+export async function escapeAttempts(opts: {
+  prefix: string;
+  env?: Record<string, string>;
+  ownKernel?: boolean;
+  file: AttackFile;
+}): Promise<void> {
   const { cleanups, scene } = opts.file;
   const docker = new Docker();
   const bridge = await docker.getNetwork('bridge').inspect();
@@ -51,7 +56,13 @@ export async function escapeAttempts(opts: { prefix: string; env?: Record<string
     c.once('error', () => resolve(false));
   });
   const script = await readFile(new URL('../fixtures/escape_attempts.py', import.meta.url), 'utf8');
-  const s = await scene({ ...(opts.env ? { env: opts.env } : {}), files: { 'escape_attempts.py': script }, answers: [{ answer: 'NO_CHANGES' }], testCommand: `python3 escape_attempts.py ${gateway} ${port} ${release()}`, maxIterations: 1 });
+  const s = await scene({
+    ...(opts.env ? { env: opts.env } : {}),
+    files: { 'escape_attempts.py': script },
+    answers: [{ answer: 'NO_CHANGES' }],
+    testCommand: `python3 escape_attempts.py ${gateway} ${port} ${release()}`,
+    maxIterations: 1,
+  });
   const out = await runScene(s);
   const log = await readFile(join(s.fx.repo.path, '.hammer', 'runs', out.runId, 'baseline-test.log'), 'utf8');
   const rows = [...log.matchAll(/^HB_RESULT ([^|\n]+)\|(denied|ALLOWED)\|(ok|FAILED)\|(.*)$/gm)];
@@ -64,12 +75,17 @@ export async function escapeAttempts(opts: { prefix: string; env?: Record<string
     const inOwnKernel = opts.ownKernel === true && OWN_KERNEL_ALLOWS.has(name!);
     const expected = inOwnKernel ? OWN_KERNEL_ALLOWS.get(name!)! : 'denied; control ok';
     await attack(`${opts.prefix}${name!}`, expected, () => {
-      if (!(inOwnKernel && verdict === 'ALLOWED')) expect(`${name}: ${verdict} (${detail})`).toBe(`${name}: denied (${detail})`);
+      if (!(inOwnKernel && verdict === 'ALLOWED'))
+        expect(`${name}: ${verdict} (${detail})`).toBe(`${name}: denied (${detail})`);
       expect(`${name} control: ${control} (${detail})`).toBe(`${name} control: ok (${detail})`);
       if (name === 'tcp to the bridge gateway') expect(hostReaches, 'the host reaches the gateway listener').toBe(true);
       const seen = detail!.replace(/; control: .*/, '').replace(/^attack: /, '');
       return verdict === 'ALLOWED' ? `in gVisor's kernel ${kernel} (host ${release()}): ${seen}` : seen;
     });
   }
-  await attack(`${opts.prefix}canary inside the sandbox`, 'absent from env, /proc/*/environ and the filesystem', () => safe);
+  await attack(
+    `${opts.prefix}canary inside the sandbox`,
+    'absent from env, /proc/*/environ and the filesystem',
+    () => safe,
+  );
 }

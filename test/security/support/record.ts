@@ -34,7 +34,12 @@ export async function attack(name: string, expected: string, check: () => Promis
     recordRow({ attack: name, expected, observed, verdict: 'pass' });
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
-    recordRow({ attack: name, expected, observed: (msg.split('\n').find((l) => l.trim()) ?? msg).slice(0, 200), verdict: 'FAIL' });
+    recordRow({
+      attack: name,
+      expected,
+      observed: (msg.split('\n').find((l) => l.trim()) ?? msg).slice(0, 200),
+      verdict: 'FAIL',
+    });
     throw err;
   }
 }

@@ -3,7 +3,13 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { diffSnapshots, snapshotRepo, tempDir, type FixtureFile, type RepoSnapshot } from '../../helpers/fixture-repo.js';
+import {
+  diffSnapshots,
+  snapshotRepo,
+  tempDir,
+  type FixtureFile,
+  type RepoSnapshot,
+} from '../../helpers/fixture-repo.js';
 import { startModelServer, type ModelServer, type Script } from '../../helpers/model-server.js';
 import { createPythonFixture, type PythonFixture } from '../../helpers/python-fixture.js';
 import { leftovers, readState, runIdsIn, testEnv } from '../../integration/run-support.js';
@@ -83,7 +89,17 @@ export async function createScene(opts: SceneOptions): Promise<Scene> {
       (opts.config ?? ''),
   );
   const command = `{ ${canary.probe()}; } >&2; ${opts.testCommand ?? 'python3 -m pytest -q'}`;
-  const args = ['run', '--repo', fx.repo.path, '--directive', fx.directive, '--config', config, '--test-command', command];
+  const args = [
+    'run',
+    '--repo',
+    fx.repo.path,
+    '--directive',
+    fx.directive,
+    '--config',
+    config,
+    '--test-command',
+    command,
+  ];
   const env = testEnv({ HAMMER_RUNTIME: await sceneRuntime(), ...opts.env });
   const before = await snapshotRepo(fx.repo.path);
   return {
@@ -118,7 +134,9 @@ export async function outcomeOf(scene: Scene, result: CliResult): Promise<Outcom
   const runId = ids.at(-1);
   if (!runId) throw new Error(`no run state was written; the CLI said: ${result.stderr.slice(-2000)}`);
   const state = await readState(scene.fx.repo.path, runId);
-  const summary = await readFile(join(scene.fx.repo.path, '.hammer', 'runs', runId, 'PR_SUMMARY.md'), 'utf8').catch(() => '');
+  const summary = await readFile(join(scene.fx.repo.path, '.hammer', 'runs', runId, 'PR_SUMMARY.md'), 'utf8').catch(
+    () => '',
+  );
   return { result, runId, state, summary };
 }
 
@@ -132,7 +150,11 @@ export async function runScene(scene: Scene): Promise<Outcome> {
  * the prompts the model was sent, or the terminal; the in-sandbox probe ran and found nothing.
  * Returns a short note for the table.
  */
-export async function expectCanarySafe(scene: Scene, out: Outcome | { result: CliResult }, probes: 'ran' | 'not-run' = 'ran'): Promise<string> {
+export async function expectCanarySafe(
+  scene: Scene,
+  out: Outcome | { result: CliResult },
+  probes: 'ran' | 'not-run' = 'ran',
+): Promise<string> {
   expect(await scene.canary.untouched(), 'the host canary file changed').toBe(true);
   const runFiles = await filesUnder(join(scene.fx.repo.path, '.hammer'));
   const hits = scene.canary.hits({
@@ -143,7 +165,9 @@ export async function expectCanarySafe(scene: Scene, out: Outcome | { result: Cl
   });
   expect(hits).toEqual([]);
   if (probes === 'ran') {
-    const texts = Object.values(runFiles).map((b) => b.toString('utf8')).join('\n');
+    const texts = Object.values(runFiles)
+      .map((b) => b.toString('utf8'))
+      .join('\n');
     expect(texts, 'the in-sandbox canary probe never reported').toContain('CANARY_ABSENT');
     expect(texts).not.toContain('CANARY_FOUND');
   }
@@ -157,7 +181,9 @@ export async function expectRepoIntact(scene: Scene): Promise<string[]> {
   expect(d.removed).toEqual([]);
   expect(d.changed.filter((p) => !ours(p) && p !== '.git/refs/heads' && p !== '.git/refs')).toEqual([]);
   expect(d.added.filter((p) => !ours(p))).toEqual([]);
-  return d.added.filter((p) => p.startsWith('.git/refs/heads/EngineerExternal/') && !d.added.some((q) => q.startsWith(`${p}/`)));
+  return d.added.filter(
+    (p) => p.startsWith('.git/refs/heads/EngineerExternal/') && !d.added.some((q) => q.startsWith(`${p}/`)),
+  );
 }
 
 /** No container or volume of the run is left on the engine. */

@@ -20,7 +20,15 @@ import { parseEngineInfo } from '../../../src/sandbox/engine-info.js';
 /** Engine facts as parseEngineInfo makes them from a `docker info` answer. */
 function engine(info: Record<string, unknown> = {}, version: Record<string, unknown> = {}) {
   return parseEngineInfo(
-    { OSType: 'linux', Architecture: 'x86_64', Runtimes: { runc: {} }, DefaultRuntime: 'runc', SecurityOptions: ['name=seccomp,profile=default'], CgroupVersion: '2', ...info },
+    {
+      OSType: 'linux',
+      Architecture: 'x86_64',
+      Runtimes: { runc: {} },
+      DefaultRuntime: 'runc',
+      SecurityOptions: ['name=seccomp,profile=default'],
+      CgroupVersion: '2',
+      ...info,
+    },
     { Version: '24.0.7', ApiVersion: '1.43', Os: 'linux', Arch: 'amd64', ...version },
   );
 }
@@ -48,15 +56,24 @@ describe('engine checks', () => {
   });
 
   it('is ok with seccomp and AppArmor, and says which user-namespace mode the engine is in', () => {
-    const checks = securityChecks(engine({ SecurityOptions: ['name=apparmor', 'name=seccomp,profile=builtin', 'name=rootless'] }));
+    const checks = securityChecks(
+      engine({ SecurityOptions: ['name=apparmor', 'name=seccomp,profile=builtin', 'name=rootless'] }),
+    );
     expect(byName(checks, 'seccomp')).toMatchObject({ status: 'ok', detail: 'profile builtin' });
     expect(byName(checks, 'AppArmor/SELinux')).toMatchObject({ status: 'ok', detail: 'AppArmor' });
-    expect(byName(checks, 'user namespaces')).toMatchObject({ status: 'ok', detail: expect.stringContaining('rootless engine') });
-    const remapped = securityChecks(engine({ SecurityOptions: ['name=seccomp,profile=default', 'name=selinux', 'name=userns'] }));
+    expect(byName(checks, 'user namespaces')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining('rootless engine'),
+    });
+    const remapped = securityChecks(
+      engine({ SecurityOptions: ['name=seccomp,profile=default', 'name=selinux', 'name=userns'] }),
+    );
     expect(byName(remapped, 'AppArmor/SELinux').detail).toBe('SELinux');
     expect(byName(remapped, 'user namespaces').detail).toContain('userns-remap on');
     const plain = securityChecks(engine());
-    expect(byName(plain, 'user namespaces').detail).toBe('rootless: no, userns-remap: no (the sandbox user is non-root on the host too)');
+    expect(byName(plain, 'user namespaces').detail).toBe(
+      'rootless: no, userns-remap: no (the sandbox user is non-root on the host too)',
+    );
   });
 
   it('warns, with the next step, when the engine filters no syscalls or has no AppArmor/SELinux', () => {
@@ -64,21 +81,41 @@ describe('engine checks', () => {
     expect(byName(none, 'seccomp')).toMatchObject({ status: 'warn', hint: expect.stringContaining('seccomp support') });
     expect(byName(none, 'AppArmor/SELinux')).toMatchObject({ status: 'warn', hint: expect.stringContaining('runsc') });
     const unconfined = securityChecks(engine({ SecurityOptions: ['name=seccomp,profile=unconfined'] }));
-    expect(byName(unconfined, 'seccomp')).toMatchObject({ status: 'warn', detail: expect.stringContaining('unconfined') });
+    expect(byName(unconfined, 'seccomp')).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('unconfined'),
+    });
   });
 
   it('lists the runtimes and says whether gVisor is offered and used', () => {
     const withGvisor = engine({ Runtimes: { runc: {}, runsc: {} } });
-    expect(runtimeCheck(withGvisor, 'auto')).toMatchObject({ status: 'ok', detail: expect.stringContaining('sandboxes run with gVisor (runsc) ([sandbox] runtime = "auto")') });
-    expect(runtimeCheck(withGvisor, '')).toMatchObject({ status: 'ok', detail: expect.stringContaining('gVisor (runsc) is offered but not used') });
+    expect(runtimeCheck(withGvisor, 'auto')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining('sandboxes run with gVisor (runsc) ([sandbox] runtime = "auto")'),
+    });
+    expect(runtimeCheck(withGvisor, '')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining('gVisor (runsc) is offered but not used'),
+    });
     expect(runtimeCheck(withGvisor, '').detail).toContain('runc (default), runsc');
-    expect(runtimeCheck(withGvisor, 'runsc')).toMatchObject({ status: 'ok', detail: expect.stringContaining('sandboxes run with gVisor (runsc)') });
-    expect(runtimeCheck(engine(), '')).toMatchObject({ status: 'ok', detail: expect.stringContaining('gVisor (runsc) is not offered') });
+    expect(runtimeCheck(withGvisor, 'runsc')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining('sandboxes run with gVisor (runsc)'),
+    });
+    expect(runtimeCheck(engine(), '')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining('gVisor (runsc) is not offered'),
+    });
   });
 
   it('warns, with the next step, when "auto" finds no gVisor', () => {
     const c = runtimeCheck(engine(), 'auto');
-    expect(c).toMatchObject({ status: 'warn', detail: expect.stringContaining('gVisor (runsc) is not offered, so sandboxes run with runc and share the host kernel') });
+    expect(c).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining(
+        'gVisor (runsc) is not offered, so sandboxes run with runc and share the host kernel',
+      ),
+    });
     expect(c.hint).toContain('make gvisor');
   });
 
@@ -87,7 +124,9 @@ describe('engine checks', () => {
     expect(c.status).toBe('fail');
     expect(c.detail).toBe('[sandbox] runtime is "runsc" but the engine offers only runc (default)');
     expect(c.hint).toContain('gvisor.dev');
-    expect(runtimeCheck(engine(), 'kata').hint).toBe('register kata with the engine, or set [sandbox] runtime = "auto"');
+    expect(runtimeCheck(engine(), 'kata').hint).toBe(
+      'register kata with the engine, or set [sandbox] runtime = "auto"',
+    );
   });
 
   it('reports the cgroup version, and warns when the engine does not say', () => {
@@ -99,8 +138,16 @@ describe('engine checks', () => {
 
 describe('model and config checks', () => {
   it('passes only when the server answers and has the model, keeping its detail (the next step is in it)', () => {
-    expect(modelCheck({ reachable: true, modelPresent: true, detail: 'Ollama at http://h has m' })).toEqual({ name: 'model', status: 'ok', detail: 'Ollama at http://h has m' });
-    const missing = modelCheck({ reachable: true, modelPresent: false, detail: 'Ollama at http://h does not have m; pull it with: ollama pull m' });
+    expect(modelCheck({ reachable: true, modelPresent: true, detail: 'Ollama at http://h has m' })).toEqual({
+      name: 'model',
+      status: 'ok',
+      detail: 'Ollama at http://h has m',
+    });
+    const missing = modelCheck({
+      reachable: true,
+      modelPresent: false,
+      detail: 'Ollama at http://h does not have m; pull it with: ollama pull m',
+    });
     expect(missing).toMatchObject({ status: 'fail', detail: expect.stringContaining('ollama pull m') });
     expect(modelCheck({ reachable: false, modelPresent: false, detail: 'x' }).status).toBe('fail');
   });
@@ -109,13 +156,24 @@ describe('model and config checks', () => {
     const resolved = await resolveConfig({ env: { HAMMER_MODEL: 'tiny:1b', HAMMER_LLM_URL: 'http://127.0.0.1:9' } });
     const c = configCheck(resolved);
     expect(c.status).toBe('ok');
-    expect(c.detail).toMatch(/^ollama tiny:1b at http:\/\/127\.0\.0\.1:9, toolchain python \(from .*default\.toml, environment\)$/);
+    expect(c.detail).toMatch(
+      /^ollama tiny:1b at http:\/\/127\.0\.0\.1:9, toolchain python \(from .*default\.toml, environment\)$/,
+    );
   });
 
   it('turns typed errors into failed checks with their hint, and lets interrupts and bugs through', () => {
     const err = new HammerError('ENGINE_UNAVAILABLE', 'no Docker engine answers', { hint: "run 'make engine'" });
-    expect(failedCheck('engine', err)).toEqual({ name: 'engine', status: 'fail', detail: 'no Docker engine answers', hint: "run 'make engine'" });
-    expect(failedCheck('engine', new HammerError('IMAGE_MISSING', 'gone'))).toEqual({ name: 'engine', status: 'fail', detail: 'gone' });
+    expect(failedCheck('engine', err)).toEqual({
+      name: 'engine',
+      status: 'fail',
+      detail: 'no Docker engine answers',
+      hint: "run 'make engine'",
+    });
+    expect(failedCheck('engine', new HammerError('IMAGE_MISSING', 'gone'))).toEqual({
+      name: 'engine',
+      status: 'fail',
+      detail: 'gone',
+    });
     expect(() => failedCheck('engine', new HammerError('ABORTED', 'interrupted'))).toThrow('interrupted');
     expect(() => failedCheck('engine', new TypeError('a bug'))).toThrow(TypeError);
   });
@@ -149,7 +207,17 @@ describe('the report and its rendering', () => {
   });
 
   it('never prints what a model server sent raw: escapes, controls and bidi marks are neutralised', () => {
-    const hostile = doctorReport([{ name: 'model', status: 'fail', detail: 'answered HTTP 500: \u001b]0;pwned\u0007\u001b[2Jboom\r\nnext\u202eline', hint: 'x\u001b[31m' }], null);
+    const hostile = doctorReport(
+      [
+        {
+          name: 'model',
+          status: 'fail',
+          detail: 'answered HTTP 500: \u001b]0;pwned\u0007\u001b[2Jboom\r\nnext\u202eline',
+          hint: 'x\u001b[31m',
+        },
+      ],
+      null,
+    );
     const text = renderDoctorReport(hostile).join('\n');
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(text).toContain('answered HTTP 500: boom next<U+202E>line');

@@ -5,7 +5,9 @@ import { terminalJson } from '../../../src/cli/terminal-json.js';
 
 describe('gc output', () => {
   it('names every removed container and volume', () => {
-    expect(renderGcReport({ containers: ['hammer-box-run-1-ab12'], volumes: ['hammer-box-run-1-ab12-ws', 'orphan-ws'] })).toEqual([
+    expect(
+      renderGcReport({ containers: ['hammer-box-run-1-ab12'], volumes: ['hammer-box-run-1-ab12-ws', 'orphan-ws'] }),
+    ).toEqual([
       'removed container hammer-box-run-1-ab12',
       'removed volume hammer-box-run-1-ab12-ws',
       'removed volume orphan-ws',

@@ -20,7 +20,13 @@ const EVIL = '\u001b]0;owned\u0007\u001b[2J';
 
 let repo: string;
 let store: RunStore;
-const oldState = makeState({ run_id: OLD, status: 'failed', reason: 'max_iterations', reason_detail: 'gave up after 2 iterations', iterations: [iteration(1, 'rejected', { patch: 'a' }), iteration(2, 'unusable')] });
+const oldState = makeState({
+  run_id: OLD,
+  status: 'failed',
+  reason: 'max_iterations',
+  reason_detail: 'gave up after 2 iterations',
+  iterations: [iteration(1, 'rejected', { patch: 'a' }), iteration(2, 'unusable')],
+});
 const newState = makeState({
   run_id: NEW,
   created_at: '2026-11-23T09:00:00.000Z',
@@ -29,7 +35,15 @@ const newState = makeState({
   reason: 'tests_pass',
   directive: { path: 'D.md', text: `\n${EVIL}Fix add\u202e() please\nmore`, sha256: 'd'.repeat(64) },
   branch: { name: 'EngineerExternal/20261123T090000Z', commit: '9'.repeat(40) },
-  iterations: [{ ...iteration(1, 'applied', { patch: 'b', test: testRecord(0, { stdout_tail: `line one\n${EVIL}1 passed\u001b[0m in 0.01s\n` }) }), summary: `fix add ${EVIL}` }],
+  iterations: [
+    {
+      ...iteration(1, 'applied', {
+        patch: 'b',
+        test: testRecord(0, { stdout_tail: `line one\n${EVIL}1 passed\u001b[0m in 0.01s\n` }),
+      }),
+      summary: `fix add ${EVIL}`,
+    },
+  ],
 });
 
 beforeAll(async () => {
@@ -58,15 +72,33 @@ describe('listRuns', () => {
   it('summarises each run for --json', async () => {
     const listing = await listRuns({ repo, env: {} });
     expect(listing.runs.map(runSummary)).toEqual([
-      { run_id: NEW, status: 'stable', reason: 'tests_pass', created_at: '2026-11-23T09:00:00.000Z', iterations: 1, branch: 'EngineerExternal/20261123T090000Z' },
-      { run_id: OLD, status: 'failed', reason: 'max_iterations', created_at: '2026-11-22T14:05:01.000Z', iterations: 2, branch: null },
+      {
+        run_id: NEW,
+        status: 'stable',
+        reason: 'tests_pass',
+        created_at: '2026-11-23T09:00:00.000Z',
+        iterations: 1,
+        branch: 'EngineerExternal/20261123T090000Z',
+      },
+      {
+        run_id: OLD,
+        status: 'failed',
+        reason: 'max_iterations',
+        created_at: '2026-11-22T14:05:01.000Z',
+        iterations: 2,
+        branch: null,
+      },
     ]);
   });
 
   it('finds nothing in a repository without runs, and refuses a path that is not a directory', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'hb-runs-empty-'));
     try {
-      expect(await listRuns({ repo: empty, env: {} })).toEqual({ dir: join(empty, '.hammer', 'runs'), runs: [], skipped: [] });
+      expect(await listRuns({ repo: empty, env: {} })).toEqual({
+        dir: join(empty, '.hammer', 'runs'),
+        runs: [],
+        skipped: [],
+      });
       const err = await listRuns({ repo: join(empty, 'nope'), env: {} }).catch((e: unknown) => e);
       expect(isHammerError(err, 'REPO_INVALID')).toBe(true);
     } finally {
@@ -99,7 +131,9 @@ describe('showRun', () => {
     const spaced = join(repo, "it's here");
     await mkdir(spaced);
     const err = await showRun({ repo: spaced, runId: OLD, env: {} }).catch((e: unknown) => e);
-    expect(isHammerError(err, 'RUN_NOT_FOUND') && err.hint).toBe(`list the runs with: hammer-box runs list --repo '${repo}/it'\\''s here'`);
+    expect(isHammerError(err, 'RUN_NOT_FOUND') && err.hint).toBe(
+      `list the runs with: hammer-box runs list --repo '${repo}/it'\\''s here'`,
+    );
   });
 
   it('says STATE_INVALID for a state file that does not parse', async () => {
@@ -166,9 +200,15 @@ describe('the runs commands through the program', () => {
     const lines = out.join('').trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines).toEqual([renderRunLine(newState), renderRunLine(oldState)]);
-    expect(lines[0]).toMatch(new RegExp(`^${NEW}  stable +tests_pass +1 it  EngineerExternal/20261123T090000Z  Fix add<U\\+202E>\\(\\) please$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^${NEW}  stable +tests_pass +1 it  EngineerExternal/20261123T090000Z  Fix add<U\\+202E>\\(\\) please$`,
+      ),
+    );
     expect(lines[1]).toMatch(new RegExp(`^${OLD}  failed +max_iterations +2 it  -  Fix the add function`));
-    expect(err.join('')).toBe(`hammer-box: skipped ${join(repo, '.hammer', 'runs', `${BROKEN}.json`)}: ${(await listRuns({ repo, env: {} })).skipped[0]?.message}\n`);
+    expect(err.join('')).toBe(
+      `hammer-box: skipped ${join(repo, '.hammer', 'runs', `${BROKEN}.json`)}: ${(await listRuns({ repo, env: {} })).skipped[0]?.message}\n`,
+    );
     expect(process.exitCode).toBe(0);
   });
 

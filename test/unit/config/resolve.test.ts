@@ -36,7 +36,10 @@ describe('resolveConfig', () => {
 
   it('applies layers in order: defaults < repo < --config < env < flags', async () => {
     await mkdir(join(dir, '.hammer'));
-    await writeFile(join(dir, '.hammer', 'config.toml'), '[loop]\nmax_iterations = 3\nmax_diff_lines = 100\n[tools]\ntest_command = "make check"\n');
+    await writeFile(
+      join(dir, '.hammer', 'config.toml'),
+      '[loop]\nmax_iterations = 3\nmax_diff_lines = 100\n[tools]\ntest_command = "make check"\n',
+    );
     const file = join(dir, 'mine.toml');
     await writeFile(file, '[loop]\nmax_iterations = 4\n[model]\nname = "from-file"\n');
     const { config, sources } = await resolveConfig({
@@ -78,7 +81,10 @@ describe('resolveConfig', () => {
 
   it('refuses sandbox, model and git keys from the untrusted repository config', async () => {
     await mkdir(join(dir, '.hammer'));
-    await writeFile(join(dir, '.hammer', 'config.toml'), '[sandbox]\ntoolchain = "python"\nmemory = "64g"\n[model]\nurl = "http://evil.example"\n');
+    await writeFile(
+      join(dir, '.hammer', 'config.toml'),
+      '[sandbox]\ntoolchain = "python"\nmemory = "64g"\n[model]\nurl = "http://evil.example"\n',
+    );
     const msg = await expectConfigError(resolveConfig({ repo: dir, env: {} }));
     expect(msg).toContain('config.toml:3: sandbox.memory');
     expect(msg).toContain('config.toml:5: model.url');

@@ -60,7 +60,8 @@ describe('the edit corpus', () => {
       }
       expect(o.interpretation.kind, c.name).toBe('diff');
       if (o.interpretation.kind !== 'diff') continue;
-      for (const cand of o.interpretation.candidates) expect(validateDiff(cand.patch, { maxDiffLines: 500 }).ok, `${c.name} ${cand.rung}`).toBe(true);
+      for (const cand of o.interpretation.candidates)
+        expect(validateDiff(cand.patch, { maxDiffLines: 500 }).ok, `${c.name} ${cand.rung}`).toBe(true);
     }
   });
 
@@ -69,7 +70,9 @@ describe('the edit corpus', () => {
       const o = outcomes.get(c.name)!;
       if (o.interpretation.kind !== 'diff') throw new Error(c.name);
       const cands = o.interpretation.candidates;
-      const built = cands.find((x) => x.rung === 'relocated' || x.rung === 'search_replace') ?? cands.find((x) => x.rung === 'as_is');
+      const built =
+        cands.find((x) => x.rung === 'relocated' || x.rung === 'search_replace') ??
+        cands.find((x) => x.rung === 'as_is');
       expect(built, `${c.name}: no host-built candidate`).toBeDefined();
       expect(applyInMemory(built!.patch, c.before), c.name).toEqual(c.after);
     }
@@ -78,7 +81,11 @@ describe('the edit corpus', () => {
   it('applies every case the ladder must apply, at its rung, to exactly the expected files (git on the host)', () => {
     for (const c of corpus.filter((x) => x.expect === 'applied')) {
       const o = outcomes.get(c.name)!;
-      expect({ name: c.name, outcome: o.outcome, rung: o.rung }).toEqual({ name: c.name, outcome: 'applied', rung: c.rung });
+      expect({ name: c.name, outcome: o.outcome, rung: o.rung }).toEqual({
+        name: c.name,
+        outcome: 'applied',
+        rung: c.rung,
+      });
       expect(o.files, c.name).toEqual(c.after);
     }
   });
@@ -101,12 +108,16 @@ describe('the edit corpus', () => {
         expect(o.files, c.name).toEqual(c.after);
       } else {
         expect(o.outcome, c.name).not.toBe('applied');
-        if (o.interpretation.kind === 'diff') expect(o.interpretation.candidates.map((x) => x.rung), c.name).toEqual(['as_is']);
+        if (o.interpretation.kind === 'diff')
+          expect(
+            o.interpretation.candidates.map((x) => x.rung),
+            c.name,
+          ).toEqual(['as_is']);
       }
     }
   });
 
-  it('orders each case\'s candidates by rung', () => {
+  it("orders each case's candidates by rung", () => {
     for (const c of corpus) {
       const o = outcomes.get(c.name)!;
       if (o.interpretation.kind !== 'diff') continue;

@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { closestRegion, indexLines, locateLines, missingLines } from '../../../src/edits/index.js';
 import { indentMap } from '../../../src/edits/indent.js';
 
-const FILE = ['def a():', '    x = 1', '    return x', '', '', 'def b():', '    x = 1', '    return x', '', 'def c():', '\ty = 2'];
+const FILE = [
+  'def a():',
+  '    x = 1',
+  '    return x',
+  '',
+  '',
+  'def b():',
+  '    x = 1',
+  '    return x',
+  '',
+  'def c():',
+  '\ty = 2',
+];
 const idx = indexLines(FILE);
 
 describe('locateLines', () => {
@@ -49,19 +61,37 @@ describe('closestRegion and missingLines', () => {
 
 describe('indentMap', () => {
   it('adds the prefix the file has over the model', () => {
-    const m = indentMap([['        x = 1', '      x = 1'], ['    if y:', '  if y:']]);
+    const m = indentMap([
+      ['        x = 1', '      x = 1'],
+      ['    if y:', '  if y:'],
+    ]);
     expect(m.changes).toBe(true);
     expect(m.apply('  return 0')).toBe('    return 0');
   });
   it('removes the prefix the model has over the file', () => {
-    expect(indentMap([['x', '  x'], ['  y', '    y']]).apply('    z')).toBe('  z');
+    expect(
+      indentMap([
+        ['x', '  x'],
+        ['  y', '    y'],
+      ]).apply('    z'),
+    ).toBe('  z');
   });
   it('turns spaces into tabs at the width the pairs show, and back', () => {
-    expect(indentMap([['\tif a {', '    if a {'], ['\t\tb()', '        b()']]).apply('        c()')).toBe('\t\tc()');
+    expect(
+      indentMap([
+        ['\tif a {', '    if a {'],
+        ['\t\tb()', '        b()'],
+      ]).apply('        c()'),
+    ).toBe('\t\tc()');
     expect(indentMap([['    a', '\ta']]).apply('\t\tb')).toBe('        b');
   });
   it('leaves lines alone when the pairs agree or disagree among themselves', () => {
     expect(indentMap([['  a', '  a']]).changes).toBe(false);
-    expect(indentMap([['  a', ' a'], ['    b', ' b']]).changes).toBe(false);
+    expect(
+      indentMap([
+        ['  a', ' a'],
+        ['    b', ' b'],
+      ]).changes,
+    ).toBe(false);
   });
 });

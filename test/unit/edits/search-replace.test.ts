@@ -6,8 +6,28 @@ const FILE = 'def f():\n    a = 1\n    return a\n\n\ndef g():\n    a = 1\n    re
 describe('parseSearchReplace', () => {
   it('reads the path from the line above (fences, headings, backticks and "File:" allowed) and reuses it', () => {
     const text = [
-      'Change f:', '', '### File: `src/m.py`', '```python', '<<<<<<< SEARCH', '    a = 1', '=======', '    a = 2', '>>>>>>> REPLACE', '```',
-      'and then', '<<<<<<< SEARCH', 'x', '=======', 'y', '>>>>>>> REPLACE', '', 'new.txt', '<<<<<<< SEARCH', '=======', 'hello', '>>>>>>> REPLACE',
+      'Change f:',
+      '',
+      '### File: `src/m.py`',
+      '```python',
+      '<<<<<<< SEARCH',
+      '    a = 1',
+      '=======',
+      '    a = 2',
+      '>>>>>>> REPLACE',
+      '```',
+      'and then',
+      '<<<<<<< SEARCH',
+      'x',
+      '=======',
+      'y',
+      '>>>>>>> REPLACE',
+      '',
+      'new.txt',
+      '<<<<<<< SEARCH',
+      '=======',
+      'hello',
+      '>>>>>>> REPLACE',
     ].join('\n');
     const r = parseSearchReplace(text);
     expect(r.problem).toBeNull();
@@ -29,7 +49,8 @@ describe('parseSearchReplace', () => {
 
 describe('applySearchEdits', () => {
   const text = splitFileText(FILE);
-  const apply = (search: string[], replace: string[], t = text) => applySearchEdits('m.py', t, [{ what: 'block 1', search, replace }], 'blank');
+  const apply = (search: string[], replace: string[], t = text) =>
+    applySearchEdits('m.py', t, [{ what: 'block 1', search, replace }], 'blank');
 
   it('replaces a unique exact match', () => {
     const r = apply(['    return a * 2'], ['    return a * 3']);
@@ -37,17 +58,25 @@ describe('applySearchEdits', () => {
   });
 
   it('refuses a SEARCH that matches several places, naming the lines', () => {
-    expect(apply(['    a = 1'], ['    a = 2'])).toMatchObject({ ok: false, failures: [{ kind: 'ambiguous', at: [2, 7] }] });
+    expect(apply(['    a = 1'], ['    a = 2'])).toMatchObject({
+      ok: false,
+      failures: [{ kind: 'ambiguous', at: [2, 7] }],
+    });
   });
 
   it('matches ignoring whitespace and re-indents the replacement the same way', () => {
     const r = apply(['def g():', '  a = 1'], ['def g():', '  a = 10']);
-    expect(r.ok && joinFileText(r.text)).toBe(FILE.replace('    a = 1\n    return a * 2', '    a = 10\n    return a * 2'));
+    expect(r.ok && joinFileText(r.text)).toBe(
+      FILE.replace('    a = 1\n    return a * 2', '    a = 10\n    return a * 2'),
+    );
   });
 
   it('reports a SEARCH that is nowhere, with the closest region and the missing lines', () => {
     const r = apply(['def g():', '    b = 1'], ['x']);
-    expect(r).toMatchObject({ ok: false, failures: [{ kind: 'not_found', missing: ['    b = 1'], region: { start: 4 } }] });
+    expect(r).toMatchObject({
+      ok: false,
+      failures: [{ kind: 'not_found', missing: ['    b = 1'], region: { start: 4 } }],
+    });
   });
 
   it('creates a file from an empty SEARCH, and refuses one for a file that exists', () => {
@@ -55,7 +84,10 @@ describe('applySearchEdits', () => {
     expect(r).toMatchObject({ ok: true, created: true });
     expect(r.ok && joinFileText(r.text)).toBe('x = 1\n');
     expect(apply([], ['x'])).toMatchObject({ ok: false, failures: [{ kind: 'exists' }] });
-    expect(applySearchEdits('n.py', null, [{ what: 'b', search: ['a'], replace: ['b'] }], 'blank')).toMatchObject({ ok: false, failures: [{ kind: 'no_file' }] });
+    expect(applySearchEdits('n.py', null, [{ what: 'b', search: ['a'], replace: ['b'] }], 'blank')).toMatchObject({
+      ok: false,
+      failures: [{ kind: 'no_file' }],
+    });
   });
 
   it('keeps CRLF line ends and a missing final newline', () => {
@@ -68,13 +100,21 @@ describe('applySearchEdits', () => {
   });
 
   it('drops unmatched context from the edges of a diff-made edit only while what is left still holds the change and matches once', () => {
-    const edit = { what: 'hunk 1', search: ['# invented', 'def g():', '    a = 1', '    return a * 2'], replace: ['# invented', 'def g():', '    a = 1', '    return a * 4'] };
+    const edit = {
+      what: 'hunk 1',
+      search: ['# invented', 'def g():', '    a = 1', '    return a * 2'],
+      replace: ['# invented', 'def g():', '    a = 1', '    return a * 4'],
+    };
     const r = applySearchEdits('m.py', text, [edit], 'context');
     expect(r.ok && joinFileText(r.text)).toBe(FILE.replace('a * 2', 'a * 4'));
     // blank mode (SEARCH/REPLACE answers) never drops a non-blank line
     expect(applySearchEdits('m.py', text, [edit], 'blank').ok).toBe(false);
     // after trimming, "    a = 1" alone is ambiguous and is not a change: refused
-    const weak = { what: 'hunk 2', search: ['# invented', '    a = 1', '+'], replace: ['# invented', '    a = 1', '    b = 2', '+'] };
+    const weak = {
+      what: 'hunk 2',
+      search: ['# invented', '    a = 1', '+'],
+      replace: ['# invented', '    a = 1', '    b = 2', '+'],
+    };
     expect(applySearchEdits('m.py', text, [weak], 'context').ok).toBe(false);
   });
 });

@@ -29,7 +29,14 @@ async function extractAll(stream: Readable): Promise<Map<string, Extracted>> {
     const chunks: Buffer[] = [];
     for await (const chunk of entry) chunks.push(chunk as Buffer);
     const h = entry.header;
-    out.set(h.name, { type: h.type, mode: h.mode, uid: h.uid, gid: h.gid, linkname: h.linkname || null, data: Buffer.concat(chunks) });
+    out.set(h.name, {
+      type: h.type,
+      mode: h.mode,
+      uid: h.uid,
+      gid: h.gid,
+      linkname: h.linkname || null,
+      data: Buffer.concat(chunks),
+    });
   }
   return out;
 }
@@ -59,7 +66,14 @@ describe('baseTarStream', () => {
     const entries = await extractAll(archive.stream);
     const stats = await archive.done;
 
-    expect(stats).toEqual({ files: 5, bytes: 13 + 11 + 18 + 70_000, symlinks: 2, directories: 4, skippedSubmodules: 0, skippedUnsafe: 0 });
+    expect(stats).toEqual({
+      files: 5,
+      bytes: 13 + 11 + 18 + 70_000,
+      symlinks: 2,
+      directories: 4,
+      skippedSubmodules: 0,
+      skippedUnsafe: 0,
+    });
     expect(entries.get('README.md')?.data.toString()).toBe('hello\r\nworld\n');
     expect(entries.get('data/blob.bin')?.data.equals(binary)).toBe(true);
     expect(entries.get('empty.txt')?.data.length).toBe(0);
@@ -73,8 +87,19 @@ describe('baseTarStream', () => {
     expect(entries.get('link-out')?.data.length).toBe(0);
     expect(entries.get('src/link-in')).toMatchObject({ type: 'symlink', linkname: 'pkg/mod.py' });
     // every file of the commit and nothing else
-    const files = [...entries.entries()].filter(([, e]) => e.type !== 'directory').map(([n]) => n).sort();
-    expect(files).toEqual(['README.md', 'bin/run.sh', 'data/blob.bin', 'empty.txt', 'link-out', 'src/link-in', 'src/pkg/mod.py']);
+    const files = [...entries.entries()]
+      .filter(([, e]) => e.type !== 'directory')
+      .map(([n]) => n)
+      .sort();
+    expect(files).toEqual([
+      'README.md',
+      'bin/run.sh',
+      'data/blob.bin',
+      'empty.txt',
+      'link-out',
+      'src/link-in',
+      'src/pkg/mod.py',
+    ]);
   });
 
   it('skips submodules and counts them', async () => {

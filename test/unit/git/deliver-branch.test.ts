@@ -1,7 +1,14 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HammerError } from '../../../src/errors.js';
-import { Workbench, branchName, deliverBranch, freeBranchName, resolveUserRepo, type UserRepo } from '../../../src/git/index.js';
+import {
+  Workbench,
+  branchName,
+  deliverBranch,
+  freeBranchName,
+  resolveUserRepo,
+  type UserRepo,
+} from '../../../src/git/index.js';
 import { createFixtureRepo, diffSnapshots, snapshotRepo, type FixtureRepo } from '../../helpers/fixture-repo.js';
 
 const identity = { name: 'hammer-box', email: 'hammer-box@localhost' };
@@ -11,10 +18,14 @@ afterEach(async () => {
 });
 
 const patch1 = 'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n';
-const patch2 = 'diff --git a/new/b.txt b/new/b.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new/b.txt\n@@ -0,0 +1 @@\n+bee\n';
+const patch2 =
+  'diff --git a/new/b.txt b/new/b.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new/b.txt\n@@ -0,0 +1 @@\n+bee\n';
 
 async function setup(): Promise<{ repo: FixtureRepo; user: UserRepo; wb: Workbench }> {
-  const repo = await createFixtureRepo({ files: { 'a.txt': 'one\n', 'keep.txt': 'k\n' }, commits: [{ files: { 'c.txt': 'c\n' } }] });
+  const repo = await createFixtureRepo({
+    files: { 'a.txt': 'one\n', 'keep.txt': 'k\n' },
+    commits: [{ files: { 'c.txt': 'c\n' } }],
+  });
   cleanups.push(() => repo.cleanup());
   await repo.git(['config', 'core.logAllRefUpdates', 'always']);
   const user = await resolveUserRepo(repo.path, 'main');
@@ -34,13 +45,19 @@ describe('deliverBranch', () => {
     expect((await wb.applyPatch(patch1, { iteration: 1, summary: 'upper' })).ok).toBe(true);
     expect((await wb.applyPatch(patch2, { iteration: 2, summary: 'bee' })).ok).toBe(true);
     const branch = branchName('EngineerExternal/', new Date(Date.UTC(2026, 10, 22, 14, 5, 1)));
-    expect(await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), branch })).toEqual({ branch, commit: wb.head() });
+    expect(await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), branch })).toEqual({
+      branch,
+      commit: wb.head(),
+    });
 
     const after = await snapshotRepo(repo.path);
     const diff = diffSnapshots(before, after);
     expect(diff.removed).toEqual([]);
     expect(diff.changed).toEqual([]);
-    expect(diff.added).toEqual(['.git/refs/heads/EngineerExternal', '.git/refs/heads/EngineerExternal/20261122T140501Z']);
+    expect(diff.added).toEqual([
+      '.git/refs/heads/EngineerExternal',
+      '.git/refs/heads/EngineerExternal/20261122T140501Z',
+    ]);
     const refsAfter = await repo.git(['for-each-ref']);
     expect(refsAfter.split('\n').filter((l) => !refsBefore.includes(l))).toEqual([
       `${wb.head()} commit\trefs/heads/EngineerExternal/20261122T140501Z`,
@@ -59,7 +76,12 @@ describe('deliverBranch', () => {
     await repo.git(['branch', 'EngineerExternal/taken']);
     const taken = await repo.head();
     await wb.applyPatch(patch1, { iteration: 1, summary: 'x' });
-    const err = await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), branch: 'EngineerExternal/taken' }).catch((e: unknown) => e);
+    const err = await deliverBranch({
+      userRepo: user,
+      workbench: wb,
+      commit: wb.head(),
+      branch: 'EngineerExternal/taken',
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HammerError);
     expect((err as HammerError).message).toMatch(/already exists/);
     expect((await repo.git(['rev-parse', 'EngineerExternal/taken'])).trim()).toBe(taken);
@@ -68,7 +90,9 @@ describe('deliverBranch', () => {
   it('refuses an invalid branch name', async () => {
     const { user, wb } = await setup();
     for (const branch of ['bad..name', '-x', 'a b', 'x.lock']) {
-      await expect(deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), branch })).rejects.toMatchObject({ code: 'USAGE' });
+      await expect(deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), branch })).rejects.toMatchObject({
+        code: 'USAGE',
+      });
     }
   });
 
@@ -81,7 +105,9 @@ describe('deliverBranch', () => {
 
 describe('branch names', () => {
   it('formats a UTC timestamp after the prefix', () => {
-    expect(branchName('EngineerExternal/', new Date('2026-11-22T14:05:01.789Z'))).toBe('EngineerExternal/20261122T140501Z');
+    expect(branchName('EngineerExternal/', new Date('2026-11-22T14:05:01.789Z'))).toBe(
+      'EngineerExternal/20261122T140501Z',
+    );
     expect(branchName('', new Date('2026-01-02T03:04:05Z'))).toBe('20260102T030405Z');
   });
 
@@ -95,7 +121,9 @@ describe('branch names', () => {
     expect(await freeBranchName(user, 'EngineerExternal/', date, { suffix: () => suffixes.shift() ?? 'zzzz' })).toBe(
       'EngineerExternal/20261122T140501Z-bbbb',
     );
-    expect(await freeBranchName(user, 'EngineerExternal/', date)).toMatch(/^EngineerExternal\/20261122T140501Z-[0-9a-f]{4}$/);
+    expect(await freeBranchName(user, 'EngineerExternal/', date)).toMatch(
+      /^EngineerExternal\/20261122T140501Z-[0-9a-f]{4}$/,
+    );
   });
 });
 

@@ -11,15 +11,18 @@ afterEach(async () => {
 
 describe('gitEnv', () => {
   it('drops every host GIT_* variable and relative PATH entries, then sets the hardening', () => {
-    const env = gitEnv({ GIT_INDEX_FILE: '/tmp/x' }, {
-      GIT_DIR: '/elsewhere',
-      GIT_SSH_COMMAND: 'touch /tmp/pwned',
-      GIT_EXTERNAL_DIFF: 'evil',
-      GIT_CONFIG_PARAMETERS: "'core.hooksPath'='/evil'",
-      SSH_ASKPASS: '/evil',
-      PATH: '.:/usr/bin::bin:/bin',
-      HOME: '/home/u',
-    });
+    const env = gitEnv(
+      { GIT_INDEX_FILE: '/tmp/x' },
+      {
+        GIT_DIR: '/elsewhere',
+        GIT_SSH_COMMAND: 'touch /tmp/pwned',
+        GIT_EXTERNAL_DIFF: 'evil',
+        GIT_CONFIG_PARAMETERS: "'core.hooksPath'='/evil'",
+        SSH_ASKPASS: '/evil',
+        PATH: '.:/usr/bin::bin:/bin',
+        HOME: '/home/u',
+      },
+    );
     expect(env.GIT_DIR).toBeUndefined();
     expect(env.GIT_SSH_COMMAND).toBeUndefined();
     expect(env.GIT_EXTERNAL_DIFF).toBeUndefined();
@@ -41,7 +44,13 @@ describe('gitEnv', () => {
   it('puts every override before the subcommand as -c key=value', () => {
     const args = hardeningArgs();
     expect(args[0]).toBe('--no-pager');
-    for (const key of ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'protocol.ext.allow=never', 'protocol.file.allow=never', 'credential.helper=']) {
+    for (const key of [
+      'core.hooksPath=/dev/null',
+      'core.fsmonitor=false',
+      'protocol.ext.allow=never',
+      'protocol.file.allow=never',
+      'credential.helper=',
+    ]) {
       expect(args).toContain(key);
     }
     expect(args.filter((a) => a === '-c')).toHaveLength(HARDENING_CONFIG.length);
@@ -93,7 +102,9 @@ describe('runGit', () => {
 
   it('fails when the output exceeds maxBuffer', async () => {
     repo = await createFixtureRepo({ files: { 'a.txt': 'x'.repeat(10_000) } });
-    const err = await runGit(['cat-file', '-p', 'HEAD:a.txt'], { cwd: repo.path, maxBuffer: 100 }).catch((e: unknown) => e);
+    const err = await runGit(['cat-file', '-p', 'HEAD:a.txt'], { cwd: repo.path, maxBuffer: 100 }).catch(
+      (e: unknown) => e,
+    );
     expect(isHammerError(err, 'GIT_FAILED')).toBe(true);
   });
 

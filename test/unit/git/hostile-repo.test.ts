@@ -7,7 +7,13 @@ import type { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Workbench, baseTarStream, deliverBranch, resolveUserRepo } from '../../../src/git/index.js';
-import { createFixtureRepo, diffSnapshots, snapshotRepo, tempDir, type FixtureRepo } from '../../helpers/fixture-repo.js';
+import {
+  createFixtureRepo,
+  diffSnapshots,
+  snapshotRepo,
+  tempDir,
+  type FixtureRepo,
+} from '../../helpers/fixture-repo.js';
 
 const identity = { name: 'hammer-box', email: 'hammer-box@localhost' };
 const cleanups: (() => Promise<void>)[] = [];
@@ -58,7 +64,11 @@ async function drain(stream: Readable): Promise<Map<string, Buffer>> {
 
 async function hostileRepo(c: Canary): Promise<{ repo: FixtureRepo; other: FixtureRepo }> {
   const repo = await createFixtureRepo({
-    files: { 'a.txt': 'committed a\n', 'src/app.py': 'print("hi")\n', '.gitattributes': '*.txt filter=evil diff=evil\n*.py filter=evil\n' },
+    files: {
+      'a.txt': 'committed a\n',
+      'src/app.py': 'print("hi")\n',
+      '.gitattributes': '*.txt filter=evil diff=evil\n*.py filter=evil\n',
+    },
   });
   cleanups.push(() => repo.cleanup());
   const other = await createFixtureRepo({ files: { 'o.txt': 'o\n' } });
@@ -68,7 +78,18 @@ async function hostileRepo(c: Canary): Promise<{ repo: FixtureRepo; other: Fixtu
   // hooks, both through core.hooksPath and in .git/hooks
   const hooksDir = join(c.dir, 'hooks');
   await mkdir(hooksDir);
-  const hookNames = ['reference-transaction', 'pre-commit', 'commit-msg', 'post-commit', 'post-checkout', 'post-index-change', 'pre-auto-gc', 'post-rewrite', 'pre-push', 'post-merge'];
+  const hookNames = [
+    'reference-transaction',
+    'pre-commit',
+    'commit-msg',
+    'post-commit',
+    'post-checkout',
+    'post-index-change',
+    'pre-auto-gc',
+    'post-rewrite',
+    'pre-push',
+    'post-merge',
+  ];
   for (const name of hookNames) {
     for (const dir of [hooksDir, join(repo.path, '.git', 'hooks')]) {
       await mkdir(dir, { recursive: true });
@@ -96,11 +117,17 @@ async function hostileRepo(c: Canary): Promise<{ repo: FixtureRepo; other: Fixtu
   // include.path: a second config file that turns any fetch by path into an ext:: command
   const included = join(c.dir, 'included.config');
   const ext = await c.script('include', 1);
-  await writeFile(included, `[url "ext::${ext} %S "]\n\tinsteadOf = /\n[protocol "ext"]\n\tallow = always\n[protocol "file"]\n\tallow = always\n`);
+  await writeFile(
+    included,
+    `[url "ext::${ext} %S "]\n\tinsteadOf = /\n[protocol "ext"]\n\tallow = always\n[protocol "file"]\n\tallow = always\n`,
+  );
   await set('include.path', included);
 
   // alternates: a real object store (so alternate refs are consulted) and the canary script itself
-  await writeFile(join(repo.path, '.git', 'objects', 'info', 'alternates'), `${join(other.path, '.git', 'objects')}\n${hook}\n`);
+  await writeFile(
+    join(repo.path, '.git', 'objects', 'info', 'alternates'),
+    `${join(other.path, '.git', 'objects')}\n${hook}\n`,
+  );
   return { repo, other };
 }
 
@@ -116,14 +143,24 @@ describe('a hostile user repository', () => {
     const user = await resolveUserRepo(repo.path, 'main');
     const wb = await Workbench.create(user, user.baseCommit, { identity });
     cleanups.push(() => wb.dispose());
-    const applied = await wb.applyPatch('diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-committed a\n+patched a\n', {
-      iteration: 1,
-      summary: 'patch a',
-    });
+    const applied = await wb.applyPatch(
+      'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-committed a\n+patched a\n',
+      {
+        iteration: 1,
+        summary: 'patch a',
+      },
+    );
     expect(applied.ok).toBe(true);
-    const rejected = await wb.applyPatch('diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-nope\n+x\n', { iteration: 2, summary: 'x' });
+    const rejected = await wb.applyPatch(
+      'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-nope\n+x\n',
+      { iteration: 2, summary: 'x' },
+    );
     expect(rejected.ok).toBe(false);
-    expect((await wb.listTree(wb.head())).entries.map((e) => e.path)).toEqual(['.gitattributes', 'a.txt', 'src/app.py']);
+    expect((await wb.listTree(wb.head())).entries.map((e) => e.path)).toEqual([
+      '.gitattributes',
+      'a.txt',
+      'src/app.py',
+    ]);
     const read = await wb.readFiles(wb.head(), ['a.txt', 'src/app.py'], { maxBytesPerFile: 1000 });
     expect(read.files.map((f) => f.content)).toEqual(['patched a\n', 'print("hi")\n']);
     expect(await wb.diff(wb.baseCommit, wb.head())).toContain('+patched a');
@@ -138,7 +175,11 @@ describe('a hostile user repository', () => {
     expect(await c.fired()).toEqual([]);
     await expect(stat(c.file)).rejects.toThrow();
     const diff = diffSnapshots(before, await snapshotRepo(repo.path));
-    expect(diff).toEqual({ added: ['.git/refs/heads/EngineerExternal', '.git/refs/heads/EngineerExternal/hostile'], removed: [], changed: [] });
+    expect(diff).toEqual({
+      added: ['.git/refs/heads/EngineerExternal', '.git/refs/heads/EngineerExternal/hostile'],
+      removed: [],
+      changed: [],
+    });
     expect(await readFile(join(repo.path, 'a.txt'), 'utf8')).toBe('uncommitted edit\n');
 
     // Controls: plain git in the same repository does run each of them.
@@ -149,7 +190,9 @@ describe('a hostile user repository', () => {
     await plain(['fetch', '--no-write-fetch-head', other.path, 'main']); // include.path's insteadOf turns the path into ext::
     await plain(['fetch', '--no-write-fetch-head', `file://${other.path}`, 'main']); // alternateRefsCommand
     await plain(['-c', 'commit.gpgSign=false', 'commit', '--allow-empty', '-m', 'control']); // hooks
-    expect(await c.fired()).toEqual(expect.arrayContaining(['altrefs', 'extdiff', 'filter', 'fsmonitor', 'hook', 'include', 'textconv']));
+    expect(await c.fired()).toEqual(
+      expect.arrayContaining(['altrefs', 'extdiff', 'filter', 'fsmonitor', 'hook', 'include', 'textconv']),
+    );
   });
 
   it('never lazily fetches a missing object of a partial clone (its promisor remote runs a program)', async () => {

@@ -23,7 +23,12 @@ describe('linkEscapesRoot', () => {
 describe('baseTarStream with a symlink out of the tree', () => {
   it('leaves it out and counts it as unsafe; links that stay inside, and absolute ones, go in', async () => {
     const repo = await createFixtureRepo({
-      files: { 'a.txt': 'a\n', 'up.txt': { symlink: '../../../etc/passwd' }, 'in.txt': { symlink: 'a.txt' }, 'abs.txt': { symlink: '/etc/hostname' } },
+      files: {
+        'a.txt': 'a\n',
+        'up.txt': { symlink: '../../../etc/passwd' },
+        'in.txt': { symlink: 'a.txt' },
+        'abs.txt': { symlink: '/etc/hostname' },
+      },
     });
     try {
       const user = await resolveUserRepo(repo.path, 'main');
@@ -34,14 +39,23 @@ describe('baseTarStream with a symlink out of the tree', () => {
         const extract = tar.extract();
         const done = (async () => {
           for await (const entry of extract) {
-            names.push(`${entry.header.type}:${entry.header.name}${entry.header.linkname ? `->${entry.header.linkname}` : ''}`);
+            names.push(
+              `${entry.header.type}:${entry.header.name}${entry.header.linkname ? `->${entry.header.linkname}` : ''}`,
+            );
             entry.resume();
           }
         })();
         Readable.from(archive.stream).pipe(extract);
         const [stats] = await Promise.all([archive.done, done]);
         expect(stats.skippedUnsafe).toBe(1);
-        expect(names.sort()).toEqual(['directory:.git/', 'directory:.git/hammer/', 'file:.git/hammer/base-paths', 'file:a.txt', 'symlink:abs.txt->/etc/hostname', 'symlink:in.txt->a.txt']);
+        expect(names.sort()).toEqual([
+          'directory:.git/',
+          'directory:.git/hammer/',
+          'file:.git/hammer/base-paths',
+          'file:a.txt',
+          'symlink:abs.txt->/etc/hostname',
+          'symlink:in.txt->a.txt',
+        ]);
       } finally {
         await wb.dispose();
       }

@@ -12,13 +12,22 @@ describe('treeRefusal', () => {
     expect(e?.message).toBe('the base commit has 200000 files, over the limit of 100000 (sandbox.max_repo_files)');
   });
   it('refuses a tree that cannot fit twice in the workspace, naming the largest file', () => {
-    const e = treeRefusal({ files: 2, bytes: 2048 * MiB, largest: { path: 'big.bin', bytes: 2048 * MiB } }, { maxFiles: 10, workspaceBytes: 2048 * MiB });
-    expect(e?.message).toMatch(/holds 2048 MiB of files; the largest file is "big.bin" \(2048 MiB\); the sandbox's workspace \(sandbox.workspace_size, 2048 MiB\) must hold them twice/);
+    const e = treeRefusal(
+      { files: 2, bytes: 2048 * MiB, largest: { path: 'big.bin', bytes: 2048 * MiB } },
+      { maxFiles: 10, workspaceBytes: 2048 * MiB },
+    );
+    expect(e?.message).toMatch(
+      /holds 2048 MiB of files; the largest file is "big.bin" \(2048 MiB\); the sandbox's workspace \(sandbox.workspace_size, 2048 MiB\) must hold them twice/,
+    );
     expect(e?.hint).toMatch(/sandbox.workspace_size/);
   });
   it('takes a tree at the limits, and any size with an uncapped workspace', () => {
-    expect(treeRefusal({ files: 10, bytes: 1024 * MiB, largest: null }, { maxFiles: 10, workspaceBytes: 2048 * MiB })).toBeNull();
-    expect(treeRefusal({ files: 1, bytes: 10_000 * MiB, largest: null }, { maxFiles: 10, workspaceBytes: 0 })).toBeNull();
+    expect(
+      treeRefusal({ files: 10, bytes: 1024 * MiB, largest: null }, { maxFiles: 10, workspaceBytes: 2048 * MiB }),
+    ).toBeNull();
+    expect(
+      treeRefusal({ files: 1, bytes: 10_000 * MiB, largest: null }, { maxFiles: 10, workspaceBytes: 0 }),
+    ).toBeNull();
   });
 });
 
@@ -29,7 +38,9 @@ describe('measureTree', () => {
       const git = { cwd: repo.path, gitDir: `${repo.path}/.git` };
       const head = await repo.head();
       expect(await measureTree(head, git)).toEqual({ files: 3, bytes: 4 + 2 + 5, largest: { path: 'link', bytes: 5 } });
-      await expect(preflightTree(head, git, { maxFiles: 2, workspaceBytes: 0 })).rejects.toSatisfy((e: unknown) => isHammerError(e, 'REPO_INVALID'));
+      await expect(preflightTree(head, git, { maxFiles: 2, workspaceBytes: 0 })).rejects.toSatisfy((e: unknown) =>
+        isHammerError(e, 'REPO_INVALID'),
+      );
     } finally {
       await repo.cleanup();
     }

@@ -3,15 +3,35 @@ import tar from 'tar-stream';
 import { describe, expect, it } from 'vitest';
 import { encodeHeader, END_OF_ARCHIVE, padding, writeOut } from '../../../src/git/tar-writer.js';
 
-async function extract(buf: Buffer): Promise<{ name: string; type: string; mode: number; uid: number; size: number; linkname: string | null; body: string }[]> {
+async function extract(
+  buf: Buffer,
+): Promise<
+  { name: string; type: string; mode: number; uid: number; size: number; linkname: string | null; body: string }[]
+> {
   const ex = tar.extract();
-  const out: { name: string; type: string; mode: number; uid: number; size: number; linkname: string | null; body: string }[] = [];
+  const out: {
+    name: string;
+    type: string;
+    mode: number;
+    uid: number;
+    size: number;
+    linkname: string | null;
+    body: string;
+  }[] = [];
   const done = new Promise<void>((resolve, reject) => {
     ex.on('entry', (h, stream, next) => {
       const chunks: Buffer[] = [];
       stream.on('data', (c: unknown) => chunks.push(Buffer.from(c as Uint8Array)));
       stream.on('end', () => {
-        out.push({ name: h.name, type: h.type ?? '', mode: h.mode ?? 0, uid: h.uid ?? -1, size: h.size ?? 0, linkname: h.linkname ?? null, body: Buffer.concat(chunks).toString('utf8') });
+        out.push({
+          name: h.name,
+          type: h.type ?? '',
+          mode: h.mode ?? 0,
+          uid: h.uid ?? -1,
+          size: h.size ?? 0,
+          linkname: h.linkname ?? null,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         next();
       });
     });
@@ -40,7 +60,15 @@ describe('tar writer', () => {
     const entries = await extract(archive);
     expect(entries).toEqual([
       { name: 'src/', type: 'directory', mode: 0o755, uid: 10001, size: 0, linkname: null, body: '' },
-      { name: 'src/a.py', type: 'file', mode: 0o755, uid: 10001, size: body.length, linkname: null, body: 'print("hi")\n' },
+      {
+        name: 'src/a.py',
+        type: 'file',
+        mode: 0o755,
+        uid: 10001,
+        size: body.length,
+        linkname: null,
+        body: 'print("hi")\n',
+      },
       { name: 'link', type: 'symlink', mode: 0o777, uid: 10001, size: 0, linkname: '/etc/passwd', body: '' },
     ]);
   });

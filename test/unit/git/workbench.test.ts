@@ -32,7 +32,11 @@ describe('Workbench', () => {
   it('applies a patch as a commit on the base with the fixed author and message', async () => {
     const { repo, wb } = await setup({ files: { 'a.txt': 'one\ntwo\n', 'b.txt': 'b\n' } });
     const base = wb.head();
-    const result = await wb.applyPatch(editA, { iteration: 1, summary: 'capitalise two', date: new Date(1_800_000_000_000) });
+    const result = await wb.applyPatch(editA, {
+      iteration: 1,
+      summary: 'capitalise two',
+      date: new Date(1_800_000_000_000),
+    });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(wb.head()).toBe(result.commit);
@@ -44,11 +48,14 @@ describe('Workbench', () => {
     expect(raw.endsWith('\n\nhammer: iteration 1 - capitalise two\n')).toBe(true);
     expect((await wb.git(['cat-file', 'blob', `${result.commit}:a.txt`])).stdout.toString()).toBe('one\nTWO\n');
     // the user's repository did not gain the new objects: they live in the workbench only
-    const missing = await repo.git(['cat-file', '-e', result.commit]).then(() => false, () => true);
+    const missing = await repo.git(['cat-file', '-e', result.commit]).then(
+      () => false,
+      () => true,
+    );
     expect(missing).toBe(true);
   });
 
-  it('applies with the apply ladder\'s flags (--recount, --ignore-whitespace) and refuses any other flag', async () => {
+  it("applies with the apply ladder's flags (--recount, --ignore-whitespace) and refuses any other flag", async () => {
     const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
     const miscounted = editA.replace('@@ -1,2 +1,2 @@', '@@ -1,7 +1,7 @@');
     expect(await wb.applyPatch(miscounted, { iteration: 1, summary: 'x' })).toMatchObject({ ok: false });
@@ -59,7 +66,9 @@ describe('Workbench', () => {
     if (!recounted.ok) return;
     expect((await wb.git(['cat-file', 'blob', `${recounted.commit}:a.txt`])).stdout.toString()).toBe('one\nTWO\n');
     for (const flag of ['--reject', '--unsafe-paths', '--directory=x', '-p0', '--include=*']) {
-      await expect(wb.applyPatch(editA, { iteration: 2, summary: 'x', flags: [flag] })).rejects.toMatchObject({ code: 'INTERNAL' });
+      await expect(wb.applyPatch(editA, { iteration: 2, summary: 'x', flags: [flag] })).rejects.toMatchObject({
+        code: 'INTERNAL',
+      });
     }
     expect(wb.head()).toBe(recounted.commit);
   });
@@ -79,10 +88,13 @@ describe('Workbench', () => {
   it('stacks commits, one per patch', async () => {
     const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
     const first = await wb.applyPatch(editA, { iteration: 1, summary: 'one' });
-    const second = await wb.applyPatch('diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+new\n', {
-      iteration: 2,
-      summary: 'two',
-    });
+    const second = await wb.applyPatch(
+      'diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+new\n',
+      {
+        iteration: 2,
+        summary: 'two',
+      },
+    );
     expect(first.ok && second.ok).toBe(true);
     if (!first.ok || !second.ok) return;
     expect((await wb.git(['rev-parse', `${second.commit}^`])).stdout.toString().trim()).toBe(first.commit);
@@ -95,23 +107,39 @@ describe('Workbench', () => {
     const { wb } = await setup({ files: { 'a.txt': 'one\nthree\n' } });
     const head = wb.head();
     const result = await wb.applyPatch(editA, { iteration: 1, summary: 'x' });
-    expect(result).toEqual({ ok: false, message: expect.stringMatching(/patch failed: a\.txt:1|patch does not apply/) });
+    expect(result).toEqual({
+      ok: false,
+      message: expect.stringMatching(/patch failed: a\.txt:1|patch does not apply/),
+    });
     expect(wb.head()).toBe(head);
   });
 
   it('refuses paths outside the repository and patches that change nothing', async () => {
     const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
-    const outside = await wb.applyPatch('--- a/../x.txt\n+++ b/../x.txt\n@@ -0,0 +1 @@\n+x\n', { iteration: 1, summary: 'x' });
+    const outside = await wb.applyPatch('--- a/../x.txt\n+++ b/../x.txt\n@@ -0,0 +1 @@\n+x\n', {
+      iteration: 1,
+      summary: 'x',
+    });
     expect(outside.ok).toBe(false);
-    const gitDir = await wb.applyPatch('diff --git a/.git/config b/.git/config\nnew file mode 100644\n--- /dev/null\n+++ b/.git/config\n@@ -0,0 +1 @@\n+x\n', { iteration: 1, summary: 'x' });
+    const gitDir = await wb.applyPatch(
+      'diff --git a/.git/config b/.git/config\nnew file mode 100644\n--- /dev/null\n+++ b/.git/config\n@@ -0,0 +1 @@\n+x\n',
+      { iteration: 1, summary: 'x' },
+    );
     expect(gitDir.ok).toBe(false);
-    const modeOnly = await wb.applyPatch('diff --git a/a.txt b/a.txt\nold mode 100644\nnew mode 100644\n', { iteration: 1, summary: 'x' });
+    const modeOnly = await wb.applyPatch('diff --git a/a.txt b/a.txt\nold mode 100644\nnew mode 100644\n', {
+      iteration: 1,
+      summary: 'x',
+    });
     expect(modeOnly.ok).toBe(false);
   });
 
   it('lists the tree with kinds and modes, capped at maxEntries', async () => {
     const { repo, wb } = await setup({
-      files: { 'a.txt': 'a\n', 'bin/run.sh': { content: '#!/bin/sh\n', executable: true }, 'link': { symlink: '/etc/passwd' } },
+      files: {
+        'a.txt': 'a\n',
+        'bin/run.sh': { content: '#!/bin/sh\n', executable: true },
+        link: { symlink: '/etc/passwd' },
+      },
     });
     const sub = await createFixtureRepo({ files: { 'x.txt': 'x\n' } });
     cleanups.push(() => sub.cleanup());
@@ -139,7 +167,7 @@ describe('Workbench', () => {
         'a.txt': 'hello\n',
         'big.txt': 'x'.repeat(1000),
         'img.bin': Buffer.from([0x89, 0x50, 0x00, 0x01]),
-        'link': { symlink: 'a.txt' },
+        link: { symlink: 'a.txt' },
         '-dash.txt': 'dash\n',
         'dir/inner.txt': 'inner\n',
       },
@@ -150,9 +178,26 @@ describe('Workbench', () => {
     await repo.git(['commit', '--quiet', '-m', 'submodule']);
     const wb = await Workbench.create(await resolveUserRepo(repo.path, 'main'), await repo.head(), { identity });
     cleanups.push(() => wb.dispose());
-    const result = await wb.readFiles(wb.head(), ['a.txt', 'big.txt', 'img.bin', 'link', 'sub', 'nope.txt', '-dash.txt', 'dir', 'a.txt', '*.txt', '../etc/passwd', '.git/config'], {
-      maxBytesPerFile: 100,
-    });
+    const result = await wb.readFiles(
+      wb.head(),
+      [
+        'a.txt',
+        'big.txt',
+        'img.bin',
+        'link',
+        'sub',
+        'nope.txt',
+        '-dash.txt',
+        'dir',
+        'a.txt',
+        '*.txt',
+        '../etc/passwd',
+        '.git/config',
+      ],
+      {
+        maxBytesPerFile: 100,
+      },
+    );
     expect(result.files).toEqual([
       { path: 'a.txt', content: 'hello\n', bytes: 6, truncated: false },
       { path: 'big.txt', content: 'x'.repeat(100), bytes: 1000, truncated: true },
@@ -186,7 +231,9 @@ describe('Workbench', () => {
 
 describe('commitMessage', () => {
   it('keeps the summary to one printable line', () => {
-    expect(commitMessage(3, 'fix\nthe \u001b[31mparser\u001b[0m\r\n')).toBe('hammer: iteration 3 - fix the [31mparser [0m\n');
+    expect(commitMessage(3, 'fix\nthe \u001b[31mparser\u001b[0m\r\n')).toBe(
+      'hammer: iteration 3 - fix the [31mparser [0m\n',
+    );
     expect(commitMessage(1, '   ')).toBe('hammer: iteration 1 - apply patch\n');
     expect(commitMessage(2, 'x'.repeat(200)).length).toBeLessThan(110);
   });

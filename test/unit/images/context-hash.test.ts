@@ -7,7 +7,11 @@ import { normaliseMode, readBuildContext } from '../../../src/images/build-conte
 import type { ContextFile } from '../../../src/images/build-context.js';
 import { hashImageInputs } from '../../../src/images/context-hash.js';
 
-const file = (p: string, content: string, mode = 0o644): ContextFile => ({ path: p, mode, content: Buffer.from(content) });
+const file = (p: string, content: string, mode = 0o644): ContextFile => ({
+  path: p,
+  mode,
+  content: Buffer.from(content),
+});
 const BASE_ID = 'sha256:' + 'a'.repeat(64);
 const inputs = {
   files: [file('Dockerfile', 'FROM ${BASE}\n'), file('scripts/setup.sh', 'echo hi\n', 0o755)],
@@ -19,7 +23,9 @@ describe('hashImageInputs', () => {
   it('is 12 hex digits and stable', () => {
     const h = hashImageInputs(inputs);
     expect(h).toMatch(/^[0-9a-f]{12}$/);
-    expect(hashImageInputs({ ...inputs, files: inputs.files.map((f) => ({ ...f, content: Buffer.from(f.content) })) })).toBe(h);
+    expect(
+      hashImageInputs({ ...inputs, files: inputs.files.map((f) => ({ ...f, content: Buffer.from(f.content) })) }),
+    ).toBe(h);
   });
 
   it('does not depend on file order or build-arg order', () => {

@@ -23,7 +23,10 @@ describe('hashEnvInputs', () => {
     ['the toolchain image', { toolchainImageId: 'sha256:bbbb' }],
     ['the setup command', { command: 'npm install' }],
     ['the setup script', { script: 'set -eu\n# v2\n' }],
-    ['a lockfile', { files: [base.files[0]!, { path: 'package-lock.json', oid: '3333333333333333333333333333333333333333' }] }],
+    [
+      'a lockfile',
+      { files: [base.files[0]!, { path: 'package-lock.json', oid: '3333333333333333333333333333333333333333' }] },
+    ],
     ['the set of files', { files: [base.files[0]!] }],
   ])('changes with %s', (_what, change) => {
     expect(hashEnvInputs({ ...base, ...change })).not.toBe(hashEnvInputs(base));
@@ -37,7 +40,12 @@ describe('hashEnvInputs', () => {
 
   it('names env images hammer-box/<toolchain>-env:<hash>, and planEnvImage is stable for the same inputs', () => {
     expect(envImageTag('node', 'abcdef012345')).toBe('hammer-box/node-env:abcdef012345');
-    const req = { toolchain: 'node', toolchainImage: { ref: 'hammer-box/node:x', id: 'sha256:aaaa' }, command: 'npm ci', files: base.files };
+    const req = {
+      toolchain: 'node',
+      toolchainImage: { ref: 'hammer-box/node:x', id: 'sha256:aaaa' },
+      command: 'npm ci',
+      files: base.files,
+    };
     expect(planEnvImage(req)).toEqual(planEnvImage({ ...req, files: [...base.files].reverse() }));
     expect(planEnvImage(req).tag).toMatch(/^hammer-box\/node-env:[0-9a-f]{12}$/);
     expect(planEnvImage({ ...req, toolchain: 'python' }).hash).not.toBe(planEnvImage(req).hash);

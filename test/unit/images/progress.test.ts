@@ -22,7 +22,9 @@ describe('parseProgressLine', () => {
   it('turns errorDetail into an error, preferring its message', () => {
     const line = JSON.stringify({ errorDetail: { code: 7, message: 'returned a non-zero code: 7' }, error: 'short' });
     expect(parseProgressLine(line)).toEqual([{ kind: 'error', message: 'returned a non-zero code: 7' }]);
-    expect(parseProgressLine(JSON.stringify({ error: 'only error' }))).toEqual([{ kind: 'error', message: 'only error' }]);
+    expect(parseProgressLine(JSON.stringify({ error: 'only error' }))).toEqual([
+      { kind: 'error', message: 'only error' },
+    ]);
   });
 
   it('reports the aux image id', () => {

@@ -6,7 +6,13 @@ import { planPrune, type PruneImage } from '../../../src/images/prune-plan.js';
 import { imageUsagePath, readImageUsage, recordImageUsage } from '../../../src/images/usage.js';
 
 const day = (n: number): Date => new Date(Date.UTC(2025, 0, n));
-const img = (id: string, kind: PruneImage['kind'], toolchain: string, created: number, extra: Partial<PruneImage> = {}): PruneImage => ({
+const img = (
+  id: string,
+  kind: PruneImage['kind'],
+  toolchain: string,
+  created: number,
+  extra: Partial<PruneImage> = {},
+): PruneImage => ({
   tag: `hammer-box/${toolchain}${kind === 'env' ? '-env' : ''}:${id}`,
   id,
   toolchain,

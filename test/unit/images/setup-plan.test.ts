@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { setupEnvironment } from '../../../src/images/env-image.js';
-import { defaultSetupCommand, isDependencyFile, localRequirementPaths, setupScript } from '../../../src/images/setup-plan.js';
+import {
+  defaultSetupCommand,
+  isDependencyFile,
+  localRequirementPaths,
+  setupScript,
+} from '../../../src/images/setup-plan.js';
 
 describe('defaultSetupCommand', () => {
   it.each([
     ['python', ['requirements.txt', 'setup.py'], 'python3 -m pip install --no-build-isolation -r requirements.txt'],
-    ['python', ['requirements.txt', 'requirements-test.txt'], 'python3 -m pip install --no-build-isolation -r requirements.txt -r requirements-test.txt'],
+    [
+      'python',
+      ['requirements.txt', 'requirements-test.txt'],
+      'python3 -m pip install --no-build-isolation -r requirements.txt -r requirements-test.txt',
+    ],
     ['python', ['pyproject.toml'], "python3 -m pip install --no-build-isolation -e '.[test]'"],
     ['python', ['calc.py'], ''],
     ['node', ['package.json', 'package-lock.json'], 'npm ci'],
@@ -30,7 +39,15 @@ describe('isDependencyFile', () => {
 
 describe('localRequirementPaths', () => {
   it('finds local directories in requirements, normalised, and ignores index names and escapes', () => {
-    const text = ['requests==2.0', './vendor/greet', '-e ./libs/tool[extra]', 'file:./third  # comment', '../outside', './a/../b', '.'].join('\n');
+    const text = [
+      'requests==2.0',
+      './vendor/greet',
+      '-e ./libs/tool[extra]',
+      'file:./third  # comment',
+      '../outside',
+      './a/../b',
+      '.',
+    ].join('\n');
     expect(localRequirementPaths(text)).toEqual(['.', 'libs/tool', 'third', 'vendor/greet']);
   });
 });
@@ -51,7 +68,9 @@ describe('setupScript', () => {
   it('go warms a build cache in the env image (compiling tests without running them) and puts its go wrapper first on PATH', () => {
     const s = setupScript('go');
     expect(s.script).toContain('GOCACHE=/opt/hammer/go/cache GOTMPDIR= "$hammer_go" test -exec /bin/true ./...');
-    expect(s.script).toMatch(/cat > \/opt\/hammer\/bin\/go <<'HAMMER_GO_WRAPPER'\n#!\/bin\/sh\n[^]*\nHAMMER_GO_WRAPPER\n/);
+    expect(s.script).toMatch(
+      /cat > \/opt\/hammer\/bin\/go <<'HAMMER_GO_WRAPPER'\n#!\/bin\/sh\n[^]*\nHAMMER_GO_WRAPPER\n/,
+    );
     // the wrapper is written before the repository copy and setup's files are removed
     expect(s.script.indexOf('HAMMER_GO_WRAPPER')).toBeLessThan(s.script.indexOf('find /workspace -mindepth 1 -delete'));
     expect(s.changes('/usr/bin:/bin')).toEqual(['ENV PATH=/opt/hammer/bin:/usr/bin:/bin']);
@@ -74,11 +93,21 @@ describe('setupScript', () => {
 
 describe('setupEnvironment', () => {
   it('passes the host proxy settings and points every tool at the CA bundle', () => {
-    const env = setupEnvironment({ HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost', PATH: '/x', SECRET: 's' }, true);
+    const env = setupEnvironment(
+      { HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost', PATH: '/x', SECRET: 's' },
+      true,
+    );
     expect(env).toMatchObject({ HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost' });
     expect(env.PATH).toBeUndefined();
     expect(env.SECRET).toBeUndefined();
-    for (const v of ['SSL_CERT_FILE', 'NODE_EXTRA_CA_CERTS', 'PIP_CERT', 'REQUESTS_CA_BUNDLE', 'CARGO_HTTP_CAINFO', 'GIT_SSL_CAINFO']) {
+    for (const v of [
+      'SSL_CERT_FILE',
+      'NODE_EXTRA_CA_CERTS',
+      'PIP_CERT',
+      'REQUESTS_CA_BUNDLE',
+      'CARGO_HTTP_CAINFO',
+      'GIT_SSL_CAINFO',
+    ]) {
       expect(env[v]).toBe('/opt/hammer/.setup/ca.crt');
     }
     expect(setupEnvironment({}, false)).toEqual({});

@@ -57,7 +57,12 @@ describe('describeFailure', () => {
     expect(idle.error.message).toContain('idle_timeout');
     const total = describeFailure(server, { kind: 'timeout', which: 'timeout', tokens: 5 });
     expect(total.error.message).toContain('(timeout)');
-    const connect = describeFailure(server, { kind: 'net', error: coded('UND_ERR_CONNECT_TIMEOUT'), afterHeaders: false, tokens: 0 });
+    const connect = describeFailure(server, {
+      kind: 'net',
+      error: coded('UND_ERR_CONNECT_TIMEOUT'),
+      afterHeaders: false,
+      tokens: 0,
+    });
     expect(connect).toMatchObject({ retryable: true, error: { code: 'MODEL_TIMEOUT' } });
     expect(connect.error.message).toContain('connect_timeout');
   });
@@ -70,7 +75,11 @@ describe('describeFailure', () => {
     expect(cut.retryable).toBe(false);
     const early = describeFailure(server, { kind: 'truncated', tokens: 0 });
     expect(early.retryable).toBe(true);
-    const stream = describeFailure(server, { kind: 'stream', error: new HammerError('MODEL_ERROR', 'boom'), tokens: 2 });
+    const stream = describeFailure(server, {
+      kind: 'stream',
+      error: new HammerError('MODEL_ERROR', 'boom'),
+      tokens: 2,
+    });
     expect(stream).toMatchObject({ retryable: false, error: { code: 'MODEL_ERROR' } });
     expect(stream.error.message).toMatch(/^boom .*discarded/);
   });

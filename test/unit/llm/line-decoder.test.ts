@@ -27,7 +27,12 @@ describe('LineDecoder', () => {
     for (let i = 1; i < n; i++) {
       for (let j = i; j < n; j++) expect(lines(input, i === j ? [i] : [i, j]), `cut at ${i},${j}`).toEqual(expected);
     }
-    expect(lines(input, Array.from({ length: n - 1 }, (_, i) => i + 1))).toEqual(expected);
+    expect(
+      lines(
+        input,
+        Array.from({ length: n - 1 }, (_, i) => i + 1),
+      ),
+    ).toEqual(expected);
   });
 
   it('keeps two line breaks when a CR ends one chunk and a CRLF starts the next', () => {

@@ -35,7 +35,9 @@ describe('OllamaStreamParser', () => {
   });
 
   it('reports thinking apart from the answer and ignores blank lines', () => {
-    const input = enc(`\n${line({ message: { role: 'assistant', content: '', thinking: 'hmm' }, done: false })}\n${chunk('ok')}${final}`);
+    const input = enc(
+      `\n${line({ message: { role: 'assistant', content: '', thinking: 'hmm' }, done: false })}\n${chunk('ok')}${final}`,
+    );
     const s = summarize(feed(new OllamaStreamParser(), input));
     expect(s.text).toBe('ok');
     expect(s.thinking).toBe('hmm');
@@ -53,7 +55,14 @@ describe('OllamaStreamParser', () => {
   });
 
   it('refuses lines that are not Ollama NDJSON, quoting them safely', () => {
-    for (const bad of ['<html>\u001b[31mnope</html>', '{"foo":1}', '42', '"text"', '{"done":"yes"}', `${'x'.repeat(200)}`]) {
+    for (const bad of [
+      '<html>\u001b[31mnope</html>',
+      '{"foo":1}',
+      '42',
+      '"text"',
+      '{"done":"yes"}',
+      `${'x'.repeat(200)}`,
+    ]) {
       const err = streamError(feed(new OllamaStreamParser(), enc(`${bad}\n`)));
       expect(isHammerError(err, 'MODEL_ERROR'), bad).toBe(true);
       expect((err as Error).message).toMatch(/^the model server sent something that is not Ollama NDJSON: /);

@@ -51,7 +51,10 @@ describe('OpenAIStreamParser', () => {
       expect(summarize(events).text).toBe('partial');
       expect((err as Error).message).toContain('CUDA out of memory');
     }
-    for (const shape of [{ error: 'plain' }, { object: 'error', message: 'vllm says no', type: 'BadRequestError', code: 400 }]) {
+    for (const shape of [
+      { error: 'plain' },
+      { object: 'error', message: 'vllm says no', type: 'BadRequestError', code: 400 },
+    ]) {
       expect(isHammerError(streamError(feed(new OpenAIStreamParser(), enc(ev(shape)))), 'MODEL_ERROR')).toBe(true);
     }
     const named = streamError(feed(new OpenAIStreamParser(), enc('event: error\ndata: overloaded\n\n'))) as Error;
@@ -59,7 +62,12 @@ describe('OpenAIStreamParser', () => {
   });
 
   it('refuses what is not an OpenAI event stream', () => {
-    for (const bad of ['<html>nope</html>\n', 'data: not json\n\n', `data: ${JSON.stringify({ foo: 1 })}\n\n`, 'data: {"choices": "x"}\n\n']) {
+    for (const bad of [
+      '<html>nope</html>\n',
+      'data: not json\n\n',
+      `data: ${JSON.stringify({ foo: 1 })}\n\n`,
+      'data: {"choices": "x"}\n\n',
+    ]) {
       const err = streamError(feed(new OpenAIStreamParser(), enc(bad)));
       expect(isHammerError(err, 'MODEL_ERROR'), bad).toBe(true);
       expect((err as Error).message).toMatch(/not an OpenAI-compatible event stream: /);

@@ -22,7 +22,9 @@ describe('replay provider', () => {
   it('honours an aborted signal', async () => {
     const ctl = new AbortController();
     ctl.abort();
-    const err = await createReplayProvider('m', ['a']).generate({ messages: [], signal: ctl.signal }).catch((e: unknown) => e);
+    const err = await createReplayProvider('m', ['a'])
+      .generate({ messages: [], signal: ctl.signal })
+      .catch((e: unknown) => e);
     expect(isHammerError(err, 'ABORTED')).toBe(true);
   });
 });

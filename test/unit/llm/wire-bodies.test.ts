@@ -54,7 +54,10 @@ describe('request bodies', () => {
 
 describe('HTTP errors', () => {
   it('recognises Ollama saying the model is missing, old and new wording', () => {
-    for (const body of ['{"error":"model \\"x\\" not found, try pulling it first"}', `{"error":"model 'x' not found"}`]) {
+    for (const body of [
+      '{"error":"model \\"x\\" not found, try pulling it first"}',
+      `{"error":"model 'x' not found"}`,
+    ]) {
       const err = ollamaHttpError(404, body, 'x', 'http://h:1');
       expect(err).toMatchObject({ code: 'MODEL_NOT_FOUND', hint: 'pull it with: ollama pull x' });
     }
@@ -64,9 +67,17 @@ describe('HTTP errors', () => {
   });
   it('recognises OpenAI-style missing models and refused keys', () => {
     const ctx = { model: 'x', root: 'http://h:1', keyEnv: 'MY_KEY', keySet: false };
-    const missing = openAIHttpError(404, JSON.stringify({ error: { message: 'The model `x` does not exist.', code: 'model_not_found' } }), ctx);
+    const missing = openAIHttpError(
+      404,
+      JSON.stringify({ error: { message: 'The model `x` does not exist.', code: 'model_not_found' } }),
+      ctx,
+    );
     expect(missing.code).toBe('MODEL_NOT_FOUND');
-    const vllm = openAIHttpError(404, JSON.stringify({ object: 'error', message: 'The model `x` does not exist.', type: 'NotFoundError', code: 404 }), ctx);
+    const vllm = openAIHttpError(
+      404,
+      JSON.stringify({ object: 'error', message: 'The model `x` does not exist.', type: 'NotFoundError', code: 404 }),
+      ctx,
+    );
     expect(vllm.code).toBe('MODEL_NOT_FOUND');
     expect(openAIHttpError(401, '{"error":"unauthorized"}', ctx).hint).toBe("set MY_KEY to the server's API key");
     expect(openAIHttpError(401, '', { ...ctx, keySet: true }).hint).toContain('refused the API key in MY_KEY');

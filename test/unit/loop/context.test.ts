@@ -19,11 +19,13 @@ const budget = { chars: 48_000, fileMaxBytes: 16_000 };
 
 describe('pathsInTestOutput', () => {
   it('finds Python traceback files, with the workspace prefix stripped and outside paths left out', () => {
-    const out = 'Traceback (most recent call last):\n  File "/workspace/tests/test_calc.py", line 4, in test_add\n  File "/workspace/calc.py", line 2, in add\n  File "/usr/lib/python3/dist-packages/_pytest/x.py", line 9\n';
+    const out =
+      'Traceback (most recent call last):\n  File "/workspace/tests/test_calc.py", line 4, in test_add\n  File "/workspace/calc.py", line 2, in add\n  File "/usr/lib/python3/dist-packages/_pytest/x.py", line 9\n';
     expect(pathsInTestOutput(out)).toEqual(['tests/test_calc.py', 'calc.py']);
   });
   it('finds pytest node ids and path:line locations, in order of appearance, without duplicates', () => {
-    const out = 'FAILED tests/test_views.py::test_index - AssertionError\nsrc/app/views.py:12: in index\n    return render()\nE   assert 1 == 2\ntests/test_views.py:8: AssertionError\n  --> src/lib.rs:3:5\n    at main (/workspace/src/index.js:10:3)\n';
+    const out =
+      'FAILED tests/test_views.py::test_index - AssertionError\nsrc/app/views.py:12: in index\n    return render()\nE   assert 1 == 2\ntests/test_views.py:8: AssertionError\n  --> src/lib.rs:3:5\n    at main (/workspace/src/index.js:10:3)\n';
     expect(pathsInTestOutput(out)).toEqual(['tests/test_views.py', 'src/app/views.py', 'src/lib.rs', 'src/index.js']);
   });
   it('leaves out paths that climb out with ..', () => {
@@ -53,11 +55,23 @@ describe('selectContextFiles', () => {
     expect(picked.every((p) => !p.truncated && p.readBytes === tree.find((e) => e.path === p.path)!.size)).toBe(true);
   });
   it('matches a base name only when it is unique, and a/ or ./ prefixed paths', () => {
-    const picked = selectContextFiles({ directive: 'models.py is wrong; util.py too; also ./tests/test_calc.py and b/calc.py', testOutput: '', changedFiles: [], tree, budget });
+    const picked = selectContextFiles({
+      directive: 'models.py is wrong; util.py too; also ./tests/test_calc.py and b/calc.py',
+      testOutput: '',
+      changedFiles: [],
+      tree,
+      budget,
+    });
     expect(picked.map((p) => p.path)).toEqual(['src/app/models.py', 'tests/test_calc.py', 'calc.py']);
   });
   it('never picks a path that is not in the tree, a symlink or a submodule', () => {
-    const picked = selectContextFiles({ directive: 'read /etc/passwd and link.py and vendor/lib', testOutput: 'File "/workspace/link.py", line 1', changedFiles: ['link.py', 'vendor/lib'], tree, budget });
+    const picked = selectContextFiles({
+      directive: 'read /etc/passwd and link.py and vendor/lib',
+      testOutput: 'File "/workspace/link.py", line 1',
+      changedFiles: ['link.py', 'vendor/lib'],
+      tree,
+      budget,
+    });
     expect(picked).toEqual([]);
   });
   it('truncates a file at fileMaxBytes', () => {
@@ -79,7 +93,13 @@ describe('selectContextFiles', () => {
     expect(picked[1]!.readBytes).toBe(3000 - 2080 - 80);
   });
   it('leaves a file out rather than show a useless sliver of it', () => {
-    const picked = selectContextFiles({ directive: 'src/app/models.py calc.py', testOutput: '', changedFiles: [], tree, budget: { chars: 2200, fileMaxBytes: 16_000 } });
+    const picked = selectContextFiles({
+      directive: 'src/app/models.py calc.py',
+      testOutput: '',
+      changedFiles: [],
+      tree,
+      budget: { chars: 2200, fileMaxBytes: 16_000 },
+    });
     expect(picked.map((p) => p.path)).toEqual(['src/app/models.py']);
   });
 });

@@ -83,7 +83,9 @@ describe('extractDiff', () => {
       blocks: 1,
       fixes: ['added the a/ and b/ prefixes to the headers of src/calc.py'],
     });
-    expect(diffOf('```diff\n--- /dev/null\n+++ new.py\n@@ -0,0 +1 @@\n+x\n```')).toBe('--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x\n');
+    expect(diffOf('```diff\n--- /dev/null\n+++ new.py\n@@ -0,0 +1 @@\n+x\n```')).toBe(
+      '--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+x\n',
+    );
   });
 
   it('keeps the body of a hunk whose counts are wrong inside a fenced block, so validation can say so', () => {

@@ -11,13 +11,24 @@ describe('HAMMER_FAULT', () => {
   });
 
   it('ignores anything else: a fault hook never fails a run by itself', () => {
-    for (const v of [undefined, '', 'SIGKILL', '@deliver', 'SIGSTOP@deliver', 'SIGKILL@deliver; rm -rf /', 'sigkill@deliver']) expect(parseFault(v), String(v)).toBeUndefined();
+    for (const v of [
+      undefined,
+      '',
+      'SIGKILL',
+      '@deliver',
+      'SIGSTOP@deliver',
+      'SIGKILL@deliver; rm -rf /',
+      'sigkill@deliver',
+    ])
+      expect(parseFault(v), String(v)).toBeUndefined();
   });
 });
 
 describe('iterationDate', () => {
   it("dates an iteration's commit by the iteration's start, so resume rebuilds the same commit", () => {
-    const state = makeState({ iterations: [iteration(1, 'applied'), { ...iteration(2, null), started_at: '2026-11-22T14:07:09.250Z' }] });
+    const state = makeState({
+      iterations: [iteration(1, 'applied'), { ...iteration(2, null), started_at: '2026-11-22T14:07:09.250Z' }],
+    });
     expect(iterationDate(state, 2).toISOString()).toBe('2026-11-22T14:07:09.250Z');
     expect(iterationDate(state, 1).toISOString()).toBe(state.iterations[0]!.started_at);
   });

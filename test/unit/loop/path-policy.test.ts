@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SENSITIVE_PATHS } from '../../../src/config/schema.js';
-import { changesScripts, globToRegExp, judgeExtracted, judgePatch, policyReads, type PathPolicy } from '../../../src/loop/path-policy.js';
+import {
+  changesScripts,
+  globToRegExp,
+  judgeExtracted,
+  judgePatch,
+  policyReads,
+  type PathPolicy,
+} from '../../../src/loop/path-policy.js';
 
-const policy: PathPolicy = { sensitive_paths: [...DEFAULT_SENSITIVE_PATHS], allow_sensitive: false, max_patch_bytes: 1024 };
+const policy: PathPolicy = {
+  sensitive_paths: [...DEFAULT_SENSITIVE_PATHS],
+  allow_sensitive: false,
+  max_patch_bytes: 1024,
+};
 const PKG = `{\n  "name": "x",\n  "scripts": {\n    "test": "jest --ci",\n    "build": "tsc"\n  },\n  "dependencies": {\n    "left-pad": "1.3.0"\n  }\n}\n`;
 
 describe('globToRegExp', () => {
@@ -29,7 +40,12 @@ describe('judgePatch', () => {
   });
 
   it('refuses CI configuration, attributes and submodules by default, naming the glob', () => {
-    const v = judgePatch([{ path: '.github/workflows/ci.yml' }, { path: 'lib/.gitattributes' }, { path: '.gitmodules' }], '', new Map(), policy);
+    const v = judgePatch(
+      [{ path: '.github/workflows/ci.yml' }, { path: 'lib/.gitattributes' }, { path: '.gitmodules' }],
+      '',
+      new Map(),
+      policy,
+    );
     expect(v.kind).toBe('refused');
     if (v.kind !== 'refused') return;
     expect(v.edits.map((e) => e.path)).toEqual(['.github/workflows/ci.yml', 'lib/.gitattributes', '.gitmodules']);
@@ -38,12 +54,21 @@ describe('judgePatch', () => {
   });
 
   it('catches a rename out of a sensitive path', () => {
-    expect(judgePatch([{ path: 'ci-old.yml', from: '.github/workflows/ci.yml' }], '', new Map(), policy).kind).toBe('refused');
+    expect(judgePatch([{ path: 'ci-old.yml', from: '.github/workflows/ci.yml' }], '', new Map(), policy).kind).toBe(
+      'refused',
+    );
   });
 
   it('flags instead of refusing when allow_sensitive is on', () => {
-    const v = judgePatch([{ path: '.travis.yml' }, { path: 'a.py' }], '', new Map(), { ...policy, allow_sensitive: true });
-    expect(v).toEqual({ kind: 'flagged', edits: [{ path: '.travis.yml', why: 'matches the sensitive path ".travis.yml"' }], review: ['.travis.yml: matches the sensitive path ".travis.yml"'] });
+    const v = judgePatch([{ path: '.travis.yml' }, { path: 'a.py' }], '', new Map(), {
+      ...policy,
+      allow_sensitive: true,
+    });
+    expect(v).toEqual({
+      kind: 'flagged',
+      edits: [{ path: '.travis.yml', why: 'matches the sensitive path ".travis.yml"' }],
+      review: ['.travis.yml: matches the sensitive path ".travis.yml"'],
+    });
   });
 
   it('judges package.json by its scripts, not by its name', () => {
@@ -59,14 +84,21 @@ describe('judgePatch', () => {
 
 describe('changesScripts', () => {
   it('sees a new script whose hunk shows only the last script as context', () => {
-    expect(changesScripts('@@ -5,2 +5,3 @@\n     "build": "tsc"\n+    ,"postinstall": "sh x"\n   },\n', PKG)).toBe(true);
+    expect(changesScripts('@@ -5,2 +5,3 @@\n     "build": "tsc"\n+    ,"postinstall": "sh x"\n   },\n', PKG)).toBe(
+      true,
+    );
   });
   it('sees a "scripts" key added to a file that had none, or a new file with scripts', () => {
     expect(changesScripts('+  "scripts": { "preinstall": "x" },\n', '{"name":"x"}')).toBe(true);
     expect(changesScripts('+{"scripts": {}}\n', undefined)).toBe(true);
   });
   it('sees SEARCH/REPLACE blocks that quote a script line', () => {
-    expect(changesScripts('package.json\n<<<<<<< SEARCH\n"build": "tsc"\n=======\n"build": "tsc && curl x"\n>>>>>>> REPLACE\n', PKG)).toBe(true);
+    expect(
+      changesScripts(
+        'package.json\n<<<<<<< SEARCH\n"build": "tsc"\n=======\n"build": "tsc && curl x"\n>>>>>>> REPLACE\n',
+        PKG,
+      ),
+    ).toBe(true);
   });
   it('is conservative about a package.json that does not parse', () => {
     expect(changesScripts('+x\n', '{ not json')).toBe(true);
@@ -81,14 +113,20 @@ describe('judgeExtracted', () => {
     const v = await judgeExtracted({ files: [{ path: 'a.py' }], patch: 'x'.repeat(2000) }, policy, async () => {
       throw new Error('no read expected');
     });
-    expect(v.kind === 'refused' && v.reason).toMatch(/2000 bytes, over the 1024-byte limit \(\[policy\] max_patch_bytes\)/);
+    expect(v.kind === 'refused' && v.reason).toMatch(
+      /2000 bytes, over the 1024-byte limit \(\[policy\] max_patch_bytes\)/,
+    );
   });
   it('reads only the package.json files it judges', async () => {
     const asked: string[][] = [];
-    const v = await judgeExtracted({ files: [{ path: 'package.json' }, { path: 'a.py' }], patch: '-    "build": "tsc"\n+    "build": "x"\n' }, policy, async (paths) => {
-      asked.push(paths);
-      return new Map([['package.json', PKG]]);
-    });
+    const v = await judgeExtracted(
+      { files: [{ path: 'package.json' }, { path: 'a.py' }], patch: '-    "build": "tsc"\n+    "build": "x"\n' },
+      policy,
+      async (paths) => {
+        asked.push(paths);
+        return new Map([['package.json', PKG]]);
+      },
+    );
     expect(asked).toEqual([['package.json']]);
     expect(v.kind).toBe('refused');
   });

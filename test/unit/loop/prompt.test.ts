@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { buildPrompt, headTailLines, renderPromptArtifact, type PromptInput } from '../../../src/loop/prompt.js';
 import { testRecord } from '../state/make-state.js';
 
-const limits = { budget_chars: 48_000, tree_max_entries: 400, file_max_bytes: 16_000, output_head_lines: 2, output_tail_lines: 3 };
+const limits = {
+  budget_chars: 48_000,
+  tree_max_entries: 400,
+  file_max_bytes: 16_000,
+  output_head_lines: 2,
+  output_tail_lines: 3,
+};
 
 function input(extra: Partial<PromptInput> = {}): PromptInput {
   return {
@@ -45,14 +51,19 @@ describe('buildPrompt', () => {
     expect(p.chars).toBe(p.messages[0].content.length + user.length);
   });
 
-  it('shows the diff so far and the last rejected patch with git\'s exact message', () => {
+  it("shows the diff so far and the last rejected patch with git's exact message", () => {
     const user = buildPrompt(
       input({
         diffSoFar: '--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 @@\n-a\n+b\n',
-        lastRejection: { patch: '--- a/x\n+++ b/x\n@@ -9 +9 @@\n-q\n+r\n', message: 'error: patch failed: x:9\nerror: x: patch does not apply\n' },
+        lastRejection: {
+          patch: '--- a/x\n+++ b/x\n@@ -9 +9 @@\n-q\n+r\n',
+          message: 'error: patch failed: x:9\nerror: x: patch does not apply\n',
+        },
       }),
     ).messages[1].content;
-    expect(user).toContain('# Changes so far (diff against the base commit, already committed)\n\n```diff\n--- a/calc.py');
+    expect(user).toContain(
+      '# Changes so far (diff against the base commit, already committed)\n\n```diff\n--- a/calc.py',
+    );
     expect(user).toContain('```\nerror: patch failed: x:9\nerror: x: patch does not apply\n```');
     expect(user).toContain('The rejected patch was:\n\n```diff\n--- a/x\n+++ b/x\n@@ -9 +9 @@');
   });
@@ -66,9 +77,9 @@ describe('buildPrompt', () => {
 
   it('says when the tests have not run, and when they timed out', () => {
     expect(buildPrompt(input({ lastTest: null })).messages[1].content).toContain('The tests have not run yet.');
-    expect(buildPrompt(input({ lastTest: testRecord(137, { timed_out: true, duration_ms: 300_000 }) })).messages[1].content).toContain(
-      'failed (timed out after 300 s)',
-    );
+    expect(
+      buildPrompt(input({ lastTest: testRecord(137, { timed_out: true, duration_ms: 300_000 }) })).messages[1].content,
+    ).toContain('failed (timed out after 300 s)');
   });
 
   it('strips escape sequences and control characters from everything that came from outside', () => {
@@ -97,7 +108,10 @@ describe('buildPrompt', () => {
   it('truncates file contents with a marker, and a fence the content cannot close', () => {
     const content = 'x = """\n```\n"""\n' + 'y\n'.repeat(1000);
     const user = buildPrompt(
-      input({ files: [{ path: 'doc.py', content, reason: 'test_output', truncated: false }], limits: { ...limits, file_max_bytes: 300 } }),
+      input({
+        files: [{ path: 'doc.py', content, reason: 'test_output', truncated: false }],
+        limits: { ...limits, file_max_bytes: 300 },
+      }),
     ).messages[1].content;
     expect(user).toContain('## doc.py (in the failing test output)\n\n````\nx = """\n```\n"""');
     expect(user).toContain('[... truncated: the rest of the file is not shown ...]\n````');
@@ -106,13 +120,21 @@ describe('buildPrompt', () => {
   });
 
   it('marks a file the reader already truncated', () => {
-    const user = buildPrompt(input({ files: [{ path: 'big.json', content: '{', reason: 'directive', truncated: true }] })).messages[1].content;
+    const user = buildPrompt(
+      input({ files: [{ path: 'big.json', content: '{', reason: 'directive', truncated: true }] }),
+    ).messages[1].content;
     expect(user).toContain('{\n[... truncated: the rest of the file is not shown ...]');
   });
 
   it('keeps the total of file contents within the budget', () => {
-    const files = Array.from({ length: 10 }, (_, k) => ({ path: `f${k}.py`, content: 'z'.repeat(900), reason: 'changed' as const, truncated: false }));
-    const user = buildPrompt(input({ files, limits: { ...limits, budget_chars: 2000, file_max_bytes: 900 } })).messages[1].content;
+    const files = Array.from({ length: 10 }, (_, k) => ({
+      path: `f${k}.py`,
+      content: 'z'.repeat(900),
+      reason: 'changed' as const,
+      truncated: false,
+    }));
+    const user = buildPrompt(input({ files, limits: { ...limits, budget_chars: 2000, file_max_bytes: 900 } }))
+      .messages[1].content;
     expect((user.match(/z/g) ?? []).length).toBeLessThanOrEqual(2000);
   });
 

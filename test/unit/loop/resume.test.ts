@@ -12,12 +12,20 @@ describe('resumeRefusal', () => {
   const reported = { report: { status: 'done' as const, started_at: '2026-11-22T14:05:01.000Z', duration_ms: 3 } };
 
   it('refuses a run that already ended, naming how', () => {
-    expect(resumeRefusal(makeState({ status: 'stable', reason: 'tests_pass', phases: reported }), dead, 'h')).toMatch(/already ended \(stable, tests_pass\)/);
-    expect(resumeRefusal(makeState({ status: 'failed', reason: 'max_iterations', phases: reported }), dead, 'h')).toMatch(/already ended \(failed/);
+    expect(resumeRefusal(makeState({ status: 'stable', reason: 'tests_pass', phases: reported }), dead, 'h')).toMatch(
+      /already ended \(stable, tests_pass\)/,
+    );
+    expect(
+      resumeRefusal(makeState({ status: 'failed', reason: 'max_iterations', phases: reported }), dead, 'h'),
+    ).toMatch(/already ended \(failed/);
   });
 
   it('allows a run that ended but stopped before its report, for the report only', () => {
-    const ended = makeState({ status: 'stable', reason: 'tests_pass', branch: { name: 'EngineerExternal/x', commit: 'a'.repeat(40) } });
+    const ended = makeState({
+      status: 'stable',
+      reason: 'tests_pass',
+      branch: { name: 'EngineerExternal/x', commit: 'a'.repeat(40) },
+    });
     expect(onlyReportLeft(ended)).toBe(true);
     expect(resumeRefusal(ended, dead, 'h')).toBeNull();
     expect(onlyReportLeft({ ...ended, phases: reported })).toBe(false);
@@ -25,7 +33,13 @@ describe('resumeRefusal', () => {
   });
 
   it('refuses a run that delivered its branch', () => {
-    expect(resumeRefusal(makeState({ status: 'error', branch: { name: 'EngineerExternal/x', commit: 'a'.repeat(40) } }), dead, 'h')).toMatch(/already delivered/);
+    expect(
+      resumeRefusal(
+        makeState({ status: 'error', branch: { name: 'EngineerExternal/x', commit: 'a'.repeat(40) } }),
+        dead,
+        'h',
+      ),
+    ).toMatch(/already delivered/);
   });
 
   it('refuses a running run whose owner process on this host is alive, and allows it when it is gone', () => {
@@ -65,22 +79,32 @@ describe('resumableState', () => {
 });
 
 describe('withResumeHint', () => {
-  const lost = new HammerError('ENGINE_UNAVAILABLE', 'exec failed: the Docker engine stopped answering', { hint: "run 'make engine'" });
+  const lost = new HammerError('ENGINE_UNAVAILABLE', 'exec failed: the Docker engine stopped answering', {
+    hint: "run 'make engine'",
+  });
 
   it('adds the command that continues a run that broke before delivering, after the way to fix it', () => {
     const err = withResumeHint(lost, makeState({ status: 'error', reason: 'error' }), '/work/my repo') as HammerError;
     expect(err).toBeInstanceOf(HammerError);
     expect(err.code).toBe('ENGINE_UNAVAILABLE');
     expect(err.message).toBe(lost.message);
-    expect(err.hint).toBe(`run 'make engine'; then continue with: hammer-box resume ${makeState().run_id} --repo '/work/my repo'`);
-    const interrupted = withResumeHint(new HammerError('ABORTED', 'interrupted by SIGINT'), makeState({ status: 'interrupted', reason: 'interrupted' }), '/r') as HammerError;
+    expect(err.hint).toBe(
+      `run 'make engine'; then continue with: hammer-box resume ${makeState().run_id} --repo '/work/my repo'`,
+    );
+    const interrupted = withResumeHint(
+      new HammerError('ABORTED', 'interrupted by SIGINT'),
+      makeState({ status: 'interrupted', reason: 'interrupted' }),
+      '/r',
+    ) as HammerError;
     expect(interrupted.hint).toBe(`continue with: hammer-box resume ${makeState().run_id} --repo /r`);
   });
 
   it('leaves the error alone when the run cannot be resumed or already says how', () => {
     const delivered = makeState({ status: 'error', branch: { name: 'EngineerExternal/x', commit: 'a'.repeat(40) } });
     expect(withResumeHint(lost, delivered, '/r')).toBe(lost);
-    const unwritable = new HammerError('STATE_UNWRITABLE', 'no space', { hint: 'free space, then continue with: hammer-box resume x' });
+    const unwritable = new HammerError('STATE_UNWRITABLE', 'no space', {
+      hint: 'free space, then continue with: hammer-box resume x',
+    });
     expect(withResumeHint(unwritable, makeState({ status: 'error' }), '/r')).toBe(unwritable);
     const plain = new Error('boom');
     expect(withResumeHint(plain, makeState({ status: 'error' }), '/r')).toBe(plain);

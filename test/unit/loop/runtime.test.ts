@@ -8,7 +8,18 @@ const engine = (runtimes: string[]) => {
     calls,
     info: async (): Promise<EngineInfo> => {
       calls.push(1);
-      return { serverVersion: '20.10', apiVersion: '1.41', os: 'linux', architecture: 'x86_64', runtimes, defaultRuntime: 'runc', securityOptions: [], rootless: false, userns: false, cgroupVersion: '1' };
+      return {
+        serverVersion: '20.10',
+        apiVersion: '1.41',
+        os: 'linux',
+        architecture: 'x86_64',
+        runtimes,
+        defaultRuntime: 'runc',
+        securityOptions: [],
+        rootless: false,
+        userns: false,
+        cgroupVersion: '1',
+      };
     },
   };
 };

@@ -5,19 +5,47 @@ import { iteration, makeState, testRecord } from '../state/make-state.js';
 describe('stabilitySignal', () => {
   it.each([
     ['before the baseline', makeState({ baseline: null }), 'first iteration'],
-    ['baseline failing', makeState({ baseline: testRecord(2) }), 'first iteration; the tests fail at baseline (exit 2)'],
+    [
+      'baseline failing',
+      makeState({ baseline: testRecord(2) }),
+      'first iteration; the tests fail at baseline (exit 2)',
+    ],
     ['baseline passing', makeState({ baseline: testRecord(0) }), 'first iteration; the tests already pass at baseline'],
-    ['applied, failing', makeState({ iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1) })] }), 'last patch applied, tests still failing (exit 1)'],
+    [
+      'applied, failing',
+      makeState({ iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1) })] }),
+      'last patch applied, tests still failing (exit 1)',
+    ],
     [
       'applied, timed out',
-      makeState({ iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(137, { timed_out: true, duration_ms: 30_000 }) })] }),
+      makeState({
+        iterations: [
+          iteration(1, 'applied', { patch: 'a', test: testRecord(137, { timed_out: true, duration_ms: 30_000 }) }),
+        ],
+      }),
       'last patch applied, tests still failing (timed out after 30 s)',
     ],
-    ['rejected', makeState({ iterations: [iteration(1, 'rejected', { patch: 'a' })] }), /rejected: it could not be applied/],
-    ['unusable', makeState({ iterations: [iteration(1, 'unusable', { reason: 'the answer was empty' })] }), 'no usable diff last time: the answer was empty'],
-    ['NO_CHANGES while failing', makeState({ iterations: [iteration(1, 'no_changes')] }), 'you answered NO_CHANGES but the tests still fail (exit 1)'],
+    [
+      'rejected',
+      makeState({ iterations: [iteration(1, 'rejected', { patch: 'a' })] }),
+      /rejected: it could not be applied/,
+    ],
+    [
+      'unusable',
+      makeState({ iterations: [iteration(1, 'unusable', { reason: 'the answer was empty' })] }),
+      'no usable diff last time: the answer was empty',
+    ],
+    [
+      'NO_CHANGES while failing',
+      makeState({ iterations: [iteration(1, 'no_changes')] }),
+      'you answered NO_CHANGES but the tests still fail (exit 1)',
+    ],
     ['duplicate', makeState({ iterations: [iteration(1, 'duplicate', { patch: 'a' })] }), /repeated an earlier one/],
-    ['an unfinished iteration is skipped', makeState({ iterations: [iteration(1, 'unusable', { reason: 'r' }), iteration(2, null)] }), 'no usable diff last time: r'],
+    [
+      'an unfinished iteration is skipped',
+      makeState({ iterations: [iteration(1, 'unusable', { reason: 'r' }), iteration(2, null)] }),
+      'no usable diff last time: r',
+    ],
   ])('%s', (_name, state, expected) => {
     if (typeof expected === 'string') expect(stabilitySignal(state)).toBe(expected);
     else expect(stabilitySignal(state)).toMatch(expected);
@@ -32,13 +60,21 @@ describe('signal helpers', () => {
   it('lastRejectedIteration is the latest rejection since the last applied patch', () => {
     const r1 = iteration(1, 'rejected', { patch: 'a' });
     expect(lastRejectedIteration(makeState({ iterations: [r1, iteration(2, 'unusable')] }))).toBe(r1);
-    expect(lastRejectedIteration(makeState({ iterations: [r1, iteration(2, 'applied', { patch: 'b', test: testRecord(1) })] }))).toBeNull();
+    expect(
+      lastRejectedIteration(
+        makeState({ iterations: [r1, iteration(2, 'applied', { patch: 'b', test: testRecord(1) })] }),
+      ),
+    ).toBeNull();
     expect(lastRejectedIteration(makeState())).toBeNull();
   });
   it('changedFiles lists files of applied patches once, without deleted ones', () => {
     const a = iteration(1, 'applied', { patch: 'a', test: testRecord(1) });
     const b = iteration(2, 'applied', { patch: 'b', test: testRecord(1) });
-    b.patch!.files = [{ path: 'calc.py', status: 'modified' }, { path: 'new.py', status: 'added' }, { path: 'old.py', status: 'deleted' }];
+    b.patch!.files = [
+      { path: 'calc.py', status: 'modified' },
+      { path: 'new.py', status: 'added' },
+      { path: 'old.py', status: 'deleted' },
+    ];
     const rejected = iteration(3, 'rejected', { patch: 'c' });
     rejected.patch!.files = [{ path: 'nope.py', status: 'modified' }];
     expect(changedFiles(makeState({ iterations: [a, b, rejected] }))).toEqual(['calc.py', 'new.py']);

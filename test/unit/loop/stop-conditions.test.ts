@@ -18,35 +18,149 @@ const fail = testRecord(1);
 type Row = [name: string, baseline: ReturnType<typeof testRecord> | null, iterations: Iteration[], expected: unknown];
 
 const go = { action: 'generate' } as const;
-const stop = (status: 'stable' | 'failed', reason: string, detail: RegExp) => ({ action: 'stop', status, reason, detail: expect.stringMatching(detail) });
+const stop = (status: 'stable' | 'failed', reason: string, detail: RegExp) => ({
+  action: 'stop',
+  status,
+  reason,
+  detail: expect.stringMatching(detail),
+});
 
 const rows: Row[] = [
   ['no iterations yet', fail, [], go],
   ['no iterations, baseline passing (the model still gets asked)', pass, [], go],
-  ['applied, tests pass', fail, [it_(1, 'applied', { patch: 'a', test: pass })], stop('stable', 'tests_pass', /after iteration 1/)],
+  [
+    'applied, tests pass',
+    fail,
+    [it_(1, 'applied', { patch: 'a', test: pass })],
+    stop('stable', 'tests_pass', /after iteration 1/),
+  ],
   ['applied, tests fail', fail, [it_(1, 'applied', { patch: 'a', test: fail })], go],
-  ['applied, tests timed out with exit 0', fail, [it_(1, 'applied', { patch: 'a', test: testRecord(0, { timed_out: true }) })], go],
-  ['NO_CHANGES with baseline passing', pass, [it_(1, 'no_changes')], stop('stable', 'tests_pass_baseline', /passed at baseline/)],
-  ['NO_CHANGES after a passing applied patch', fail, [it_(1, 'applied', { patch: 'a', test: pass }), it_(2, 'no_changes')], stop('stable', 'tests_pass', /NO_CHANGES in iteration 2/)],
+  [
+    'applied, tests timed out with exit 0',
+    fail,
+    [it_(1, 'applied', { patch: 'a', test: testRecord(0, { timed_out: true }) })],
+    go,
+  ],
+  [
+    'NO_CHANGES with baseline passing',
+    pass,
+    [it_(1, 'no_changes')],
+    stop('stable', 'tests_pass_baseline', /passed at baseline/),
+  ],
+  [
+    'NO_CHANGES after a passing applied patch',
+    fail,
+    [it_(1, 'applied', { patch: 'a', test: pass }), it_(2, 'no_changes')],
+    stop('stable', 'tests_pass', /NO_CHANGES in iteration 2/),
+  ],
   ['NO_CHANGES with baseline failing counts as unusable', fail, [it_(1, 'no_changes')], go],
-  ['NO_CHANGES after an applied patch with failing tests', fail, [it_(1, 'applied', { patch: 'a', test: fail }), it_(2, 'no_changes')], go],
+  [
+    'NO_CHANGES after an applied patch with failing tests',
+    fail,
+    [it_(1, 'applied', { patch: 'a', test: fail }), it_(2, 'no_changes')],
+    go,
+  ],
   ['NO_CHANGES while baseline not run', null, [it_(1, 'no_changes')], go],
-  ['three NO_CHANGES while tests fail', fail, [it_(1, 'no_changes'), it_(2, 'no_changes'), it_(3, 'no_changes')], stop('failed', 'no_usable_diff', /3 answers in a row/)],
-  ['three unusable answers', fail, [it_(1, 'unusable'), it_(2, 'unusable'), it_(3, 'unusable')], stop('failed', 'no_usable_diff', /3 answers/)],
-  ['unusable and NO_CHANGES mixed', fail, [it_(1, 'unusable'), it_(2, 'no_changes'), it_(3, 'unusable')], stop('failed', 'no_usable_diff', /3 answers/)],
+  [
+    'three NO_CHANGES while tests fail',
+    fail,
+    [it_(1, 'no_changes'), it_(2, 'no_changes'), it_(3, 'no_changes')],
+    stop('failed', 'no_usable_diff', /3 answers in a row/),
+  ],
+  [
+    'three unusable answers',
+    fail,
+    [it_(1, 'unusable'), it_(2, 'unusable'), it_(3, 'unusable')],
+    stop('failed', 'no_usable_diff', /3 answers/),
+  ],
+  [
+    'unusable and NO_CHANGES mixed',
+    fail,
+    [it_(1, 'unusable'), it_(2, 'no_changes'), it_(3, 'unusable')],
+    stop('failed', 'no_usable_diff', /3 answers/),
+  ],
   ['two unusable answers', fail, [it_(1, 'unusable'), it_(2, 'unusable')], go],
-  ['an applied patch breaks the unusable streak', fail, [it_(1, 'unusable'), it_(2, 'unusable'), it_(3, 'applied', { patch: 'a', test: fail }), it_(4, 'unusable')], go],
-  ['a rejected patch breaks the unusable streak', fail, [it_(1, 'unusable'), it_(2, 'unusable'), it_(3, 'rejected', { patch: 'a' }), it_(4, 'unusable')], go],
-  ['rejected patches do not count as unusable', fail, [it_(1, 'rejected', { patch: 'a' }), it_(2, 'rejected', { patch: 'b' }), it_(3, 'rejected', { patch: 'c' })], go],
-  ['the same patch hash twice (rejected both times)', fail, [it_(1, 'rejected', { patch: 'a' }), it_(2, 'rejected', { patch: 'a' })], stop('failed', 'duplicate_patch', /iteration 2 repeated the patch of iteration 1/)],
-  ['the same hash as an applied patch, further back', fail, [it_(1, 'applied', { patch: 'a', test: fail }), it_(2, 'rejected', { patch: 'b' }), it_(3, 'rejected', { patch: 'a' })], stop('failed', 'duplicate_patch', /iteration 3 repeated the patch of iteration 1/)],
-  ['an iteration marked duplicate', fail, [it_(1, 'rejected', { patch: 'a' }), it_(2, 'duplicate', { patch: 'a' })], stop('failed', 'duplicate_patch', /repeated/)],
+  [
+    'an applied patch breaks the unusable streak',
+    fail,
+    [it_(1, 'unusable'), it_(2, 'unusable'), it_(3, 'applied', { patch: 'a', test: fail }), it_(4, 'unusable')],
+    go,
+  ],
+  [
+    'a rejected patch breaks the unusable streak',
+    fail,
+    [it_(1, 'unusable'), it_(2, 'unusable'), it_(3, 'rejected', { patch: 'a' }), it_(4, 'unusable')],
+    go,
+  ],
+  [
+    'rejected patches do not count as unusable',
+    fail,
+    [it_(1, 'rejected', { patch: 'a' }), it_(2, 'rejected', { patch: 'b' }), it_(3, 'rejected', { patch: 'c' })],
+    go,
+  ],
+  [
+    'the same patch hash twice (rejected both times)',
+    fail,
+    [it_(1, 'rejected', { patch: 'a' }), it_(2, 'rejected', { patch: 'a' })],
+    stop('failed', 'duplicate_patch', /iteration 2 repeated the patch of iteration 1/),
+  ],
+  [
+    'the same hash as an applied patch, further back',
+    fail,
+    [
+      it_(1, 'applied', { patch: 'a', test: fail }),
+      it_(2, 'rejected', { patch: 'b' }),
+      it_(3, 'rejected', { patch: 'a' }),
+    ],
+    stop('failed', 'duplicate_patch', /iteration 3 repeated the patch of iteration 1/),
+  ],
+  [
+    'an iteration marked duplicate',
+    fail,
+    [it_(1, 'rejected', { patch: 'a' }), it_(2, 'duplicate', { patch: 'a' })],
+    stop('failed', 'duplicate_patch', /repeated/),
+  ],
   ['different hashes', fail, [it_(1, 'rejected', { patch: 'a' }), it_(2, 'rejected', { patch: 'b' })], go],
-  ['max iterations reached', fail, [1, 2, 3, 4, 5].map((n) => it_(n, 'applied', { patch: String.fromCharCode(96 + n), test: fail })), stop('failed', 'max_iterations', /5 of 5 iterations/)],
-  ['max iterations reached but the last passes', fail, [1, 2, 3, 4].map((n) => it_(n, 'applied', { patch: String.fromCharCode(96 + n), test: fail })).concat([it_(5, 'applied', { patch: 'z', test: pass })]), stop('stable', 'tests_pass', /iteration 5/)],
-  ['max iterations reached on a duplicate: duplicate wins', fail, [1, 2, 3, 4].map((n) => it_(n, 'rejected', { patch: String.fromCharCode(96 + n) })).concat([it_(5, 'rejected', { patch: 'a' })]), stop('failed', 'duplicate_patch', /iteration 5/)],
-  ['max iterations reached on the third unusable: no_usable_diff wins', fail, [it_(1, 'rejected', { patch: 'a' }), it_(2, 'rejected', { patch: 'b' }), it_(3, 'unusable'), it_(4, 'unusable'), it_(5, 'unusable')], stop('failed', 'no_usable_diff', /3 answers/)],
-  ['one below max iterations', fail, [1, 2, 3, 4].map((n) => it_(n, 'rejected', { patch: String.fromCharCode(96 + n) })), go],
+  [
+    'max iterations reached',
+    fail,
+    [1, 2, 3, 4, 5].map((n) => it_(n, 'applied', { patch: String.fromCharCode(96 + n), test: fail })),
+    stop('failed', 'max_iterations', /5 of 5 iterations/),
+  ],
+  [
+    'max iterations reached but the last passes',
+    fail,
+    [1, 2, 3, 4]
+      .map((n) => it_(n, 'applied', { patch: String.fromCharCode(96 + n), test: fail }))
+      .concat([it_(5, 'applied', { patch: 'z', test: pass })]),
+    stop('stable', 'tests_pass', /iteration 5/),
+  ],
+  [
+    'max iterations reached on a duplicate: duplicate wins',
+    fail,
+    [1, 2, 3, 4]
+      .map((n) => it_(n, 'rejected', { patch: String.fromCharCode(96 + n) }))
+      .concat([it_(5, 'rejected', { patch: 'a' })]),
+    stop('failed', 'duplicate_patch', /iteration 5/),
+  ],
+  [
+    'max iterations reached on the third unusable: no_usable_diff wins',
+    fail,
+    [
+      it_(1, 'rejected', { patch: 'a' }),
+      it_(2, 'rejected', { patch: 'b' }),
+      it_(3, 'unusable'),
+      it_(4, 'unusable'),
+      it_(5, 'unusable'),
+    ],
+    stop('failed', 'no_usable_diff', /3 answers/),
+  ],
+  [
+    'one below max iterations',
+    fail,
+    [1, 2, 3, 4].map((n) => it_(n, 'rejected', { patch: String.fromCharCode(96 + n) })),
+    go,
+  ],
   ['an unfinished iteration is not counted', fail, [it_(1, 'unusable'), it_(2, 'unusable'), it_(3, null)], go],
 ];
 
@@ -71,10 +185,19 @@ describe('state helpers', () => {
   it('latestTest is the last iteration test, else the baseline', () => {
     const t2 = testRecord(2);
     expect(latestTest(makeState({ baseline: fail }))).toBe(fail);
-    expect(latestTest(makeState({ baseline: fail, iterations: [it_(1, 'applied', { patch: 'a', test: t2 }), it_(2, 'rejected', { patch: 'b' })] }))).toBe(t2);
+    expect(
+      latestTest(
+        makeState({
+          baseline: fail,
+          iterations: [it_(1, 'applied', { patch: 'a', test: t2 }), it_(2, 'rejected', { patch: 'b' })],
+        }),
+      ),
+    ).toBe(t2);
   });
   it('counts applied patches, seen hashes and the unusable streak', () => {
-    const state = makeState({ iterations: [it_(1, 'applied', { patch: 'a', test: fail }), it_(2, 'unusable'), it_(3, 'no_changes')] });
+    const state = makeState({
+      iterations: [it_(1, 'applied', { patch: 'a', test: fail }), it_(2, 'unusable'), it_(3, 'no_changes')],
+    });
     expect(appliedCount(state)).toBe(1);
     expect(seenPatchHash(state, 'a'.repeat(64))).toBe(true);
     expect(seenPatchHash(state, 'a'.repeat(64), 1)).toBe(false);
@@ -86,8 +209,12 @@ describe('state helpers', () => {
     const done = { status: 'done', started_at: t, duration_ms: 1 } as const;
     expect(firstPendingPhase({}, ITERATION_PHASES)).toBe('read_state');
     expect(firstPendingPhase({ read_state: done, generate: done }, ITERATION_PHASES)).toBe('extract');
-    expect(firstPendingPhase({ read_state: done, generate: { ...done, status: 'failed' } }, ITERATION_PHASES)).toBe('generate');
-    const all = Object.fromEntries(ITERATION_PHASES.map((p) => [p, p === 'validate' ? { ...done, status: 'skipped' } : done]));
+    expect(firstPendingPhase({ read_state: done, generate: { ...done, status: 'failed' } }, ITERATION_PHASES)).toBe(
+      'generate',
+    );
+    const all = Object.fromEntries(
+      ITERATION_PHASES.map((p) => [p, p === 'validate' ? { ...done, status: 'skipped' } : done]),
+    );
     expect(firstPendingPhase(all, ITERATION_PHASES)).toBeNull();
   });
 });

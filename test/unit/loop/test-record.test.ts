@@ -17,7 +17,12 @@ function result(stdout: string, extra: Partial<ExecResult> = {}): ExecResult {
 describe('toTestRecord', () => {
   it('keeps sanitised head and tail lines, byte counts and the exit code', () => {
     const out = `\u001b[31mE   assert 1 == 2\u001b[0m\n${Array.from({ length: 50 }, (_, k) => `l${k}`).join('\n')}\n`;
-    const rec = toTestRecord(result(out), { command: 'pytest', artifact: 'iter-01-test.log', headLines: 2, tailLines: 2 });
+    const rec = toTestRecord(result(out), {
+      command: 'pytest',
+      artifact: 'iter-01-test.log',
+      headLines: 2,
+      tailLines: 2,
+    });
     expect(rec).toEqual({
       command: 'pytest',
       exit_code: 1,
@@ -32,12 +37,24 @@ describe('toTestRecord', () => {
     expect(TestRecordSchema.safeParse(rec).success).toBe(true);
   });
   it('cuts a line without newlines (1 MB of output on one line) to a small size', () => {
-    const rec = toTestRecord(result('x'.repeat(1_000_000)), { command: 'c', artifact: null, headLines: 40, tailLines: 80 });
+    const rec = toTestRecord(result('x'.repeat(1_000_000)), {
+      command: 'c',
+      artifact: null,
+      headLines: 40,
+      tailLines: 80,
+    });
     expect(rec.stdout_tail.length).toBeLessThan(600);
     expect(rec.stdout_tail).toContain('[... 999500 more characters]');
   });
   it('records a timeout', () => {
-    expect(toTestRecord(result('', { timedOut: true, exitCode: 137 }), { command: 'c', artifact: null, headLines: 1, tailLines: 1 })).toMatchObject({
+    expect(
+      toTestRecord(result('', { timedOut: true, exitCode: 137 }), {
+        command: 'c',
+        artifact: null,
+        headLines: 1,
+        tailLines: 1,
+      }),
+    ).toMatchObject({
       timed_out: true,
       exit_code: 137,
     });

@@ -54,14 +54,25 @@ describe('validateDiff accepts', () => {
 
   it('hunks without counts, blank context lines, and no-newline markers', () => {
     expect(validateDiff('--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n', opts).ok).toBe(true);
-    expect(validateDiff('--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n', opts).ok).toBe(true);
+    expect(
+      validateDiff(
+        '--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n',
+        opts,
+      ).ok,
+    ).toBe(true);
   });
 
   it('quoted paths with spaces and unicode, and names containing spaces in the git header', () => {
-    const p = 'diff --git "a/my file\\303\\251.py" "b/my file\\303\\251.py"\n--- "a/my file\\303\\251.py"\n+++ "b/my file\\303\\251.py"\n@@ -1 +1 @@\n-a\n+b\n';
+    const p =
+      'diff --git "a/my file\\303\\251.py" "b/my file\\303\\251.py"\n--- "a/my file\\303\\251.py"\n+++ "b/my file\\303\\251.py"\n@@ -1 +1 @@\n-a\n+b\n';
     const r = validateDiff(p, opts);
     expect(r.ok && r.files[0]!.newPath).toBe('my fileé.py');
-    expect(validateDiff('diff --git a/my file.py b/my file.py\n--- a/my file.py\t\n+++ b/my file.py\t\n@@ -1 +1 @@\n-a\n+b\n', opts).ok).toBe(true);
+    expect(
+      validateDiff(
+        'diff --git a/my file.py b/my file.py\n--- a/my file.py\t\n+++ b/my file.py\t\n@@ -1 +1 @@\n-a\n+b\n',
+        opts,
+      ).ok,
+    ).toBe(true);
   });
 
   it('a patch of exactly maxDiffLines lines', () => {
@@ -75,32 +86,80 @@ describe('validateDiff rejects, saying why', () => {
     ['a blank patch', '\n\n  \n', /empty/],
     ['a file with no hunks', '--- a/x\n+++ b/x\n', /no @@ hunk header/],
     ['a git header with nothing else', 'diff --git a/x b/x\n', /no @@ hunk header/],
-    ['prose mixed into the patch', `${modify('x')}Hope this helps!\n`, /line 7 is not part of a unified diff: "Hope this helps!"/],
-    ['a GIT binary patch', 'diff --git a/i.png b/i.png\nindex 1..2 100644\nGIT binary patch\nliteral 5\nMcmZ?wbhEHbP\n\nliteral 0\nKcmV+b0RR6000031\n', /binary/],
-    ['"Binary files ... differ"', 'diff --git a/i.png b/i.png\nindex 1..2 100644\nBinary files a/i.png and b/i.png differ\n', /binary/],
+    [
+      'prose mixed into the patch',
+      `${modify('x')}Hope this helps!\n`,
+      /line 7 is not part of a unified diff: "Hope this helps!"/,
+    ],
+    [
+      'a GIT binary patch',
+      'diff --git a/i.png b/i.png\nindex 1..2 100644\nGIT binary patch\nliteral 5\nMcmZ?wbhEHbP\n\nliteral 0\nKcmV+b0RR6000031\n',
+      /binary/,
+    ],
+    [
+      '"Binary files ... differ"',
+      'diff --git a/i.png b/i.png\nindex 1..2 100644\nBinary files a/i.png and b/i.png differ\n',
+      /binary/,
+    ],
     ['a bare "Binary files ... differ"', 'Binary files a/i.png and b/i.png differ\n', /binary/],
     ['an absolute path', '--- a//etc/passwd\n+++ b//etc/passwd\n@@ -1 +1 @@\n-a\n+b\n', /absolute|not a normal path/],
-    ['an absolute path without prefix', '--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n', /must start with a\//],
+    [
+      'an absolute path without prefix',
+      '--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n',
+      /must start with a\//,
+    ],
     ['a .. segment', modify('src/../../outside.txt'), /leaves the repository/],
     ['a .. at the start', modify('../outside.txt'), /leaves the repository/],
     ['a path inside .git', modify('.git/config'), /inside \.git/],
     ['a nested .GIT', modify('sub/.GIT/hooks/pre-commit'), /inside \.git/],
     ['an NTFS .git alias', modify('.git./config'), /inside \.git/],
     ['a git~1 short name', modify('GIT~1/config'), /inside \.git/],
-    ['a control character in a path', 'diff --git "a/x\\033[31m.py" "b/x\\033[31m.py"\n--- "a/x\\033[31m.py"\n+++ "b/x\\033[31m.py"\n@@ -1 +1 @@\n-a\n+b\n', /control/],
+    [
+      'a control character in a path',
+      'diff --git "a/x\\033[31m.py" "b/x\\033[31m.py"\n--- "a/x\\033[31m.py"\n+++ "b/x\\033[31m.py"\n@@ -1 +1 @@\n-a\n+b\n',
+      /control/,
+    ],
     ['a newline in a quoted path', '--- "a/x\\ny"\n+++ "b/x\\ny"\n@@ -1 +1 @@\n-a\n+b\n', /control/],
     ['a right-to-left override in a path', modify('evil\u202egnp.py'), /invisible/],
     ['a backslash in a path', modify('src\\..\\x.py'), /backslash/],
     ['a Windows drive path', modify('C:/x.py'), /absolute/],
-    ['a rename into .git', 'diff --git a/x b/.git/hooks/post-checkout\nsimilarity index 100%\nrename from x\nrename to .git/hooks/post-checkout\n', /inside \.git/],
-    ['a rename out of the repo', 'diff --git a/x b/y\nsimilarity index 100%\nrename from x\nrename to ../y\n', /leaves the repository/],
-    ['a git header pointing into .git', 'diff --git a/.git/config b/.git/config\nold mode 100644\nnew mode 100755\n', /inside \.git/],
-    ['a symlink', 'diff --git a/link b/link\nnew file mode 120000\n--- /dev/null\n+++ b/link\n@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n', /symbolic links/],
-    ['a symlink by index mode', 'diff --git a/link b/link\nindex 1..2 120000\n--- a/link\n+++ b/link\n@@ -1 +1 @@\n-a\n+/etc\n', /symbolic links/],
-    ['a submodule', 'diff --git a/lib b/lib\nnew file mode 160000\n--- /dev/null\n+++ b/lib\n@@ -0,0 +1 @@\n+Subproject commit 1234567890123456789012345678901234567890\n', /submodules/],
+    [
+      'a rename into .git',
+      'diff --git a/x b/.git/hooks/post-checkout\nsimilarity index 100%\nrename from x\nrename to .git/hooks/post-checkout\n',
+      /inside \.git/,
+    ],
+    [
+      'a rename out of the repo',
+      'diff --git a/x b/y\nsimilarity index 100%\nrename from x\nrename to ../y\n',
+      /leaves the repository/,
+    ],
+    [
+      'a git header pointing into .git',
+      'diff --git a/.git/config b/.git/config\nold mode 100644\nnew mode 100755\n',
+      /inside \.git/,
+    ],
+    [
+      'a symlink',
+      'diff --git a/link b/link\nnew file mode 120000\n--- /dev/null\n+++ b/link\n@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n',
+      /symbolic links/,
+    ],
+    [
+      'a symlink by index mode',
+      'diff --git a/link b/link\nindex 1..2 120000\n--- a/link\n+++ b/link\n@@ -1 +1 @@\n-a\n+/etc\n',
+      /symbolic links/,
+    ],
+    [
+      'a submodule',
+      'diff --git a/lib b/lib\nnew file mode 160000\n--- /dev/null\n+++ b/lib\n@@ -0,0 +1 @@\n+Subproject commit 1234567890123456789012345678901234567890\n',
+      /submodules/,
+    ],
     ['a mode change to a symlink', 'diff --git a/x b/x\nold mode 100644\nnew mode 120000\n', /symbolic links/],
     ['an odd mode', 'diff --git a/x b/x\nold mode 100644\nnew mode 100777\n', /mode 100777/],
-    ['hunk counts that do not match the body', '--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n+b\n+c\n', /hunk 1 \(@@ -1,1 \+1,1 @@\) says 1 old and 1 new lines, but its body has 1 old and 2 new/],
+    [
+      'hunk counts that do not match the body',
+      '--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n+b\n+c\n',
+      /hunk 1 \(@@ -1,1 \+1,1 @@\) says 1 old and 1 new lines, but its body has 1 old and 2 new/,
+    ],
     ['a hunk body that ends early', '--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n', /body has 2 old and 2 new/],
     ['both sides /dev/null', '--- /dev/null\n+++ /dev/null\n@@ -0,0 +0,0 @@\n', /both sides/],
     ['paths without a/ b/ prefixes', '--- x.py\n+++ x.py\n@@ -1 +1 @@\n-a\n+b\n', /must start with a\//],

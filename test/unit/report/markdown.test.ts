@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { blockquote, fenceFor, fencedBlock, formatDuration, inlineCode, table, tableCell } from '../../../src/report/markdown.js';
+import {
+  blockquote,
+  fenceFor,
+  fencedBlock,
+  formatDuration,
+  inlineCode,
+  table,
+  tableCell,
+} from '../../../src/report/markdown.js';
 
 describe('markdown builders', () => {
   it('chooses a fence the content cannot close', () => {

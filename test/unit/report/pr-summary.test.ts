@@ -7,8 +7,14 @@ import { iteration, makeState, testRecord } from '../state/make-state.js';
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 function passingRun() {
-  const rejected = iteration(1, 'rejected', { patch: 'a', reason: 'error: patch failed: calc.py:3\nerror: calc.py: patch does not apply' });
-  const applied = iteration(2, 'applied', { patch: 'b', test: testRecord(0, { stdout_tail: '...\n1 passed in 0.01s\n' }) });
+  const rejected = iteration(1, 'rejected', {
+    patch: 'a',
+    reason: 'error: patch failed: calc.py:3\nerror: calc.py: patch does not apply',
+  });
+  const applied = iteration(2, 'applied', {
+    patch: 'b',
+    test: testRecord(0, { stdout_tail: '...\n1 passed in 0.01s\n' }),
+  });
   applied.phases.test = { status: 'done', started_at: applied.started_at, duration_ms: 1200 };
   return makeState({
     status: 'stable',
@@ -23,7 +29,9 @@ describe('renderPrSummary', () => {
   it('shows branch, directive, iterations, commits, final test, risk, files and rejected patches', () => {
     const md = renderPrSummary(passingRun());
     expect(md).toContain('# hammer-box run 20261122T140501Z-abcdef');
-    expect(md).toContain('**Risk: pass** - the tests pass after 1 applied patch: tests pass (tests pass after iteration 2)');
+    expect(md).toContain(
+      '**Risk: pass** - the tests pass after 1 applied patch: tests pass (tests pass after iteration 2)',
+    );
     expect(md).toContain('| Branch | `EngineerExternal/20261122T140501Z` at `999999999999` |');
     expect(md).toContain('| Base | `main` at `bbbbbbbbbbbb` |');
     expect(md).toContain('## Directive\n\nFrom `DIRECTIVE.md`:\n\n> Fix the add function in calc.py so tests pass.');
@@ -31,16 +39,22 @@ describe('renderPrSummary', () => {
     expect(md).toContain('| 1 | rejected | - | 1 | - | 5.0 s | - | 5.0 s | rejected |');
     expect(md).toContain('| 2 | applied | - | 1 | exit 0 | 5.0 s | 1.2 s | 6.2 s | update calc.py |');
     expect(md).toContain('## Commits\n\n- `222222222222` hammer: iteration 2 - update calc.py');
-    expect(md).toContain('## Final test run\n\nPassed: `python3 -m pytest -q` (exit 0, 1.2 s)\n\nOutput:\n\n```text\n...\n1 passed in 0.01s\n```');
+    expect(md).toContain(
+      '## Final test run\n\nPassed: `python3 -m pytest -q` (exit 0, 1.2 s)\n\nOutput:\n\n```text\n...\n1 passed in 0.01s\n```',
+    );
     expect(md).toContain('## Files touched\n\n- `calc.py` (modified)');
-    expect(md).toContain('## Rejected patches\n\n- Iteration 1: not applied: error: patch failed: calc.py:3 error: calc.py: patch does not apply (`iter-01.patch`)');
+    expect(md).toContain(
+      '## Rejected patches\n\n- Iteration 1: not applied: error: patch failed: calc.py:3 error: calc.py: patch does not apply (`iter-01.patch`)',
+    );
     expect(md.endsWith('\n')).toBe(true);
   });
 
   it('names the runtime the sandbox ran with, gVisor or the shared host kernel', () => {
     const run = (config: Record<string, unknown>) => renderPrSummary(makeState({ config }));
     expect(run({ sandbox: { runtime: 'runsc' } })).toContain('| Sandbox runtime | gVisor (`runsc`) |');
-    expect(run({ sandbox: { runtime: '' } })).toContain("| Sandbox runtime | the engine's default (the sandbox shares the host kernel) |");
+    expect(run({ sandbox: { runtime: '' } })).toContain(
+      "| Sandbox runtime | the engine's default (the sandbox shares the host kernel) |",
+    );
     expect(run({ sandbox: { runtime: 'kata' } })).toContain('| Sandbox runtime | `kata` |');
     expect(run({})).toContain('| Sandbox runtime | not recorded |');
   });
@@ -51,8 +65,10 @@ describe('renderPrSummary', () => {
     applied.patch = { ...applied.patch!, rung: 'relocated', applied_artifact: 'iter-02.applied.patch' };
     const md = renderPrSummary(state);
     expect(md).toContain('| 2 | applied | 4 relocated | 1 |');
-    expect(md).toContain('Applied by: the apply ladder\'s rung (1 as_is');
-    expect(md).toContain('hammer: iteration 2 - update calc.py [rung 4: hunks relocated by their context, applied patch `iter-02.applied.patch`]');
+    expect(md).toContain("Applied by: the apply ladder's rung (1 as_is");
+    expect(md).toContain(
+      'hammer: iteration 2 - update calc.py [rung 4: hunks relocated by their context, applied patch `iter-02.applied.patch`]',
+    );
     applied.patch = { ...applied.patch, rung: 'as_is' };
     delete applied.patch.applied_artifact;
     const plain = renderPrSummary(state);
@@ -66,29 +82,48 @@ describe('renderPrSummary', () => {
       status: 'failed',
       reason: 'max_iterations',
       reason_detail: '2 of 2 iterations without passing tests',
-      iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1) }), iteration(2, 'unusable', { reason: 'the answer was empty' })],
+      iterations: [
+        iteration(1, 'applied', { patch: 'a', test: testRecord(1) }),
+        iteration(2, 'unusable', { reason: 'the answer was empty' }),
+      ],
     });
     expect(assessRisk(partial)).toEqual({
       level: 'partial',
-      reason: '1 patch applied but the tests still fail: reached the iteration limit (2 of 2 iterations without passing tests)',
+      reason:
+        '1 patch applied but the tests still fail: reached the iteration limit (2 of 2 iterations without passing tests)',
     });
     const md = renderPrSummary(partial);
     expect(md).toContain('**Risk: partial**');
     expect(md).toContain('Failed: `python3 -m pytest -q` (exit 1');
     expect(md).toContain('- Iteration 2: unusable answer: the answer was empty (`iter-02-answer.md`)');
 
-    const fail = makeState({ status: 'failed', reason: 'duplicate_patch', iterations: [iteration(1, 'rejected', { patch: 'a' }), iteration(2, 'duplicate', { patch: 'a' })] });
+    const fail = makeState({
+      status: 'failed',
+      reason: 'duplicate_patch',
+      iterations: [iteration(1, 'rejected', { patch: 'a' }), iteration(2, 'duplicate', { patch: 'a' })],
+    });
     expect(assessRisk(fail).level).toBe('fail');
     expect(renderPrSummary(fail)).toContain('- Iteration 2: repeated an earlier patch');
     expect(renderPrSummary(fail)).toContain('## Commits\n\nNone.');
 
-    const error = makeState({ status: 'error', reason: 'error', errors: [{ at: '2026-11-22T14:05:01.000Z', code: 'MODEL_UNREACHABLE', message: 'connection refused', phase: 'generate' }] });
+    const error = makeState({
+      status: 'error',
+      reason: 'error',
+      errors: [
+        { at: '2026-11-22T14:05:01.000Z', code: 'MODEL_UNREACHABLE', message: 'connection refused', phase: 'generate' },
+      ],
+    });
     expect(assessRisk(error)).toMatchObject({ level: 'fail', reason: 'no patch was applied: stopped on an error' });
     expect(renderPrSummary(error)).toContain('## Errors\n\n- `MODEL_UNREACHABLE` in generate: connection refused');
   });
 
   it('rates tests that already passed at baseline as pass with no changes', () => {
-    const s = makeState({ status: 'stable', reason: 'tests_pass_baseline', baseline: testRecord(0), iterations: [iteration(1, 'no_changes')] });
+    const s = makeState({
+      status: 'stable',
+      reason: 'tests_pass_baseline',
+      baseline: testRecord(0),
+      iterations: [iteration(1, 'no_changes')],
+    });
     expect(assessRisk(s).level).toBe('pass');
     expect(assessRisk(s).reason).toMatch(/without changes/);
     expect(renderPrSummary(s)).toContain('## Files touched\n\nNone.');
@@ -97,7 +132,10 @@ describe('renderPrSummary', () => {
   it('contains no escape sequence or control character, and test output cannot break out of its fence', () => {
     const evil = '\u001b]0;owned\u0007\u001b[2J```\n# Injected heading\n````\u0000\u0008\r';
     const it1 = iteration(1, 'rejected', { patch: 'a', reason: evil });
-    const it2 = iteration(2, 'applied', { patch: 'b', test: testRecord(1, { stdout_tail: evil, stderr_tail: evil, command: `pytest ${evil}` }) });
+    const it2 = iteration(2, 'applied', {
+      patch: 'b',
+      test: testRecord(1, { stdout_tail: evil, stderr_tail: evil, command: `pytest ${evil}` }),
+    });
     it2.summary = evil;
     it2.patch!.files = [{ path: `x${evil}.py`, status: 'modified' }];
     const s = makeState({
@@ -130,7 +168,9 @@ describe('renderRunLine', () => {
     expect(line).toBe(
       '20261122T140501Z-abcdef  stable       tests_pass            2 it  EngineerExternal/20261122T140501Z  Fix the add function in calc.py so tests pass.',
     );
-    const evil = renderRunLine(makeState({ directive: { path: 'd', text: '\n\n\u001b[31mred\nsecond line', sha256: 'd'.repeat(64) } }));
+    const evil = renderRunLine(
+      makeState({ directive: { path: 'd', text: '\n\n\u001b[31mred\nsecond line', sha256: 'd'.repeat(64) } }),
+    );
     expect(evil).toBe('20261122T140501Z-abcdef  running      -                     0 it  -  red');
   });
 });

@@ -15,7 +15,13 @@ describe('renderTestLog', () => {
     );
   });
   it('says when the run timed out', () => {
-    const log = renderTestLog('t', { exitCode: 137, stdout: { text: '', totalBytes: 0, droppedBytes: 0 }, stderr: { text: '', totalBytes: 0, droppedBytes: 0 }, durationMs: 10, timedOut: true });
+    const log = renderTestLog('t', {
+      exitCode: 137,
+      stdout: { text: '', totalBytes: 0, droppedBytes: 0 },
+      stderr: { text: '', totalBytes: 0, droppedBytes: 0 },
+      durationMs: 10,
+      timedOut: true,
+    });
     expect(log).toContain('# timed out after 10 ms');
   });
 });

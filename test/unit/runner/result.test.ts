@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { isHammerError } from '../../../src/errors.js';
-import { parseRunnerResult, patchPath, runnerArgv, runnerScript, splitRunnerOutput } from '../../../src/runner/index.js';
+import {
+  parseRunnerResult,
+  patchPath,
+  runnerArgv,
+  runnerScript,
+  splitRunnerOutput,
+} from '../../../src/runner/index.js';
 
 const H = 'a'.repeat(40);
 
 describe('splitRunnerOutput', () => {
   it('separates the op output from the result line the runner appends', () => {
     const diff = 'diff --git a/x b/x\n+y\n';
-    const out = splitRunnerOutput(`${diff}\nHAMMER_RESULT {"op":"diff","ok":true,"exit":0,"from":"${H}","to":"${H}"}\n`);
+    const out = splitRunnerOutput(
+      `${diff}\nHAMMER_RESULT {"op":"diff","ok":true,"exit":0,"from":"${H}","to":"${H}"}\n`,
+    );
     expect(out.output).toBe(diff);
     expect(out.result).toEqual({ op: 'diff', ok: true, exit: 0, from: H, to: H });
   });
@@ -32,7 +40,9 @@ describe('splitRunnerOutput', () => {
     expect(splitRunnerOutput('no result here\n').result).toBeUndefined();
     expect(splitRunnerOutput('\nHAMMER_RESULT {"op":"tree",').result).toBeUndefined();
     expect(splitRunnerOutput('\nHAMMER_RESULT {"op":"rm -rf","ok":true,"exit":0}\n').result).toBeUndefined();
-    expect(splitRunnerOutput('\nHAMMER_RESULT {"op":"tree","ok":true,"exit":0,"tree":"not-a-hash"}\n').result).toBeUndefined();
+    expect(
+      splitRunnerOutput('\nHAMMER_RESULT {"op":"tree","ok":true,"exit":0,"tree":"not-a-hash"}\n').result,
+    ).toBeUndefined();
     expect(splitRunnerOutput('\nHAMMER_RESULT {"op":"tree","ok":true,"exit":0,"note":"x"}\n').result).toBeUndefined();
     expect(splitRunnerOutput('\nHAMMER_RESULT {"op":"test","ok":true,"exit":300}\n').result).toBeUndefined();
     // Text glued onto the marker without a newline is not a result line.

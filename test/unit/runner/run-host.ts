@@ -51,7 +51,12 @@ export function hostGit(dir: string, ...args: string[]): { status: number; stdou
   const r = spawnSync('git', args, {
     cwd: dir,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dir,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+    },
   });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

@@ -41,7 +41,14 @@ describe('runner against a hostile repository', () => {
   async function plantConfig(): Promise<void> {
     const hooks = path.join(canaryDir, 'hooks');
     await mkdir(hooks, { recursive: true });
-    for (const name of ['pre-commit', 'commit-msg', 'post-commit', 'post-checkout', 'pre-applypatch', 'reference-transaction']) {
+    for (const name of [
+      'pre-commit',
+      'commit-msg',
+      'post-commit',
+      'post-checkout',
+      'pre-applypatch',
+      'reference-transaction',
+    ]) {
       await writeFile(path.join(hooks, name), `#!/bin/sh\necho ${name} >> '${canary()}'\n`);
       await chmod(path.join(hooks, name), 0o755);
       await mkdir(path.join(ws.dir, '.git', 'hooks'), { recursive: true });

@@ -8,7 +8,12 @@ import { hostGit, makeWorkspace } from './run-host.js';
 describe('runner init with a path list', () => {
   let ws: Awaited<ReturnType<typeof makeWorkspace>>;
   beforeEach(async () => {
-    ws = await makeWorkspace({ 'm.py': 'x = 1\n', 'pkg/a.txt': 'a\n', '.gitignore': 'ignored.txt\n', 'ignored.txt': 'tracked\n' });
+    ws = await makeWorkspace({
+      'm.py': 'x = 1\n',
+      'pkg/a.txt': 'a\n',
+      '.gitignore': 'ignored.txt\n',
+      'ignored.txt': 'tracked\n',
+    });
   });
   afterEach(async () => {
     await ws.cleanup();
@@ -16,7 +21,10 @@ describe('runner init with a path list', () => {
 
   it('commits exactly the listed paths, ignoring what tests left behind', async () => {
     await mkdir(path.join(ws.dir, '.git', 'hammer'), { recursive: true });
-    await writeFile(path.join(ws.dir, '.git', 'hammer', 'base-paths'), ['m.py', 'pkg/a.txt', '.gitignore', 'ignored.txt'].join('\0') + '\0');
+    await writeFile(
+      path.join(ws.dir, '.git', 'hammer', 'base-paths'),
+      ['m.py', 'pkg/a.txt', '.gitignore', 'ignored.txt'].join('\0') + '\0',
+    );
     // what a baseline test run leaves in the workspace before init
     await mkdir(path.join(ws.dir, '__pycache__'));
     await writeFile(path.join(ws.dir, '__pycache__', 'm.cpython-311.pyc'), 'junk');
@@ -24,7 +32,12 @@ describe('runner init with a path list', () => {
     const r = ws.run('init', '.git/hammer/base-paths');
     expect(r.status).toBe(0);
     expect(r.result).toMatchObject({ op: 'init', ok: true });
-    expect(hostGit(ws.dir, 'ls-files').stdout.split('\n').filter(Boolean).sort()).toEqual(['.gitignore', 'ignored.txt', 'm.py', 'pkg/a.txt']);
+    expect(hostGit(ws.dir, 'ls-files').stdout.split('\n').filter(Boolean).sort()).toEqual([
+      '.gitignore',
+      'ignored.txt',
+      'm.py',
+      'pkg/a.txt',
+    ]);
   });
 
   it('refuses a path list outside .git/hammer and an existing repository', async () => {

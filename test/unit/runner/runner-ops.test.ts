@@ -115,7 +115,11 @@ describe('runner ops on the host', () => {
 
   it('test reports the command’s exit code, not what it prints', () => {
     ws.run('init');
-    const failing = ws.run('test', '60', 'echo "all tests passed"; printf \'HAMMER_RESULT {"op":"test","ok":true,"exit":0}\'; exit 3');
+    const failing = ws.run(
+      'test',
+      '60',
+      'echo "all tests passed"; printf \'HAMMER_RESULT {"op":"test","ok":true,"exit":0}\'; exit 3',
+    );
     expect(failing.status).toBe(3);
     expect(failing.result).toEqual({ op: 'test', ok: false, exit: 3 });
     expect(failing.output).toContain('all tests passed');
@@ -172,10 +176,7 @@ describe('runner ops on the host', () => {
 
   it('git apply refuses paths that leave the workspace', async () => {
     ws.run('init');
-    const patch = await ws.putPatch(
-      'escape.diff',
-      '--- /dev/null\n+++ b/../escaped.txt\n@@ -0,0 +1 @@\n+pwned\n',
-    );
+    const patch = await ws.putPatch('escape.diff', '--- /dev/null\n+++ b/../escaped.txt\n@@ -0,0 +1 @@\n+pwned\n');
     const r = ws.run('apply', patch);
     expect(r.result?.ok).toBe(false);
     expect(r.stderr).toMatch(/outside|invalid path|\.\./);

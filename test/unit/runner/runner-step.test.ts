@@ -39,7 +39,7 @@ describe('runner step', () => {
     expect(hostGit(ws.dir, 'log', '-1', '--format=%s').stdout.trim()).toBe('hammer: iteration 1 - update m.py');
   });
 
-  it('reports a refused patch with git\'s message and runs no test', () => {
+  it("reports a refused patch with git's message and runs no test", () => {
     const r = ws.run('step', base, 'iter-01.patch', 'msg', '30', 'echo ran > ran.txt', '', STALE);
     expect(r.status).toBe(1);
     expect(r.result).toMatchObject({ op: 'step', ok: false, exit: 1, applied: false });
@@ -48,7 +48,7 @@ describe('runner step', () => {
     expect(hostGit(ws.dir, 'rev-parse', 'HEAD').stdout.trim()).toBe(base);
   });
 
-  it('passes the test command\'s exit code through after applying', () => {
+  it("passes the test command's exit code through after applying", () => {
     const r = ws.run('step', base, 'iter-01.patch', 'msg', '30', 'exit 3', '', FIX);
     expect(r.status).toBe(3);
     expect(r.result).toMatchObject({ op: 'step', ok: false, exit: 3, applied: true });
@@ -88,17 +88,45 @@ describe('runner step', () => {
   it('tries the candidates in order and applies the first whose check passes, with its flags', () => {
     // counts that disagree with the body: refused as written, taken with --recount
     const miscounted = FIX.replace('@@ -1,2 +1,2 @@', '@@ -1,5 +1,5 @@');
-    const r = ws.run('step', base, 'iter-01.patch', 'msg', '30', TEST, '', STALE, '', miscounted, '--recount', miscounted, '', FIX);
+    const r = ws.run(
+      'step',
+      base,
+      'iter-01.patch',
+      'msg',
+      '30',
+      TEST,
+      '',
+      STALE,
+      '',
+      miscounted,
+      '--recount',
+      miscounted,
+      '',
+      FIX,
+    );
     expect(r.status).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('HAMMER_STAGE checked 3');
     expect(r.result).toMatchObject({ applied: true, candidate: 3 });
-    expect(r.stderr).toMatch(/hammer-runner: check 1\n[^]*patch does not apply[^]*hammer-runner: check 2\n[^]*hammer-runner: check 3/);
+    expect(r.stderr).toMatch(
+      /hammer-runner: check 1\n[^]*patch does not apply[^]*hammer-runner: check 2\n[^]*hammer-runner: check 3/,
+    );
     expect(r.stderr).not.toContain('check 4');
     expect(hostGit(ws.dir, 'show', 'HEAD:m.py').stdout).toBe('def f():\n    return 2\n');
   });
 
-  it('reports every candidate refused, each with git\'s message after its check line, and runs no test', () => {
-    const r = ws.run('step', base, 'iter-01.patch', 'msg', '30', 'echo ran > ran.txt', '', STALE, '--recount --ignore-whitespace', STALE);
+  it("reports every candidate refused, each with git's message after its check line, and runs no test", () => {
+    const r = ws.run(
+      'step',
+      base,
+      'iter-01.patch',
+      'msg',
+      '30',
+      'echo ran > ran.txt',
+      '',
+      STALE,
+      '--recount --ignore-whitespace',
+      STALE,
+    );
     expect(r.status).toBe(1);
     expect(r.result).toMatchObject({ applied: false });
     expect(r.result?.candidate).toBeUndefined();

@@ -13,17 +13,35 @@ import { packDirectory } from '../../../src/sandbox/copy-in.js';
 async function entries(source: Readable | Buffer) {
   const extract = tar.extract();
   (Buffer.isBuffer(source) ? Readable.from([source]) : source).pipe(extract);
-  const out: Array<{ name: string; type: string; mode: number; uid: number; gid: number; linkname: string; body: string }> = [];
+  const out: Array<{
+    name: string;
+    type: string;
+    mode: number;
+    uid: number;
+    gid: number;
+    linkname: string;
+    body: string;
+  }> = [];
   for await (const e of extract) {
     const chunks: Buffer[] = [];
     for await (const c of e) chunks.push(c as Buffer);
     const h = e.header;
-    out.push({ name: h.name, type: h.type ?? '', mode: h.mode ?? 0, uid: h.uid ?? -1, gid: h.gid ?? -1, linkname: h.linkname ?? '', body: Buffer.concat(chunks).toString() });
+    out.push({
+      name: h.name,
+      type: h.type ?? '',
+      mode: h.mode ?? 0,
+      uid: h.uid ?? -1,
+      gid: h.gid ?? -1,
+      linkname: h.linkname ?? '',
+      body: Buffer.concat(chunks).toString(),
+    });
   }
   return out;
 }
 
-async function tarOf(list: Array<{ header: Partial<tar.Header> & { name: string }; body?: string }>): Promise<Readable> {
+async function tarOf(
+  list: Array<{ header: Partial<tar.Header> & { name: string }; body?: string }>,
+): Promise<Readable> {
   const pack = tar.pack();
   for (const { header, body } of list) pack.entry(header, body ?? '');
   pack.finalize();
@@ -32,7 +50,14 @@ async function tarOf(list: Array<{ header: Partial<tar.Header> & { name: string 
 
 describe('packFiles', () => {
   it('writes parent directories and files owned by the sandbox user with plain modes', async () => {
-    const buf = await packFiles('a/b', [{ path: 'c/d.txt', content: 'x', mode: 0o4755 }, { path: 'e.txt', content: Buffer.from('yy') }], { uid: 7, gid: 8 });
+    const buf = await packFiles(
+      'a/b',
+      [
+        { path: 'c/d.txt', content: 'x', mode: 0o4755 },
+        { path: 'e.txt', content: Buffer.from('yy') },
+      ],
+      { uid: 7, gid: 8 },
+    );
     const got = await entries(buf);
     expect(got.map((e) => `${e.type} ${e.name} ${e.mode.toString(8)} ${e.uid}:${e.gid} ${e.body}`)).toEqual([
       'directory a/ 755 7:8 ',
@@ -49,14 +74,25 @@ describe('packFiles', () => {
 
 describe('readSingleFile', () => {
   it('returns the one regular file named as asked', async () => {
-    const got = await readSingleFile(await tarOf([{ header: { name: 'f.txt', type: 'file' }, body: 'hello' }]), 'f.txt', 10);
+    const got = await readSingleFile(
+      await tarOf([{ header: { name: 'f.txt', type: 'file' }, body: 'hello' }]),
+      'f.txt',
+      10,
+    );
     expect(got.toString()).toBe('hello');
   });
   it.each([
     ['a symlink', [{ header: { name: 'f.txt', type: 'symlink' as const, linkname: '/etc/passwd' } }], /symlink/],
     ['a directory', [{ header: { name: 'f.txt/', type: 'directory' as const } }], /directory/],
     ['another name', [{ header: { name: 'g.txt', type: 'file' as const }, body: 'x' }], /names "g.txt"/],
-    ['two entries', [{ header: { name: 'f.txt', type: 'file' as const }, body: 'x' }, { header: { name: 'f.txt', type: 'file' as const }, body: 'y' }], /more than one/],
+    [
+      'two entries',
+      [
+        { header: { name: 'f.txt', type: 'file' as const }, body: 'x' },
+        { header: { name: 'f.txt', type: 'file' as const }, body: 'y' },
+      ],
+      /more than one/,
+    ],
     ['too many bytes', [{ header: { name: 'f.txt', type: 'file' as const }, body: 'x'.repeat(11) }], /cap/],
     ['nothing', [], /empty/],
   ])('refuses %s', async (_what, list, message) => {

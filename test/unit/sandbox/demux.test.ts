@@ -13,11 +13,21 @@ function run(chunks: Buffer[]) {
   const out: Record<StreamName, Buffer[]> = { stdout: [], stderr: [] };
   const d = new FrameDemuxer((s, p) => out[s].push(p));
   for (const c of chunks) d.push(c);
-  return { stdout: Buffer.concat(out.stdout).toString(), stderr: Buffer.concat(out.stderr).toString(), leftover: d.leftover() };
+  return {
+    stdout: Buffer.concat(out.stdout).toString(),
+    stderr: Buffer.concat(out.stderr).toString(),
+    leftover: d.leftover(),
+  };
 }
 
 describe('FrameDemuxer', () => {
-  const stream = Buffer.concat([frame(1, 'hello '), frame(2, 'oops'), frame(1, 'world'), frame(1, ''), frame(2, '!\n')]);
+  const stream = Buffer.concat([
+    frame(1, 'hello '),
+    frame(2, 'oops'),
+    frame(1, 'world'),
+    frame(1, ''),
+    frame(2, '!\n'),
+  ]);
 
   it('splits whole frames into stdout and stderr', () => {
     expect(run([stream])).toEqual({ stdout: 'hello world', stderr: 'oops!\n', leftover: 0 });
@@ -25,7 +35,11 @@ describe('FrameDemuxer', () => {
 
   it('gives the same answer for every way of cutting the stream in two and three', () => {
     for (let i = 0; i <= stream.length; i++) {
-      expect(run([stream.subarray(0, i), stream.subarray(i)])).toEqual({ stdout: 'hello world', stderr: 'oops!\n', leftover: 0 });
+      expect(run([stream.subarray(0, i), stream.subarray(i)])).toEqual({
+        stdout: 'hello world',
+        stderr: 'oops!\n',
+        leftover: 0,
+      });
       for (let j = i; j <= stream.length; j += 3) {
         expect(run([stream.subarray(0, i), stream.subarray(i, j), stream.subarray(j)]).stdout).toBe('hello world');
       }
@@ -33,7 +47,11 @@ describe('FrameDemuxer', () => {
   });
 
   it('handles one byte at a time', () => {
-    expect(run([...stream].map((b) => Buffer.from([b])))).toEqual({ stdout: 'hello world', stderr: 'oops!\n', leftover: 0 });
+    expect(run([...stream].map((b) => Buffer.from([b])))).toEqual({
+      stdout: 'hello world',
+      stderr: 'oops!\n',
+      leftover: 0,
+    });
   });
 
   it('reports a cut frame as leftover and emits nothing of it', () => {

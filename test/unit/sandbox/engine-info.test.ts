@@ -27,6 +27,11 @@ describe('parseEngineInfo', () => {
   });
 
   it('copes with an engine that leaves fields out', () => {
-    expect(parseEngineInfo({ SecurityOptions: ['name=userns'] }, {})).toMatchObject({ userns: true, rootless: false, runtimes: [], serverVersion: '' });
+    expect(parseEngineInfo({ SecurityOptions: ['name=userns'] }, {})).toMatchObject({
+      userns: true,
+      rootless: false,
+      runtimes: [],
+      serverVersion: '',
+    });
   });
 });

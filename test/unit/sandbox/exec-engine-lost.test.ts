@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { HammerError } from '../../../src/errors.js';
 import { execInSandbox } from '../../../src/sandbox/exec.js';
 
-const ENOENT_SOCKET = Object.assign(new Error('connect ENOENT /var/run/docker.sock'), { code: 'ENOENT', syscall: 'connect', address: '/var/run/docker.sock' });
+const ENOENT_SOCKET = Object.assign(new Error('connect ENOENT /var/run/docker.sock'), {
+  code: 'ENOENT',
+  syscall: 'connect',
+  address: '/var/run/docker.sock',
+});
 
 /** A container whose exec ends its output at once, reports itself running once, then fails with `failure`. */
 function containerLosingTheEngine(failure: unknown = ENOENT_SOCKET): Dockerode.Container {
@@ -32,11 +36,16 @@ function containerLosingTheEngine(failure: unknown = ENOENT_SOCKET): Dockerode.C
 describe('execInSandbox when the engine goes away', () => {
   const lost = [
     ['its socket is gone', ENOENT_SOCKET],
-    ['it refuses connections', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:2375'), { code: 'ECONNREFUSED', syscall: 'connect' })],
+    [
+      'it refuses connections',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:2375'), { code: 'ECONNREFUSED', syscall: 'connect' }),
+    ],
     ['it drops the connection', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })],
   ] as const;
   it.each(lost)('throws ENGINE_UNAVAILABLE naming the command and the way back when %s', async (_, failure) => {
-    const run = execInSandbox({ container: containerLosingTheEngine(failure), user: '10001:10001' }, ['pytest'], { timeoutMs: 60_000 });
+    const run = execInSandbox({ container: containerLosingTheEngine(failure), user: '10001:10001' }, ['pytest'], {
+      timeoutMs: 60_000,
+    });
     const err: unknown = await run.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HammerError);
     expect(err).toMatchObject({ code: 'ENGINE_UNAVAILABLE' });
@@ -46,14 +55,25 @@ describe('execInSandbox when the engine goes away', () => {
 
   it('throws SANDBOX_BROKEN when the engine answers with an error', async () => {
     const answered = Object.assign(new Error('(HTTP code 500) server error - container is dead'), { statusCode: 500 });
-    const err: unknown = await execInSandbox({ container: containerLosingTheEngine(answered), user: '10001:10001' }, ['pytest'], { timeoutMs: 60_000 }).catch((e: unknown) => e);
+    const err: unknown = await execInSandbox(
+      { container: containerLosingTheEngine(answered), user: '10001:10001' },
+      ['pytest'],
+      { timeoutMs: 60_000 },
+    ).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SANDBOX_BROKEN' });
     expect((err as HammerError).message).toMatch(/pytest.*container is dead/);
   });
 
   it('does not take a host file that is missing for a lost engine', async () => {
-    const hostFile = Object.assign(new Error("ENOENT: no such file or directory, open '/tmp/x'"), { code: 'ENOENT', syscall: 'open' });
-    const err: unknown = await execInSandbox({ container: containerLosingTheEngine(hostFile), user: '10001:10001' }, ['pytest'], { timeoutMs: 60_000 }).catch((e: unknown) => e);
+    const hostFile = Object.assign(new Error("ENOENT: no such file or directory, open '/tmp/x'"), {
+      code: 'ENOENT',
+      syscall: 'open',
+    });
+    const err: unknown = await execInSandbox(
+      { container: containerLosingTheEngine(hostFile), user: '10001:10001' },
+      ['pytest'],
+      { timeoutMs: 60_000 },
+    ).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SANDBOX_BROKEN' });
   });
 });

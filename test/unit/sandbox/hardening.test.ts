@@ -9,7 +9,15 @@ const spec: SandboxSpec = {
   runId: 'run-1',
   user: '10001:10002',
   env: { LANG: 'C.UTF-8' },
-  limits: { memoryBytes: 2 ** 31, nanoCpus: 1.5e9, pidsLimit: 256, tmpBytes: 2 ** 28, workspaceBytes: 2 ** 31, nofile: 4096, runtime: '' },
+  limits: {
+    memoryBytes: 2 ** 31,
+    nanoCpus: 1.5e9,
+    pidsLimit: 256,
+    tmpBytes: 2 ** 28,
+    workspaceBytes: 2 ** 31,
+    nofile: 4096,
+    runtime: '',
+  },
 };
 const labels = sandboxLabels('run-1', { pid: 42, host: 'h', now: new Date('2025-01-01T00:00:00Z') });
 const names = { container: 'c', volume: 'v' };
@@ -46,7 +54,10 @@ describe('containerCreateOptions', () => {
     expect(h.Init).toBe(true);
     expect(h.RestartPolicy).toEqual({ Name: 'no', MaximumRetryCount: 0 });
     expect(h.Runtime).toBeUndefined();
-    expect(containerCreateOptions({ ...spec, limits: { ...spec.limits, runtime: 'runsc' } }, names, labels).HostConfig?.Runtime).toBe('runsc');
+    expect(
+      containerCreateOptions({ ...spec, limits: { ...spec.limits, runtime: 'runsc' } }, names, labels).HostConfig
+        ?.Runtime,
+    ).toBe('runsc');
   });
 
   it('idles as the keeper user, takes its environment only from the spec, and carries the labels', () => {
@@ -81,6 +92,10 @@ describe('volumeCreateOptions', () => {
   });
 
   it('is a plain local volume when uncapped', () => {
-    expect(volumeCreateOptions({ ...spec, limits: { ...spec.limits, workspaceBytes: 0 } }, 'v', labels)).toEqual({ Name: 'v', Driver: 'local', Labels: labels });
+    expect(volumeCreateOptions({ ...spec, limits: { ...spec.limits, workspaceBytes: 0 } }, 'v', labels)).toEqual({
+      Name: 'v',
+      Driver: 'local',
+      Labels: labels,
+    });
   });
 });

@@ -21,18 +21,44 @@ describe('workspaceRelative', () => {
 describe('safeRelativePath', () => {
   it('accepts plain relative paths and refuses escapes', () => {
     expect(safeRelativePath('a/b.txt')).toBe('a/b.txt');
-    for (const p of ['', '/a', '../a', 'a/../../b', 'a//b', './a', 'a/']) expect(() => safeRelativePath(p)).toThrow(/refused/);
+    for (const p of ['', '/a', '../a', 'a/../../b', 'a//b', './a', 'a/'])
+      expect(() => safeRelativePath(p)).toThrow(/refused/);
   });
 });
 
 describe('engineAddress', () => {
   it('reads DOCKER_HOST like the docker CLI', () => {
     expect(engineAddress({})).toEqual({ kind: 'unix', socketPath: undefined });
-    expect(engineAddress({ DOCKER_HOST: 'unix:///run/user/1000/docker.sock' })).toEqual({ kind: 'unix', socketPath: '/run/user/1000/docker.sock' });
-    expect(engineAddress({ DOCKER_HOST: 'tcp://10.0.0.5:2375' })).toEqual({ kind: 'tcp', host: '10.0.0.5', port: '2375', tls: false, certPath: undefined });
-    expect(engineAddress({ DOCKER_HOST: 'tcp://h:2376', DOCKER_CERT_PATH: '/c' })).toEqual({ kind: 'tcp', host: 'h', port: '2376', tls: true, certPath: '/c' });
-    expect(engineAddress({ DOCKER_HOST: 'h:1234', DOCKER_TLS_VERIFY: '1' })).toMatchObject({ kind: 'tcp', host: 'h', port: '1234', tls: true });
-    expect(engineAddress({ DOCKER_HOST: 'ssh://me@box' })).toEqual({ kind: 'ssh', host: 'box', port: '22', username: 'me' });
+    expect(engineAddress({ DOCKER_HOST: 'unix:///run/user/1000/docker.sock' })).toEqual({
+      kind: 'unix',
+      socketPath: '/run/user/1000/docker.sock',
+    });
+    expect(engineAddress({ DOCKER_HOST: 'tcp://10.0.0.5:2375' })).toEqual({
+      kind: 'tcp',
+      host: '10.0.0.5',
+      port: '2375',
+      tls: false,
+      certPath: undefined,
+    });
+    expect(engineAddress({ DOCKER_HOST: 'tcp://h:2376', DOCKER_CERT_PATH: '/c' })).toEqual({
+      kind: 'tcp',
+      host: 'h',
+      port: '2376',
+      tls: true,
+      certPath: '/c',
+    });
+    expect(engineAddress({ DOCKER_HOST: 'h:1234', DOCKER_TLS_VERIFY: '1' })).toMatchObject({
+      kind: 'tcp',
+      host: 'h',
+      port: '1234',
+      tls: true,
+    });
+    expect(engineAddress({ DOCKER_HOST: 'ssh://me@box' })).toEqual({
+      kind: 'ssh',
+      host: 'box',
+      port: '22',
+      username: 'me',
+    });
   });
 
   it('a malformed DOCKER_HOST is ENGINE_UNAVAILABLE', () => {

@@ -8,7 +8,9 @@ import { DockerSandbox } from '../../../src/sandbox/docker-sandbox.js';
 
 /** An engine whose exec start fails as for a stopped container, and whose inspect says `state`. */
 function engineWithStoppedContainer(state: Record<string, unknown>, runtime: string): Dockerode {
-  const gone = Object.assign(new Error('(HTTP code 409) container stopped/paused - Container abc is not running'), { statusCode: 409 });
+  const gone = Object.assign(new Error('(HTTP code 409) container stopped/paused - Container abc is not running'), {
+    statusCode: 409,
+  });
   const container = {
     exec: async () => {
       throw gone;
@@ -35,7 +37,10 @@ function engineWhoseContainerDiesUnderAnExec(): { docker: Dockerode; looks: () =
     exec: async () => exec,
     inspect: async () => {
       looks += 1;
-      return { State: { Running: looks < 2, OOMKilled: looks >= 2, ExitCode: looks < 2 ? 0 : 137 }, HostConfig: { Runtime: 'runsc' } };
+      return {
+        State: { Running: looks < 2, OOMKilled: looks >= 2, ExitCode: looks < 2 ? 0 : 137 },
+        HostConfig: { Runtime: 'runsc' },
+      };
     },
   };
   return { docker: { getContainer: () => container } as unknown as Dockerode, looks: () => looks };
@@ -56,7 +61,12 @@ function engineWithExitedExec(exitCode: number, inspect: () => Promise<unknown>)
 
 describe('a command whose exit code comes from its container stopping', () => {
   it('is SANDBOX_BROKEN, not a result: a daemon restart killing the tests is not a test failure', async () => {
-    const err = await run(engineWithExitedExec(137, async () => ({ State: { Running: false, OOMKilled: false, ExitCode: 137 }, HostConfig: { Runtime: 'runc' } })));
+    const err = await run(
+      engineWithExitedExec(137, async () => ({
+        State: { Running: false, OOMKilled: false, ExitCode: 137 },
+        HostConfig: { Runtime: 'runc' },
+      })),
+    );
     expect(err.code).toBe('SANDBOX_BROKEN');
     expect(err.message).toBe('the sandbox stopped while running pytest: it exited with code 137');
   });
@@ -66,15 +76,24 @@ describe('a command whose exit code comes from its container stopping', () => {
     const err = await run(
       engineWithExitedExec(137, async () => {
         looks += 1;
-        return { State: { Running: looks < 3, OOMKilled: false, ExitCode: looks < 3 ? 0 : 143 }, HostConfig: { Runtime: 'runc' } };
+        return {
+          State: { Running: looks < 3, OOMKilled: false, ExitCode: looks < 3 ? 0 : 143 },
+          HostConfig: { Runtime: 'runc' },
+        };
       }),
     );
-    expect(err).toMatchObject({ code: 'SANDBOX_BROKEN', message: 'the sandbox stopped while running pytest: it exited with code 143' });
+    expect(err).toMatchObject({
+      code: 'SANDBOX_BROKEN',
+      message: 'the sandbox stopped while running pytest: it exited with code 143',
+    });
     expect(looks).toBe(3);
   });
 
   it('is ENGINE_UNAVAILABLE when the engine cannot be asked, and SANDBOX_BROKEN when the container is gone', async () => {
-    const refused = Object.assign(new Error('connect ECONNREFUSED /var/run/docker.sock'), { code: 'ECONNREFUSED', syscall: 'connect' });
+    const refused = Object.assign(new Error('connect ECONNREFUSED /var/run/docker.sock'), {
+      code: 'ECONNREFUSED',
+      syscall: 'connect',
+    });
     expect((await run(engineWithExitedExec(137, () => Promise.reject(refused)))).code).toBe('ENGINE_UNAVAILABLE');
     const gone = Object.assign(new Error('(HTTP code 404) no such container'), { statusCode: 404 });
     const err = await run(engineWithExitedExec(1, () => Promise.reject(gone)));
@@ -91,7 +110,9 @@ describe('a command whose exit code comes from its container stopping', () => {
         looks += 1;
         return { State: { Running: true, OOMKilled: false, ExitCode: 0 }, HostConfig: { Runtime: 'runc' } };
       });
-      const result = await new DockerSandbox(docker, 'abc', 'run-1', 'vol', owner).exec(['pytest', '-q'], { timeoutMs: 10_000 });
+      const result = await new DockerSandbox(docker, 'abc', 'run-1', 'vol', owner).exec(['pytest', '-q'], {
+        timeoutMs: 10_000,
+      });
       expect(result.exitCode).toBe(exitCode);
       expect(looks).toBe(expectedLooks);
     }

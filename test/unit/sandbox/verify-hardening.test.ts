@@ -13,7 +13,15 @@ const spec: SandboxSpec = {
   runId: 'fixture-run',
   user: '10001:10001',
   env: { HOME: '/tmp', LANG: 'C.UTF-8' },
-  limits: { memoryBytes: 536870912, nanoCpus: 1e9, pidsLimit: 128, tmpBytes: 16777216, workspaceBytes: 268435456, nofile: 1024, runtime: '' },
+  limits: {
+    memoryBytes: 536870912,
+    nanoCpus: 1e9,
+    pidsLimit: 128,
+    tmpBytes: 16777216,
+    workspaceBytes: 268435456,
+    nofile: 1024,
+    runtime: '',
+  },
 };
 const expectation = { spec, volumeName, imageEnvKeys: ['PATH', 'PYTHONDONTWRITEBYTECODE'] };
 
@@ -51,12 +59,24 @@ describe('verifyHardening', () => {
     ['init', (i) => (i.HostConfig.Init = null), /Init/],
     ['restart', (i) => (i.HostConfig.RestartPolicy = { Name: 'always', MaximumRetryCount: 0 }), /RestartPolicy no/],
     ['binds', (i) => (i.HostConfig.Binds = ['/:/host']), /no bind mounts/],
-    ['docker socket', (i) => i.Mounts.push({ Type: 'bind', Source: '/var/run/docker.sock', Destination: '/var/run/docker.sock' }), /docker socket/],
-    ['bind mount', (i) => i.HostConfig.Mounts.push({ Type: 'bind', Source: '/etc', Target: '/etc2' }), /only the workspace volume/],
+    [
+      'docker socket',
+      (i) => i.Mounts.push({ Type: 'bind', Source: '/var/run/docker.sock', Destination: '/var/run/docker.sock' }),
+      /docker socket/,
+    ],
+    [
+      'bind mount',
+      (i) => i.HostConfig.Mounts.push({ Type: 'bind', Source: '/etc', Target: '/etc2' }),
+      /only the workspace volume/,
+    ],
     ['other volume', (i) => (i.Mounts[0].Name = 'someone-else'), /exactly one mount/],
     ['pid host', (i) => (i.HostConfig.PidMode = 'host'), /PidMode not host/],
     ['devices', (i) => (i.HostConfig.Devices = [{ PathOnHost: '/dev/kvm' }]), /no devices/],
-    ['env leak', (i) => i.Config.Env.push('AWS_SECRET_ACCESS_KEY=x'), /allowlist only \(unexpected: AWS_SECRET_ACCESS_KEY\)/],
+    [
+      'env leak',
+      (i) => i.Config.Env.push('AWS_SECRET_ACCESS_KEY=x'),
+      /allowlist only \(unexpected: AWS_SECRET_ACCESS_KEY\)/,
+    ],
     ['env changed', (i) => (i.Config.Env[0] = 'HOME=/root'), /differs: HOME/],
     ['labels', (i) => delete i.Config.Labels['hammer-box.owner-pid'], /label hammer-box.owner-pid/],
     ['run id', (i) => (i.Config.Labels['hammer-box.run-id'] = 'other'), /label hammer-box.run-id/],
@@ -68,7 +88,9 @@ describe('verifyHardening', () => {
   });
 
   it('checks the runtime when one is asked for', () => {
-    expect(verifyHardening(real, { ...expectation, spec: { ...spec, limits: { ...spec.limits, runtime: 'runsc' } } })).toEqual(['runtime runsc']);
+    expect(
+      verifyHardening(real, { ...expectation, spec: { ...spec, limits: { ...spec.limits, runtime: 'runsc' } } }),
+    ).toEqual(['runtime runsc']);
   });
 
   it('refuses what it cannot read', () => {

@@ -15,7 +15,9 @@ afterEach(async () => {
   dir = undefined;
 });
 
-async function register(content: string | null): Promise<{ code: number; stderr: string; file: string; after: string | null }> {
+async function register(
+  content: string | null,
+): Promise<{ code: number; stderr: string; file: string; after: string | null }> {
   dir = await mkdtemp(join(tmpdir(), 'hb-gvisor-config-'));
   const file = join(dir, 'daemon.json');
   if (content !== null) await writeFile(file, content);
@@ -32,7 +34,10 @@ describe('gvisor-config.mjs', () => {
   it('adds runsc to a config, keeping other keys and runtimes', async () => {
     const r = await register(JSON.stringify({ 'log-level': 'warn', runtimes: { kata: { path: '/opt/kata' } } }));
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.after!)).toEqual({ 'log-level': 'warn', runtimes: { kata: { path: '/opt/kata' }, runsc: RUNSC } });
+    expect(JSON.parse(r.after!)).toEqual({
+      'log-level': 'warn',
+      runtimes: { kata: { path: '/opt/kata' }, runsc: RUNSC },
+    });
     // nothing else left beside it (the temp file was renamed into place)
     expect(await readdir(dir!)).toEqual(['daemon.json']);
   });

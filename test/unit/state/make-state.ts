@@ -11,7 +11,10 @@ export function testRecord(exitCode: number, extra: Partial<TestRecord> = {}): T
     exit_code: exitCode,
     duration_ms: 1200,
     timed_out: false,
-    stdout_tail: exitCode === 0 ? '1 passed in 0.01s\n' : 'FAILED tests/test_calc.py::test_add - assert 1 == 3\n1 failed in 0.02s\n',
+    stdout_tail:
+      exitCode === 0
+        ? '1 passed in 0.01s\n'
+        : 'FAILED tests/test_calc.py::test_add - assert 1 == 3\n1 failed in 0.02s\n',
     stderr_tail: '',
     total_bytes: 60,
     dropped_bytes: 0,
@@ -23,22 +26,47 @@ export function testRecord(exitCode: number, extra: Partial<TestRecord> = {}): T
 const hashOf = (c: string): string => c.repeat(64).slice(0, 64);
 
 /** An iteration; `patch` is a one-character seed for a fake hash ('a' -> 'aaaa...'). */
-export function iteration(n: number, outcome: Iteration['outcome'], opts: { test?: TestRecord | null; patch?: string; reason?: string } = {}): Iteration {
+export function iteration(
+  n: number,
+  outcome: Iteration['outcome'],
+  opts: { test?: TestRecord | null; patch?: string; reason?: string } = {},
+): Iteration {
   const withPatch = opts.patch !== undefined;
   return {
     n,
     started_at: T0,
-    phases: { read_state: { status: 'done', started_at: T0, duration_ms: 1 }, generate: { status: 'done', started_at: T0, duration_ms: 5000 } },
+    phases: {
+      read_state: { status: 'done', started_at: T0, duration_ms: 1 },
+      generate: { status: 'done', started_at: T0, duration_ms: 5000 },
+    },
     prompt: { chars: 1000, artifact: `iter-0${n}-prompt.md` },
-    answer: { model: 'qwen3-coder:30b', duration_ms: 5000, first_token_ms: 300, artifact: `iter-0${n}-answer.md`, completion_tokens: 120 },
+    answer: {
+      model: 'qwen3-coder:30b',
+      duration_ms: 5000,
+      first_token_ms: 300,
+      artifact: `iter-0${n}-answer.md`,
+      completion_tokens: 120,
+    },
     extraction:
       outcome === 'unusable'
         ? { kind: 'unusable', reason: opts.reason ?? 'no unified diff found' }
         : outcome === 'no_changes'
           ? { kind: 'no_changes' }
           : { kind: 'diff', lines: 8, files: 1 },
-    patch: withPatch ? { hash: hashOf(opts.patch!), artifact: `iter-0${n}.patch`, files: [{ path: 'calc.py', status: 'modified' }], lines: 8 } : null,
-    validation: outcome === 'rejected' ? { ok: false, message: opts.reason ?? 'error: patch failed: calc.py:3' } : withPatch ? { ok: true } : null,
+    patch: withPatch
+      ? {
+          hash: hashOf(opts.patch!),
+          artifact: `iter-0${n}.patch`,
+          files: [{ path: 'calc.py', status: 'modified' }],
+          lines: 8,
+        }
+      : null,
+    validation:
+      outcome === 'rejected'
+        ? { ok: false, message: opts.reason ?? 'error: patch failed: calc.py:3' }
+        : withPatch
+          ? { ok: true }
+          : null,
     apply: outcome === 'applied' ? { commit: `${n}`.repeat(40), tree: 'f'.repeat(40) } : null,
     test: opts.test ?? null,
     outcome,
@@ -57,7 +85,11 @@ export function makeState(extra: Partial<RunState> = {}): RunState {
     reason: null,
     reason_detail: null,
     repo: { path: '/home/u/repo', base_ref: 'main', base_commit: 'b'.repeat(40), base_tree: 'c'.repeat(40) },
-    directive: { path: 'DIRECTIVE.md', text: 'Fix the add function in calc.py so tests pass.\n', sha256: 'd'.repeat(64) },
+    directive: {
+      path: 'DIRECTIVE.md',
+      text: 'Fix the add function in calc.py so tests pass.\n',
+      sha256: 'd'.repeat(64),
+    },
     config: { loop: { max_iterations: 10 } },
     model: { provider: 'ollama', name: 'qwen3-coder:30b', url: 'http://localhost:11434' },
     image: { ref: 'hammer-box/python:0123456789ab', id: `sha256:${'e'.repeat(64)}` },

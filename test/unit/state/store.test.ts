@@ -48,7 +48,11 @@ describe('RunStore', () => {
     const state = makeState();
     await store.create(state);
     expect(await store.read(RUN_ID)).toEqual(state);
-    const next = makeState({ iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(0) })], status: 'stable', reason: 'tests_pass' });
+    const next = makeState({
+      iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(0) })],
+      status: 'stable',
+      reason: 'tests_pass',
+    });
     await store.write(next);
     expect(await store.read(RUN_ID)).toEqual(next);
     const text = await readFile(store.statePath(RUN_ID), 'utf8');
@@ -70,7 +74,11 @@ describe('RunStore', () => {
   it('keeps the file whole when two stores (two writers) rewrite it at once', async () => {
     const other = new RunStore({ dir: store.dir });
     await store.create(makeState());
-    const big = (k: number) => makeState({ reason_detail: String(k).repeat(20_000), iterations: [iteration(1, 'unusable', { reason: String(k) })] });
+    const big = (k: number) =>
+      makeState({
+        reason_detail: String(k).repeat(20_000),
+        iterations: [iteration(1, 'unusable', { reason: String(k) })],
+      });
     const jobs: Promise<unknown>[] = [];
     for (let k = 0; k < 50; k++) {
       jobs.push((k % 2 === 0 ? store : other).write(big(k)));
@@ -92,8 +100,12 @@ describe('RunStore', () => {
     const writes: Promise<void>[] = [];
     const reads: Promise<void>[] = [];
     for (let k = 1; k <= 200; k++) {
-      const iterations = Array.from({ length: k % 7 }, (_, j) => iteration(j + 1, 'rejected', { patch: 'a', reason: 'x'.repeat(k * 50) }));
-      writes.push(store.write(makeState({ updated_at: new Date(Date.UTC(2026, 10, 22, 14, 0, k)).toISOString(), iterations })));
+      const iterations = Array.from({ length: k % 7 }, (_, j) =>
+        iteration(j + 1, 'rejected', { patch: 'a', reason: 'x'.repeat(k * 50) }),
+      );
+      writes.push(
+        store.write(makeState({ updated_at: new Date(Date.UTC(2026, 10, 22, 14, 0, k)).toISOString(), iterations })),
+      );
       reads.push(
         store.read(RUN_ID).then((s) => {
           expect(RunStateSchema.safeParse(s).success).toBe(true);
@@ -204,7 +216,7 @@ describe('RunStore', () => {
 });
 
 describe('state directory trouble', () => {
-  it('sweeps temp files of dead writers when a run is created, keeping a live writer\'s', async () => {
+  it("sweeps temp files of dead writers when a run is created, keeping a live writer's", async () => {
     const runs = join(dir, '.hammer', 'runs');
     await mkdir(runs, { recursive: true });
     const dead = `.${RUN_ID}.json.999999999.0a1b2c3d.tmp`; // no such pid

@@ -30,7 +30,13 @@ describe('state transitions', () => {
     const s = fresh();
     expect(RunStateSchema.safeParse(s).success).toBe(true);
     expect(s.directive.sha256).toBe('87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7');
-    expect(s).toMatchObject({ status: 'running', reason: null, iterations: [], baseline: null, created_at: '2026-11-22T14:05:01.000Z' });
+    expect(s).toMatchObject({
+      status: 'running',
+      reason: null,
+      iterations: [],
+      baseline: null,
+      created_at: '2026-11-22T14:05:01.000Z',
+    });
   });
 
   it('records iterations and phases without mutating the state it was given', () => {
@@ -40,7 +46,12 @@ describe('state transitions', () => {
     s = startIteration(s, t(3));
     s = recordIterationPhase(s, 1, 'read_state', done, t(3));
     s = recordIterationPhase(s, 1, 'generate', { ...done, duration_ms: 900 }, t(4));
-    s = updateIteration(s, 1, { outcome: 'unusable', extraction: { kind: 'unusable', reason: 'empty' }, summary: 'empty answer' }, t(5));
+    s = updateIteration(
+      s,
+      1,
+      { outcome: 'unusable', extraction: { kind: 'unusable', reason: 'empty' }, summary: 'empty answer' },
+      t(5),
+    );
     s = startIteration(s, t(6));
     s = recordError(s, { code: 'MODEL_UNREACHABLE', message: 'refused', phase: 'generate', iteration: 2 }, t(7));
     s = finishRun(s, { status: 'error', reason: 'error', detail: 'model unreachable' }, t(8));
@@ -52,8 +63,15 @@ describe('state transitions', () => {
     expect(s.iterations[0]!.outcome).toBe('unusable');
     expect(s.iterations[1]!.outcome).toBeNull();
     expect(s.phases.baseline).toEqual(done);
-    expect(s.errors).toEqual([{ at: t(7).toISOString(), code: 'MODEL_UNREACHABLE', message: 'refused', phase: 'generate', iteration: 2 }]);
-    expect(s).toMatchObject({ status: 'error', reason: 'error', reason_detail: 'model unreachable', updated_at: t(8).toISOString() });
+    expect(s.errors).toEqual([
+      { at: t(7).toISOString(), code: 'MODEL_UNREACHABLE', message: 'refused', phase: 'generate', iteration: 2 },
+    ]);
+    expect(s).toMatchObject({
+      status: 'error',
+      reason: 'error',
+      reason_detail: 'model unreachable',
+      updated_at: t(8).toISOString(),
+    });
   });
 
   it('refuses to update an iteration that does not exist', () => {

@@ -18,8 +18,20 @@ afterEach(async () => {
 describe('ToolRegistry', () => {
   it('lists the built-in tools with JSON Schema contracts', () => {
     const contracts = new ToolRegistry().contracts();
-    expect(contracts.map((c) => c.name)).toEqual(['git_status', 'git_diff', 'git_apply_check', 'git_apply', 'git_log', 'pytest', 'compileall', 'npm_build', 'lint']);
-    const apply = contracts.find((c) => c.name === 'git_apply') as { input: { properties: Record<string, unknown>; required: string[] } };
+    expect(contracts.map((c) => c.name)).toEqual([
+      'git_status',
+      'git_diff',
+      'git_apply_check',
+      'git_apply',
+      'git_log',
+      'pytest',
+      'compileall',
+      'npm_build',
+      'lint',
+    ]);
+    const apply = contracts.find((c) => c.name === 'git_apply') as {
+      input: { properties: Record<string, unknown>; required: string[] };
+    };
     expect(apply.input.required).toEqual(['patch']);
     expect((contracts[0]!.output as { properties: Record<string, unknown> }).properties).toHaveProperty('exit_code');
   });
@@ -34,7 +46,13 @@ describe('ToolRegistry', () => {
     const pytest = BUILTIN_TOOLS.find((t) => t.name === 'pytest')!;
     expect(pytest.input.safeParse({ paths: ['../etc'] }).success).toBe(false);
     expect(pytest.input.safeParse({ paths: ['-k evil'] }).success).toBe(false);
-    expect(pytest.argv(pytest.input.parse({ paths: ['tests/test_a.py'] }))).toEqual(['python3', '-m', 'pytest', '-q', 'tests/test_a.py']);
+    expect(pytest.argv(pytest.input.parse({ paths: ['tests/test_a.py'] }))).toEqual([
+      'python3',
+      '-m',
+      'pytest',
+      '-q',
+      'tests/test_a.py',
+    ]);
     const apply = BUILTIN_TOOLS.find((t) => t.name === 'git_apply')!;
     expect(apply.input.safeParse({ patch: '/etc/passwd' }).success).toBe(false);
     expect(apply.input.safeParse({ patch: '.git/hammer/iter-01.patch' }).success).toBe(true);
@@ -44,7 +62,10 @@ describe('ToolRegistry', () => {
 describe('tool plugins', () => {
   it('loads a plugin module that registers a tool', async () => {
     const plugin = join(dir, 'my-tools.mjs');
-    await writeFile(plugin, `import { z } from ${JSON.stringify(new URL('../../../node_modules/zod/index.js', import.meta.url).href)};\nexport function register(registry) {\n  registry.register({ name: 'ruff', description: 'ruff check', input: z.object({}).strict(), argv: () => ['ruff', 'check', '.'], timeoutSec: 60 });\n}\n`);
+    await writeFile(
+      plugin,
+      `import { z } from ${JSON.stringify(new URL('../../../node_modules/zod/index.js', import.meta.url).href)};\nexport function register(registry) {\n  registry.register({ name: 'ruff', description: 'ruff check', input: z.object({}).strict(), argv: () => ['ruff', 'check', '.'], timeoutSec: 60 });\n}\n`,
+    );
     const r = new ToolRegistry();
     await loadToolPlugins(r, [plugin]);
     expect(r.list().map((t) => t.name)).toContain('ruff');
@@ -54,14 +75,20 @@ describe('tool plugins', () => {
   it('names a plugin that is missing or has no register()', async () => {
     const bad = join(dir, 'bad.mjs');
     await writeFile(bad, 'export const x = 1;\n');
-    await expect(loadToolPlugins(new ToolRegistry(), [bad])).rejects.toSatisfy((e: unknown) => isHammerError(e, 'CONFIG_INVALID') && (e as Error).message.includes('no register'));
-    await expect(loadToolPlugins(new ToolRegistry(), [join(dir, 'nope.mjs')])).rejects.toSatisfy((e: unknown) => isHammerError(e, 'CONFIG_INVALID'));
+    await expect(loadToolPlugins(new ToolRegistry(), [bad])).rejects.toSatisfy(
+      (e: unknown) => isHammerError(e, 'CONFIG_INVALID') && (e as Error).message.includes('no register'),
+    );
+    await expect(loadToolPlugins(new ToolRegistry(), [join(dir, 'nope.mjs')])).rejects.toSatisfy((e: unknown) =>
+      isHammerError(e, 'CONFIG_INVALID'),
+    );
   });
 
   it('is never loaded from a repository config (that would run repository code on the host)', async () => {
     const { mkdir } = await import('node:fs/promises');
     await mkdir(join(dir, '.hammer'));
     await writeFile(join(dir, '.hammer', 'config.toml'), '[tools]\nplugins = ["./evil.mjs"]\n');
-    await expect(resolveConfig({ repo: dir, env: {} })).rejects.toSatisfy((e: unknown) => isHammerError(e, 'CONFIG_INVALID') && (e as Error).message.includes('tools.plugins'));
+    await expect(resolveConfig({ repo: dir, env: {} })).rejects.toSatisfy(
+      (e: unknown) => isHammerError(e, 'CONFIG_INVALID') && (e as Error).message.includes('tools.plugins'),
+    );
   });
 });
