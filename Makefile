@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE ?= node
 CLI := $(NODE) dist/cli/main.js
 
-.PHONY: all deps build engine gvisor images test test-unit test-integration bench demo clean typecheck security
+.PHONY: all deps build engine gvisor images test test-unit test-integration bench demo clean typecheck security lint format
 
 all: build
 
@@ -19,6 +19,16 @@ build: deps
 
 typecheck: deps
 	npx tsc -p tsconfig.test.json
+
+# Formatting (Prettier), type-aware lint (ESLint with typescript-eslint) and shellcheck; part of make test.
+lint: deps
+	npx prettier --check --log-level warn .
+	npx eslint --max-warnings 0 .
+	@bash scripts/shellcheck.sh
+
+# Rewrite the tree in the project's format.
+format: deps
+	npx prettier --write --log-level warn .
 
 # Make a Docker engine reachable (idempotent). See scripts/engine.sh.
 engine:
@@ -41,7 +51,7 @@ images: build engine
 	$(CLI) images bootstrap
 	$(CLI) images build
 
-test: build typecheck engine images
+test: build typecheck lint engine images
 	@$(GVISOR_SETUP)
 	$(GVISOR_ENV) npx vitest run
 

@@ -3,7 +3,7 @@
 // per rung; plus the host's own cost of building the ladder for one answer. The ladder's git
 // checks run on the host in temp repositories (the same `git apply --check` / `git apply` with
 // the same flags the sandbox's step op runs), so the figures measure the ladder, not Docker.
-import { RUNGS, rungLabel, type Rung } from '../src/edits/index.js';
+import { RUNGS, rungLabel } from '../src/edits/index.js';
 import { interpretAnswer } from '../src/loop/interpret-answer.js';
 import { loadEditCorpus, type EditCase } from '../test/fixtures/edits/corpus.js';
 import { readFromTree, runLadderOnHost, type LadderOutcome } from '../test/fixtures/edits/host-ladder.js';
@@ -54,7 +54,7 @@ export async function benchEdits(): Promise<void> {
     ).length;
     const expected = shouldApply.filter((c) => c.rung === rung).length;
     out.push(
-      `  ${String(RUNGS.indexOf(rung) + 1)} ${rung.padEnd(15)} ${String(landed).padStart(3)}  (corpus cases written for this rung: ${expected}; ${rungLabel(rung as Rung)})`,
+      `  ${String(RUNGS.indexOf(rung) + 1)} ${rung.padEnd(15)} ${String(landed).padStart(3)}  (corpus cases written for this rung: ${expected}; ${rungLabel(rung)})`,
     );
   }
   process.stdout.write(`${out.join('\n')}\n`);

@@ -54,7 +54,7 @@ GIT_CONFIG_GLOBAL=/dev/null
 GIT_NO_REPLACE_OBJECTS=1
 GIT_TERMINAL_PROMPT=0
 GIT_OPTIONAL_LOCKS=0
-GIT_PAGER=cat
+GIT_PAGER='cat'
 GIT_EDITOR=true
 GIT_AUTHOR_NAME=hammer-box
 GIT_AUTHOR_EMAIL=hammer-box@localhost
@@ -154,7 +154,7 @@ op_init() {
     result 2
   fi
   g -c init.defaultBranch=hammer init -q --template= "$ws" >/dev/null || result 1
-  neutralise && local_config || result 1
+  if ! { neutralise && local_config; }; then result 1; fi
   # -f: the host placed exactly the base tree, ignored-but-tracked files included. The objects live
   # only as long as the sandbox, so they are stored uncompressed (zlib dominates adding a large tree).
   if [ $# -eq 1 ]; then

@@ -139,7 +139,7 @@ export async function assertEngineArchitecture(
   if (arch === undefined) return;
   let engine: { Arch?: unknown; Os?: unknown };
   try {
-    engine = (await docker.version()) as { Arch?: unknown; Os?: unknown };
+    engine = await docker.version();
   } catch {
     return; // the run fails soon enough with ENGINE_UNAVAILABLE
   }

@@ -40,21 +40,21 @@ export function buildProgram(version: string): Command {
         .choices(['trace', 'debug', 'info', 'warn', 'error'])
         .default('info'),
     );
-  run.action(async (opts) => lazy('./commands/run.js', opts));
+  run.action(async (opts: Record<string, unknown>) => lazy('./commands/run.js', opts));
 
   program
     .command('replay <run_id>')
     .description("run again with the model's recorded answers from an earlier run, to reproduce it exactly")
     .option('--repo <path>', 'the repository the run belongs to', '.')
     .option('--json', 'print one JSON document with the result on stdout')
-    .action(async (runId: string, opts) => lazy('./commands/replay.js', { ...opts, runId }));
+    .action(async (runId: string, opts: Record<string, unknown>) => lazy('./commands/replay.js', { ...opts, runId }));
 
   program
     .command('resume <run_id>')
     .description('continue a run that was interrupted, killed or broke, from its last completed phase')
     .option('--repo <path>', 'the repository the run belongs to', '.')
     .option('--json', 'print one JSON document with the result on stdout')
-    .action(async (runId: string, opts) => lazy('./commands/resume.js', { ...opts, runId }));
+    .action(async (runId: string, opts: Record<string, unknown>) => lazy('./commands/resume.js', { ...opts, runId }));
 
   const runs = program.command('runs').description('list and inspect runs of a repository');
   runs
@@ -62,13 +62,15 @@ export function buildProgram(version: string): Command {
     .description('list runs, newest first')
     .option('--repo <path>', 'the repository', '.')
     .option('--json', 'print JSON')
-    .action(async (opts) => lazy('./commands/runs-list.js', opts));
+    .action(async (opts: Record<string, unknown>) => lazy('./commands/runs-list.js', opts));
   runs
     .command('show <run_id>')
     .description("show a run's state and where its files are")
     .option('--repo <path>', 'the repository', '.')
     .option('--json', 'print the state file as JSON')
-    .action(async (runId: string, opts) => lazy('./commands/runs-show.js', { ...opts, runId }));
+    .action(async (runId: string, opts: Record<string, unknown>) =>
+      lazy('./commands/runs-show.js', { ...opts, runId }),
+    );
 
   const tools = program.command('tools').description('the whitelisted tools the loop may run inside the sandbox');
   tools
@@ -76,7 +78,7 @@ export function buildProgram(version: string): Command {
     .description('list tools with their JSON contracts (plugins from [tools] plugins included)')
     .option('--config <file>', 'a TOML config file (for [tools] plugins)')
     .option('--json', 'print JSON')
-    .action(async (opts) => lazy('./commands/tools-list.js', opts));
+    .action(async (opts: Record<string, unknown>) => lazy('./commands/tools-list.js', opts));
 
   program
     .command('doctor')
@@ -84,30 +86,30 @@ export function buildProgram(version: string): Command {
     .option('--config <file>', 'a TOML config file')
     .option('--repo <path>', 'a repository whose .hammer/config.toml to include')
     .option('--json', 'print JSON')
-    .action(async (opts) => lazy('./commands/doctor.js', opts));
+    .action(async (opts: Record<string, unknown>) => lazy('./commands/doctor.js', opts));
 
   program
     .command('gc')
     .description('remove sandbox containers and volumes of runs that are no longer alive')
     .option('--json', 'print JSON')
-    .action(async (opts) => lazy('./commands/gc.js', opts));
+    .action(async (opts: Record<string, unknown>) => lazy('./commands/gc.js', opts));
 
   const images = program.command('images').description('build and list sandbox images (no registry needed)');
   images
     .command('bootstrap')
     .description('make the base image: pull debian:bookworm-slim, or build it with debootstrap')
-    .action(async (opts) => lazy('./commands/images.js', { ...opts, action: 'bootstrap' }));
+    .action(async (opts: Record<string, unknown>) => lazy('./commands/images.js', { ...opts, action: 'bootstrap' }));
   images
     .command('build [toolchain]')
     .description('build a toolchain image (content-addressed: unchanged images are not rebuilt)')
-    .action(async (toolchain: string | undefined, opts) =>
+    .action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
       lazy('./commands/images.js', { ...opts, action: 'build', toolchain }),
     );
   images
     .command('list')
     .description('list hammer-box images: size, created, last used and by which runs')
     .option('--json', 'print JSON')
-    .action(async (opts) => lazy('./commands/images.js', { ...opts, action: 'list' }));
+    .action(async (opts: Record<string, unknown>) => lazy('./commands/images.js', { ...opts, action: 'list' }));
   images
     .command('prune [toolchain]')
     .description(
@@ -117,7 +119,7 @@ export function buildProgram(version: string): Command {
     .option('--budget <size>', 'remove the least recently used until the rest fit, e.g. 5g')
     .option('--dry-run', 'only say what would be removed')
     .option('--json', 'print JSON')
-    .action(async (toolchain: string | undefined, opts) =>
+    .action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
       lazy('./commands/images.js', { ...opts, action: 'prune', toolchain }),
     );
 

@@ -157,17 +157,15 @@ async function writeArchive(
     const list = Buffer.from(entries.map((e) => `${e.path}\0`).join(''), 'utf8');
     // the list's own directories (e.g. .git/ and .git/hammer/) are not part of the tree's stats
     const parts = opts.pathList.split('/');
-    const dirs = parts
-      .slice(0, -1)
-      .map((_, i) =>
-        encodeHeader({
-          ...owner,
-          name: `${parts.slice(0, i + 1).join('/')}/`,
-          type: 'directory',
-          mode: 0o755,
-          size: 0,
-        }),
-      );
+    const dirs = parts.slice(0, -1).map((_, i) =>
+      encodeHeader({
+        ...owner,
+        name: `${parts.slice(0, i + 1).join('/')}/`,
+        type: 'directory',
+        mode: 0o755,
+        size: 0,
+      }),
+    );
     const h = encodeHeader({ ...owner, name: opts.pathList, type: 'file', mode: 0o644, size: list.length });
     await writeOut(out, Buffer.concat([...dirs, h, list, padding(list.length)]));
   }

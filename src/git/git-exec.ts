@@ -60,7 +60,7 @@ export function runGitResult(args: readonly string[], opts: GitOptions = {}): Pr
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = '';
-    let failure: unknown;
+    let failure: Error | undefined;
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBuffer) {

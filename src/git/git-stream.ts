@@ -39,7 +39,10 @@ export function streamGit(args: readonly string[], opts: GitOptions = {}): GitSt
       const { code } = await exited;
       if (opts.signal?.aborted) throw abortError(opts.signal, `git ${args[0] ?? ''}`);
       if (spawnError !== undefined || code !== 0) {
-        throw gitFailed(args, { exitCode: code ?? 1, stderr: stderr || String(spawnError ?? '') });
+        throw gitFailed(args, {
+          exitCode: code ?? 1,
+          stderr: stderr || (spawnError instanceof Error ? spawnError.message : ''),
+        });
       }
     },
     async stop() {

@@ -4,7 +4,6 @@
 export function preview(text: string, max = 80): string {
   const chars = Array.from(text);
   const head = chars.slice(0, max).join('');
-  // eslint-disable-next-line no-control-regex
   const escaped = head.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';

@@ -83,7 +83,7 @@ function pathsInDirective(
   byBase: Map<string, string[]>,
 ): string[] {
   const out: string[] = [];
-  for (const m of directive.matchAll(/[A-Za-z0-9_@+~.\/-]+/g)) {
+  for (const m of directive.matchAll(/[A-Za-z0-9_@+~./-]+/g)) {
     const token = m[0].replace(/[.,:;]+$/, '');
     const forms = [token, token.replace(/^\.\//, ''), token.replace(/^[ab]\//, '')];
     const exact = forms.find((f) => byPath.has(f));

@@ -42,7 +42,7 @@ export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcom
         base_tree: userRepo.baseTree,
       },
       directive: { path: req.directivePath, text: req.directiveText },
-      config: config as unknown as Record<string, unknown>,
+      config: config,
       model: { provider: config.model.provider, name: config.model.name, url: config.model.url },
       image,
       artifactsDir: deps.store.artifactsDir(runId),

@@ -99,7 +99,7 @@ export class DockerSandboxEngine implements SandboxEngine {
   async info(options: { signal?: AbortSignal } = {}): Promise<EngineInfo> {
     throwIfAborted(options.signal, 'reading the engine info');
     try {
-      const [info, version] = await Promise.all([this.docker.info(), this.docker.version()]);
+      const [info, version] = await Promise.all([this.docker.info() as Promise<unknown>, this.docker.version()]);
       return parseEngineInfo(info, version);
     } catch (err) {
       throw sandboxFailure(err, 'reading the engine info', options.signal);

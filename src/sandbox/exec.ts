@@ -115,14 +115,14 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
   const started = performance.now();
   const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const out = { stdout: new OutputCapture(max), stderr: new OutputCapture(max) };
-  let callbackError: unknown;
+  let callbackError: Error | undefined;
   const demux = new FrameDemuxer((name, payload) => {
     out[name].push(payload);
     if (options.onOutput && callbackError === undefined) {
       try {
         options.onOutput(name, payload);
       } catch (err) {
-        callbackError = err;
+        callbackError = err instanceof Error ? err : new Error(String(err));
       }
     }
   });

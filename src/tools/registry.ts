@@ -33,12 +33,16 @@ const relPath = z
   );
 const patchFile = z.string().regex(/^\.git\/hammer\/[A-Za-z0-9._-]+$/, 'a patch placed by the host under .git/hammer/');
 
+/** A tool of any input type: a registry holds tools of every input, and each one parses its own. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Tool<unknown> would reject tools with a typed argv
+export type AnyTool = Tool<any>;
+
 function tool<I>(t: Tool<I>): Tool<I> {
   return t;
 }
 
 /** The built-in tools. */
-export const BUILTIN_TOOLS: Tool<any>[] = [
+export const BUILTIN_TOOLS: AnyTool[] = [
   tool({
     name: 'git_status',
     description: 'working tree status (porcelain)',
@@ -53,7 +57,7 @@ export const BUILTIN_TOOLS: Tool<any>[] = [
       .object({
         rev: z
           .string()
-          .regex(/^[A-Za-z0-9._\/^~-]+$/)
+          .regex(/^[A-Za-z0-9._/^~-]+$/)
           .optional(),
       })
       .strict(),
@@ -113,9 +117,9 @@ export const BUILTIN_TOOLS: Tool<any>[] = [
 
 /** A set of tools; plugins register more. */
 export class ToolRegistry {
-  readonly #tools = new Map<string, Tool<any>>();
+  readonly #tools = new Map<string, AnyTool>();
 
-  constructor(tools: Tool<any>[] = BUILTIN_TOOLS) {
+  constructor(tools: AnyTool[] = BUILTIN_TOOLS) {
     for (const t of tools) this.register(t);
   }
 
@@ -126,7 +130,7 @@ export class ToolRegistry {
     this.#tools.set(t.name, t);
   }
 
-  list(): Tool<any>[] {
+  list(): AnyTool[] {
     return [...this.#tools.values()];
   }
 

@@ -322,7 +322,10 @@ function split(text: string, size: number): string[] {
 }
 
 function promptTokens(body: ChatBody): number {
-  const chars = (body.messages ?? []).reduce((n, m) => n + String(m.content ?? '').length, 0);
+  const chars = (body.messages ?? []).reduce(
+    (n, m) => n + (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')).length,
+    0,
+  );
   return Math.ceil(chars / 4);
 }
 

@@ -80,7 +80,7 @@ describe('run: the loop goes on and stops', () => {
     expect(p2).toContain('patch does not apply');
     expect(p2).toContain('calc.py, hunk 1 (@@ -5,6 +5,6 @@): its lines (context and removed) were not found');
     expect(p2).toMatch(/These lines are not in calc\.py at all:\n {8}result = 1\n {12}result -= items/);
-    expect(p2).toMatch(/The closest region of calc\.py \(lines \d+-\d+\) is:\n[^]* 8 \|         result -= item\n/);
+    expect(p2).toMatch(/The closest region of calc\.py \(lines \d+-\d+\) is:\n[^]* 8 \| {9}result -= item\n/);
     // the rejected patch itself, recognisable by its wrong lines
     expect(p1).not.toContain('     result = 1');
     expect(p2).toContain('     result = 1\n');

@@ -46,7 +46,9 @@ export async function refsOf(repo: FixtureRepo): Promise<string[]> {
 /** The text of every message of a recorded chat request (system and user), joined. */
 export function promptText(req: RecordedRequest | undefined): string {
   const body = req?.body as { messages?: { content?: unknown }[] } | undefined;
-  return (body?.messages ?? []).map((m) => String(m.content ?? '')).join('\n');
+  return (body?.messages ?? [])
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')))
+    .join('\n');
 }
 
 /** The run ids with a state file in the repository's .hammer/runs. */

@@ -3,7 +3,6 @@
 // Sensitive paths (CI configuration, .gitattributes, .gitmodules, package scripts) are refused by
 // default; a second run allows them and PR_SUMMARY.md flags every one for review.
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
 import { promptText } from '../integration/run-support.js';

@@ -4,7 +4,7 @@
 // trees are refused by the preflight with a clear error; odd names pass through intact and are
 // shown escaped.
 import { execFile } from 'node:child_process';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';

@@ -39,8 +39,8 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
   let stdout = '';
   let stderr = '';
   let peakRss = 0;
-  child.stdout!.setEncoding('utf8').on('data', (s: string) => (stdout = (stdout + s).slice(-CAP)));
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr = (stderr + s).slice(-CAP)));
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout = (stdout + s).slice(-CAP)));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr = (stderr + s).slice(-CAP)));
   const sample = setInterval(() => {
     if (child.pid === undefined) return;
     readFile(`/proc/${child.pid}/status`, 'utf8')

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SandboxSpec } from '../../../src/sandbox/types.js';
 import { verifyHardening } from '../../../src/sandbox/verify-hardening.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the engine's inspect document, edited freely per case
 type Json = Record<string, any>;
 const real: Json = JSON.parse(readFileSync(new URL('./fixtures/sandbox-inspect.json', import.meta.url), 'utf8'));
 const volumeName: string = real.Mounts[0].Name;
