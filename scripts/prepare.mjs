@@ -11,11 +11,18 @@ const npm = process.env.npm_execpath;
 
 /** Run a command in the package root; exit with its status when it fails. */
 function step(command, args) {
-  const r = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: localEnv() });
   if (r.status !== 0) {
     process.stderr.write(`hammer-box prepare: ${[command, ...args].join(' ')} failed\n`);
     process.exit(r.status ?? 1);
   }
+}
+
+/** The environment without npm's settings for a global install (`npm install -g .` runs this in the clone). */
+function localEnv() {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (/^npm_config_(global|location|prefix)$/i.test(k)) delete env[k];
+  return env;
 }
 
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
