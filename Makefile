@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE ?= node
 CLI := $(NODE) dist/cli/main.js
 
-.PHONY: all deps build engine gvisor images test test-unit test-integration bench demo clean typecheck security lint format
+.PHONY: all deps build engine gvisor images test test-unit test-integration bench demo clean typecheck security lint format package-check
 
 all: build
 
@@ -81,6 +81,11 @@ bench: build images
 # The run builds only the images it needs (base and python).
 demo: build engine
 	@bash examples/demo.sh
+
+# Install hammer-box from fresh clones of HEAD into empty prefixes (npm pack + install, npm install -g .,
+# a git URL) and run each installed command (see scripts/package-check.sh). Needs the npm registry.
+package-check:
+	@bash scripts/package-check.sh
 
 clean:
 	rm -rf dist .bench

@@ -5,6 +5,9 @@ import type { ModelCheck } from '../llm/index.js';
 import { AUTO_RUNTIME, GVISOR } from '../loop/runtime.js';
 import type { EngineInfo } from '../sandbox/types.js';
 
+/** How to get gVisor: the install guide names the steps for each engine host. */
+const GVISOR_HINT = 'install gVisor and register runsc as a runtime of the engine';
+
 /** How one check came out: `warn` never fails doctor, `fail` means a run would not work. */
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -142,7 +145,7 @@ export function runtimeCheck(info: EngineInfo, configured: string): DoctorCheck 
       'runtime',
       'warn',
       `gVisor (${GVISOR}) is not offered, so sandboxes run with ${fallback} and share the host kernel; the engine offers ${offered}`,
-      "install gVisor and register runsc with the engine ('make gvisor' as root on a Debian engine host; https://gvisor.dev/docs/user_guide/install/)",
+      `${GVISOR_HINT} (https://gvisor.dev/docs/user_guide/install/)`,
     );
   }
   if (configured) {
@@ -155,7 +158,7 @@ export function runtimeCheck(info: EngineInfo, configured: string): DoctorCheck 
       'fail',
       `[sandbox] runtime is "${configured}" but the engine offers only ${offered}`,
       configured === GVISOR
-        ? `install gVisor and register runsc with the engine ('make gvisor'; https://gvisor.dev/docs/user_guide/install/), or set [sandbox] runtime = "${AUTO_RUNTIME}"`
+        ? `${GVISOR_HINT} (https://gvisor.dev/docs/user_guide/install/), or set [sandbox] runtime = "${AUTO_RUNTIME}"`
         : `register ${configured} with the engine, or set [sandbox] runtime = "${AUTO_RUNTIME}"`,
     );
   }

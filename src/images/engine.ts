@@ -2,6 +2,7 @@
 import type Dockerode from 'dockerode';
 import { z } from 'zod';
 import { HammerError, abortError, throwIfAborted } from '../errors.js';
+import { ENGINE_HINT } from '../sandbox/docker-errors.js';
 
 const imageInspectSchema = z.object({
   Id: z.string(),
@@ -41,7 +42,7 @@ export function engineError(err: unknown, what: string, signal?: AbortSignal): H
   if (statusCodeOf(err) === undefined) {
     return new HammerError('ENGINE_UNAVAILABLE', `${what}: the Docker engine did not answer`, {
       cause: err,
-      hint: "start Docker (or run 'make engine'), or point DOCKER_HOST at a running engine",
+      hint: ENGINE_HINT,
     });
   }
   return new HammerError('INTERNAL', `${what} failed: ${err instanceof Error ? err.message : String(err)}`, {

@@ -19,7 +19,8 @@ export function messageOf(err: unknown): string {
 }
 
 /** What to do when no engine answers (shared by the ping and by an engine lost mid-run). */
-export const ENGINE_HINT = "run 'make engine', start Docker Desktop/colima, or set DOCKER_HOST";
+export const ENGINE_HINT =
+  'install and start Docker (https://docs.docker.com/engine/install/; Docker Desktop or colima on macOS), or point DOCKER_HOST at a running engine';
 
 const LOST_CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 

@@ -121,6 +121,6 @@ describe('doctor', () => {
     expect(report.ok).toBe(false);
     expect(report.engine).toBeNull();
     expect(report.checks.map((c) => `${c.name}:${c.status}`)).toEqual(['config:ok', 'engine:fail', 'model:ok']);
-    expect(find(report, 'engine')?.hint).toContain('make engine');
+    expect(find(report, 'engine')?.hint).toContain('install and start Docker');
   });
 });

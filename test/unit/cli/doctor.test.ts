@@ -116,7 +116,8 @@ describe('engine checks', () => {
         'gVisor (runsc) is not offered, so sandboxes run with runc and share the host kernel',
       ),
     });
-    expect(c.hint).toContain('make gvisor');
+    expect(c.hint).toContain('install gVisor and register runsc');
+    expect(c.hint).not.toMatch(/\bmake\b/);
   });
 
   it('fails when the configured runtime is not offered, since every sandbox is created with it', () => {

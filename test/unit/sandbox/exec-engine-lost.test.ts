@@ -50,7 +50,7 @@ describe('execInSandbox when the engine goes away', () => {
     expect(err).toBeInstanceOf(HammerError);
     expect(err).toMatchObject({ code: 'ENGINE_UNAVAILABLE' });
     expect((err as HammerError).message).toMatch(/pytest.*stopped answering/);
-    expect((err as HammerError).hint).toMatch(/make engine/);
+    expect((err as HammerError).hint).toMatch(/install and start Docker/);
   });
 
   it('throws SANDBOX_BROKEN when the engine answers with an error', async () => {

@@ -77,7 +77,7 @@ describe('pingEngine', () => {
     const docker = createDockerClient({ DOCKER_HOST: 'unix:///nonexistent/hammer-box-test.sock' });
     const err = await pingEngine(docker).catch((e: unknown) => e);
     expect(isHammerError(err, 'ENGINE_UNAVAILABLE')).toBe(true);
-    expect(isHammerError(err) && err.hint).toMatch(/make engine/);
+    expect(isHammerError(err) && err.hint).toMatch(/install and start Docker/);
   });
 
   it('an aborted ping is ABORTED', async () => {

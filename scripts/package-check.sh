@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# `make package-check`: prove that hammer-box installs the three ways npm offers, each from a fresh clone
+# of the committed HEAD into an empty prefix, and that the installed command works:
+#   1. npm pack in a clone, then npm install -g <tarball> (the tarball holds only what the CLI needs);
+#   2. npm install -g . in a clone;
+#   3. npm install -g --install-links git+file://<clone> (a git URL).
+# Each installed CLI must print its version and help, run `doctor` (exit 0 or 3: a missing model server
+# or image is a finding, not a broken install), and speak of installing Docker, never of make targets,
+# when no engine answers. Needs the npm registry; uses the engine only for the doctor runs.
+# PACKAGE_CHECK=pack limits it to the first way (the quickest).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+src=$(pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/hammer-box-package.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+ways=${PACKAGE_CHECK:-pack,folder,git}
+export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+
+fail() {
+  echo "package-check: $*" >&2
+  exit 1
+}
+
+clone() {
+  git clone -q --no-hardlinks "$src" "$work/$1"
+  [ ! -e "$work/$1/dist" ] || fail "a fresh clone has dist/ (it must be built by npm, not committed)"
+}
+
+# The installed command at prefix $1 works: version, help, doctor, and Docker hints without make targets.
+check_cli() {
+  local bin="$1/bin/hammer-box" out status
+  [ -x "$bin" ] || fail "$2: no executable $bin"
+  out=$("$bin" --version) || fail "$2: hammer-box --version failed"
+  [ "$out" = "$(node -p "require('$src/package.json').version")" ] || fail "$2: --version printed '$out'"
+  "$bin" --help | grep -q 'hammer-box run' || fail "$2: --help does not show the run command"
+  status=0
+  out=$(cd "$work" && "$bin" doctor 2>&1) || status=$?
+  case $status in 0 | 3) ;; *) fail "$2: doctor exited $status: $out" ;; esac
+  grep -q '^ok    config' <<<"$out" || fail "$2: doctor did not resolve the packaged default config: $out"
+  status=0
+  out=$(cd "$work" && DOCKER_HOST=unix://"$work"/no-engine.sock "$bin" doctor 2>&1) || status=$?
+  [ "$status" = 3 ] || fail "$2: doctor without an engine exited $status"
+  grep -q 'install and start Docker' <<<"$out" || fail "$2: no Docker install hint without an engine: $out"
+  if grep -Eq "make (engine|gvisor|images|build)" <<<"$out"; then fail "$2: an installed CLI names a make target: $out"; fi
+  echo "package-check: $2: hammer-box $("$bin" --version) installed and runs doctor"
+}
+
+if [[ ,$ways, == *,pack,* ]]; then
+  clone pack
+  (cd "$work/pack" && npm pack --silent --pack-destination "$work" >/dev/null)
+  tgz=$(ls "$work"/hammer-box-*.tgz)
+  # what the tarball holds: the built CLI (no source maps), the runner, image contexts, configs, README, LICENSE
+  unexpected=$(tar -tzf "$tgz" | sed 's#^package/##' |
+    grep -Ev '^(package\.json|README\.md|LICENSE|dist/.+\.js|runner/[^/]+\.sh|images/.+|configs/[^/]+\.toml)$' || true)
+  [ -z "$unexpected" ] || fail "the tarball holds files the CLI does not need: $unexpected"
+  tar -tzf "$tgz" | grep -q '^package/dist/cli/main.js$' || fail "the tarball has no dist/cli/main.js"
+  npm install -g --silent --prefix "$work/prefix-pack" "$tgz" >/dev/null
+  check_cli "$work/prefix-pack" "npm pack + install"
+fi
+
+if [[ ,$ways, == *,folder,* ]]; then
+  clone folder
+  (cd "$work/folder" && npm install -g --silent --prefix "$work/prefix-folder" . >/dev/null)
+  check_cli "$work/prefix-folder" "npm install -g ."
+fi
+
+if [[ ,$ways, == *,git,* ]]; then
+  clone git
+  # --install-links: without it npm installs a git dependency that has a prepare script globally as a
+  # link into its own temporary clone, which it then deletes (npm/cli#6984, npm/cli#8440)
+  npm install -g --silent --install-links --prefix "$work/prefix-git" "git+file://$work/git" >/dev/null
+  check_cli "$work/prefix-git" "npm install -g <git url>"
+fi
