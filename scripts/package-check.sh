@@ -7,7 +7,8 @@
 # Each installed CLI must print its version and help, run `doctor` (exit 0 or 3: a missing model server
 # or image is a finding, not a broken install), and speak of installing Docker, never of make targets,
 # when no engine answers. Needs the npm registry; uses the engine only for the doctor runs.
-# PACKAGE_CHECK=pack limits it to the first way (the quickest).
+# PACKAGE_CHECK=pack limits it to the first way (the quickest). HAMMER_ENGINE_LOCK names a lock file held
+# (flock) while doctor uses the engine, for machines whose engine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$(pwd)
@@ -21,6 +22,11 @@ fail() {
   exit 1
 }
 
+# Run a command that uses the engine (under HAMMER_ENGINE_LOCK when set).
+engine() {
+  if [ -n "${HAMMER_ENGINE_LOCK:-}" ]; then flock "$HAMMER_ENGINE_LOCK" "$@"; else "$@"; fi
+}
+
 clone() {
   git clone -q --no-hardlinks "$src" "$work/$1"
   [ ! -e "$work/$1/dist" ] || fail "a fresh clone has dist/ (it must be built by npm, not committed)"
@@ -32,9 +38,9 @@ check_cli() {
   [ -x "$bin" ] || fail "$2: no executable $bin"
   out=$("$bin" --version) || fail "$2: hammer-box --version failed"
   [ "$out" = "$(node -p "require('$src/package.json').version")" ] || fail "$2: --version printed '$out'"
-  "$bin" --help | grep -q 'hammer-box run' || fail "$2: --help does not show the run command"
+  "$bin" --help | grep -Eq '^  run \[options\]' || fail "$2: --help does not show the run command"
   status=0
-  out=$(cd "$work" && "$bin" doctor 2>&1) || status=$?
+  out=$(cd "$work" && engine "$bin" doctor 2>&1) || status=$?
   case $status in 0 | 3) ;; *) fail "$2: doctor exited $status: $out" ;; esac
   grep -q '^ok    config' <<<"$out" || fail "$2: doctor did not resolve the packaged default config: $out"
   status=0
@@ -50,10 +56,10 @@ if [[ ,$ways, == *,pack,* ]]; then
   (cd "$work/pack" && npm pack --silent --pack-destination "$work" >/dev/null)
   tgz=$(ls "$work"/hammer-box-*.tgz)
   # what the tarball holds: the built CLI (no source maps), the runner, image contexts, configs, README, LICENSE
-  unexpected=$(tar -tzf "$tgz" | sed 's#^package/##' |
-    grep -Ev '^(package\.json|README\.md|LICENSE|dist/.+\.js|runner/[^/]+\.sh|images/.+|configs/[^/]+\.toml)$' || true)
+  files=$(tar -tzf "$tgz" | sed 's#^package/##')
+  unexpected=$(grep -Ev '^(package\.json|README\.md|LICENSE|dist/.+\.js|runner/[^/]+\.sh|images/.+|configs/[^/]+\.toml)$' <<<"$files" || true)
   [ -z "$unexpected" ] || fail "the tarball holds files the CLI does not need: $unexpected"
-  tar -tzf "$tgz" | grep -q '^package/dist/cli/main.js$' || fail "the tarball has no dist/cli/main.js"
+  grep -qx 'dist/cli/main.js' <<<"$files" || fail "the tarball has no dist/cli/main.js"
   npm install -g --silent --prefix "$work/prefix-pack" "$tgz" >/dev/null
   check_cli "$work/prefix-pack" "npm pack + install"
 fi
