@@ -23,7 +23,7 @@ export function buildProgram(version: string): Command {
     .description('run the loop: generate a patch, check and apply it in the sandbox, test, repeat until the tests pass')
     .requiredOption('--repo <path>', 'the git repository to work on (never modified except for one new branch)')
     .requiredOption('--directive <file>', 'a text file saying what to do')
-    .option('--base <ref>', 'branch or commit to start from (default: main)')
+    .option('--base <ref>', 'branch, tag or commit to start from (default: the checked-out branch, else the commit HEAD points at)')
     .addOption(new Option('--toolchain <name>', 'toolchain image to test in').conflicts('image'))
     .option('--image <ref>', 'your own image instead of a toolchain image (must meet the image contract)')
     .option('--test-command <cmd>', 'the test command, run with sh -c in /workspace')

@@ -87,7 +87,8 @@ export const PromptConfigSchema = z.strictObject({
 });
 
 export const GitConfigSchema = z.strictObject({
-  base: z.string().min(1),
+  /** The branch, tag or commit to start from; empty: HEAD's branch, else HEAD's commit (a detached CI checkout). */
+  base: z.string(),
   branch_prefix: z.string().regex(/^[A-Za-z0-9._\-/]*$/, 'letters, digits, . _ - / only'),
   author_name: z.string().min(1),
   author_email: z.string().min(1),

@@ -5,6 +5,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { HammerError } from '../errors.js';
 import { runGitResult, type GitOptions } from './git-exec.js';
 import { isObjectId } from './object-id.js';
+import { resolveBase } from './base-ref.js';
 
 /** The user's repository as hammer-box uses it. */
 export interface UserRepo {
@@ -16,7 +17,7 @@ export interface UserRepo {
   objectsDir: string;
   /** sha1 or sha256. */
   objectFormat: string;
-  /** The base as the user named it. */
+  /** The base as the user named it, else HEAD's branch, else HEAD's commit id (detached). */
   base: string;
   baseCommit: string;
   baseTree: string;
@@ -27,7 +28,7 @@ export function userRepoGit(repo: Pick<UserRepo, 'gitDir'>, signal?: AbortSignal
   return signal ? { gitDir: repo.gitDir, signal } : { gitDir: repo.gitDir };
 }
 
-/** Resolve `path` to its repository and `base` to a commit; REPO_INVALID with a hint when unusable. */
+/** Resolve `path` to its repository and `base` ('' = what HEAD is) to a commit; REPO_INVALID with a hint when unusable. */
 export async function resolveUserRepo(
   path: string,
   base: string,
@@ -40,7 +41,7 @@ export async function resolveUserRepo(
       hint: 'pass --repo <path> pointing at a git repository',
     });
   }
-  if (base.length === 0 || base.startsWith('-') || /[\0\n]/.test(base)) {
+  if (base.startsWith('-') || /[\0\n]/.test(base)) {
     throw new HammerError('REPO_INVALID', `not a usable base: ${JSON.stringify(base)}`, {
       hint: 'pass --base <branch> naming an existing branch, tag or commit',
     });
@@ -63,24 +64,7 @@ export async function resolveUserRepo(
   }
 
   const git = userRepoGit({ gitDir }, opts.signal);
-  const commit = await runGitResult(['rev-parse', '--verify', '--quiet', '--end-of-options', `${base}^{commit}`], git);
-  const baseCommit = commit.stdout.toString('utf8').trim();
-  if (commit.exitCode !== 0 || !isObjectId(baseCommit)) {
-    const refs = await runGitResult(['show-ref', '--heads'], git);
-    const heads = refs.stdout
-      .toString('utf8')
-      .split('\n')
-      .map((l) => l.split(' ')[1]?.replace(/^refs\/heads\//, ''))
-      .filter((b): b is string => !!b);
-    if (heads.length === 0) {
-      throw new HammerError('REPO_INVALID', `the repository at ${root} has no commits yet`, {
-        hint: 'commit the starting point first (git add . && git commit), then run hammer-box again',
-      });
-    }
-    throw new HammerError('REPO_INVALID', `base ${JSON.stringify(base)} is not a commit in ${root}`, {
-      hint: `pass --base <branch>; branches here: ${heads.slice(0, 10).join(', ')}${heads.length > 10 ? ', ...' : ''}`,
-    });
-  }
+  const { name, commit: baseCommit } = await resolveBase(base, git, root);
   const tree = await runGitResult(['rev-parse', '--verify', '--quiet', `${baseCommit}^{tree}`], git);
   const baseTree = tree.stdout.toString('utf8').trim();
   if (tree.exitCode !== 0 || !isObjectId(baseTree)) {
@@ -88,7 +72,7 @@ export async function resolveUserRepo(
       hint: 'run `git fsck` in the repository',
     });
   }
-  return { root, gitDir, objectsDir, objectFormat, base, baseCommit, baseTree };
+  return { root, gitDir, objectsDir, objectFormat, base: name, baseCommit, baseTree };
 }
 
 function notARepo(dir: string, stderr: string): HammerError {

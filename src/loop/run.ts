@@ -37,7 +37,7 @@ export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcom
       now: deps.now(),
       repo: {
         path: userRepo.root,
-        base_ref: config.git.base,
+        base_ref: userRepo.base,
         base_commit: userRepo.baseCommit,
         base_tree: userRepo.baseTree,
       },

@@ -83,6 +83,55 @@ describe('resolveUserRepo', () => {
     expect(err.hint).toMatch(/trunk/);
   });
 
+  it('starts from the checked-out branch when no base is named', async () => {
+    const repo = await fixture({ files: { 'a.txt': 'a\n' } });
+    await repo.git(['checkout', '--quiet', '-b', 'feature']);
+    await repo.write({ 'c.txt': 'c\n' });
+    await repo.git(['add', 'c.txt']);
+    await repo.git(['commit', '--quiet', '-m', 'feature']);
+    const resolved = await resolveUserRepo(repo.path, '');
+    expect(resolved.base).toBe('feature');
+    expect(resolved.baseCommit).toBe(await repo.head());
+  });
+
+  describe('on a CI-style checkout (a clone with a detached HEAD and no local branches)', () => {
+    async function ciClone(): Promise<{ path: string; commit: string }> {
+      const origin = await fixture({ files: { 'a.txt': 'a\n' }, commits: [{ files: { 'b.txt': 'b\n' } }] });
+      const commit = await origin.head();
+      const dir = await tempDir();
+      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      await origin.git(['clone', '--quiet', '--no-checkout', origin.path, dir]);
+      const git = (args: string[]) => origin.git(['-C', dir, ...args]);
+      await git(['checkout', '--quiet', '--detach', commit]);
+      await git(['branch', '--quiet', '-D', 'main']);
+      return { path: dir, commit };
+    }
+
+    it('starts from the commit HEAD points at, recorded by its id', async () => {
+      const ci = await ciClone();
+      const resolved = await resolveUserRepo(ci.path, '');
+      expect(resolved.baseCommit).toBe(ci.commit);
+      expect(resolved.base).toBe(ci.commit);
+    });
+
+    it('refuses a wrong base by naming the remote branches and the detached HEAD, not as an empty repository', async () => {
+      const ci = await ciClone();
+      const err = await refusal(resolveUserRepo(ci.path, 'main'));
+      expect(err.code).toBe('REPO_INVALID');
+      expect(err.message).toMatch(/base "main" is not a commit/);
+      expect(err.message).not.toMatch(/no commits/);
+      expect(err.hint).toContain('remote branches: origin/main');
+      expect(err.hint).toContain(`HEAD: detached at ${ci.commit.slice(0, 12)}`);
+      expect(err.hint).toContain('leave --base out');
+    });
+  });
+
+  it('refuses an unborn branch with no commits anywhere as an empty repository', async () => {
+    const repo = await fixture({});
+    const err = await refusal(resolveUserRepo(repo.path, ''));
+    expect(err.message).toMatch(/no commits yet/);
+  });
+
   it('refuses a base that looks like an option', async () => {
     const repo = await fixture({ files: { 'a.txt': 'a\n' } });
     const err = await refusal(resolveUserRepo(repo.path, '--output=/tmp/x'));
