@@ -39,6 +39,8 @@ export interface DoctorOptions {
   repo?: string;
   /** --config file. */
   configFile?: string;
+  /** Config keys set on the command line (--provider, --model, --llm-url). */
+  flags?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
   /** The engine client; by default one for DOCKER_HOST (or the default socket) from `env`. */
   docker?: Dockerode;
@@ -57,6 +59,7 @@ export async function doctor(options: DoctorOptions = {}): Promise<DoctorReport>
     env,
     ...(repo ? { repo } : {}),
     ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.flags ? { flags: options.flags } : {}),
   });
   const { config } = resolved;
   const [engine, model] = await Promise.all([

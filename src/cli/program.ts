@@ -21,18 +21,26 @@ export function buildProgram(version: string): Command {
   const run = program
     .command('run')
     .description('run the loop: generate a patch, check and apply it in the sandbox, test, repeat until the tests pass')
-    .requiredOption('--repo <path>', 'the git repository to work on (never modified except for one new branch)')
-    .requiredOption('--directive <file>', 'a text file saying what to do')
-    .option('--base <ref>', 'branch, tag or commit to start from (default: the checked-out branch, else the commit HEAD points at)')
-    .addOption(new Option('--toolchain <name>', 'toolchain image to test in').conflicts('image'))
+    .requiredOption(
+      '--repo <path>',
+      'required: the git repository to work on (never modified except for one new branch)',
+    )
+    .requiredOption('--directive <file>', 'required: a text file saying what to do')
+    .option(
+      '--base <ref>',
+      'branch, tag or commit to start from (default: the checked-out branch, else the commit HEAD points at)',
+    )
+    .addOption(
+      new Option('--toolchain <name>', 'toolchain image to test in (default: detected from the repository)').conflicts(
+        'image',
+      ),
+    )
     .option('--image <ref>', 'your own image instead of a toolchain image (must meet the image contract)')
-    .option('--test-command <cmd>', 'the test command, run with sh -c in /workspace')
-    .option('--test-timeout <seconds>', 'wall-clock limit of one test run', parseNumber)
-    .option('--max-iterations <n>', 'stop after this many model answers', parseNumber)
-    .option('--max-diff-lines <n>', 'refuse patches longer than this', parseNumber)
-    .addOption(new Option('--provider <name>', 'model provider').choices(['ollama', 'openai', 'replay']))
-    .option('--model <name>', 'model name (default: qwen3-coder:30b)')
-    .option('--llm-url <url>', 'model server URL (default: http://localhost:11434)')
+    .option('--test-command <cmd>', "the test command, run with sh -c in /workspace (default: the toolchain's)")
+    .option('--test-timeout <seconds>', 'wall-clock limit of one test run (default: 300)', parseNumber)
+    .option('--max-iterations <n>', 'stop after this many model answers (default: 10)', parseNumber)
+    .option('--max-diff-lines <n>', 'refuse patches longer than this (default: 500)', parseNumber);
+  modelOptions(run)
     .option('--config <file>', 'a TOML config file (see configs/default.toml)')
     .option('--json', 'print one JSON document with the result on stdout')
     .addOption(
@@ -40,77 +48,96 @@ export function buildProgram(version: string): Command {
         .choices(['trace', 'debug', 'info', 'warn', 'error'])
         .default('info'),
     );
+  example(run, 'hammer-box run --repo ~/src/myproject --directive fix-the-parser.md');
   run.action(async (opts: Record<string, unknown>) => lazy('./commands/run.js', opts));
 
-  program
+  const replay = program
     .command('replay <run_id>')
     .description("run again with the model's recorded answers from an earlier run, to reproduce it exactly")
     .option('--repo <path>', 'the repository the run belongs to', '.')
-    .option('--json', 'print one JSON document with the result on stdout')
-    .action(async (runId: string, opts: Record<string, unknown>) => lazy('./commands/replay.js', { ...opts, runId }));
+    .option('--json', 'print one JSON document with the result on stdout');
+  example(replay, 'hammer-box replay 20261122T140501Z-k3b7qa --repo ~/src/myproject');
+  replay.action(async (runId: string, opts: Record<string, unknown>) =>
+    lazy('./commands/replay.js', { ...opts, runId }),
+  );
 
-  program
+  const resume = program
     .command('resume <run_id>')
     .description('continue a run that was interrupted, killed or broke, from its last completed phase')
     .option('--repo <path>', 'the repository the run belongs to', '.')
-    .option('--json', 'print one JSON document with the result on stdout')
-    .action(async (runId: string, opts: Record<string, unknown>) => lazy('./commands/resume.js', { ...opts, runId }));
+    .option('--json', 'print one JSON document with the result on stdout');
+  example(resume, 'hammer-box resume 20261122T140501Z-k3b7qa --repo ~/src/myproject');
+  resume.action(async (runId: string, opts: Record<string, unknown>) =>
+    lazy('./commands/resume.js', { ...opts, runId }),
+  );
 
   const runs = program.command('runs').description('list and inspect runs of a repository');
-  runs
+  const runsList = runs
     .command('list')
     .description('list runs, newest first')
     .option('--repo <path>', 'the repository', '.')
-    .option('--json', 'print JSON')
-    .action(async (opts: Record<string, unknown>) => lazy('./commands/runs-list.js', opts));
-  runs
+    .option('--json', 'print JSON');
+  example(runsList, 'hammer-box runs list --repo ~/src/myproject');
+  runsList.action(async (opts: Record<string, unknown>) => lazy('./commands/runs-list.js', opts));
+  const runsShow = runs
     .command('show <run_id>')
     .description("show a run's state and where its files are")
     .option('--repo <path>', 'the repository', '.')
-    .option('--json', 'print the state file as JSON')
-    .action(async (runId: string, opts: Record<string, unknown>) =>
-      lazy('./commands/runs-show.js', { ...opts, runId }),
-    );
+    .option('--json', 'print the state file as JSON');
+  example(runsShow, 'hammer-box runs show 20261122T140501Z-k3b7qa --repo ~/src/myproject');
+  runsShow.action(async (runId: string, opts: Record<string, unknown>) =>
+    lazy('./commands/runs-show.js', { ...opts, runId }),
+  );
 
   const tools = program.command('tools').description('the whitelisted tools the loop may run inside the sandbox');
-  tools
+  const toolsList = tools
     .command('list')
     .description('list tools with their JSON contracts (plugins from [tools] plugins included)')
     .option('--config <file>', 'a TOML config file (for [tools] plugins)')
-    .option('--json', 'print JSON')
-    .action(async (opts: Record<string, unknown>) => lazy('./commands/tools-list.js', opts));
+    .option('--json', 'print JSON');
+  example(toolsList, 'hammer-box tools list --json');
+  toolsList.action(async (opts: Record<string, unknown>) => lazy('./commands/tools-list.js', opts));
 
-  program
+  const doctor = program
     .command('doctor')
     .description('check the engine and its security options, the images, and the model server')
     .option('--config <file>', 'a TOML config file')
-    .option('--repo <path>', 'a repository whose .hammer/config.toml to include')
-    .option('--json', 'print JSON')
-    .action(async (opts: Record<string, unknown>) => lazy('./commands/doctor.js', opts));
+    .option('--repo <path>', 'a repository whose .hammer/config.toml to include');
+  modelOptions(doctor).option('--json', 'print JSON');
+  example(doctor, 'hammer-box doctor --provider openai --llm-url http://localhost:8000/v1 --model my-model');
+  doctor.action(async (opts: Record<string, unknown>) => lazy('./commands/doctor.js', opts));
 
-  program
+  const gc = program
     .command('gc')
     .description('remove sandbox containers and volumes of runs that are no longer alive')
-    .option('--json', 'print JSON')
-    .action(async (opts: Record<string, unknown>) => lazy('./commands/gc.js', opts));
+    .option('--json', 'print JSON');
+  example(gc, 'hammer-box gc');
+  gc.action(async (opts: Record<string, unknown>) => lazy('./commands/gc.js', opts));
 
   const images = program.command('images').description('build and list sandbox images (no registry needed)');
-  images
+  const bootstrap = images
     .command('bootstrap')
-    .description('make the base image: pull debian:bookworm-slim, or build it with debootstrap')
-    .action(async (opts: Record<string, unknown>) => lazy('./commands/images.js', { ...opts, action: 'bootstrap' }));
-  images
+    .description('make the base image: pull debian:bookworm-slim, or build it with debootstrap');
+  example(bootstrap, 'hammer-box images bootstrap');
+  bootstrap.action(async (opts: Record<string, unknown>) =>
+    lazy('./commands/images.js', { ...opts, action: 'bootstrap' }),
+  );
+  const build = images
     .command('build [toolchain]')
-    .description('build a toolchain image (content-addressed: unchanged images are not rebuilt)')
-    .action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
-      lazy('./commands/images.js', { ...opts, action: 'build', toolchain }),
+    .description(
+      'build a toolchain image, or every one when none is named (content-addressed: unchanged images are not rebuilt)',
     );
-  images
+  example(build, 'hammer-box images build python');
+  build.action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
+    lazy('./commands/images.js', { ...opts, action: 'build', toolchain }),
+  );
+  const imagesList = images
     .command('list')
     .description('list hammer-box images: size, created, last used and by which runs')
-    .option('--json', 'print JSON')
-    .action(async (opts: Record<string, unknown>) => lazy('./commands/images.js', { ...opts, action: 'list' }));
-  images
+    .option('--json', 'print JSON');
+  example(imagesList, 'hammer-box images list');
+  imagesList.action(async (opts: Record<string, unknown>) => lazy('./commands/images.js', { ...opts, action: 'list' }));
+  const prune = images
     .command('prune [toolchain]')
     .description(
       'remove old images (of one toolchain when named): keep the newest N per toolchain, or fit a disk budget (never an image a live run uses)',
@@ -118,12 +145,28 @@ export function buildProgram(version: string): Command {
     .option('--keep <n>', 'images to keep per toolchain and kind (default 2 when no --budget)')
     .option('--budget <size>', 'remove the least recently used until the rest fit, e.g. 5g')
     .option('--dry-run', 'only say what would be removed')
-    .option('--json', 'print JSON')
-    .action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
-      lazy('./commands/images.js', { ...opts, action: 'prune', toolchain }),
-    );
+    .option('--json', 'print JSON');
+  example(prune, 'hammer-box images prune --budget 10g --dry-run');
+  prune.action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
+    lazy('./commands/images.js', { ...opts, action: 'prune', toolchain }),
+  );
 
   return program;
+}
+
+/** --provider, --model and --llm-url: the model server to use (config keys model.provider, .name, .url). */
+function modelOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option('--provider <name>', 'model provider (default: ollama)').choices(['ollama', 'openai', 'replay']),
+    )
+    .option('--model <name>', 'model name (default: qwen3-coder:30b)')
+    .option('--llm-url <url>', 'model server URL (default: http://localhost:11434, or OLLAMA_HOST / OPENAI_BASE_URL)');
+}
+
+/** Show an example under the command's help. */
+function example(cmd: Command, ...lines: string[]): void {
+  cmd.addHelpText('after', `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
 }
 
 function parseNumber(value: string): number {

@@ -54,6 +54,32 @@ export function ollamaHostToUrl(host: string): string {
   return u.toString().replace(/\/$/, '');
 }
 
+/** The source name of the OPENAI_BASE_URL layer (it only counts when the provider is openai). */
+export const OPENAI_BASE_URL_SOURCE = 'OPENAI_BASE_URL';
+
+/** A model server's own URL variable as a layer, and the one provider it speaks for. */
+export interface ProviderUrlLayer {
+  provider: 'ollama' | 'openai';
+  layer: ConfigLayer;
+}
+
+/**
+ * The providers' own variables, OLLAMA_HOST and OPENAI_BASE_URL: each sets model.url just above the
+ * defaults, below every hammer-box source, and counts only when the resolved provider is its own.
+ */
+export function providerUrlLayers(env: NodeJS.ProcessEnv): ProviderUrlLayer[] {
+  const out: ProviderUrlLayer[] = [];
+  const ollama = ollamaHostLayer(env);
+  if (ollama) out.push({ provider: 'ollama', layer: ollama });
+  const openai = env.OPENAI_BASE_URL?.trim();
+  if (openai) {
+    const values: Record<string, unknown> = {};
+    setPath(values, 'model.url', openai);
+    out.push({ provider: 'openai', layer: { source: OPENAI_BASE_URL_SOURCE, values, lines: new Map() } });
+  }
+  return out;
+}
+
 /** Set a dotted key in a nested object. */
 export function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const parts = dotted.split('.');

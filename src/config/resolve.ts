@@ -1,9 +1,10 @@
-// Resolve the configuration: defaults < repo .hammer/config.toml < --config < environment < flags.
+// Resolve the configuration: defaults < OLLAMA_HOST / OPENAI_BASE_URL < repo .hammer/config.toml < --config
+// < environment < flags.
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { HammerError } from '../errors.js';
 import { packageRoot } from '../paths.js';
-import { envLayer, OLLAMA_HOST_SOURCE, ollamaHostLayer } from './env-layer.js';
+import { envLayer, providerUrlLayers } from './env-layer.js';
 import { type Config, ConfigSchema } from './schema.js';
 import { type ConfigLayer, readTomlLayer } from './toml-source.js';
 
@@ -44,8 +45,8 @@ export async function resolveConfig(options: ResolveOptions = {}): Promise<Resol
   const defaults = await readTomlLayer(options.defaultsFile ?? join(packageRoot(), 'configs', 'default.toml'));
   if (defaults) layers.push(defaults);
   const env = options.env ?? process.env;
-  const ollamaHost = ollamaHostLayer(env);
-  if (ollamaHost) layers.push(ollamaHost);
+  const providerUrls = providerUrlLayers(env);
+  layers.push(...providerUrls.map((p) => p.layer));
   if (options.repo) {
     const repoLayer = await readTomlLayer(join(options.repo, '.hammer', 'config.toml'), { optional: true });
     if (repoLayer) {
@@ -60,14 +61,11 @@ export async function resolveConfig(options: ResolveOptions = {}): Promise<Resol
   layers.push(envLayer(env));
   if (options.flags) layers.push({ source: 'command line', values: options.flags, lines: new Map() });
   const resolved = mergeAndValidate(layers);
-  if (
-    ollamaHost &&
-    resolved.sources.get('model.url') === OLLAMA_HOST_SOURCE &&
-    resolved.config.model.provider !== 'ollama'
-  ) {
-    // OLLAMA_HOST must never send another provider's requests (and API key) to the Ollama host
-    return mergeAndValidate(layers.filter((l) => l !== ollamaHost));
-  }
+  // OLLAMA_HOST must never send another provider's requests (and API key) to the Ollama host, nor
+  // OPENAI_BASE_URL Ollama's requests to an OpenAI endpoint
+  const foreign = providerUrls.filter((p) => p.provider !== resolved.config.model.provider).map((p) => p.layer);
+  if (foreign.some((l) => resolved.sources.get('model.url') === l.source))
+    return mergeAndValidate(layers.filter((l) => !foreign.includes(l)));
   return resolved;
 }
 

@@ -76,7 +76,12 @@ async function existingRefs(git: GitOptions): Promise<Refs> {
   const names = r.exitCode === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
   const under = (prefix: string): string[] =>
     names.filter((n) => n.startsWith(prefix) && !n.endsWith('/HEAD')).map((n) => n.slice(prefix.length));
-  return { branches: under('refs/heads/'), remote: under('refs/remotes/'), tags: under('refs/tags/'), total: names.length };
+  return {
+    branches: under('refs/heads/'),
+    remote: under('refs/remotes/'),
+    tags: under('refs/tags/'),
+    total: names.length,
+  };
 }
 
 /** "branches here: a, b; remote branches: origin/x; HEAD: detached at abc123" (what a wrong base can be replaced with). */

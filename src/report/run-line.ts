@@ -1,19 +1,39 @@
-// One line per run, for `hammer-box runs list`.
+// The runs table of `hammer-box runs list`: a header, then one line per run.
 import type { RunState } from '../state/run-state.js';
 import { finishedIterations } from '../loop/stop-conditions.js';
 import { sanitizeLine, truncateText } from './sanitize.js';
 
-/** "<run_id>  <status>  <reason>  <n> it  <branch>  <directive's first line>". */
-export function renderRunLine(state: RunState): string {
+const WIDTH = { id: 23, status: 11, reason: 19, iterations: 5 } as const;
+
+/** "<run_id>  <status>  <reason>  <n> it  <branch>  <directive's first line>", the branch padded to `branchWidth`. */
+export function renderRunLine(state: RunState, branchWidth = 0): string {
   const n = finishedIterations(state).length;
   const directive = sanitizeLine(state.directive.text.split('\n').find((l) => l.trim() !== '') ?? '');
   const cells = [
-    state.run_id,
-    state.status.padEnd(11),
-    (state.reason ?? '-').padEnd(19),
-    `${n} it`.padStart(5),
-    sanitizeLine(state.branch?.name ?? '-'),
+    state.run_id.padEnd(WIDTH.id),
+    state.status.padEnd(WIDTH.status),
+    (state.reason ?? '-').padEnd(WIDTH.reason),
+    `${n} it`.padStart(WIDTH.iterations),
+    branchCell(state).padEnd(branchWidth),
     truncateText(directive, 60),
   ];
   return cells.join('  ').trimEnd();
+}
+
+/** The header and one aligned line per run. */
+export function renderRunTable(states: RunState[]): string[] {
+  const branchWidth = Math.max('BRANCH'.length, ...states.map((s) => branchCell(s).length));
+  const header = [
+    'RUN ID'.padEnd(WIDTH.id),
+    'STATUS'.padEnd(WIDTH.status),
+    'REASON'.padEnd(WIDTH.reason),
+    'ITER'.padStart(WIDTH.iterations),
+    'BRANCH'.padEnd(branchWidth),
+    'DIRECTIVE',
+  ].join('  ');
+  return [header, ...states.map((s) => renderRunLine(s, branchWidth))];
+}
+
+function branchCell(state: RunState): string {
+  return sanitizeLine(state.branch?.name ?? '-');
 }

@@ -121,6 +121,24 @@ describe('hammer-box doctor', () => {
     expect(human.stdout.trimEnd().split('\n').at(-1)).toMatch(/^not ready: 1 check failed/);
   });
 
+  it('--provider, --model and --llm-url check that server, over every other source', async () => {
+    const openai = await startModelServer({ models: ['flag-model'], script: [] });
+    try {
+      const r = await hammerBox(
+        ['doctor', '--json', '--provider', 'openai', '--model', 'flag-model', '--llm-url', `${openai.url}/v1`],
+        { HAMMER_LLM_URL: withoutModel.url, HAMMER_MODEL: DEFAULT_TEST_MODEL, OPENAI_API_KEY: 'sk-test' },
+      );
+      const report = ReportSchema.parse(JSON.parse(r.stdout));
+      expect(report.checks.find((c) => c.name === 'config')?.detail).toMatch(/^openai flag-model at /);
+      expect(report.checks.find((c) => c.name === 'model')?.status).toBe('ok');
+      expect(openai.requests.map((q) => q.path)).toEqual(['/v1/models']);
+      expect(openai.requests[0]?.headers.authorization).toBe('Bearer sk-test');
+      expect(withoutModel.requests.filter((q) => q.path !== '/api/tags')).toEqual([]);
+    } finally {
+      await openai.close();
+    }
+  });
+
   it('exits 2 naming file, line and key when the --config file is invalid', async () => {
     const file = join(dir, 'bad.toml');
     await writeFile(file, '[loop]\nmax_iterations = 0\n');

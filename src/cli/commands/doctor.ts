@@ -1,11 +1,12 @@
 // `hammer-box doctor`
 import { doctor, type DoctorReport } from '../../api/doctor.js';
 import { sanitizeLine } from '../../report/sanitize.js';
+import { flagsToConfig, type ConfigFlags } from '../config-flags.js';
 import { EXIT } from '../exit-codes.js';
 import { interruptSignal } from '../interrupt.js';
 import { printJson } from '../terminal-json.js';
 
-interface DoctorFlags {
+interface DoctorFlags extends Pick<ConfigFlags, 'provider' | 'model' | 'llmUrl'> {
   config?: string;
   repo?: string;
   json?: boolean;
@@ -42,6 +43,7 @@ export default async function doctorCommand(f: DoctorFlags): Promise<number> {
   const report = await doctor({
     ...(f.repo ? { repo: f.repo } : {}),
     ...(f.config ? { configFile: f.config } : {}),
+    flags: flagsToConfig({ provider: f.provider, model: f.model, llmUrl: f.llmUrl }),
     env: process.env,
     signal: interruptSignal(),
   });

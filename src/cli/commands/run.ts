@@ -1,46 +1,16 @@
 // `hammer-box run`
 import { run } from '../../api/run.js';
+import { flagsToConfig, type ConfigFlags } from '../config-flags.js';
 import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
 import { printRunResult } from '../run-result.js';
 
-interface RunFlags {
+interface RunFlags extends ConfigFlags {
   repo: string;
   directive: string;
-  base?: string;
-  toolchain?: string;
-  image?: string;
-  testCommand?: string;
-  testTimeout?: number;
-  maxIterations?: number;
-  maxDiffLines?: number;
-  provider?: string;
-  model?: string;
-  llmUrl?: string;
   config?: string;
   json?: boolean;
   logLevel?: string;
-}
-
-/** Flags as config keys (the highest-precedence layer). */
-export function flagsToConfig(f: RunFlags): Record<string, unknown> {
-  const out: Record<string, Record<string, unknown>> = {};
-  const set = (section: string, key: string, value: unknown): void => {
-    if (value === undefined) return;
-    out[section] ??= {};
-    out[section][key] = value;
-  };
-  set('git', 'base', f.base);
-  set('sandbox', 'toolchain', f.toolchain);
-  set('sandbox', 'image', f.image);
-  set('tools', 'test_command', f.testCommand);
-  set('tools', 'test_timeout', f.testTimeout);
-  set('loop', 'max_iterations', f.maxIterations);
-  set('loop', 'max_diff_lines', f.maxDiffLines);
-  set('model', 'provider', f.provider);
-  set('model', 'name', f.model);
-  set('model', 'url', f.llmUrl);
-  return out;
 }
 
 export default async function runCommand(f: RunFlags): Promise<number> {

@@ -1,6 +1,6 @@
 // `hammer-box runs list`
 import { listRuns, runSummary, type RunListing } from '../../api/runs.js';
-import { renderRunLine } from '../../report/run-line.js';
+import { renderRunTable } from '../../report/run-line.js';
 import { sanitizeLine } from '../../report/sanitize.js';
 import { printJson } from '../terminal-json.js';
 
@@ -14,7 +14,7 @@ export default async function runsList(f: { repo: string; json?: boolean }): Pro
   const notes = renderSkipped(listing);
   if (f.json) printJson(listing.runs.map(runSummary));
   else if (listing.runs.length === 0) notes.push(`no runs in ${sanitizeLine(listing.dir)}`);
-  else process.stdout.write(`${listing.runs.map(renderRunLine).join('\n')}\n`);
+  else process.stdout.write(`${renderRunTable(listing.runs).join('\n')}\n`);
   if (notes.length > 0) process.stderr.write(`${notes.join('\n')}\n`);
   return 0;
 }

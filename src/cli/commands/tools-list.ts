@@ -12,6 +12,7 @@ export default async function toolsList(opts: { json?: boolean; config?: string 
     process.stdout.write(`${JSON.stringify(contracts, null, 2)}\n`);
     return 0;
   }
+  process.stdout.write(`${'NAME'.padEnd(16)} DESCRIPTION\n`);
   for (const c of contracts) {
     const input = c.input as { properties?: Record<string, unknown> };
     const args = Object.keys(input.properties ?? {}).join(', ') || '-';

@@ -9,7 +9,7 @@ import { renderRunDetails } from '../../../src/cli/commands/runs-show.js';
 import { buildProgram } from '../../../src/cli/program.js';
 import { renderError } from '../../../src/cli/render-error.js';
 import { isHammerError } from '../../../src/errors.js';
-import { renderRunLine } from '../../../src/report/run-line.js';
+import { renderRunLine, renderRunTable } from '../../../src/report/run-line.js';
 import { RunStore } from '../../../src/state/store.js';
 import { iteration, makeState, testRecord } from '../state/make-state.js';
 
@@ -195,17 +195,19 @@ describe('the runs commands through the program', () => {
     await buildProgram('0.0.0-test').parseAsync(args, { from: 'user' });
   }
 
-  it('runs list prints one line per run, newest first, and the skipped file on stderr', async () => {
+  it('runs list prints a header and one line per run, newest first, and the skipped file on stderr', async () => {
     await cli('runs', 'list', '--repo', repo);
-    const lines = out.join('').trimEnd().split('\n');
+    const [header, ...lines] = out.join('').trimEnd().split('\n');
+    expect(header).toMatch(/^RUN ID +STATUS +REASON +ITER {2}BRANCH +DIRECTIVE$/);
     expect(lines).toHaveLength(2);
-    expect(lines).toEqual([renderRunLine(newState), renderRunLine(oldState)]);
+    expect(lines).toEqual(renderRunTable([newState, oldState]).slice(1));
+    expect(header!.indexOf('DIRECTIVE')).toBe(lines[0]!.indexOf('Fix add'));
     expect(lines[0]).toMatch(
       new RegExp(
         `^${NEW}  stable +tests_pass +1 it  EngineerExternal/20261123T090000Z  Fix add<U\\+202E>\\(\\) please$`,
       ),
     );
-    expect(lines[1]).toMatch(new RegExp(`^${OLD}  failed +max_iterations +2 it  -  Fix the add function`));
+    expect(lines[1]).toMatch(new RegExp(`^${OLD}  failed +max_iterations +2 it  - +Fix the add function`));
     expect(err.join('')).toBe(
       `hammer-box: skipped ${join(repo, '.hammer', 'runs', `${BROKEN}.json`)}: ${(await listRuns({ repo, env: {} })).skipped[0]?.message}\n`,
     );

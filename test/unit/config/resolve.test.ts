@@ -115,6 +115,29 @@ describe('resolveConfig', () => {
   });
 });
 
+describe('OPENAI_BASE_URL', () => {
+  it("sets the openai provider's URL below every hammer-box source, and never another provider's", async () => {
+    const url = 'https://llm.example.com/v1';
+    const openai = await resolveConfig({ env: { OPENAI_BASE_URL: url, HAMMER_PROVIDER: 'openai' } });
+    expect(openai.config.model.url).toBe(url);
+    expect(openai.sources.get('model.url')).toBe('OPENAI_BASE_URL');
+    const flag = await resolveConfig({
+      env: { OPENAI_BASE_URL: url },
+      flags: { model: { provider: 'openai', url: 'http://gpu:8000' } },
+    });
+    expect(flag.config.model.url).toBe('http://gpu:8000');
+    const ollama = await resolveConfig({ env: { OPENAI_BASE_URL: url, OLLAMA_HOST: 'gpu:11434' } });
+    expect(ollama.config.model.url).toBe('http://gpu:11434');
+    const plain = await resolveConfig({ env: { OPENAI_BASE_URL: url } });
+    expect(plain.config.model.url).toBe('http://localhost:11434');
+  });
+
+  it('reads the API key from OPENAI_API_KEY by default', async () => {
+    const { config } = await resolveConfig({ env: {} });
+    expect(config.model.api_key_env).toBe('OPENAI_API_KEY');
+  });
+});
+
 describe('ollamaHostToUrl', () => {
   it('accepts host, host:port and URLs', () => {
     expect(ollamaHostToUrl('gpu-box')).toBe('http://gpu-box:11434');

@@ -1,0 +1,41 @@
+// Every command's help: an example, required options marked, and the defaults a user needs.
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../../src/cli/program.js';
+
+/** Leaf commands (those that run something), with their full names. */
+function leaves(cmd: Command, prefix = ''): [string, Command][] {
+  return cmd.commands.flatMap((c) => {
+    const name = `${prefix}${c.name()}`;
+    return c.commands.length > 0 ? leaves(c, `${name} `) : [[name, c] as [string, Command]];
+  });
+}
+
+function helpOf(cmd: Command): string {
+  let text = '';
+  cmd.configureOutput({ writeOut: (s) => (text += s), writeErr: (s) => (text += s) });
+  cmd.outputHelp();
+  return text;
+}
+
+describe('help', () => {
+  const commands = leaves(buildProgram('0.0.0-test'));
+
+  it.each(commands)('%s shows an example of itself', (name, cmd) => {
+    expect(helpOf(cmd)).toMatch(new RegExp(`\\nExample:\\n {2}\\$ hammer-box ${name}( |\\n)`));
+  });
+
+  it('marks the options a command cannot run without', () => {
+    const run = commands.find(([n]) => n === 'run')![1];
+    const help = helpOf(run);
+    expect(help).toMatch(/--repo <path> +required: /);
+  });
+
+  it('shows the defaults of run and doctor options that have one', () => {
+    for (const name of ['run', 'doctor']) {
+      const help = helpOf(commands.find(([n]) => n === name)![1]);
+      for (const flag of ['--provider', '--model', '--llm-url'])
+        expect(help).toMatch(new RegExp(`${flag} <[a-z]+> +[^\\n]*\\(default: `));
+    }
+  });
+});
