@@ -27,7 +27,8 @@ import { inspectImage } from '../images/engine.js';
 /** Everything `run` takes; `flags` are config keys set on the command line. */
 export interface RunOptions {
   repo: string;
-  directive: string;
+  /** The directive file, read here; with `directiveText`, only a label for where that text came from, recorded as is. */
+  directive?: string;
   configFile?: string;
   flags?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
@@ -41,7 +42,7 @@ export interface RunOptions {
   onSetupOutput?: ImageProgress['onSetupOutput'];
   /** Replay: run with these recorded answers instead of a model server. */
   replayAnswers?: string[];
-  /** The directive's text when it is not read from `directive` (replay uses the recorded text). */
+  /** The directive's text when it is not read from a file (-m, stdin; replay uses the recorded text). */
   directiveText?: string;
   /** Replay: use exactly this image (id), refusing when it is gone; the toolchain and env images it recorded are carried over. */
   pinnedImage?: {
@@ -58,8 +59,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   engineLib.catch(() => undefined);
   const env = options.env ?? process.env;
   const repo = resolve(options.repo);
-  const directivePath = resolve(options.directive);
-  const directiveText = options.directiveText ?? (await readDirective(directivePath));
+  const { path: directivePath, text: directiveText } = await directiveOf(options);
   const resolved = await resolveConfig({
     repo,
     env,
@@ -216,6 +216,24 @@ async function openEngine(lib: ReturnType<typeof sandboxLib>, env: NodeJS.Proces
 export function testCommandFor(config: Config): string {
   if (config.tools.test_command) return config.tools.test_command;
   return getToolchain(config.sandbox.toolchain).defaultTestCommand;
+}
+
+/** The directive's text and the label recorded for it; USAGE when there is none or it is empty. */
+async function directiveOf(options: RunOptions): Promise<{ path: string; text: string }> {
+  if (options.directiveText !== undefined) {
+    const path = options.directive ?? '';
+    if (options.directiveText.trim() === '')
+      throw new HammerError('USAGE', `the directive${path ? ` (${path})` : ''} is empty`, {
+        hint: 'say what the model should do',
+      });
+    return { path, text: options.directiveText };
+  }
+  if (options.directive === undefined)
+    throw new HammerError('USAGE', 'no directive', {
+      hint: "pass --directive <file>, --directive - (read from stdin) or -m '<text>'",
+    });
+  const path = resolve(options.directive);
+  return { path, text: await readDirective(path) };
 }
 
 async function readDirective(path: string): Promise<string> {

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import { HammerError, isHammerError } from '../errors.js';
 import { finishedIterations } from '../loop/stop-conditions.js';
+import { shellWord } from '../report/shell-word.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { RunState } from '../state/run-state.js';
 import { RunStore, type SkippedStateFile } from '../state/store.js';
@@ -97,9 +98,4 @@ export function runSummary(state: RunState): RunSummary {
     iterations: finishedIterations(state).length,
     branch: state.branch?.name ?? null,
   };
-}
-
-/** A path as one shell word (quoted when it holds anything but plain path characters). */
-function shellWord(path: string): string {
-  return /^[\w./@%+,:=-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }

@@ -25,7 +25,13 @@ export function buildProgram(version: string): Command {
       '--repo <path>',
       'required: the git repository to work on (never modified except for one new branch)',
     )
-    .requiredOption('--directive <file>', 'required: a text file saying what to do')
+    .addOption(
+      new Option(
+        '--directive <file>',
+        'required unless -m: a text file saying what to do, or - to read it from stdin',
+      ).conflicts('message'),
+    )
+    .option('-m, --message <text>', 'the directive as text, instead of --directive')
     .option(
       '--base <ref>',
       'branch, tag or commit to start from (default: the checked-out branch, else the commit HEAD points at)',
@@ -43,19 +49,25 @@ export function buildProgram(version: string): Command {
   modelOptions(run)
     .option('--config <file>', 'a TOML config file (see configs/default.toml)')
     .option('--json', 'print one JSON document with the result on stdout')
+    .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
     .addOption(
       new Option('--log-level <level>', 'level of the run log (events.ndjson)')
         .choices(['trace', 'debug', 'info', 'warn', 'error'])
         .default('info'),
     );
-  example(run, 'hammer-box run --repo ~/src/myproject --directive fix-the-parser.md');
+  example(
+    run,
+    'hammer-box run --repo ~/src/myproject --directive fix-the-parser.md',
+    'hammer-box run --repo . -m "make the failing date parsing tests pass"',
+  );
   run.action(async (opts: Record<string, unknown>) => lazy('./commands/run.js', opts));
 
   const replay = program
     .command('replay <run_id>')
     .description("run again with the model's recorded answers from an earlier run, to reproduce it exactly")
     .option('--repo <path>', 'the repository the run belongs to', '.')
-    .option('--json', 'print one JSON document with the result on stdout');
+    .option('--json', 'print one JSON document with the result on stdout')
+    .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors');
   example(replay, 'hammer-box replay 20261122T140501Z-k3b7qa --repo ~/src/myproject');
   replay.action(async (runId: string, opts: Record<string, unknown>) =>
     lazy('./commands/replay.js', { ...opts, runId }),
@@ -65,7 +77,8 @@ export function buildProgram(version: string): Command {
     .command('resume <run_id>')
     .description('continue a run that was interrupted, killed or broke, from its last completed phase')
     .option('--repo <path>', 'the repository the run belongs to', '.')
-    .option('--json', 'print one JSON document with the result on stdout');
+    .option('--json', 'print one JSON document with the result on stdout')
+    .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors');
   example(resume, 'hammer-box resume 20261122T140501Z-k3b7qa --repo ~/src/myproject');
   resume.action(async (runId: string, opts: Record<string, unknown>) =>
     lazy('./commands/resume.js', { ...opts, runId }),
@@ -83,8 +96,13 @@ export function buildProgram(version: string): Command {
     .command('show <run_id>')
     .description("show a run's state and where its files are")
     .option('--repo <path>', 'the repository', '.')
-    .option('--json', 'print the state file as JSON');
-  example(runsShow, 'hammer-box runs show 20261122T140501Z-k3b7qa --repo ~/src/myproject');
+    .addOption(new Option('--json', 'print the state file as JSON').conflicts('prBody'))
+    .option('--pr-body', "print the pull request's body (PR_SUMMARY.md without its title) for gh pr create");
+  example(
+    runsShow,
+    'hammer-box runs show 20261122T140501Z-k3b7qa --repo ~/src/myproject',
+    'hammer-box runs show 20261122T140501Z-k3b7qa --pr-body | gh pr create --title "Fix the parser" --body-file -',
+  );
   runsShow.action(async (runId: string, opts: Record<string, unknown>) =>
     lazy('./commands/runs-show.js', { ...opts, runId }),
   );

@@ -2,11 +2,13 @@
 import type { LoopEmitter, LoopEvent } from '../loop/events.js';
 import { sanitizeLine } from '../report/sanitize.js';
 
-/** An emitter that renders loop events to `out` (stderr). */
+/** An emitter that renders loop events to `out` (stderr); `quiet` renders nothing. */
 export function progressRenderer(
   out: NodeJS.WriteStream = process.stderr,
   isTTY = out.isTTY === true,
+  quiet = false,
 ): LoopEmitter & { stop(): void } {
+  if (quiet) return Object.assign((_e: LoopEvent) => undefined, { stop: () => undefined });
   const t0 = Date.now();
   let status = '';
   let maxIter = 0;
@@ -62,11 +64,9 @@ export function progressRenderer(
       case 'run_finished':
         if (timer) clearInterval(timer);
         timer = undefined;
+        // the one summary of how the run ended is the result on stdout (or the error on stderr)
         if (isTTY && status) out.write('\r\u001b[2K');
         status = '';
-        out.write(
-          `hammer-box: ${e.status}${e.reason ? ` (${e.reason})` : ''}${e.detail ? `: ${sanitizeLine(e.detail)}` : ''} after ${elapsed()}\n`,
-        );
         break;
     }
   };

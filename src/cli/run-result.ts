@@ -1,12 +1,15 @@
-// What `run` and `replay` print on stdout, and their exit code.
+// What `run`, `resume` and `replay` print on stdout, and their exit code.
 import type { RunOutcome } from '../loop/run-types.js';
 import { latestTest, testPassed } from '../loop/stop-conditions.js';
+import { prTitle } from '../report/pr-title.js';
 import { EXIT } from './exit-codes.js';
+import { renderRunSummary, tokenTotals } from './run-summary.js';
 
 /** The --json document. */
 export function runJson(o: RunOutcome): Record<string, unknown> {
   const s = o.state;
   const final = latestTest(s);
+  const tokens = tokenTotals(s);
   return {
     run_id: s.run_id,
     status: s.status,
@@ -14,6 +17,8 @@ export function runJson(o: RunOutcome): Record<string, unknown> {
     reason_detail: s.reason_detail,
     branch: s.branch?.name ?? null,
     branch_commit: s.branch?.commit ?? null,
+    base: s.repo.base_ref,
+    base_commit: s.repo.base_commit,
     iterations: s.iterations.length,
     patches: s.iterations
       .filter((i) => i.outcome === 'applied')
@@ -23,31 +28,30 @@ export function runJson(o: RunOutcome): Record<string, unknown> {
         files: i.patch?.files.map((f) => f.path) ?? [],
         summary: i.summary,
       })),
-    final_test: final
-      ? {
-          command: final.command,
-          exit_code: final.exit_code,
-          passed: testPassed(final),
-          timed_out: final.timed_out,
-          duration_ms: final.duration_ms,
-        }
-      : null,
+    baseline_test: s.baseline ? testJson(s.baseline) : null,
+    final_test: final ? testJson(final) : null,
+    tokens: { in: tokens.in, out: tokens.out },
+    pr_title: prTitle(s),
     image: s.image,
     state_path: o.statePath,
     summary_path: o.summaryPath,
   };
 }
 
-/** Print the result (JSON or a short human summary) and return the exit code. */
-export function printRunResult(o: RunOutcome, json: boolean): number {
+function testJson(t: NonNullable<ReturnType<typeof latestTest>>): Record<string, unknown> {
+  return {
+    command: t.command,
+    exit_code: t.exit_code,
+    passed: testPassed(t),
+    timed_out: t.timed_out,
+    duration_ms: t.duration_ms,
+  };
+}
+
+/** Print the result (JSON, or the one human summary) and return the exit code. */
+export function printRunResult(o: RunOutcome, json: boolean, elapsedMs: number): number {
   if (json) process.stdout.write(`${JSON.stringify(runJson(o), null, 2)}\n`);
-  else {
-    const s = o.state;
-    const lines = [`status:  ${s.status}${s.reason ? ` (${s.reason})` : ''}`];
-    if (s.branch) lines.push(`branch:  ${s.branch.name} (${s.branch.commit.slice(0, 12)})`);
-    lines.push(`summary: ${o.summaryPath ?? '(not written)'}`, `state:   ${o.statePath}`);
-    process.stdout.write(`${lines.join('\n')}\n`);
-  }
+  else process.stdout.write(`${renderRunSummary(o, elapsedMs).join('\n')}\n`);
   return o.state.status === 'stable'
     ? EXIT.stable
     : o.state.status === 'interrupted'

@@ -1,4 +1,5 @@
 // Whether a run can be continued with `hammer-box resume`, and the hint that says how.
+import { shellWord } from '../report/shell-word.js';
 import { hostname } from 'node:os';
 import { HammerError } from '../errors.js';
 import type { RunState } from '../state/run-state.js';
@@ -29,7 +30,7 @@ export function onlyReportLeft(state: RunState): boolean {
 export function withResumeHint(err: unknown, state: RunState, repoRoot: string): unknown {
   if (!(err instanceof HammerError) || resumeRefusal(state, () => false, hostname()) !== null) return err;
   if (err.hint?.includes('hammer-box resume')) return err;
-  const command = `hammer-box resume ${state.run_id} --repo ${shellArg(repoRoot)}`;
+  const command = `hammer-box resume ${state.run_id} --repo ${shellWord(repoRoot)}`;
   const hint = err.hint ? `${err.hint}; then continue with: ${command}` : `continue with: ${command}`;
   const out = new HammerError(err.code, err.message, {
     hint,
@@ -37,9 +38,4 @@ export function withResumeHint(err: unknown, state: RunState, repoRoot: string):
   });
   out.stack = err.stack;
   return out;
-}
-
-/** `value` as one POSIX shell word: bare when it is plainly safe, else single-quoted. */
-function shellArg(value: string): string {
-  return /^[\w./:@%+=,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }

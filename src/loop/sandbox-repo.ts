@@ -148,6 +148,7 @@ export class SandboxRepo {
     const testMs = end - applied.at;
     const timedOut = exec.timedOut || ((exec.exitCode === 124 || exec.exitCode === 137) && testMs >= test.timeoutMs);
     const stdout = stripStageLines(exec.stdout.text);
+    const stderr = afterCheckLine(exec.stderr.text, checked.k);
     return {
       kind: 'applied',
       candidate: checked.k,
@@ -155,7 +156,13 @@ export class SandboxRepo {
       tree: applied.tree,
       validateMs: checked.at - t0,
       applyMs: applied.at - checked.at,
-      test: { ...exec, stdout: { ...exec.stdout, text: stdout }, durationMs: testMs, timedOut },
+      test: {
+        ...exec,
+        stdout: { ...exec.stdout, text: stdout },
+        stderr: { ...exec.stderr, text: stderr },
+        durationMs: testMs,
+        timedOut,
+      },
     };
   }
 
@@ -200,6 +207,18 @@ function stripStageLines(stdout: string): string {
   let text = splitRunnerOutput(stdout).output;
   for (let m = STAGE.exec(text); m; m = STAGE.exec(text)) text = text.slice(m[0].length);
   return text;
+}
+
+/**
+ * The test's stderr of an applied step: what follows the runner's "check <k>" line of the candidate
+ * that applied (the runner's lines and git's messages about the candidates before it are not test
+ * output). The runner prints that line before any test runs, so its first occurrence is the runner's.
+ */
+function afterCheckLine(stderr: string, k: number): string {
+  const marker = `\nhammer-runner: check ${k + 1}\n`;
+  const text = `\n${stderr}`;
+  const at = text.indexOf(marker);
+  return at < 0 ? stderr : text.slice(at + marker.length);
 }
 
 /** stderr of a refused step split per candidate at the runner's "check <k>" lines (untrusted text). */

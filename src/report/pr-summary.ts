@@ -5,19 +5,24 @@ import { finishedIterations, latestTest } from '../loop/stop-conditions.js';
 import { testStatus } from '../loop/signal.js';
 import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
 import { blockquote, fencedBlock, formatDuration, inlineCode, table, tableCell } from './markdown.js';
+import { prTitle } from './pr-title.js';
 import { assessRisk } from './risk.js';
 import { sanitizeLine, sanitizeText, truncateText } from './sanitize.js';
 
 const DIRECTIVE_LINES = 12;
 const OUTPUT_TAIL_LINES = 40;
 
-/** Render the pull-request summary of a run as markdown. */
+/** Render the pull-request summary of a run as markdown: a `# <title>` line, then the body. */
 export function renderPrSummary(state: RunState): string {
+  return `# ${prTitle(state)}\n\n${renderPrBody(state)}`;
+}
+
+/** The pull request's body (PR_SUMMARY.md without its title line), for `gh pr create --body-file -`. */
+export function renderPrBody(state: RunState): string {
   const risk = assessRisk(state);
   const iterations = finishedIterations(state);
   const sections: string[] = [];
 
-  sections.push(`# hammer-box run ${state.run_id}`);
   sections.push(`**Risk: ${risk.level}** - ${sanitizeLine(risk.reason)}`);
   sections.push(
     table(

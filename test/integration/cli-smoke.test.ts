@@ -20,9 +20,10 @@ interface CliResult {
 }
 
 /** Run the built CLI asynchronously (the model server lives in this process and must keep answering). */
-function cli(args: string[], env: NodeJS.ProcessEnv = testEnv()): Promise<CliResult> {
+function cli(args: string[], env: NodeJS.ProcessEnv = testEnv(), stdin?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env, stdio: 'pipe' });
+    child.stdin.end(stdin ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
@@ -47,7 +48,9 @@ describe('the hammer-box binary', () => {
 
   beforeAll(async () => {
     fx = await createPythonFixture();
-    server = await startModelServer({ script: [{ answer: answerWith(FIX_PATCH) }] });
+    server = await startModelServer({
+      script: [{ answer: answerWith(FIX_PATCH) }, { answer: answerWith(FIX_PATCH) }],
+    });
   });
 
   afterAll(async () => {
@@ -96,8 +99,29 @@ describe('the hammer-box binary', () => {
     await access(String(doc.state_path));
     expect(await refsOf(fx.repo)).toEqual([`refs/heads/${String(doc.branch)}`, 'refs/heads/main'].sort());
     expect(r.stderr).toContain(`run ${String(doc.run_id)}`);
-    expect(r.stderr).toContain('stable');
     expect(server.chatRequests()).toHaveLength(1);
+  });
+
+  it('--directive - --quiet: reads the directive from stdin, prints nothing on stderr and one summary on stdout', async () => {
+    const r = await cli(
+      ['run', '--repo', fx.repo.path, '--directive', '-', '--quiet', '--model', 'test-model', '--llm-url', server.url],
+      testEnv(),
+      'Make the sum tests pass.\n',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^hammer-box: stable: tests pass \(tests_pass\) after /);
+    expect(lines.filter((l) => /stable/.test(l))).toHaveLength(1);
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}baseline {3}failed \(exit 1 after /));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}tokens {5}\d+ in, \d+ out$/));
+    const next = lines.slice(lines.indexOf('next:') + 1);
+    expect(next[0]).toMatch(/^ {2}git -C \S+ push origin EngineerExternal\//);
+    expect(next[1]).toMatch(
+      /--pr-body \| gh pr create --head EngineerExternal\/\S+ --base main --title 'Make the sum tests pass' --body-file -$/,
+    );
+    const chat = server.chatRequests().at(-1);
+    expect(JSON.stringify(chat?.body)).toContain('Make the sum tests pass.');
   });
 
   it('lists the tools as JSON', async () => {

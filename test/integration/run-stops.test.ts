@@ -55,7 +55,7 @@ async function branchCommits(f: PythonFixture, branch: string): Promise<string[]
 }
 
 async function exitCode(outcome: Awaited<ReturnType<typeof run>>): Promise<number> {
-  return (await captureStdout(() => printRunResult(outcome, false))).result;
+  return (await captureStdout(() => printRunResult(outcome, false, 0))).result;
 }
 
 describe('run: the loop goes on and stops', () => {

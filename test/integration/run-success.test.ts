@@ -68,7 +68,7 @@ describe('run: a failing pytest test fixed by a scripted diff (Ollama NDJSON)', 
   it('ends stable because the tests pass, and maps to exit code 0', async () => {
     expect(outcome.state.status).toBe('stable');
     expect(outcome.state.reason).toBe('tests_pass');
-    const { result: code, stdout } = await captureStdout(() => printRunResult(outcome, false));
+    const { result: code, stdout } = await captureStdout(() => printRunResult(outcome, false, 0));
     expect(code).toBe(0);
     expect(stdout).toContain(outcome.state.branch?.name ?? '(no branch)');
   });

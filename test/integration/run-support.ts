@@ -14,7 +14,7 @@ import type { ModelServer, RecordedRequest } from '../helpers/model-server.js';
 export function testEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (k.startsWith('HAMMER_') || k === 'OLLAMA_HOST' || k === 'OPENAI_API_KEY') continue;
+    if (k.startsWith('HAMMER_') || ['OLLAMA_HOST', 'OPENAI_API_KEY', 'OPENAI_BASE_URL'].includes(k)) continue;
     env[k] = v;
   }
   return { ...env, ...extra };

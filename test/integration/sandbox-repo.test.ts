@@ -77,8 +77,28 @@ describe('SandboxRepo in a hardened sandbox', () => {
     head = r.commit;
   });
 
+  it("keeps the runner's lines and git's messages about refused candidates out of the test's output", async () => {
+    const next = FIX.replace('-    return 1', '-    return 2').replace('+    return 2', '+    return 4');
+    const r = await repo.step(
+      head,
+      'iter-04.patch',
+      [
+        { flags: [], patch: next.replace('-    return 2', '-    return 9') },
+        { flags: [], patch: next },
+      ],
+      'msg',
+      { command: 'echo from-the-test >&2; echo out', timeoutMs: 30_000 },
+    );
+    expect(r.kind).toBe('applied');
+    if (r.kind !== 'applied') return;
+    expect(r.candidate).toBe(1);
+    expect(r.test.stderr.text).toBe('from-the-test\n');
+    expect(r.test.stdout.text).toBe('out\n');
+    head = r.commit;
+  });
+
   it('stops a test at its timeout inside the step and reports it as timed out', async () => {
-    const next = FIX.replace('-    return 1', '-    return 2').replace('+    return 2', '+    return 3');
+    const next = FIX.replace('-    return 1', '-    return 4').replace('+    return 2', '+    return 3');
     const r = await repo.step(head, 'iter-03.patch', [{ flags: [], patch: next }], 'msg', {
       command: 'sleep 1000',
       timeoutMs: 2_000,

@@ -7,14 +7,20 @@ import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
 import { printRunResult } from '../run-result.js';
 
-export default async function replayCommand(opts: { runId: string; repo: string; json?: boolean }): Promise<number> {
+export default async function replayCommand(opts: {
+  runId: string;
+  repo: string;
+  json?: boolean;
+  quiet?: boolean;
+}): Promise<number> {
   const repo = resolve(opts.repo);
   const { config } = await resolveConfig({ repo });
   const store = new RunStore({ dir: join(repo, config.state.dir) });
   const original = await store.read(opts.runId);
   const answers = await store.readReplayAnswers(opts.runId);
   const recorded = original.config as Record<string, Record<string, unknown>>;
-  const progress = progressRenderer();
+  const started = Date.now();
+  const progress = progressRenderer(process.stderr, process.stderr.isTTY === true, opts.quiet === true);
   try {
     const outcome = await run({
       repo,
@@ -26,7 +32,7 @@ export default async function replayCommand(opts: { runId: string; repo: string;
       emit: progress,
       signal: interruptSignal(),
     });
-    return printRunResult(outcome, opts.json === true);
+    return printRunResult(outcome, opts.json === true, Date.now() - started);
   } finally {
     progress.stop();
   }

@@ -1,32 +1,37 @@
 // `hammer-box run`
 import { run } from '../../api/run.js';
 import { flagsToConfig, type ConfigFlags } from '../config-flags.js';
+import { directiveInput } from '../directive-input.js';
 import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
 import { printRunResult } from '../run-result.js';
 
 interface RunFlags extends ConfigFlags {
   repo: string;
-  directive: string;
+  directive?: string;
+  message?: string;
   config?: string;
   json?: boolean;
+  quiet?: boolean;
   logLevel?: string;
 }
 
 export default async function runCommand(f: RunFlags): Promise<number> {
-  const progress = progressRenderer();
+  const directive = await directiveInput(f);
+  const started = Date.now();
+  const progress = progressRenderer(process.stderr, process.stderr.isTTY === true, f.quiet === true);
   try {
     const outcome = await run({
       repo: f.repo,
-      directive: f.directive,
+      ...directive,
       ...(f.config ? { configFile: f.config } : {}),
       flags: flagsToConfig(f),
       emit: progress,
       signal: interruptSignal(),
       ...(f.logLevel ? { logLevel: f.logLevel } : {}),
-      onImageProgress: (line) => process.stderr.write(`  ${line.trimEnd()}\n`),
+      ...(f.quiet ? {} : { onImageProgress: (line: string) => process.stderr.write(`  ${line.trimEnd()}\n`) }),
     });
-    return printRunResult(outcome, f.json === true);
+    return printRunResult(outcome, f.json === true, Date.now() - started);
   } finally {
     progress.stop();
   }

@@ -2,6 +2,7 @@
 import { showRun, type RunDetails } from '../../api/runs.js';
 import { describeReason, latestTest, testPassed } from '../../loop/stop-conditions.js';
 import { formatDuration } from '../../report/markdown.js';
+import { renderPrBody } from '../../report/pr-summary.js';
 import { sanitizeLine, sanitizeText, truncateText } from '../../report/sanitize.js';
 import type { Iteration, TestRecord } from '../../state/run-state.js';
 import { printJson } from '../terminal-json.js';
@@ -73,9 +74,15 @@ function outputTail(t: TestRecord): string[] {
     .slice(-OUTPUT_TAIL_LINES);
 }
 
-export default async function runsShow(f: { repo: string; runId: string; json?: boolean }): Promise<number> {
+export default async function runsShow(f: {
+  repo: string;
+  runId: string;
+  json?: boolean;
+  prBody?: boolean;
+}): Promise<number> {
   const details = await showRun({ repo: f.repo, runId: f.runId, env: process.env });
-  if (f.json) printJson(details.state);
+  if (f.prBody) process.stdout.write(renderPrBody(details.state));
+  else if (f.json) printJson(details.state);
   else process.stdout.write(`${renderRunDetails(details).join('\n')}\n`);
   return 0;
 }

@@ -31,6 +31,16 @@ describe('help', () => {
     expect(help).toMatch(/--repo <path> +required: /);
   });
 
+  it('refuses --directive together with -m', async () => {
+    const program = buildProgram('0.0.0-test');
+    program.configureOutput({ writeErr: () => undefined });
+    program.commands.forEach((c) => c.configureOutput({ writeErr: () => undefined }));
+    const err = await program
+      .parseAsync(['run', '--repo', '.', '--directive', 'd.md', '-m', 'text'], { from: 'user' })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'commander.conflictingOption' });
+  });
+
   it('shows the defaults of run and doctor options that have one', () => {
     for (const name of ['run', 'doctor']) {
       const help = helpOf(commands.find(([n]) => n === name)![1]);

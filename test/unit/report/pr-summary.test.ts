@@ -28,7 +28,7 @@ function passingRun() {
 describe('renderPrSummary', () => {
   it('shows branch, directive, iterations, commits, final test, risk, files and rejected patches', () => {
     const md = renderPrSummary(passingRun());
-    expect(md).toContain('# hammer-box run 20261122T140501Z-abcdef');
+    expect(md.split('\n')[0]).toBe('# Fix the add function in calc.py so tests pass');
     expect(md).toContain(
       '**Risk: pass** - the tests pass after 1 applied patch: tests pass (tests pass after iteration 2)',
     );

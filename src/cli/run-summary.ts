@@ -1,0 +1,78 @@
+// The one summary a finished `run`, `resume` or `replay` prints: how it ended, the baseline and the
+// final test, tokens, time, where its files are, and the commands to take the branch further.
+import { describeReason, finishedIterations, latestTest, testPassed } from '../loop/stop-conditions.js';
+import type { RunOutcome } from '../loop/run-types.js';
+import { formatDuration } from '../report/markdown.js';
+import { prTitle } from '../report/pr-title.js';
+import { sanitizeLine } from '../report/sanitize.js';
+import { shellWord } from '../report/shell-word.js';
+import type { RunState, TestRecord } from '../state/run-state.js';
+
+/** Tokens the model read and wrote over the whole run (answers that reported them). */
+export function tokenTotals(state: RunState): { in: number; out: number } {
+  let tin = 0;
+  let tout = 0;
+  for (const it of state.iterations) {
+    tin += it.answer?.prompt_tokens ?? 0;
+    tout += it.answer?.completion_tokens ?? 0;
+  }
+  return { in: tin, out: tout };
+}
+
+/** The summary's lines (sanitised: the state quotes the repository and the model). */
+export function renderRunSummary(o: RunOutcome, elapsedMs: number): string[] {
+  const s = o.state;
+  const row = (label: string, value: string): string => `  ${label.padEnd(11)}${value}`;
+  const reason = s.reason ? `: ${describeReason(s.reason)} (${s.reason})` : '';
+  const lines = [`hammer-box: ${s.status}${reason} after ${formatDuration(elapsedMs)}`];
+  if (s.reason_detail && s.status !== 'stable') lines.push(row('', sanitizeLine(s.reason_detail)));
+  lines.push(row('baseline', s.baseline ? describeTest(s.baseline) : 'not run'));
+  const done = finishedIterations(s);
+  const final = latestTest(s);
+  if (done.length > 0 && final) lines.push(row('final test', describeTest(final)));
+  const applied = done.filter((it) => it.outcome === 'applied').length;
+  lines.push(row('iterations', `${done.length} (${applied} applied)`));
+  const tokens = tokenTotals(s);
+  lines.push(row('tokens', `${tokens.in.toLocaleString('en-US')} in, ${tokens.out.toLocaleString('en-US')} out`));
+  lines.push(
+    row(
+      'branch',
+      s.branch
+        ? `${sanitizeLine(s.branch.name)} (${s.branch.commit.slice(0, 12)}), ${applied} commit${applied === 1 ? '' : 's'} on ${describeBase(s)}`
+        : applied === 0
+          ? 'none (no patch was applied)'
+          : 'none',
+    ),
+  );
+  lines.push(row('summary', o.summaryPath ? sanitizeLine(o.summaryPath) : '(not written)'));
+  lines.push(row('state', sanitizeLine(o.statePath)));
+  const next = nextCommands(s);
+  if (next.length > 0) lines.push('next:', ...next.map((c) => `  ${c}`));
+  return lines;
+}
+
+/** "main" or "commit 1a2b3c4d5e6f" (a detached base is recorded by its id). */
+export function describeBase(s: RunState): string {
+  const ref = s.repo.base_ref;
+  return ref === s.repo.base_commit ? `commit ${ref.slice(0, 12)}` : sanitizeLine(ref);
+}
+
+/** What to run next: push the branch and open a PR with PR_SUMMARY.md, or look at / resume the run. */
+export function nextCommands(s: RunState): string[] {
+  const repo = shellWord(s.repo.path);
+  if (s.status === 'interrupted') return [`hammer-box resume ${s.run_id} --repo ${repo}`];
+  if (!s.branch) return s.status === 'stable' ? [] : [`hammer-box runs show ${s.run_id} --repo ${repo}`];
+  const branch = shellWord(s.branch.name);
+  const base = s.repo.base_ref === s.repo.base_commit ? '' : ` --base ${shellWord(s.repo.base_ref)}`;
+  return [
+    `git -C ${repo} push origin ${branch}`,
+    `hammer-box runs show ${s.run_id} --repo ${repo} --pr-body | gh pr create --head ${branch}${base} --title ${shellWord(prTitle(s))} --body-file -${s.status === 'stable' ? '' : ' --draft'}`,
+  ];
+}
+
+function describeTest(t: TestRecord): string {
+  const how = t.timed_out
+    ? `timed out after ${formatDuration(t.duration_ms)}`
+    : `exit ${t.exit_code} after ${formatDuration(t.duration_ms)}`;
+  return `${testPassed(t) ? 'passed' : 'failed'} (${how})`;
+}

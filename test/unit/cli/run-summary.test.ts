@@ -1,0 +1,92 @@
+// The one summary a finished run prints: how it ended, baseline, final test, tokens, time, and what to run next.
+import { describe, expect, it } from 'vitest';
+import { nextCommands, renderRunSummary } from '../../../src/cli/run-summary.js';
+import { prTitle } from '../../../src/report/pr-title.js';
+import type { RunState } from '../../../src/state/run-state.js';
+import { iteration, makeState, RUN_ID, testRecord } from '../state/make-state.js';
+
+function passed(extra: Partial<RunState> = {}): RunState {
+  const applied = iteration(1, 'applied', { patch: 'a', test: testRecord(0) });
+  applied.answer = { ...applied.answer!, prompt_tokens: 12345, completion_tokens: 678 };
+  return makeState({
+    status: 'stable',
+    reason: 'tests_pass',
+    branch: { name: 'EngineerExternal/20261122T140501Z', commit: '9'.repeat(40) },
+    iterations: [applied],
+    ...extra,
+  });
+}
+
+const outcome = (state: RunState) => ({
+  state,
+  statePath: `/home/u/repo/.hammer/runs/${RUN_ID}.json`,
+  summaryPath: `/home/u/repo/.hammer/runs/${RUN_ID}/PR_SUMMARY.md`,
+});
+
+describe('renderRunSummary', () => {
+  it('says once how the run ended, with the baseline, the final test, tokens, time, branch and files', () => {
+    const lines = renderRunSummary(outcome(passed()), 83_000);
+    expect(lines[0]).toBe('hammer-box: stable: tests pass (tests_pass) after 1 min 23 s');
+    expect(lines.filter((l) => l.startsWith('hammer-box:'))).toHaveLength(1);
+    expect(lines).toContain('  baseline   failed (exit 1 after 1.2 s)');
+    expect(lines).toContain('  final test passed (exit 0 after 1.2 s)');
+    expect(lines).toContain('  iterations 1 (1 applied)');
+    expect(lines).toContain('  tokens     12,345 in, 678 out');
+    expect(lines).toContain(`  branch     EngineerExternal/20261122T140501Z (${'9'.repeat(12)}), 1 commit on main`);
+    expect(lines).toContain(`  summary    /home/u/repo/.hammer/runs/${RUN_ID}/PR_SUMMARY.md`);
+    expect(lines.slice(-3)).toEqual(['next:', ...nextCommands(passed()).map((c) => `  ${c}`)]);
+  });
+
+  it('says no branch was made when no patch applied, and points at runs show', () => {
+    const state = makeState({ status: 'failed', reason: 'max_iterations', iterations: [iteration(1, 'rejected')] });
+    const lines = renderRunSummary(outcome(state), 1000);
+    expect(lines).toContain('  branch     none (no patch was applied)');
+    expect(lines.at(-1)).toBe(`  hammer-box runs show ${RUN_ID} --repo /home/u/repo`);
+  });
+});
+
+describe('nextCommands', () => {
+  it('pushes the branch and opens a PR whose body is PR_SUMMARY.md, quoting what the shell would split', () => {
+    const state = passed({ repo: { ...passed().repo, path: '/home/u/my repo' } });
+    expect(nextCommands(state)).toEqual([
+      `git -C '/home/u/my repo' push origin EngineerExternal/20261122T140501Z`,
+      `hammer-box runs show ${RUN_ID} --repo '/home/u/my repo' --pr-body | gh pr create --head EngineerExternal/20261122T140501Z --base main --title 'Fix the add function in calc.py so tests pass' --body-file -`,
+    ]);
+  });
+
+  it('opens a draft from a run whose tests still fail, and leaves --base out for a detached base', () => {
+    const base = 'b'.repeat(40);
+    const state = passed({
+      status: 'failed',
+      reason: 'max_iterations',
+      repo: { ...passed().repo, base_ref: base, base_commit: base },
+    });
+    const pr = nextCommands(state)[1]!;
+    expect(pr).not.toContain('--base');
+    expect(pr).toMatch(/--title 'WIP: Fix the add function in calc.py so tests pass' --body-file - --draft$/);
+  });
+
+  it('resumes an interrupted run', () => {
+    expect(nextCommands(makeState({ status: 'interrupted', reason: 'interrupted' }))).toEqual([
+      `hammer-box resume ${RUN_ID} --repo /home/u/repo`,
+    ]);
+  });
+});
+
+describe('prTitle', () => {
+  it("is the directive's first line, without markdown and a final period, cut at a word", () => {
+    expect(prTitle(passed())).toBe('Fix the add function in calc.py so tests pass');
+    const long = passed({
+      directive: { path: '', text: `## please ${'make the parser accept dates '.repeat(5)}\n`, sha256: 'd'.repeat(64) },
+    });
+    const title = prTitle(long);
+    expect(title.startsWith('Please make the parser')).toBe(true);
+    expect(title.length).toBeLessThanOrEqual(72);
+    expect(title.endsWith('…')).toBe(true);
+  });
+
+  it('shows no escape sequence from the directive', () => {
+    const evil = passed({ directive: { path: '', text: '\u001b[31mfix\u0007 it', sha256: 'd'.repeat(64) } });
+    expect(prTitle(evil)).not.toMatch(/[\u0000-\u001f]/);
+  });
+});
