@@ -4,7 +4,9 @@ import { join, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import { HammerError, isHammerError } from '../errors.js';
 import { finishedIterations } from '../loop/stop-conditions.js';
+import { renderPrBody } from '../report/pr-summary.js';
 import { shellWord } from '../report/shell-word.js';
+import { summaryExtras } from '../report/summary-extras.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { RunState } from '../state/run-state.js';
 import { RunStore, type SkippedStateFile } from '../state/store.js';
@@ -86,6 +88,13 @@ export async function showRun(options: RunsOptions & { runId: string }): Promise
     () => false,
   );
   return { state, statePath: store.statePath(state.run_id), artifactsDir, summaryPath: written ? summary : null };
+}
+
+/** The pull request's body for `runs show --pr-body`: PR_SUMMARY.md without its title, rendered from the state now. */
+export async function prBody(options: RunsOptions & { runId: string }): Promise<string> {
+  const store = await repoRunStore(options);
+  const { state } = await showRun(options);
+  return renderPrBody(state, await summaryExtras(state, (name) => store.readArtifact(state.run_id, name)));
 }
 
 /** The short form of a run for `runs list --json`. */

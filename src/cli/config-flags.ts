@@ -12,6 +12,7 @@ export interface ConfigFlags {
   provider?: string;
   model?: string;
   llmUrl?: string;
+  keepEmptyBranch?: boolean;
 }
 
 /** Flags as config keys; unset flags are left out. */
@@ -23,6 +24,7 @@ export function flagsToConfig(f: ConfigFlags): Record<string, Record<string, unk
     out[section][key] = value;
   };
   set('git', 'base', f.base);
+  set('git', 'keep_empty_branch', f.keepEmptyBranch);
   set('sandbox', 'toolchain', f.toolchain);
   set('sandbox', 'image', f.image);
   set('tools', 'test_command', f.testCommand);

@@ -45,7 +45,8 @@ export function buildProgram(version: string): Command {
     .option('--test-command <cmd>', "the test command, run with sh -c in /workspace (default: the toolchain's)")
     .option('--test-timeout <seconds>', 'wall-clock limit of one test run (default: 300)', parseNumber)
     .option('--max-iterations <n>', 'stop after this many model answers (default: 10)', parseNumber)
-    .option('--max-diff-lines <n>', 'refuse patches longer than this (default: 500)', parseNumber);
+    .option('--max-diff-lines <n>', 'refuse patches longer than this (default: 500)', parseNumber)
+    .option('--keep-empty-branch', 'make the branch even when no patch was applied (default: no branch then)');
   modelOptions(run)
     .option('--config <file>', 'a TOML config file (see configs/default.toml)')
     .option('--json', 'print one JSON document with the result on stdout')

@@ -89,6 +89,8 @@ export const PromptConfigSchema = z.strictObject({
 export const GitConfigSchema = z.strictObject({
   /** The branch, tag or commit to start from; empty: HEAD's branch, else HEAD's commit (a detached CI checkout). */
   base: z.string(),
+  /** Make the branch even when no patch was applied (it then points at the base). */
+  keep_empty_branch: z.boolean(),
   branch_prefix: z.string().regex(/^[A-Za-z0-9._\-/]*$/, 'letters, digits, . _ - / only'),
   author_name: z.string().min(1),
   author_email: z.string().min(1),

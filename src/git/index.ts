@@ -15,5 +15,7 @@ export { baseTarStream } from './base-archive.js';
 export { isSafePath } from './safe-path.js';
 export type { ArchiveOptions, ArchiveStats, BaseArchive } from './base-archive.js';
 export { deliverBranch } from './deliver-branch.js';
+export { diffstat } from './diffstat.js';
+export type { DiffstatEntry } from './diffstat.js';
 export type { DeliverRequest } from './deliver-branch.js';
 export { branchName, branchCommit, branchExists, freeBranchName } from './branch-name.js';

@@ -2,11 +2,12 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { abortError, HammerError, isHammerError } from '../errors.js';
-import { branchCommit, deliverBranch, freeBranchName, resolveUserRepo, type UserRepo } from '../git/index.js';
+import { branchCommit, deliverBranch, diffstat, freeBranchName, resolveUserRepo, type UserRepo } from '../git/index.js';
 import { renderPrSummary } from '../report/pr-summary.js';
+import { summaryExtras } from '../report/summary-extras.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
-import { finishRun, newRunState, recordError } from '../state/transitions.js';
+import { finishRun, newRunState, recordError, recordRunPhase } from '../state/transitions.js';
 import { runIteration } from './iteration.js';
 import { RunRecorder } from './phase-runner.js';
 import { faultPoint } from './fault.js';
@@ -182,13 +183,27 @@ async function deliver(
   userRepo: UserRepo,
 ): Promise<void> {
   const sig = deps.signal ? { signal: deps.signal } : {};
+  if (prep.workbench.head() === userRepo.baseCommit && !req.config.git.keep_empty_branch) {
+    // nothing was applied: a branch at the base would only be clutter ([git] keep_empty_branch keeps it)
+    rec.logger.info('no branch: no patch was applied');
+    await rec.update((s, now) =>
+      recordRunPhase(
+        s,
+        'deliver',
+        { status: 'skipped', started_at: now.toISOString(), duration_ms: 0, detail: 'no patch was applied' },
+        now,
+      ),
+    );
+    return;
+  }
   await rec.phase('deliver', null, async () => {
     const commit = prep.workbench.head();
+    const stat = await diffstat(prep.workbench.gitOptions(sig), userRepo.baseCommit, commit);
     const pending = rec.state.delivering?.commit === commit ? rec.state.delivering.name : null;
     const made = pending === null ? null : await branchCommit(userRepo, pending, deps.signal);
     if (pending !== null && made === commit) {
       rec.logger.info({ branch: pending, commit }, 'branch adopted: an earlier process made it before it stopped');
-      await rec.update((s) => ({ ...s, branch: { name: pending, commit }, delivering: null }));
+      await rec.update((s) => ({ ...s, branch: { name: pending, commit, diffstat: stat }, delivering: null }));
       return;
     }
     const name =
@@ -202,7 +217,11 @@ async function deliver(
       { branch: branch.branch, commit: branch.commit, commits: appliedCount(rec.state) },
       'branch delivered',
     );
-    await rec.update((s) => ({ ...s, branch: { name: branch.branch, commit: branch.commit }, delivering: null }));
+    await rec.update((s) => ({
+      ...s,
+      branch: { name: branch.branch, commit: branch.commit, diffstat: stat },
+      delivering: null,
+    }));
   });
 }
 
@@ -235,7 +254,10 @@ export async function reportOnly(
 async function writeSummary(rec: RunRecorder, deps: Pick<RunDeps, 'store'>): Promise<string | null> {
   try {
     const name = artifactNames.prSummary();
-    await rec.phase('report', null, () => deps.store.writeArtifact(rec.state.run_id, name, renderPrSummary(rec.state)));
+    const extras = await summaryExtras(rec.state, (artifact) => deps.store.readArtifact(rec.state.run_id, artifact));
+    await rec.phase('report', null, () =>
+      deps.store.writeArtifact(rec.state.run_id, name, renderPrSummary(rec.state, extras)),
+    );
     return join(rec.state.artifacts_dir, name);
   } catch (err) {
     rec.logger.error({ err: (err as Error).message }, 'could not write PR_SUMMARY.md');

@@ -53,3 +53,20 @@ export function formatDuration(ms: number): string {
   const total = Math.round(ms / 1000);
   return `${Math.floor(total / 60)} min ${String(total % 60).padStart(2, '0')} s`;
 }
+
+/**
+ * Untrusted prose (the model's words) as inert markdown: sanitised, markdown and HTML syntax escaped,
+ * and @mentions and issue references (#12, GH-12, owner/repo#12) in code spans, so the text can
+ * neither format nor notify anyone, link issues, nor close one when the PR is merged.
+ */
+export function inertText(text: string): string {
+  return sanitizeText(text)
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/[\\`*_[\]<>|~!]/g, '\\$&')
+        .replace(/(^|[^\w`\\])((?:[\w.-]+\/[\w.-]+)?#\d+|GH-\d+|@[\w-]+(?:\/[\w-]+)?)/gi, '$1`$2`')
+        .replace(/^(\s*)([#>+=-]|\d+[.)])/, '$1\\$2'),
+    )
+    .join('\n');
+}

@@ -1,10 +1,11 @@
 // PR_SUMMARY.md: what a reviewer needs to judge the branch, from the state alone. Every piece of
 // text that came from the model, the repo or the sandbox is sanitised on the way in.
 import { rungLabel, rungNumber } from '../edits/rungs.js';
-import { finishedIterations, latestTest } from '../loop/stop-conditions.js';
+import { finishedIterations, latestTest, testPassed } from '../loop/stop-conditions.js';
 import { testStatus } from '../loop/signal.js';
-import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
-import { blockquote, fencedBlock, formatDuration, inlineCode, table, tableCell } from './markdown.js';
+import type { Iteration, PatchFile, RunState, TestRecord } from '../state/run-state.js';
+import { renderDiffstat } from './diffstat.js';
+import { blockquote, fencedBlock, formatDuration, inertText, inlineCode, table, tableCell } from './markdown.js';
 import { prTitle } from './pr-title.js';
 import { assessRisk } from './risk.js';
 import { sanitizeLine, sanitizeText, truncateText } from './sanitize.js';
@@ -12,57 +13,124 @@ import { sanitizeLine, sanitizeText, truncateText } from './sanitize.js';
 const DIRECTIVE_LINES = 12;
 const OUTPUT_TAIL_LINES = 40;
 
-/** Render the pull-request summary of a run as markdown: a `# <title>` line, then the body. */
-export function renderPrSummary(state: RunState): string {
-  return `# ${prTitle(state)}\n\n${renderPrBody(state)}`;
+/** What the summary shows beyond the state: read from the run's artifacts by whoever writes it. */
+export interface SummaryExtras {
+  /** The model's own words about the change that made the tests pass (see modelExplanation). */
+  explanation?: string | null;
 }
 
-/** The pull request's body (PR_SUMMARY.md without its title line), for `gh pr create --body-file -`. */
-export function renderPrBody(state: RunState): string {
+/** Render the pull-request summary of a run as markdown: a `# <title>` line, then the body. */
+export function renderPrSummary(state: RunState, extras: SummaryExtras = {}): string {
+  return `# ${prTitle(state)}\n\n${renderPrBody(state, extras)}`;
+}
+
+/**
+ * The pull request's body (PR_SUMMARY.md without its title line), for `gh pr create --body-file -`:
+ * what the model says it did, the tests before and after, the diffstat, the iterations, then the
+ * details. No local path appears in it: the repository is `<repo>`, home directories are `~`.
+ */
+export function renderPrBody(state: RunState, extras: SummaryExtras = {}): string {
   const risk = assessRisk(state);
   const iterations = finishedIterations(state);
+  const local = localPaths(state);
   const sections: string[] = [];
 
-  sections.push(`**Risk: ${risk.level}** - ${sanitizeLine(risk.reason)}`);
-  sections.push(
-    table(
-      ['', ''],
-      [
-        [
-          'Branch',
-          state.branch === null
-            ? 'not created'
-            : `${cellCode(state.branch.name)} at ${cellCode(short(state.branch.commit))}`,
-        ],
-        ['Base', `${cellCode(state.repo.base_ref)} at ${cellCode(short(state.repo.base_commit))}`],
-        ['Status', `${state.status}${state.reason === null ? '' : ` (${state.reason})`}`],
-        ['Iterations', String(iterations.length)],
-        ['Model', `${tableCell(state.model.provider)} ${cellCode(state.model.name)}`],
-        ...imageRows(state.image),
-        ['Sandbox runtime', runtimeCell(state.config)],
-      ].map(([k, v]) => [k!, v!]),
-    ),
-  );
-  if (state.reason_detail !== null && state.reason_detail !== '')
-    sections.push(`Stopped because: ${sanitizeLine(state.reason_detail)}`);
-
-  sections.push(
-    `## Directive\n\nFrom ${code(state.directive.path)}:\n\n${blockquote(directiveExcerpt(state.directive.text))}`,
-  );
-  sections.push(renderIterations(iterations));
-  sections.push(renderCommits(iterations));
-  sections.push(renderFinalTest(state));
-  sections.push(renderFiles(iterations));
+  if (extras.explanation) sections.push(`The model's explanation:\n\n${blockquote(inertText(extras.explanation))}`);
+  sections.push(renderTests(state));
+  sections.push(`**Risk: ${risk.level}** - ${sanitizeLine(local(risk.reason))}`);
+  if (state.reason_detail !== null && state.reason_detail !== '' && state.status !== 'stable')
+    sections.push(`Stopped because: ${sanitizeLine(local(state.reason_detail))}`);
+  sections.push(renderChanges(state, iterations));
   const review = renderReview(iterations);
   if (review !== null) sections.push(review);
+  sections.push(renderIterations(iterations));
+  sections.push(renderDetails(state, iterations.length));
+  sections.push(`## Directive\n\n${blockquote(directiveExcerpt(state.directive.text))}`);
+  sections.push(renderFinalTest(state));
   const rejected = renderRejected(iterations);
   if (rejected !== null) sections.push(rejected);
   if (state.errors.length > 0) {
     sections.push(
-      `## Errors\n\n${state.errors.map((e) => `- ${code(e.code)}${e.phase === undefined ? '' : ` in ${tableCell(e.phase)}`}: ${sanitizeLine(e.message)}`).join('\n')}`,
+      `## Errors\n\n${state.errors.map((e) => `- ${code(e.code)}${e.phase === undefined ? '' : ` in ${tableCell(e.phase)}`}: ${sanitizeLine(local(e.message))}`).join('\n')}`,
     );
   }
+  sections.push(`<sub>Made by hammer-box, run ${code(state.run_id)}.</sub>`);
   return `${sections.join('\n\n')}\n`;
+}
+
+/** The tests at baseline and now, in one line. */
+function renderTests(state: RunState): string {
+  const before = state.baseline;
+  const now = latestTest(state);
+  if (before === null) return '**Tests:** not run.';
+  const command = code(before.command);
+  const describe = (t: TestRecord): string => `${testStatus(t)}, ${formatDuration(t.duration_ms)}`;
+  const was = testPassed(before) ? 'passed' : 'failed';
+  if (now === null || now === before)
+    return `**Tests** (${command}): ${was} at baseline (${describe(before)}); no patch was tested.`;
+  const is = testPassed(now) ? 'pass' : 'fail';
+  const headline = testPassed(before)
+    ? testPassed(now)
+      ? 'passing before and now'
+      : 'passing before, failing now'
+    : testPassed(now)
+      ? 'failing before, passing now'
+      : 'still failing';
+  return `**Tests: ${headline}** (${command}): ${was} at baseline (${describe(before)}), ${is} after the last patch (${describe(now)}).`;
+}
+
+/** The diffstat of the branch against the base, and its commits. */
+function renderChanges(state: RunState, iterations: readonly Iteration[]): string {
+  const applied = iterations.filter((it) => it.apply !== null);
+  if (applied.length === 0) return '## Changes\n\nNone: no patch was applied.';
+  const parts = ['## Changes'];
+  const stat = state.branch?.diffstat;
+  if (stat !== undefined) parts.push(fencedBlock(renderDiffstat(stat), 'text'));
+  else parts.push(renderFiles(iterations));
+  parts.push(
+    applied
+      .map(
+        (it) =>
+          `- ${code(short(it.apply!.commit))} hammer: iteration ${it.n} - ${sanitizeLine(it.summary)}${rungSuffix(it)}`,
+      )
+      .join('\n'),
+  );
+  return parts.join('\n\n');
+}
+
+/** Branch, base, status, model, image and runtime. */
+function renderDetails(state: RunState, iterationCount: number): string {
+  const rows = [
+    [
+      'Branch',
+      state.branch === null
+        ? 'not created'
+        : `${cellCode(state.branch.name)} at ${cellCode(short(state.branch.commit))}`,
+    ],
+    [
+      'Base',
+      `${cellCode(state.repo.base_ref === state.repo.base_commit ? short(state.repo.base_ref) : state.repo.base_ref)} at ${cellCode(short(state.repo.base_commit))}`,
+    ],
+    ['Status', `${state.status}${state.reason === null ? '' : ` (${state.reason})`}`],
+    ['Iterations', String(iterationCount)],
+    ['Model', `${tableCell(state.model.provider)} ${cellCode(state.model.name)}`],
+    ...imageRows(state.image),
+    ['Sandbox runtime', runtimeCell(state.config)],
+  ];
+  return `## Details\n\n${table(['', ''], rows)}`;
+}
+
+/** Replace the local paths a message may quote: the run's files, the repository, home directories. */
+function localPaths(state: RunState): (text: string) => string {
+  const swaps: [string, string][] = [
+    [state.artifacts_dir, `<repo>/.hammer/runs/${state.run_id}`],
+    [state.repo.path, '<repo>'],
+  ];
+  return (text) => {
+    let out = text;
+    for (const [from, to] of swaps) if (from.length > 1) out = out.split(from).join(to);
+    return out.replace(/(^|[\s'"(=:])(?:\/home\/|\/Users\/)[^/\s'"]+/g, '$1~');
+  };
 }
 
 /** The OCI runtime the sandbox got, as recorded ("auto" is resolved before it is recorded). */
@@ -74,13 +142,20 @@ function runtimeCell(config: RunState['config']): string {
   return runtime === 'runsc' ? `gVisor (${cellCode(runtime)})` : cellCode(runtime);
 }
 
-/** The image rows: the sandbox's image, and the toolchain and env images behind it when recorded. */
+/** The image rows: the sandbox's image, and the toolchain and env images behind it, each once. */
 function imageRows(image: RunState['image']): string[][] {
-  const cell = (img: { ref: string; id: string }): string => `${cellCode(img.ref)} (${cellCode(img.id)})`;
-  const rows = [['Image', cell(image)]];
-  if (image.toolchain) rows.push(['Toolchain image', cell(image.toolchain)]);
-  if (image.env !== undefined)
-    rows.push(['Env image', image.env === null ? 'none (no dependencies to install)' : cell(image.env)]);
+  const cell = (img: { ref: string; id: string }): string =>
+    `${cellCode(img.ref)} (${cellCode(short(img.id.replace(/^sha256:/, '')))})`;
+  const same = (a: { id: string }, b: { id: string } | null | undefined): boolean => b?.id === a.id;
+  const rows = [
+    [
+      'Image',
+      `${cell(image)}${same(image, image.env) ? ', the env image' : same(image, image.toolchain) ? ', the toolchain image' : ''}`,
+    ],
+  ];
+  if (image.toolchain && !same(image, image.toolchain)) rows.push(['Toolchain image', cell(image.toolchain)]);
+  if (image.env === null) rows.push(['Env image', 'none (no dependencies to install)']);
+  else if (image.env && !same(image, image.env)) rows.push(['Env image', cell(image.env)]);
   return rows;
 }
 
@@ -105,12 +180,6 @@ function renderIterations(iterations: readonly Iteration[]): string {
   return `## Iterations\n\n${table(['#', 'Outcome', 'Applied by', 'Files', 'Tests', 'Model', 'Test run', 'Total', 'Summary'], rows)}${note}`;
 }
 
-function renderCommits(iterations: readonly Iteration[]): string {
-  const applied = iterations.filter((it) => it.apply !== null);
-  if (applied.length === 0) return '## Commits\n\nNone.';
-  return `## Commits\n\n${applied.map((it) => `- ${code(short(it.apply!.commit))} hammer: iteration ${it.n} - ${sanitizeLine(it.summary)}${rungSuffix(it)}`).join('\n')}`;
-}
-
 // " [rung 4: hunks relocated by their context]" for a patch the ladder had to repair.
 function rungSuffix(it: Iteration): string {
   const rung = it.patch?.rung;
@@ -124,14 +193,19 @@ function renderFinalTest(state: RunState): string {
   const passed = test.exit_code === 0 && !test.timed_out;
   const head = `## Final test run\n\n${passed ? 'Passed' : 'Failed'}: ${code(test.command)} (${testStatus(test)}, ${formatDuration(test.duration_ms)})`;
   const output = [test.stdout_tail, test.stderr_tail]
-    .map((t) => sanitizeText(t).trimEnd())
+    .map((t) => withoutRunnerLines(sanitizeText(t)).trimEnd())
     .filter((t) => t !== '')
     .join('\n');
   if (output === '') return `${head}\n\nNo output.`;
   const lines = output.split('\n');
   const tail = lines.slice(-OUTPUT_TAIL_LINES).join('\n');
   const note = lines.length > OUTPUT_TAIL_LINES ? `Last ${OUTPUT_TAIL_LINES} lines of output:` : 'Output:';
-  return `${head}\n\n${note}\n\n${fencedBlock(tail, 'text')}`;
+  return `${head}\n\n<details><summary>${note.replace(/:$/, '')}</summary>\n\n${fencedBlock(tail, 'text')}\n\n</details>`;
+}
+
+/** Test output without the runner's own lines (states written before they were left out at the source). */
+function withoutRunnerLines(text: string): string {
+  return text.replace(/^(hammer-runner: check \d+|HAMMER_(STAGE|RESULT) .*)\n?/gm, '');
 }
 
 function renderFiles(iterations: readonly Iteration[]): string {
@@ -140,11 +214,11 @@ function renderFiles(iterations: readonly Iteration[]): string {
     if (it.outcome !== 'applied' || it.patch === null) continue;
     for (const f of it.patch.files) files.set(f.path, f);
   }
-  if (files.size === 0) return '## Files touched\n\nNone.';
+  if (files.size === 0) return 'No files.';
   const lines = [...files.values()]
     .sort((a, b) => a.path.localeCompare(b.path))
     .map((f) => `- ${code(f.path)} (${f.status}${f.from === undefined ? '' : ` from ${code(f.from)}`})`);
-  return `## Files touched\n\n${lines.join('\n')}`;
+  return lines.join('\n');
 }
 
 /** Sensitive paths [policy] allowed: always flagged, so a human reads them before merging. */

@@ -187,7 +187,23 @@ export const RunStateSchema = z.strictObject({
       base_tree_matches: z.boolean().optional(),
     })
     .nullable(),
-  branch: z.strictObject({ name: z.string(), commit: z.string() }).nullable(),
+  branch: z
+    .strictObject({
+      name: z.string(),
+      commit: z.string(),
+      /** Lines added and removed per file between the base and the branch (null counts: binary). */
+      diffstat: z
+        .array(
+          z.strictObject({
+            path: z.string(),
+            from: z.string().optional(),
+            added: count.nullable(),
+            removed: count.nullable(),
+          }),
+        )
+        .optional(),
+    })
+    .nullable(),
   /**
    * The branch being delivered: its name and commit are recorded before the ref is made, so a run
    * killed between making the ref and recording `branch` is resumed onto that same branch.

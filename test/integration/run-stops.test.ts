@@ -35,6 +35,7 @@ afterEach(async () => {
 async function runWith(
   script: Script[],
   maxIterations = 3,
+  git: Record<string, unknown> = {},
 ): Promise<{ fx: PythonFixture; server: ModelServer; outcome: Awaited<ReturnType<typeof run>> }> {
   fx = await createPythonFixture();
   server = await startModelServer({ script });
@@ -42,7 +43,7 @@ async function runWith(
     repo: fx.repo.path,
     directive: fx.directive,
     env: testEnv(),
-    flags: modelFlags(server, { maxIterations }),
+    flags: { ...modelFlags(server, { maxIterations }), git },
   });
   expect(await leftovers(outcome.state.run_id)).toEqual({ containers: [], volumes: [] });
   return { fx, server, outcome };
@@ -138,5 +139,28 @@ describe('run: the loop goes on and stops', () => {
       expect.stringMatching(/^hammer: iteration 2 - /),
     ]);
     expect(await exitCode(outcome)).toBe(1);
+  });
+
+  it('makes no branch when no patch applied, and one at the base with git.keep_empty_branch', async () => {
+    const unplaceable = [{ answer: answerWith(UNPLACEABLE_PATCH) }, { answer: answerWith(UNPLACEABLE_PATCH) }];
+    const none = await runWith(unplaceable, 2);
+    expect(none.outcome.state.iterations.map((i) => i.outcome)).not.toContain('applied');
+    expect(none.outcome.state.branch).toBeNull();
+    expect(none.outcome.state.phases.deliver).toMatchObject({ status: 'skipped', detail: 'no patch was applied' });
+    expect(await refsOf(none.fx.repo)).toEqual(['refs/heads/main']);
+    expect(await exitCode(none.outcome)).toBe(1);
+    await server?.close();
+    await fx?.cleanup();
+
+    const kept = await runWith(unplaceable, 2, { keep_empty_branch: true });
+    const branch = kept.outcome.state.branch;
+    expect(branch?.commit).toBe(kept.outcome.state.repo.base_commit);
+    expect(branch?.diffstat).toEqual([]);
+    expect(await refsOf(kept.fx.repo)).toEqual([`refs/heads/${branch?.name ?? ''}`, 'refs/heads/main'].sort());
+  });
+
+  it('records the diffstat of the delivered branch against the base', async () => {
+    const { outcome } = await runWith([{ answer: answerWith(FIX_PATCH) }]);
+    expect(outcome.state.branch?.diffstat).toEqual([{ path: 'calc.py', added: 1, removed: 1 }]);
   });
 });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/api/run.js';
+import { prBody } from '../../src/api/runs.js';
 import replayCommand from '../../src/cli/commands/replay.js';
 import { printRunResult } from '../../src/cli/run-result.js';
 import type { RunOutcome } from '../../src/loop/run-types.js';
@@ -122,6 +123,24 @@ describe('run: a failing pytest test fixed by a scripted diff (Ollama NDJSON)', 
     expect(outcome.summaryPath).toBe(join(fx.repo.path, '.hammer', 'runs', id, 'PR_SUMMARY.md'));
     const summary = await readFile(outcome.summaryPath!, 'utf8');
     expect(summary).toContain(state.branch!.name);
+  });
+
+  it('writes PR_SUMMARY.md as a PR body: title, tests before and after, diffstat, explanation, no local path or runner line', async () => {
+    const summary = await readFile(outcome.summaryPath!, 'utf8');
+    const title = summary.split('\n')[0]!;
+    expect(title).toMatch(/^# Total\(\) in calc\.py returns the wrong sum\. Fix it so that every…$/);
+    expect(title.length).toBeLessThanOrEqual(2 + 72);
+    expect(summary).toContain('**Tests: failing before, passing now**');
+    expect(summary).toContain('```text\n calc.py | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n```');
+    expect(summary).toContain("The model's explanation:\n\n> The loop subtracts; it must add.");
+    expect(summary).toContain('| 1 | applied |');
+    expect(summary).not.toContain(fx.repo.path);
+    expect(summary).not.toContain(fx.directive);
+    expect(summary).not.toContain('hammer-runner');
+    expect(summary).not.toMatch(/HAMMER_(STAGE|RESULT)/);
+    // runs show --pr-body prints the same body, without the title line
+    const body = await prBody({ repo: fx.repo.path, runId: outcome.state.run_id, env: testEnv() });
+    expect(`${title}\n\n${body}`).toBe(summary);
   });
 
   it('asked the model with num_ctx and temperature set, showing the directive, the failing test and the buggy file', () => {

@@ -1,8 +1,7 @@
 // `hammer-box runs show <run_id>`
-import { showRun, type RunDetails } from '../../api/runs.js';
+import { prBody, showRun, type RunDetails } from '../../api/runs.js';
 import { describeReason, latestTest, testPassed } from '../../loop/stop-conditions.js';
 import { formatDuration } from '../../report/markdown.js';
-import { renderPrBody } from '../../report/pr-summary.js';
 import { sanitizeLine, sanitizeText, truncateText } from '../../report/sanitize.js';
 import type { Iteration, TestRecord } from '../../state/run-state.js';
 import { printJson } from '../terminal-json.js';
@@ -80,9 +79,12 @@ export default async function runsShow(f: {
   json?: boolean;
   prBody?: boolean;
 }): Promise<number> {
+  if (f.prBody) {
+    process.stdout.write(await prBody({ repo: f.repo, runId: f.runId, env: process.env }));
+    return 0;
+  }
   const details = await showRun({ repo: f.repo, runId: f.runId, env: process.env });
-  if (f.prBody) process.stdout.write(renderPrBody(details.state));
-  else if (f.json) printJson(details.state);
+  if (f.json) printJson(details.state);
   else process.stdout.write(`${renderRunDetails(details).join('\n')}\n`);
   return 0;
 }

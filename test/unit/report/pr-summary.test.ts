@@ -34,15 +34,16 @@ describe('renderPrSummary', () => {
     );
     expect(md).toContain('| Branch | `EngineerExternal/20261122T140501Z` at `999999999999` |');
     expect(md).toContain('| Base | `main` at `bbbbbbbbbbbb` |');
-    expect(md).toContain('## Directive\n\nFrom `DIRECTIVE.md`:\n\n> Fix the add function in calc.py so tests pass.');
+    expect(md).toContain('## Directive\n\n> Fix the add function in calc.py so tests pass.');
+    expect(md).not.toContain('DIRECTIVE.md');
     expect(md).toContain('| # | Outcome | Applied by | Files | Tests | Model | Test run | Total | Summary |');
     expect(md).toContain('| 1 | rejected | - | 1 | - | 5.0 s | - | 5.0 s | rejected |');
     expect(md).toContain('| 2 | applied | - | 1 | exit 0 | 5.0 s | 1.2 s | 6.2 s | update calc.py |');
-    expect(md).toContain('## Commits\n\n- `222222222222` hammer: iteration 2 - update calc.py');
+    expect(md).toContain('\n\n- `222222222222` hammer: iteration 2 - update calc.py');
     expect(md).toContain(
-      '## Final test run\n\nPassed: `python3 -m pytest -q` (exit 0, 1.2 s)\n\nOutput:\n\n```text\n...\n1 passed in 0.01s\n```',
+      '## Final test run\n\nPassed: `python3 -m pytest -q` (exit 0, 1.2 s)\n\n<details><summary>Output</summary>\n\n```text\n...\n1 passed in 0.01s\n```\n\n</details>',
     );
-    expect(md).toContain('## Files touched\n\n- `calc.py` (modified)');
+    expect(md).toContain('## Changes\n\n- `calc.py` (modified)');
     expect(md).toContain(
       '## Rejected patches\n\n- Iteration 1: not applied: error: patch failed: calc.py:3 error: calc.py: patch does not apply (`iter-01.patch`)',
     );
@@ -104,7 +105,7 @@ describe('renderPrSummary', () => {
     });
     expect(assessRisk(fail).level).toBe('fail');
     expect(renderPrSummary(fail)).toContain('- Iteration 2: repeated an earlier patch');
-    expect(renderPrSummary(fail)).toContain('## Commits\n\nNone.');
+    expect(renderPrSummary(fail)).toContain('## Changes\n\nNone: no patch was applied.');
 
     const error = makeState({
       status: 'error',
@@ -126,7 +127,7 @@ describe('renderPrSummary', () => {
     });
     expect(assessRisk(s).level).toBe('pass');
     expect(assessRisk(s).reason).toMatch(/without changes/);
-    expect(renderPrSummary(s)).toContain('## Files touched\n\nNone.');
+    expect(renderPrSummary(s)).toContain('## Changes\n\nNone: no patch was applied.');
   });
 
   it('contains no escape sequence or control character, and test output cannot break out of its fence', () => {
@@ -159,6 +160,66 @@ describe('renderPrSummary', () => {
     // Injected headings only ever appear inside that fence or in quoted/one-line contexts.
     const outsideFence = md.replace(/\n(`{5,})text\n[\s\S]*?\n\1/g, '');
     expect(outsideFence).not.toMatch(/^# Injected heading/m);
+  });
+});
+
+describe('PR_SUMMARY.md as a pull request body', () => {
+  function delivered() {
+    const state = passingRun();
+    state.branch = {
+      ...state.branch!,
+      diffstat: [
+        { path: 'calc.py', added: 3, removed: 1 },
+        { path: 'new_name.py', from: 'old_name.py', added: 0, removed: 0 },
+        { path: 'logo.png', added: null, removed: null },
+      ],
+    };
+    state.image = {
+      ref: 'hammer-box/python:0123456789ab',
+      id: `sha256:${'e'.repeat(64)}`,
+      toolchain: { ref: 'hammer-box/python:0123456789ab', id: `sha256:${'e'.repeat(64)}` },
+      env: null,
+    };
+    return state;
+  }
+
+  it('says what changed: title, the tests before and after, and a diffstat', () => {
+    const md = renderPrSummary(delivered());
+    expect(md.split('\n')[0]).toBe('# Fix the add function in calc.py so tests pass');
+    expect(md).toContain(
+      '**Tests: failing before, passing now** (`python3 -m pytest -q`): failed at baseline (exit 1, 1.2 s), pass after the last patch (exit 0, 1.2 s).',
+    );
+    expect(md).toContain(
+      '## Changes\n\n```text\n calc.py                    | 4 +++-\n old_name.py => new_name.py | 0 \n logo.png                   | Bin\n 3 files changed, 3 insertions(+), 1 deletion(-)\n```',
+    );
+  });
+
+  it("quotes the model's explanation as inert text: no markup, no mention, no issue reference", () => {
+    const md = renderPrSummary(delivered(), {
+      explanation: 'Fixed the sign in `total`, thanks @alice; closes #12.\n# not a heading <img src=x>',
+    });
+    expect(md).toContain(
+      "The model's explanation:\n\n> Fixed the sign in \\`total\\`, thanks `@alice`; closes `#12`.\n> \\# not a heading \\<img src=x\\>",
+    );
+  });
+
+  it('has no local path, no runner line and no image twice', () => {
+    const state = delivered();
+    state.status = 'failed';
+    state.reason = 'max_iterations';
+    state.reason_detail = `see ${state.artifacts_dir}/iter-02.patch in ${state.repo.path}`;
+    state.errors = [{ at: state.created_at, code: 'X', message: 'cannot read /home/u/.config/hammer.toml' }];
+    const last = state.iterations.at(-1)!;
+    last.test = testRecord(1, { stderr_tail: 'hammer-runner: check 1\nE   assert 1 == 3\n' });
+    const md = renderPrSummary(state);
+    expect(md).not.toContain('/home/u');
+    expect(md).toContain(`see <repo>/.hammer/runs/${state.run_id}/iter-02.patch in <repo>`);
+    expect(md).toContain('cannot read ~/.config/hammer.toml');
+    expect(md).not.toContain('hammer-runner');
+    expect(md).toContain('E   assert 1 == 3');
+    expect(md.match(/hammer-box\/python:0123456789ab/g)).toHaveLength(1);
+    expect(md).toContain('| Image | `hammer-box/python:0123456789ab` (`eeeeeeeeeeee`), the toolchain image |');
+    expect(md).toContain('| Env image | none (no dependencies to install) |');
   });
 });
 
