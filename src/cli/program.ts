@@ -1,5 +1,6 @@
 // The command-line surface. Each command's module is imported only when it runs, so --help is instant.
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseAge } from './parse-age.js';
 
 /** Options shared by commands that act on a repository's runs. */
 export interface RepoOption {
@@ -108,6 +109,20 @@ export function buildProgram(version: string): Command {
     lazy('./commands/runs-show.js', { ...opts, runId }),
   );
 
+  const runsPrune = runs
+    .command('prune')
+    .description(
+      "remove old runs' files and the branches they made (a branch only while it is exactly as the run left it); never a live run",
+    )
+    .option('--repo <path>', 'the repository', '.')
+    .option('--keep <n>', 'keep the newest n runs (default: 10 when --older-than is not given)', parseCount)
+    .option('--older-than <age>', 'remove only runs older than this: 30m, 12h, 7d, 2w', parseAge)
+    .option('--keep-branches', "remove only the runs' files, not their branches")
+    .option('--dry-run', 'only say what would be removed')
+    .option('--json', 'print JSON');
+  example(runsPrune, 'hammer-box runs prune --repo ~/src/myproject --older-than 7d --dry-run');
+  runsPrune.action(async (opts: Record<string, unknown>) => lazy('./commands/runs-prune.js', opts));
+
   const tools = program.command('tools').description('the whitelisted tools the loop may run inside the sandbox');
   const toolsList = tools
     .command('list')
@@ -186,6 +201,12 @@ function modelOptions(cmd: Command): Command {
 /** Show an example under the command's help. */
 function example(cmd: Command, ...lines: string[]): void {
   cmd.addHelpText('after', `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+}
+
+/** A whole number >= 0. */
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`not a whole number: ${value}`);
+  return Number(value);
 }
 
 function parseNumber(value: string): number {

@@ -1,6 +1,6 @@
 // The run store: state files in <dir>/runs/<run_id>.json, artifacts in <dir>/runs/<run_id>/.
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { HammerError, isHammerError } from '../errors.js';
 import { sweepTempFiles, writeFileAtomic } from './atomic-write.js';
@@ -9,6 +9,9 @@ import { ArtifactNameSchema, RUN_STATE_SCHEMA_VERSION, RunStateSchema, type RunS
 
 const MAX_STATE_BYTES = 64 * 1024 * 1024;
 const MAX_ARTIFACT_BYTES = 64 * 1024 * 1024;
+
+/** What hammer-box writes to <state dir>/.gitignore: everything in it stays out of git. */
+export const STATE_GITIGNORE = '# Written by hammer-box: run states and artifacts stay out of git.\n*\n';
 
 export interface RunStoreOptions {
   /** The state directory, <repo>/.hammer. */
@@ -59,6 +62,7 @@ export class RunStore {
     const runId = checkRunId(state.run_id);
     await mkdir(this.runsDir, { recursive: true });
     await this.#refuseSymlinks();
+    await this.#ignoreInGit();
     // state writes cut short by kill -9 leave temp files; a new run clears those of dead writers
     await sweepTempFiles(this.runsDir);
     try {
@@ -167,6 +171,13 @@ export class RunStore {
     }
   }
 
+  /** Delete a run's state file and its artifacts directory (symlinks are removed, never followed). */
+  async remove(runId: string): Promise<void> {
+    await this.#refuseSymlinks();
+    await rm(this.artifactsDir(runId), { recursive: true, force: true });
+    await rm(this.statePath(runId), { force: true });
+  }
+
   /** The model answers recorded by a run, in iteration order: what `hammer-box replay <run_id>` plays back. */
   async readReplayAnswers(runId: string): Promise<string[]> {
     const state = await this.read(runId);
@@ -175,6 +186,27 @@ export class RunStore {
       if (it.answer !== null) answers.push(await this.readArtifact(runId, it.answer.artifact));
     }
     return answers;
+  }
+
+  /**
+   * A `.gitignore` of `*` in the state directory (checked to be a real directory first), so runs never
+   * show in `git status` and cannot be committed by accident, without touching the repository's own
+   * .gitignore. An existing file of that name is left as it is.
+   */
+  async #ignoreInGit(): Promise<void> {
+    const path = join(this.dir, '.gitignore');
+    let fh;
+    try {
+      fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+      unwritable(err, path, null);
+    }
+    try {
+      await fh.writeFile(STATE_GITIGNORE);
+    } finally {
+      await fh.close();
+    }
   }
 
   async #refuseSymlinks(): Promise<void> {
@@ -267,11 +299,11 @@ async function readCapped(path: string, maxBytes: number): Promise<Buffer> {
 const UNWRITABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO']);
 
 /** Turn "no space", "read-only" and "no permission" into a typed error that says what to do. */
-function unwritable(err: unknown, path: string, runId: string): never {
+function unwritable(err: unknown, path: string, runId: string | null): never {
   const code = (err as NodeJS.ErrnoException).code;
   if (code && UNWRITABLE.has(code)) {
     throw new HammerError('STATE_UNWRITABLE', `cannot write ${path}: ${(err as Error).message}`, {
-      hint: `free space in (or fix the permissions of) ${dirname(path)}, then continue with: hammer-box resume ${runId}`,
+      hint: `free space in (or fix the permissions of) ${dirname(path)}${runId ? `, then continue with: hammer-box resume ${runId}` : ''}`,
       cause: err,
     });
   }

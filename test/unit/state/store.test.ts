@@ -1,9 +1,11 @@
 import { mkdtemp, readdir, readFile, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HammerError } from '../../../src/errors.js';
 import { artifactNames, isRunId, newRunId, RunStore, RunStateSchema } from '../../../src/state/index.js';
+import { STATE_GITIGNORE } from '../../../src/state/store.js';
 import { iteration, makeState, RUN_ID, testRecord } from './make-state.js';
 
 let dir: string;
@@ -57,6 +59,21 @@ describe('RunStore', () => {
     expect(await store.read(RUN_ID)).toEqual(next);
     const text = await readFile(store.statePath(RUN_ID), 'utf8');
     expect(JSON.parse(text)).toMatchObject({ schema_version: 1, run_id: RUN_ID });
+  });
+
+  it('keeps the state directory out of git status with its own .gitignore, leaving an existing one alone', async () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: dir, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } }).toString();
+    git('init', '--quiet');
+    await writeFile(join(dir, 'a.txt'), 'a\n');
+    await store.create(makeState());
+    expect(await readFile(join(dir, '.hammer', '.gitignore'), 'utf8')).toBe(STATE_GITIGNORE);
+    expect(git('status', '--porcelain', '--untracked-files=all')).toBe('?? a.txt\n');
+    expect(git('check-ignore', '.hammer/runs/x.json')).toBe('.hammer/runs/x.json\n');
+
+    await writeFile(join(dir, '.hammer', '.gitignore'), 'mine\n');
+    await store.create(makeState({ run_id: '20261122T140502Z-abcdef' }));
+    expect(await readFile(join(dir, '.hammer', '.gitignore'), 'utf8')).toBe('mine\n');
   });
 
   it('refuses to create a run whose id is taken', async () => {

@@ -1,0 +1,65 @@
+// Removing a branch hammer-box delivered, and nothing else: only while it still points at the commit
+// hammer-box made, is not checked out in any worktree, and carries hammer-box's branch prefix.
+import { runGitResult } from './git-exec.js';
+import { isObjectId } from './object-id.js';
+import { userRepoGit, type UserRepo } from './user-repo.js';
+
+/** What happened to the branch: removed, or kept and why. */
+export type BranchRemoval =
+  | { removed: true }
+  | { removed: false; reason: 'gone' | 'moved' | 'checked_out' | 'not_hammer_box' | 'failed'; detail: string };
+
+/** What a run recorded about its branch, and the prefix the current config gives hammer-box's branches. */
+export interface RecordedBranch {
+  name: string;
+  commit: string;
+  /** The run's base commit (an empty branch points at it). */
+  baseCommit: string;
+  prefix: string;
+}
+
+/**
+ * Delete refs/heads/<name> when it is exactly the branch a run made: the name starts with `prefix`,
+ * the ref still points at the recorded commit, that commit is hammer-box's ("hammer: iteration" in
+ * its subject) or the run's base, and no worktree has it checked out. The delete is a compare-and-
+ * delete (`update-ref -d <ref> <commit>`), so a branch moved meanwhile is never lost.
+ */
+export async function removeRecordedBranch(
+  repo: Pick<UserRepo, 'gitDir'>,
+  branch: RecordedBranch,
+  signal?: AbortSignal,
+): Promise<BranchRemoval> {
+  const git = userRepoGit(repo, signal);
+  const ref = `refs/heads/${branch.name}`;
+  const keep = (reason: Exclude<BranchRemoval, { removed: true }>['reason'], detail: string): BranchRemoval => ({
+    removed: false,
+    reason,
+    detail,
+  });
+  if (branch.prefix === '' || !branch.name.startsWith(branch.prefix) || !isObjectId(branch.commit))
+    return keep('not_hammer_box', `its name does not start with the branch prefix ${JSON.stringify(branch.prefix)}`);
+  const format = await runGitResult(['check-ref-format', ref], git);
+  if (format.exitCode !== 0) return keep('not_hammer_box', 'not a valid branch name');
+  const tip = await runGitResult(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], git);
+  if (tip.exitCode !== 0) return keep('gone', 'the branch no longer exists');
+  if (tip.stdout.toString('utf8').trim() !== branch.commit)
+    return keep('moved', 'it has moved since the run made it (someone committed to it)');
+  if (branch.commit !== branch.baseCommit) {
+    const subject = await runGitResult(['log', '-1', '--no-show-signature', '--format=%s', branch.commit, '--'], git);
+    if (subject.exitCode !== 0 || !subject.stdout.toString('utf8').startsWith('hammer: iteration '))
+      return keep('not_hammer_box', 'its tip is not a commit hammer-box made');
+  }
+  const worktrees = await runGitResult(['worktree', 'list', '--porcelain'], git);
+  const checkedOut = worktrees.stdout
+    .toString('utf8')
+    .split('\n')
+    .some((l) => l === `branch ${ref}`);
+  if (worktrees.exitCode !== 0 || checkedOut) return keep('checked_out', 'it is checked out in a worktree');
+  const deleted = await runGitResult(
+    ['-c', 'core.logAllRefUpdates=false', 'update-ref', '-d', ref, branch.commit],
+    git,
+  );
+  if (deleted.exitCode !== 0)
+    return keep('failed', deleted.stderr.trim() || `git update-ref -d exited ${deleted.exitCode}`);
+  return { removed: true };
+}
