@@ -1,10 +1,11 @@
 // PR_SUMMARY.md: what a reviewer needs to judge the branch, from the state alone. Every piece of
 // text that came from the model, the repo or the sandbox is sanitised on the way in.
 import { rungLabel, rungNumber } from '../edits/rungs.js';
-import { finishedIterations, latestTest, testPassed } from '../loop/stop-conditions.js';
+import { finishedIterations, latestTest } from '../loop/stop-conditions.js';
 import { testStatus } from '../loop/signal.js';
-import type { Iteration, PatchFile, RunState, TestRecord } from '../state/run-state.js';
+import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
 import { renderDiffstat } from './diffstat.js';
+import { renderTests, type TestsBeforeAfter } from './pr-tests.js';
 import { blockquote, fencedBlock, formatDuration, inertText, inlineCode, table, tableCell } from './markdown.js';
 import { prTitle } from './pr-title.js';
 import { assessRisk } from './risk.js';
@@ -17,6 +18,8 @@ const OUTPUT_TAIL_LINES = 40;
 export interface SummaryExtras {
   /** The model's own words about the change that made the tests pass (see modelExplanation). */
   explanation?: string | null;
+  /** What the baseline's and the last test's outputs said about which tests fail. */
+  tests?: TestsBeforeAfter | null;
 }
 
 /** Render the pull-request summary of a run as markdown: a `# <title>` line, then the body. */
@@ -36,7 +39,7 @@ export function renderPrBody(state: RunState, extras: SummaryExtras = {}): strin
   const sections: string[] = [];
 
   if (extras.explanation) sections.push(`The model's explanation:\n\n${blockquote(inertText(extras.explanation))}`);
-  sections.push(renderTests(state));
+  sections.push(renderTests(state, extras.tests ?? null));
   sections.push(`**Risk: ${risk.level}** - ${sanitizeLine(local(risk.reason))}`);
   if (state.reason_detail !== null && state.reason_detail !== '' && state.status !== 'stable')
     sections.push(`Stopped because: ${sanitizeLine(local(state.reason_detail))}`);
@@ -56,27 +59,6 @@ export function renderPrBody(state: RunState, extras: SummaryExtras = {}): strin
   }
   sections.push(`<sub>Made by hammer-box, run ${code(state.run_id)}.</sub>`);
   return `${sections.join('\n\n')}\n`;
-}
-
-/** The tests at baseline and now, in one line. */
-function renderTests(state: RunState): string {
-  const before = state.baseline;
-  const now = latestTest(state);
-  if (before === null) return '**Tests:** not run.';
-  const command = code(before.command);
-  const describe = (t: TestRecord): string => `${testStatus(t)}, ${formatDuration(t.duration_ms)}`;
-  const was = testPassed(before) ? 'passed' : 'failed';
-  if (now === null || now === before)
-    return `**Tests** (${command}): ${was} at baseline (${describe(before)}); no patch was tested.`;
-  const is = testPassed(now) ? 'pass' : 'fail';
-  const headline = testPassed(before)
-    ? testPassed(now)
-      ? 'passing before and now'
-      : 'passing before, failing now'
-    : testPassed(now)
-      ? 'failing before, passing now'
-      : 'still failing';
-  return `**Tests: ${headline}** (${command}): ${was} at baseline (${describe(before)}), ${is} after the last patch (${describe(now)}).`;
 }
 
 /** The diffstat of the branch against the base, and its commits. */

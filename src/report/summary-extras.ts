@@ -1,18 +1,51 @@
-// What PR_SUMMARY.md shows beyond the state, read from the run's artifacts.
-import { finishedIterations } from '../loop/stop-conditions.js';
-import type { RunState } from '../state/run-state.js';
+// What PR_SUMMARY.md shows beyond the state, read from the run's artifacts: the model's explanation
+// and which tests the baseline's and the last test's logs name as failing.
+import { finishedIterations, latestTest, testPassed } from '../loop/stop-conditions.js';
+import type { RunState, TestRecord } from '../state/run-state.js';
+import { distinctFailingTests, fixedTests, parseTestOutput, type TestOutputReport } from '../test-output/index.js';
 import { modelExplanation } from './explanation.js';
 import type { SummaryExtras } from './pr-summary.js';
+import type { TestsBeforeAfter } from './pr-tests.js';
 
-/** The model's explanation of the last applied patch (null when it gave none or its answer cannot be read). */
-export async function summaryExtras(
-  state: RunState,
-  readArtifact: (name: string) => Promise<string>,
-): Promise<SummaryExtras> {
+type ReadArtifact = (name: string) => Promise<string>;
+
+/** The extras for `state`; a missing or unreadable artifact leaves its part out. */
+export async function summaryExtras(state: RunState, readArtifact: ReadArtifact): Promise<SummaryExtras> {
+  const [explanation, tests] = await Promise.all([explanationOf(state, readArtifact), testsOf(state, readArtifact)]);
+  return { explanation, tests };
+}
+
+/** The model's explanation of the last applied patch. */
+async function explanationOf(state: RunState, readArtifact: ReadArtifact): Promise<string | null> {
   const last = finishedIterations(state)
     .filter((it) => it.outcome === 'applied' && it.answer !== null)
     .at(-1);
-  if (!last?.answer) return { explanation: null };
+  if (!last?.answer) return null;
   const answer = await readArtifact(last.answer.artifact).catch(() => null);
-  return { explanation: answer === null ? null : modelExplanation(answer) };
+  return answer === null ? null : modelExplanation(answer);
+}
+
+/** The failing tests at baseline and in the last test run, from their logs (test-output's parsers). */
+async function testsOf(state: RunState, readArtifact: ReadArtifact): Promise<TestsBeforeAfter | null> {
+  const now = latestTest(state);
+  if (state.baseline === null || now === null || now === state.baseline) return null;
+  const [before, after] = await Promise.all([parsed(state.baseline, readArtifact), parsed(now, readArtifact)]);
+  if (before === null || after === null) return null;
+  const failingBefore = distinctFailingTests(before.failures);
+  const failingAfter = distinctFailingTests(after.failures);
+  return {
+    fixed: fixedTests(
+      { runners: before.runners, failing: failingBefore },
+      { runners: after.runners, failing: failingAfter, passed: testPassed(now) },
+    ),
+    failing: failingAfter,
+    countsBefore: before.counts,
+    countsAfter: after.counts,
+  };
+}
+
+async function parsed(test: TestRecord, readArtifact: ReadArtifact): Promise<TestOutputReport | null> {
+  if (test.artifact === null) return null;
+  const log = await readArtifact(test.artifact).catch(() => null);
+  return log === null ? null : parseTestOutput(log);
 }
