@@ -4,7 +4,8 @@
 import type { Config } from '../config/schema.js';
 import { Workbench, resolveUserRepo, type UserRepo } from '../git/index.js';
 import type { DependencyFile } from '../images/env-hash.js';
-import { detectToolchain, type Detection } from '../images/detect.js';
+import { detectToolchain, environmentLine, type Detection } from '../images/detect.js';
+import type { Environment } from '../state/run-state.js';
 import { planPython } from '../images/python-setup.js';
 import { PYTHON_REQUIREMENTS, setupInputs, type ReadFiles, type SetupInputs } from '../images/setup-inputs.js';
 import { setupRecipe, type SetupRecipe } from '../images/setup-plan.js';
@@ -29,13 +30,15 @@ export interface RepoEnvironment {
   setupInputs: SetupInputs | null;
   dependencyFiles: DependencyFile[];
   userRepo: UserRepo;
+  /** What was decided and from what, for the state and the one line on stderr. */
+  environment: Environment;
 }
 
 /** Read the base commit's tree and decide toolchain, test command and setup. */
 export async function readRepoEnvironment(
   repoPath: string,
   config: Config,
-  opts: { toolchainExplicit: boolean; signal?: AbortSignal },
+  opts: { toolchainExplicit: boolean; directive?: string; signal?: AbortSignal },
 ): Promise<RepoEnvironment> {
   const sig = opts.signal ? { signal: opts.signal } : {};
   const userRepo = await resolveUserRepo(repoPath, config.git.base, sig);
@@ -47,6 +50,14 @@ export async function readRepoEnvironment(
     const { entries } = await workbench.listTree(userRepo.baseCommit, { maxEntries: MAX_TREE_ENTRIES, ...sig });
     const root = entries.filter((e) => !e.path.includes('/') && (e.kind === 'file' || e.kind === 'executable'));
     const rootNames = root.map((e) => e.path);
+    const read: ReadFiles = async (paths) => {
+      const got = await workbench.readFiles(userRepo.baseCommit, paths, {
+        maxBytesPerFile: MAX_MANIFEST_BYTES,
+        ...sig,
+      });
+      return new Map(got.files.map((f) => [f.path, f.content]));
+    };
+    const manifests = await read(['package.json', 'pyproject.toml'].filter((f) => rootNames.includes(f)));
     let detection: Detection | null = null;
     let toolchain: string | null = null;
     if (opts.toolchainExplicit) {
@@ -56,6 +67,11 @@ export async function readRepoEnvironment(
         detection = detectToolchain(
           rootNames,
           entries.map((e) => e.path),
+          {
+            ...(manifests.has('package.json') ? { packageJson: manifests.get('package.json')! } : {}),
+            ...(manifests.has('pyproject.toml') ? { pyproject: manifests.get('pyproject.toml')! } : {}),
+            ...(opts.directive !== undefined ? { directive: opts.directive } : {}),
+          },
         );
         toolchain = detection.toolchain;
       } catch (err) {
@@ -64,6 +80,21 @@ export async function readRepoEnvironment(
       }
     }
     const testCommand = config.tools.test_command || (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
+    const evidence = detection ? [...detection.evidence, ...detection.tests] : [];
+    const environment = (setupCommand: string): Environment => ({
+      toolchain,
+      evidence,
+      decided_by: opts.toolchainExplicit
+        ? 'named'
+        : detection === null
+          ? 'image'
+          : detection.by === 'sources'
+            ? 'sources'
+            : 'evidence',
+      test_command: testCommand,
+      line: environmentLine({ toolchain, evidence, testCommand, named: opts.toolchainExplicit }),
+      setup_command: setupCommand,
+    });
     if (toolchain === null)
       return {
         toolchain,
@@ -74,20 +105,14 @@ export async function readRepoEnvironment(
         setupInputs: null,
         dependencyFiles: [],
         userRepo,
+        environment: environment(config.env.setup_command),
       };
-    const read: ReadFiles = async (paths) => {
-      const got = await workbench.readFiles(userRepo.baseCommit, paths, {
-        maxBytesPerFile: MAX_MANIFEST_BYTES,
-        ...sig,
-      });
-      return new Map(got.files.map((f) => [f.path, f.content]));
-    };
     const python =
       toolchain === 'python' && !config.env.setup_command
         ? planPython(
             rootNames,
             entries.map((e) => e.path),
-            rootNames.includes('pyproject.toml') ? (await read(['pyproject.toml'])).get('pyproject.toml') : undefined,
+            manifests.get('pyproject.toml'),
             PYTHON_REQUIREMENTS.filter((r) => rootNames.includes(r)),
           )
         : undefined;
@@ -111,6 +136,7 @@ export async function readRepoEnvironment(
       setupInputs: inputs,
       dependencyFiles: inputs?.key ?? [],
       userRepo,
+      environment: environment(recipe.command),
     };
   } finally {
     await workbench.dispose();

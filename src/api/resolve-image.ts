@@ -10,6 +10,7 @@ import { Workbench, baseTarStream } from '../git/index.js';
 import { assertImageContract, bootstrapBase, ensureToolchainImage } from '../images/index.js';
 import { ensureEnvImage } from '../images/env-image.js';
 import { emptyEnvsPath } from '../images/empty-envs.js';
+import type { SetupStepRecord } from '../images/setup-failure.js';
 import { inspectImage } from '../images/engine.js';
 import type { ResolvedImage } from '../loop/run-types.js';
 import type { RepoEnvironment } from './repo-environment.js';
@@ -25,6 +26,8 @@ export interface ImageProgress {
   onProgress?: (line: string) => void;
   onSetupStart?: (tag: string) => void;
   onSetupOutput?: (line: string) => void;
+  /** The steps the dependency setup announced and how each ended (when setup ran). */
+  onSetupSteps?: (steps: SetupStepRecord[]) => void;
 }
 
 /** Resolve the configured image, building the toolchain image (and base) and the env image when missing. */
@@ -81,6 +84,7 @@ export async function resolveImage(
       ...progress,
       ...sig,
     });
+    if (envImage.steps.length > 0) options.onSetupSteps?.(envImage.steps);
     if (envImage.id === null) return { ...toolchainImage, toolchain: toolchainImage, env: null };
     return {
       ref: envImage.tag,

@@ -35,11 +35,11 @@ export const ITERATION_PHASES = [
 export type IterationPhase = (typeof ITERATION_PHASES)[number];
 
 /**
- * Phases of the run outside any iteration, in order: `prepare` (clone, image, sandbox, copy in),
- * `baseline` (the first test run), `report` (PR_SUMMARY.md and artifacts), `deliver` (the branch
- * in the user's repository).
+ * Phases of the run outside any iteration, in order: `setup` (the toolchain image and the
+ * dependency setup into the env image), `prepare` (clone, sandbox, copy in), `baseline` (the first
+ * test run), `report` (PR_SUMMARY.md and artifacts), `deliver` (the branch in the user's repository).
  */
-export const RUN_PHASES = ['prepare', 'baseline', 'report', 'deliver'] as const;
+export const RUN_PHASES = ['setup', 'prepare', 'baseline', 'report', 'deliver'] as const;
 export type RunPhase = (typeof RUN_PHASES)[number];
 
 /** What an iteration came to. */
@@ -155,6 +155,26 @@ export const RunErrorSchema = z.strictObject({
 });
 export type RunError = z.infer<typeof RunErrorSchema>;
 
+/** What detection decided, from which evidence, and how the dependency setup went. */
+export const EnvironmentSchema = z.strictObject({
+  /** The toolchain, or null for a user's own image with its own test command. */
+  toolchain: z.string().nullable(),
+  /** The files and facts that decided it (e.g. "pyproject.toml", "tests/"). */
+  evidence: z.array(z.string()),
+  /** How it was decided: named by the user, by markers and tests, or by source extensions. */
+  decided_by: z.enum(['named', 'evidence', 'sources', 'image']),
+  test_command: z.string(),
+  /** The one line printed on stderr at the start of the run. */
+  line: z.string(),
+  /** The dependency setup's command ('' when there is nothing to install). */
+  setup_command: z.string(),
+  /** The setup steps, when setup ran in this run: how each ended and why. */
+  setup_steps: z
+    .array(z.strictObject({ n: z.number().int(), name: z.string(), outcome: z.string(), kind: z.string().nullable() }))
+    .optional(),
+});
+export type Environment = z.infer<typeof EnvironmentSchema>;
+
 /** The whole run state file. */
 export const RunStateSchema = z.strictObject({
   schema_version: z.literal(RUN_STATE_SCHEMA_VERSION),
@@ -173,13 +193,18 @@ export const RunStateSchema = z.strictObject({
    * The image the sandbox started from (ref as used, exact id), and the images behind it: the
    * toolchain image, and the env image (toolchain + dependencies) when setup ran; null for a
    * user's own image or a repository without dependencies. Absent in files written before env images.
+   * Null until the setup phase is done (a run that failed in setup has none).
    */
-  image: z.strictObject({
-    ref: z.string(),
-    id: z.string(),
-    toolchain: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
-    env: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
-  }),
+  image: z
+    .strictObject({
+      ref: z.string(),
+      id: z.string(),
+      toolchain: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
+      env: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
+    })
+    .nullable(),
+  /** The environment the run decided on, and from what (see EnvironmentSchema). */
+  environment: EnvironmentSchema.optional(),
   sandbox: z
     .strictObject({
       container_id: z.string(),
