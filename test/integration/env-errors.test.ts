@@ -138,7 +138,7 @@ describe('a failing dependency setup', () => {
       };
       expect(doc.error.code).toBe('SETUP_FAILED');
       expect(doc.error.message).toContain('exited with 3');
-      expect(doc.run_id).toMatch(/^\d{8}-/);
+      expect(doc.run_id).toMatch(/^\d{8}T\d{6}Z-/);
       const state = RunStateSchema.parse(JSON.parse(await readFile(doc.state_path, 'utf8')));
       expect(state.run_id).toBe(doc.run_id);
       expect(result.stderr).toContain('hammer-box: toolchain node (package.json');
