@@ -151,8 +151,8 @@ describe('toolchain errors', () => {
         (e: unknown) => e,
       );
       expect(isHammerError(err, 'USAGE')).toBe(true);
-      expect((err as Error).message).toContain('go (go.mod)');
-      expect((err as Error).message).toContain('node (package.json)');
+      expect((err as Error).message).toContain('go (go.mod; no tests found)');
+      expect((err as Error).message).toContain('node (package.json; no tests found)');
       expect((err as { hint: string }).hint).toContain('--toolchain');
     } finally {
       await repo.cleanup();
