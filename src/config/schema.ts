@@ -87,6 +87,8 @@ export const PromptConfigSchema = z.strictObject({
   file_max_bytes: z.number().int().min(256),
   output_head_lines: z.number().int().min(0),
   output_tail_lines: z.number().int().min(0),
+  output_failure_lines: z.number().int().min(0),
+  output_max_failures: z.number().int().min(0),
 });
 
 export const GitConfigSchema = z.strictObject({

@@ -2,6 +2,7 @@
 // after each phase, validated with zod whenever it is read back.
 import { z } from 'zod';
 import { RUNGS } from '../edits/rungs.js';
+import { MAX_FAILURES, MAX_NAME, TEST_RUNNERS } from '../test-output/index.js';
 
 /** The schema version written into every state file; a reader refuses any other. */
 export const RUN_STATE_SCHEMA_VERSION = 1;
@@ -65,7 +66,33 @@ export const PhaseRecordSchema = z.strictObject({
 });
 export type PhaseRecord = z.infer<typeof PhaseRecordSchema>;
 
-/** One test run. The output excerpts hold the head and tail lines, already capped and sanitised. */
+const name = z.string().max(MAX_NAME);
+
+/** A failing test as the output named it (see src/test-output). */
+export const FailingTestSchema = z.strictObject({
+  runner: z.enum(TEST_RUNNERS),
+  scope: z.enum(['test', 'file', 'package']),
+  id: name,
+  name,
+  package: name.nullable(),
+  file: name.nullable(),
+  line: count.nullable(),
+});
+
+/** What hammer-box read from a test run's output: the runners, each failing test once, the counts printed. */
+export const ParsedTestOutputSchema = z.strictObject({
+  runners: z.array(z.enum(TEST_RUNNERS)).max(TEST_RUNNERS.length),
+  failing: z.array(FailingTestSchema).max(MAX_FAILURES),
+  counts: z
+    .array(z.strictObject({ runner: z.enum(TEST_RUNNERS), passed: count.nullable(), failed: count.nullable() }))
+    .max(TEST_RUNNERS.length * 2),
+});
+export type ParsedTestOutput = z.infer<typeof ParsedTestOutputSchema>;
+
+/**
+ * One test run. The output excerpts are sanitised and cut once: the head and tail lines, each failing
+ * test's block (up to a cap) and the runner's summaries, with `[... N lines omitted ...]` between.
+ */
 export const TestRecordSchema = z.strictObject({
   command: z.string(),
   exit_code: z.number().int(),
@@ -73,6 +100,8 @@ export const TestRecordSchema = z.strictObject({
   timed_out: z.boolean(),
   stdout_tail: z.string(),
   stderr_tail: z.string(),
+  /** Absent in records written before hammer-box read test output. */
+  parsed: ParsedTestOutputSchema.optional(),
   /** Bytes the command wrote to stdout and stderr together. */
   total_bytes: count,
   /** Bytes of that not kept by the sandbox's capture. */
