@@ -7,6 +7,7 @@ import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
 import { renderDiffstat } from './diffstat.js';
 import { renderTests, type TestsBeforeAfter } from './pr-tests.js';
 import { blockquote, fencedBlock, formatDuration, inertText, inlineCode, table, tableCell } from './markdown.js';
+import { baselinePassWarning } from './baseline-warning.js';
 import { prTitle } from './pr-title.js';
 import { assessRisk } from './risk.js';
 import { sanitizeLine, sanitizeText, truncateText } from './sanitize.js';
@@ -41,6 +42,8 @@ export function renderPrBody(state: RunState, extras: SummaryExtras = {}): strin
   if (extras.explanation) sections.push(`The model's explanation:\n\n${blockquote(inertText(extras.explanation))}`);
   sections.push(renderTests(state, extras.tests ?? null));
   sections.push(`**Risk: ${risk.level}** - ${sanitizeLine(local(risk.reason))}`);
+  const warning = baselinePassWarning(state);
+  if (warning !== null) sections.push(`> **Warning:** ${sanitizeLine(local(warning))}`);
   if (state.reason_detail !== null && state.reason_detail !== '' && state.status !== 'stable')
     sections.push(`Stopped because: ${sanitizeLine(local(state.reason_detail))}`);
   sections.push(renderChanges(state, iterations));
@@ -96,6 +99,7 @@ function renderDetails(state: RunState, iterationCount: number): string {
     ['Status', `${state.status}${state.reason === null ? '' : ` (${state.reason})`}`],
     ['Iterations', String(iterationCount)],
     ['Model', `${tableCell(state.model.provider)} ${cellCode(state.model.name)}`],
+    ...(state.environment ? [['Environment', tableCell(state.environment.line)]] : []),
     ...imageRows(state.image),
     ['Sandbox runtime', runtimeCell(state.config)],
   ];
@@ -126,6 +130,7 @@ function runtimeCell(config: RunState['config']): string {
 
 /** The image rows: the sandbox's image, and the toolchain and env images behind it, each once. */
 function imageRows(image: RunState['image']): string[][] {
+  if (image === null) return [['Image', 'none (the run ended before its environment was ready)']];
   const cell = (img: { ref: string; id: string }): string =>
     `${cellCode(img.ref)} (${cellCode(short(img.id.replace(/^sha256:/, '')))})`;
   const same = (a: { id: string }, b: { id: string } | null | undefined): boolean => b?.id === a.id;
@@ -136,7 +141,7 @@ function imageRows(image: RunState['image']): string[][] {
     ],
   ];
   if (image.toolchain && !same(image, image.toolchain)) rows.push(['Toolchain image', cell(image.toolchain)]);
-  if (image.env === null) rows.push(['Env image', 'none (no dependencies to install)']);
+  if (image.env === null) rows.push(['Env image', 'none (nothing to install)']);
   else if (image.env && !same(image, image.env)) rows.push(['Env image', cell(image.env)]);
   return rows;
 }

@@ -219,7 +219,7 @@ describe('PR_SUMMARY.md as a pull request body', () => {
     expect(md).toContain('E   assert 1 == 3');
     expect(md.match(/hammer-box\/python:0123456789ab/g)).toHaveLength(1);
     expect(md).toContain('| Image | `hammer-box/python:0123456789ab` (`eeeeeeeeeeee`), the toolchain image |');
-    expect(md).toContain('| Env image | none (no dependencies to install) |');
+    expect(md).toContain('| Env image | none (nothing to install) |');
   });
 });
 
