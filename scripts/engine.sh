@@ -29,8 +29,7 @@ engine: no Docker engine answers, and this machine cannot start one automaticall
           - Docker Engine:   sudo systemctl start docker   (or install docker.io / docker-ce)
           - Docker Desktop:  open the app (macOS/Windows)
           - colima:          colima start
-          - podman:          podman machine start, then
-                             export DOCKER_HOST=unix://\$(podman machine inspect --format '{{.ConnectionInfo.PodmanSocket.Path}}')
+        (not Podman: hammer-box refuses it, see 'hammer-box doctor')
         then run 'make engine' again.
 MSG
   exit 3

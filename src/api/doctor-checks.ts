@@ -4,6 +4,7 @@ import { HammerError } from '../errors.js';
 import type { ModelCheck } from '../llm/index.js';
 import { AUTO_RUNTIME, GVISOR } from '../loop/runtime.js';
 import type { EngineInfo } from '../sandbox/types.js';
+import { PODMAN_HINT, PODMAN_REASON } from '../sandbox/podman.js';
 
 /** How to get gVisor: the install guide names the steps for each engine host. */
 const GVISOR_HINT = 'install gVisor and register runsc as a runtime of the engine';
@@ -60,6 +61,8 @@ export function configCheck(resolved: ResolvedConfig): DoctorCheck {
 export function engineCheck(info: EngineInfo, address: string): DoctorCheck {
   const version = info.serverVersion || 'unknown version';
   const api = info.apiVersion ? ` (API ${info.apiVersion})` : '';
+  if (info.product === 'podman')
+    return check('engine', 'fail', `Podman ${version}${api} at ${address}: ${PODMAN_REASON}`, PODMAN_HINT);
   return check('engine', 'ok', `Docker ${version}${api}, ${info.os || '?'}/${info.architecture || '?'} at ${address}`);
 }
 

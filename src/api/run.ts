@@ -12,7 +12,13 @@ import type { ModelProvider } from '../llm/index.js';
 import { lazyProvider } from './lazy-provider.js';
 import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
-import { assertResumable, recordedConfig, resumeLoop } from '../loop/resume.js';
+import {
+  assertResumable,
+  recordedConfig,
+  resumeLoop,
+  withModelOverrides,
+  type ModelOverrides,
+} from '../loop/resume.js';
 import { onlyReportLeft } from '../loop/resumable.js';
 import { reportOnly, runLoop } from '../loop/run.js';
 import type { RunOutcome } from '../loop/run-types.js';
@@ -168,6 +174,8 @@ export async function resume(options: {
   emit?: LoopEmitter;
   signal?: AbortSignal;
   logLevel?: string;
+  /** A different model server, model or provider for the rest of the run (recorded in the state). */
+  model?: ModelOverrides;
 }): Promise<RunOutcome> {
   const env = options.env ?? process.env;
   const repo = resolve(options.repo);
@@ -186,7 +194,8 @@ export async function resume(options: {
         createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
     });
   }
-  const config = recordedConfig(old);
+  const overrides = options.model ?? {};
+  const { config } = withModelOverrides(old, recordedConfig(old), overrides, new Date());
   const answers =
     config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
@@ -207,6 +216,7 @@ export async function resume(options: {
         ...(options.signal ? { signal: options.signal } : {}),
       },
       testCommandFor(config),
+      overrides,
     );
   } finally {
     await provider.close();
@@ -215,10 +225,13 @@ export async function resume(options: {
 
 /** A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module. */
 async function openEngine(lib: ReturnType<typeof sandboxLib>, env: NodeJS.ProcessEnv, signal?: AbortSignal) {
-  const { createDockerClient, DockerSandboxEngine, pingEngine } = await lib;
+  const { createDockerClient, DockerSandboxEngine, pingEngine, refusePodman } = await lib;
   const docker = createDockerClient(env);
   await pingEngine(docker, signal);
-  return { docker, engine: new DockerSandboxEngine({ docker }) };
+  const engine = new DockerSandboxEngine({ docker });
+  // before any run state: an engine whose sandboxes cannot be verified is refused, not resumed
+  refusePodman(await engine.info(signal ? { signal } : {}));
+  return { docker, engine };
 }
 
 /** The test command: [tools] test_command, else the toolchain's default. */

@@ -75,13 +75,21 @@ export function buildProgram(version: string): Command {
     lazy('./commands/replay.js', { ...opts, runId }),
   );
 
-  const resume = program
-    .command('resume <run_id>')
-    .description('continue a run that was interrupted, killed or broke, from its last completed phase')
-    .option('--repo <path>', 'the repository the run belongs to', '.')
-    .option('--json', 'print one JSON document with the result on stdout')
-    .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors');
-  example(resume, 'hammer-box resume 20261122T140501Z-k3b7qa --repo ~/src/myproject');
+  const resume = modelOptions(
+    program
+      .command('resume <run_id>')
+      .description(
+        'continue a run that was interrupted, killed or broke, from its last completed phase; --provider, --model and --llm-url change the recorded model for the rest of the run',
+      )
+      .option('--repo <path>', 'the repository the run belongs to', '.')
+      .option('--json', 'print one JSON document with the result on stdout')
+      .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors'),
+  );
+  example(
+    resume,
+    'hammer-box resume 20261122T140501Z-k3b7qa --repo ~/src/myproject',
+    'hammer-box resume 20261122T140501Z-k3b7qa --llm-url http://gpu-box:11434',
+  );
   resume.action(async (runId: string, opts: Record<string, unknown>) =>
     lazy('./commands/resume.js', { ...opts, runId }),
   );

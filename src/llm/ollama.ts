@@ -71,6 +71,13 @@ export function createOllamaProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
         detail: present
           ? `Ollama at ${base} has ${model}`
           : `Ollama at ${base} does not have ${model}; pull it with: ollama pull ${model}`,
+        ...(present
+          ? {}
+          : {
+              error: new HammerError('MODEL_NOT_FOUND', `model "${model}" is not available on Ollama at ${base}`, {
+                hint: `pull it with: ollama pull ${model}`,
+              }),
+            }),
       };
     },
     close,

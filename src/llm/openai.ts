@@ -76,6 +76,13 @@ export function createOpenAIProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
         detail: present
           ? `${root} serves ${model}`
           : `${root} does not serve ${model}; it serves: ${models.join(', ') || '(nothing)'}`,
+        ...(present
+          ? {}
+          : {
+              error: new HammerError('MODEL_NOT_FOUND', `model "${model}" is not served by ${root}`, {
+                hint: `check the name against the served models: curl ${root}/v1/models`,
+              }),
+            }),
       };
     },
     close,

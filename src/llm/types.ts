@@ -1,4 +1,5 @@
 // The model contract the loop speaks: our types, never undici's.
+import type { HammerError } from '../errors.js';
 
 /** One message of a chat conversation. */
 export interface ChatMessage {
@@ -49,6 +50,12 @@ export interface ModelCheck {
   detail: string;
   /** The models the server lists, when it lists them. */
   models?: string[];
+  /**
+   * The typed error a run would meet at its first request (MODEL_UNREACHABLE, MODEL_NOT_FOUND): set
+   * when the server is down or lists its models without this one, so a run can stop before the
+   * sandbox work. Unset when the server answered without a usable listing (the run finds out then).
+   */
+  error?: HammerError;
 }
 
 /** A model server (or a recording) that turns a conversation into an answer. */

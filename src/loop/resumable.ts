@@ -30,10 +30,18 @@ export function onlyReportLeft(state: RunState): boolean {
  * state allows it (an error or an interruption before the branch was delivered).
  */
 export function withResumeHint(err: unknown, state: RunState, repoRoot: string): unknown {
-  if (!(err instanceof HammerError) || resumeRefusal(state, () => false, hostname()) !== null) return err;
+  if (!(err instanceof HammerError)) return err;
+  if (state.image === null && state.status === 'error' && err.code.startsWith('MODEL_'))
+    // stopped in setup by the model check: nothing to resume, the same command starts over
+    return withHint(err, `${err.hint ? `${err.hint}; then ` : ''}start the run again (it stopped in setup)`);
+  if (resumeRefusal(state, () => false, hostname()) !== null) return err;
   if (err.hint?.includes('hammer-box resume')) return err;
-  const command = `hammer-box resume ${state.run_id} --repo ${shellWord(repoRoot)}`;
-  const hint = err.hint ? `${err.hint}; then continue with: ${command}` : `continue with: ${command}`;
+  const model = err.code.startsWith('MODEL_') ? ' (add --llm-url, --model or --provider to change them)' : '';
+  const command = `hammer-box resume ${state.run_id} --repo ${shellWord(repoRoot)}${model}`;
+  return withHint(err, err.hint ? `${err.hint}; then continue with: ${command}` : `continue with: ${command}`);
+}
+
+function withHint(err: HammerError, hint: string): HammerError {
   const out = new HammerError(err.code, err.message, {
     hint,
     ...(err.cause === undefined ? {} : { cause: err.cause }),

@@ -29,6 +29,38 @@ export function resumableState(state: RunState, now: Date): RunState {
   };
 }
 
+/** The model settings `resume` may change: server, model and provider. */
+export type ModelOverrides = Partial<Pick<Config['model'], 'provider' | 'name' | 'url'>>;
+
+/**
+ * The recorded config with the model overrides applied, validated again; the state records them in
+ * `model_overrides` and in `model`, so the run shows which model made which answer.
+ */
+export function withModelOverrides(
+  state: RunState,
+  config: Config,
+  overrides: ModelOverrides,
+  now: Date,
+): { state: RunState; config: Config } {
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as ModelOverrides;
+  if (Object.keys(given).length === 0) return { state, config };
+  const parsed = ConfigSchema.safeParse({ ...config, model: { ...config.model, ...given } });
+  if (!parsed.success)
+    throw new HammerError('USAGE', `cannot resume with that model: ${parsed.error.issues[0]?.message ?? ''}`, {
+      hint: 'give --llm-url as a full URL (http://host:port), --provider as ollama or openai',
+    });
+  const next = parsed.data;
+  return {
+    config: next,
+    state: {
+      ...state,
+      config: next,
+      model: { provider: next.model.provider, name: next.model.name, url: next.model.url },
+      model_overrides: [...(state.model_overrides ?? []), { at: now.toISOString(), ...given }],
+    },
+  };
+}
+
 /** Refuse, with the reason, a run that cannot be resumed (ended, delivered, or still alive). */
 export function assertResumable(old: RunState): void {
   const refusal = resumeRefusal(old, pidAlive, hostname());
@@ -53,6 +85,7 @@ export async function resumeLoop(
   config: Config,
   deps: RunDeps,
   testCommand: string,
+  overrides: ModelOverrides = {},
 ): Promise<RunOutcome> {
   const runId = old.run_id;
   // whatever the dead process left on the engine goes first
@@ -63,7 +96,7 @@ export async function resumeLoop(
     deps.signal ? { signal: deps.signal } : {},
   );
   const image = await deps.resolveImage(deps.signal);
-  const state = resumableState(old, deps.now());
+  const { state, config: cfg } = withModelOverrides(resumableState(old, deps.now()), config, overrides, deps.now());
   const applied = [];
   for (const it of state.iterations) {
     if (it.outcome !== 'applied' || !it.patch || !it.apply) continue;
@@ -85,7 +118,7 @@ export async function resumeLoop(
     repoPath: old.repo.path,
     directivePath: old.directive.path,
     directiveText: old.directive.text,
-    config,
+    config: cfg,
     testCommand,
   };
   return drive(state, req, deps, { ...userRepo, base: old.repo.base_ref }, image, applied, pendingAnswer);

@@ -10,6 +10,7 @@ import { artifactNames } from '../state/artifact-names.js';
 import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
 import { finishRun, newRunState, recordError, recordRunPhase } from '../state/transitions.js';
 import { runIteration } from './iteration.js';
+import { startModelGate } from './model-gate.js';
 import { RunRecorder } from './phase-runner.js';
 import { faultPoint } from './fault.js';
 import { withResumeHint } from './resumable.js';
@@ -71,6 +72,14 @@ export async function drive(
   pendingAnswer?: { text: string; model: string },
 ): Promise<RunOutcome> {
   const { config } = req;
+  const outer = deps.signal;
+  // the model is checked beside the sandbox work, which its failure stops (see model-gate.ts)
+  const needsModel =
+    deps.provider.name !== 'replay' &&
+    pendingAnswer === undefined &&
+    (state.iterations.length === 0 || decideNext(state, limits(req)).action === 'generate');
+  const gate = startModelGate(deps.provider, outer, needsModel);
+  deps = { ...deps, signal: gate.signal };
   const signal = deps.signal;
   const runId = state.run_id;
   const logger = deps.loggerFor(runId).child({ run_id: runId });
@@ -118,6 +127,7 @@ export async function drive(
     }
     // the sandbox's repository is made while the first prompt is built and the model answers
     prep.startInit();
+    await gate.ready();
     let next = rec.state.iterations.length ? decideNext(rec.state, limits(req)) : ({ action: 'generate' } as const);
     let recorded = pendingAnswer;
     while (next.action === 'generate') {
@@ -137,9 +147,11 @@ export async function drive(
     }
     await deliver(rec, deps, req, prep, userRepo);
     await end(rec, next.status, next.reason, next.detail);
-  } catch (err) {
+  } catch (caught) {
+    // work stopped by a failed model check ends with the check's error, whatever the work threw
+    const err = gate.failure() ?? caught;
     failure = err;
-    const interrupted = isHammerError(err, 'ABORTED') || signal?.aborted === true;
+    const interrupted = isHammerError(err, 'ABORTED') || outer?.aborted === true;
     const e = isHammerError(err)
       ? err
       : new HammerError('INTERNAL', err instanceof Error ? err.message : String(err), { cause: err });
@@ -159,6 +171,7 @@ export async function drive(
   } finally {
     // never leave a container, volume or temp repo behind, whatever happened (a second Ctrl-C exits
     // hard); the provider belongs to the caller, who closes it
+    gate.dispose();
     await Promise.allSettled([made.sandbox?.destroy(), made.workbench?.dispose()]);
   }
 

@@ -16,6 +16,7 @@ const VersionSchema = z.object({
   ApiVersion: z.string().nullish(),
   Os: z.string().nullish(),
   Arch: z.string().nullish(),
+  Components: z.array(z.object({ Name: z.string().nullish(), Version: z.string().nullish() })).nullish(),
 });
 
 /** Build EngineInfo from the raw info and version answers. */
@@ -25,7 +26,10 @@ export function parseEngineInfo(info: unknown, version: unknown): EngineInfo {
   const securityOptions = i.SecurityOptions ?? [];
   // Entries look like "name=seccomp,profile=default" or "name=rootless".
   const names = securityOptions.map((o) => /(?:^|,)name=([^,]+)/.exec(o)?.[1] ?? o);
+  // Podman's Docker-compatible API names itself in the version's components ("Podman Engine")
+  const podman = (v.Components ?? []).some((c) => /^podman\b/i.test(c.Name ?? ''));
   return {
+    product: podman ? 'podman' : 'docker',
     serverVersion: v.Version ?? '',
     apiVersion: v.ApiVersion ?? '',
     os: v.Os ?? i.OSType ?? '',

@@ -17,6 +17,7 @@ export { OutputCapture, droppedMarker } from './capture.js';
 export { DEFAULT_MAX_OUTPUT_BYTES } from './exec.js';
 export { isDeadRun, pidAlive, type Liveness } from './gc.js';
 export { parseEngineInfo } from './engine-info.js';
+export { PODMAN_HINT, PODMAN_REASON, refusePodman } from './podman.js';
 export { LABELS, MANAGED_BY, sandboxLabels, currentOwner, type Owner } from './labels.js';
 export { KEEPER_USER, parseSandboxUser, type SandboxUser } from './user.js';
 export { safeRelativePath, workspaceRelative } from './paths.js';

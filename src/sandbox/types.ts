@@ -121,6 +121,8 @@ export interface Sandbox {
 
 /** Facts about the engine, for `doctor` and for decisions (architecture, runtimes). */
 export interface EngineInfo {
+  /** Docker Engine, or Podman behind its Docker-compatible API. */
+  product: 'docker' | 'podman';
   serverVersion: string;
   apiVersion: string;
   os: string;

@@ -272,5 +272,16 @@ export const RunStateSchema = z.strictObject({
   /** The process driving the run (resume refuses while it is alive), and how often it was resumed. */
   owner: z.strictObject({ pid: z.number().int().positive(), host: z.string() }).optional(),
   resumed: z.number().int().min(0).optional(),
+  /** The model settings a resume changed (`resume --provider/--model/--llm-url`), in order. */
+  model_overrides: z
+    .array(
+      z.strictObject({
+        at: z.string(),
+        provider: z.string().optional(),
+        name: z.string().optional(),
+        url: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 export type RunState = z.infer<typeof RunStateSchema>;

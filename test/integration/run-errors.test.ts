@@ -28,14 +28,17 @@ afterEach(async () => {
 });
 
 /** Run against `url` and return the error it must throw, the run's state, and what changed in the repo. */
-async function failingRun(url: string): Promise<{ error: HammerError; state: RunState; changed: string[] }> {
+async function failingRun(
+  url: string,
+  provider?: 'openai',
+): Promise<{ error: HammerError; state: RunState; changed: string[] }> {
   fx = await createPythonFixture();
   const before = await snapshotRepo(fx.repo.path);
   const error: unknown = await run({
     repo: fx.repo.path,
     directive: fx.directive,
     env: testEnv(),
-    flags: modelFlags({ url }),
+    flags: modelFlags({ url }, provider ? { provider } : {}),
   }).then(
     () => new Error('the run resolved; it should have thrown'),
     (err: unknown) => err,
@@ -57,21 +60,41 @@ async function expectCleanFailure(error: HammerError, state: RunState, changed: 
   expect(state.status).toBe('error');
   expect(state.reason).toBe('error');
   expect(state.errors.map((e) => e.code)).toContain(error.code);
+  expect(state.branch).toBeNull();
+  expect(await refsOf(fx!.repo)).toEqual(['refs/heads/main']);
+  expect(changed).toEqual([]);
+  expect(await leftovers(state.run_id)).toEqual({ containers: [], volumes: [] });
+  // the error says how to continue once the cause is fixed: resume, or (stopped in setup by the
+  // model check, before there was anything to resume) start again
+  if (state.image === null) expect(error.hint).toMatch(/; then start the run again \(it stopped in setup\)$/);
+  else expect(error.hint).toContain(`hammer-box resume ${state.run_id} --repo ${fx!.repo.path}`);
+}
+
+/** A failure the model check found beside the sandbox work: no iteration was started. */
+function expectCaughtByCheck(state: RunState): void {
+  expect(state.iterations).toEqual([]);
+}
+
+/** A failure of the first model request: the baseline ran in a sandbox, the first iteration failed in generate. */
+function expectFailedInGenerate(state: RunState): void {
   expect(state.baseline?.exit_code).not.toBe(0);
   expect(state.iterations[0]?.phases.generate?.status).toBe('failed');
   expect(state.iterations[0]?.patch ?? null).toBeNull();
   expect(state.iterations[0]?.apply ?? null).toBeNull();
-  expect(state.branch).toBeNull();
-  expect(await refsOf(fx!.repo)).toEqual(['refs/heads/main']);
-  expect(changed).toEqual([]);
-  // a sandbox existed (the baseline ran in it) and is gone, with its volume
   expect(state.sandbox?.container_id).toBeTruthy();
-  expect(await leftovers(state.run_id)).toEqual({ containers: [], volumes: [] });
-  // the error says how to continue once the cause is fixed
-  expect(error.hint).toContain(`hammer-box resume ${state.run_id} --repo ${fx!.repo.path}`);
 }
 
 describe('run: the model cannot answer', () => {
+  it('fails with MODEL_NOT_FOUND from the OpenAI listing before any chat request', async () => {
+    server = await startModelServer({ models: ['other-model'], script: [] });
+    const { error, state, changed } = await failingRun(server.url, 'openai');
+    expect(error.code).toBe('MODEL_NOT_FOUND');
+    expect(error.hint).toContain('/v1/models');
+    expect(server.chatRequests()).toHaveLength(0);
+    expectCaughtByCheck(state);
+    await expectCleanFailure(error, state, changed);
+  });
+
   it('fails with MODEL_UNREACHABLE (exit 3) when nothing listens at the model URL', async () => {
     const closed = await startModelServer({ script: [] });
     const url = closed.url;
@@ -80,6 +103,7 @@ describe('run: the model cannot answer', () => {
     expect(error.code).toBe('MODEL_UNREACHABLE');
     expect(exitCodeFor(error.code)).toBe(3);
     expect(error.hint).toContain('ollama serve');
+    expectCaughtByCheck(state);
     await expectCleanFailure(error, state, changed);
   });
 
@@ -88,8 +112,10 @@ describe('run: the model cannot answer', () => {
     const { error, state, changed } = await failingRun(server.url);
     expect(error.code).toBe('MODEL_NOT_FOUND');
     expect(exitCodeFor(error.code)).toBe(3);
-    expect(error.hint).toMatch(/^pull it with: ollama pull test-model; then continue with: hammer-box resume /);
-    expect(server.chatRequests()).toHaveLength(1);
+    expect(error.hint).toMatch(/^pull it with: ollama pull test-model; then (continue with: hammer-box resume |start)/);
+    // found by the check of /api/tags, before any chat request
+    expect(server.chatRequests()).toHaveLength(0);
+    expectCaughtByCheck(state);
     await expectCleanFailure(error, state, changed);
   });
 
@@ -103,6 +129,7 @@ describe('run: the model cannot answer', () => {
     expect(error.message).toContain('llama runner process has terminated');
     expect(exitCodeFor(error.code)).toBe(3);
     expect(state.iterations[0]?.answer ?? null).toBeNull();
+    expectFailedInGenerate(state);
     await expectCleanFailure(error, state, changed);
   });
 });

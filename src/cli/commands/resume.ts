@@ -9,11 +9,25 @@ export default async function resumeCommand(opts: {
   repo: string;
   json?: boolean;
   quiet?: boolean;
+  provider?: 'ollama' | 'openai' | 'replay';
+  model?: string;
+  llmUrl?: string;
 }): Promise<number> {
   const started = Date.now();
   const progress = progressRenderer(process.stderr, process.stderr.isTTY === true, opts.quiet === true);
   try {
-    const outcome = await resume({ repo: opts.repo, runId: opts.runId, emit: progress, signal: interruptSignal() });
+    const model = {
+      ...(opts.provider ? { provider: opts.provider } : {}),
+      ...(opts.model ? { name: opts.model } : {}),
+      ...(opts.llmUrl ? { url: opts.llmUrl } : {}),
+    };
+    const outcome = await resume({
+      repo: opts.repo,
+      runId: opts.runId,
+      emit: progress,
+      signal: interruptSignal(),
+      model,
+    });
     return printRunResult(outcome, opts.json === true, Date.now() - started);
   } finally {
     progress.stop();

@@ -16,6 +16,7 @@ import { doctorExitCode, renderDoctorReport } from '../../../src/cli/commands/do
 import { resolveConfig } from '../../../src/config/resolve.js';
 import { HammerError } from '../../../src/errors.js';
 import { parseEngineInfo } from '../../../src/sandbox/engine-info.js';
+import { refusePodman } from '../../../src/sandbox/podman.js';
 
 /** Engine facts as parseEngineInfo makes them from a `docker info` answer. */
 function engine(info: Record<string, unknown> = {}, version: Record<string, unknown> = {}) {
@@ -46,6 +47,20 @@ describe('engine checks', () => {
       status: 'ok',
       detail: 'Docker 24.0.7 (API 1.43), linux/amd64 at the default socket',
     });
+  });
+
+  it('FAILs on Podman, saying why runs refuse it and what to use instead', () => {
+    const podman = engine({}, { Version: '4.3.1', ApiVersion: '1.41', Components: [{ Name: 'Podman Engine' }] });
+    const c = engineCheck(podman, 'unix:///run/podman/podman.sock');
+    expect(c.status).toBe('fail');
+    expect(c.detail).toMatch(
+      /^Podman 4\.3\.1 \(API 1\.41\) at unix:\/\/\/run\/podman\/podman\.sock: hammer-box does not verify/,
+    );
+    expect(c.detail).toContain('dropped capabilities one by one instead of ALL');
+    expect(c.hint).toMatch(/^run hammer-box against Docker Engine/);
+    expect(c.hint).not.toContain('resume');
+    expect(() => refusePodman(podman)).toThrow(/the engine is Podman 4\.3\.1: hammer-box does not verify/);
+    expect(() => refusePodman(engine())).not.toThrow();
   });
 
   it('reads security options in both the name=... form and the bare form of old engines', () => {

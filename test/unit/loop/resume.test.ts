@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { resumableState, resumeRefusal } from '../../../src/loop/resume.js';
+import { resumableState, resumeRefusal, withModelOverrides } from '../../../src/loop/resume.js';
+import { ConfigSchema } from '../../../src/config/schema.js';
+import { resolveConfig } from '../../../src/config/resolve.js';
 import { HammerError } from '../../../src/errors.js';
 import { onlyReportLeft, withResumeHint } from '../../../src/loop/resumable.js';
 import { RunStateSchema } from '../../../src/state/run-state.js';
@@ -108,5 +110,52 @@ describe('withResumeHint', () => {
     expect(withResumeHint(unwritable, makeState({ status: 'error' }), '/r')).toBe(unwritable);
     const plain = new Error('boom');
     expect(withResumeHint(plain, makeState({ status: 'error' }), '/r')).toBe(plain);
+  });
+});
+
+describe('resume with another model', () => {
+  const loadDefaultConfig = async () => (await resolveConfig({ env: {} })).config;
+  const at = new Date('2026-11-23T10:00:00Z');
+
+  it('applies --llm-url/--model/--provider to the config and records them in the state', async () => {
+    const config = await loadDefaultConfig();
+    const state = makeState({ status: 'error', config: config as unknown as Record<string, unknown> });
+    const out = withModelOverrides(state, config, { url: 'http://gpu-box:11434', name: 'qwen3:8b' }, at);
+    expect(out.config.model.url).toBe('http://gpu-box:11434');
+    expect(out.config.model.name).toBe('qwen3:8b');
+    expect(out.config.model.provider).toBe(config.model.provider);
+    expect(out.state.model).toEqual({ provider: config.model.provider, name: 'qwen3:8b', url: 'http://gpu-box:11434' });
+    expect(ConfigSchema.parse(out.state.config).model.url).toBe('http://gpu-box:11434');
+    expect(out.state.model_overrides).toEqual([
+      { at: at.toISOString(), url: 'http://gpu-box:11434', name: 'qwen3:8b' },
+    ]);
+    expect(RunStateSchema.parse(out.state).model_overrides).toHaveLength(1);
+  });
+
+  it('changes nothing without overrides, and refuses a URL that is not one', async () => {
+    const config = await loadDefaultConfig();
+    const state = makeState({ status: 'error' });
+    expect(withModelOverrides(state, config, {}, at)).toEqual({ state, config });
+    expect(() => withModelOverrides(state, config, { url: 'gpu-box' }, at)).toThrow(/cannot resume with that model/);
+  });
+
+  it('says to start again when the model check stopped the run in setup, before there was anything to resume', () => {
+    const err = withResumeHint(
+      new HammerError('MODEL_NOT_FOUND', 'no such model', { hint: 'pull it with: ollama pull m' }),
+      makeState({ status: 'error', reason: 'error', image: null }),
+      '/r',
+    ) as HammerError;
+    expect(err.hint).toBe('pull it with: ollama pull m; then start the run again (it stopped in setup)');
+  });
+
+  it('says a model failure can be continued with another server or model', () => {
+    const err = withResumeHint(
+      new HammerError('MODEL_UNREACHABLE', 'nothing listens', { hint: 'start it with: ollama serve' }),
+      makeState({ status: 'error', reason: 'error' }),
+      '/r',
+    ) as HammerError;
+    expect(err.hint).toBe(
+      `start it with: ollama serve; then continue with: hammer-box resume ${makeState().run_id} --repo /r (add --llm-url, --model or --provider to change them)`,
+    );
   });
 });

@@ -9,6 +9,7 @@ const engine = (runtimes: string[]) => {
     info: async (): Promise<EngineInfo> => {
       calls.push(1);
       return {
+        product: 'docker',
         serverVersion: '20.10',
         apiVersion: '1.41',
         os: 'linux',

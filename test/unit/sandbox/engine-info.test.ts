@@ -13,6 +13,7 @@ describe('parseEngineInfo', () => {
     };
     const version = { Version: '24.0.7', ApiVersion: '1.43', Os: 'linux', Arch: 'amd64' };
     expect(parseEngineInfo(info, version)).toEqual({
+      product: 'docker',
       serverVersion: '24.0.7',
       apiVersion: '1.43',
       os: 'linux',
@@ -24,6 +25,24 @@ describe('parseEngineInfo', () => {
       userns: false,
       cgroupVersion: '2',
     });
+  });
+
+  it("knows Podman's Docker-compatible API by the version's components (as Podman 4.3 answers)", () => {
+    const version = {
+      Platform: { Name: 'linux/amd64/debian-12' },
+      Components: [
+        { Name: 'Podman Engine', Version: '4.3.1', Details: { APIVersion: '4.3.1' } },
+        { Name: 'Conmon', Version: 'conmon version 2.1.6, commit: unknown' },
+      ],
+      Version: '4.3.1',
+      ApiVersion: '1.41',
+      Os: 'linux',
+      Arch: 'amd64',
+    };
+    const info = { OSType: 'linux', DefaultRuntime: 'runc', SecurityOptions: ['name=seccomp,profile=default'] };
+    expect(parseEngineInfo(info, version)).toMatchObject({ product: 'podman', serverVersion: '4.3.1' });
+    const docker = { Version: '27.3.1', Components: [{ Name: 'Engine', Version: '27.3.1' }] };
+    expect(parseEngineInfo(info, docker).product).toBe('docker');
   });
 
   it('copes with an engine that leaves fields out', () => {
