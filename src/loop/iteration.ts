@@ -1,5 +1,5 @@
 // One turn of the loop: read state, generate, extract, validate, apply, test, update state.
-import { fileStates, rejectionText, rungLabel, type Rung } from '../edits/index.js';
+import { fileStates, rejectionText, rungLabel, type CutOff, type Rung } from '../edits/index.js';
 import { commitMessage, type ApplyResult, type ReadFilesResult } from '../git/index.js';
 import type { GenerateResult } from '../llm/index.js';
 import { artifactNames } from '../state/artifact-names.js';
@@ -31,7 +31,7 @@ export async function runIteration(
   req: RunRequest,
   prep: Prepared,
   /** An answer already recorded for this iteration (resume): used instead of asking the model again. */
-  recorded?: { text: string; model: string },
+  recorded?: { text: string; model: string; finishReason?: string },
 ): Promise<Iteration> {
   const { config } = req;
   const signal = deps.signal;
@@ -54,7 +54,14 @@ export async function runIteration(
   // 2. generate
   const answer: GenerateResult = await rec.phase('generate', n, async () =>
     recorded
-      ? { text: recorded.text, model: recorded.model, durationMs: 0, firstTokenMs: Number.NaN, attempts: 0 }
+      ? {
+          text: recorded.text,
+          model: recorded.model,
+          ...(recorded.finishReason === undefined ? {} : { finishReason: recorded.finishReason }),
+          durationMs: 0,
+          firstTokenMs: Number.NaN,
+          attempts: 0,
+        }
       : deps.provider.generate({
           messages: prompt.messages,
           ...sig,
@@ -84,6 +91,7 @@ export async function runIteration(
     duration_ms: Math.round(answer.durationMs),
     first_token_ms: Number.isFinite(answer.firstTokenMs) ? Math.round(answer.firstTokenMs) : null,
     artifact: answerArtifact,
+    ...(answer.finishReason === undefined ? {} : { finish_reason: answer.finishReason.slice(0, 64) }),
   };
   await rec.update((s, now) => updateIteration(s, n, { answer: recordedAnswer }, now));
 
@@ -111,16 +119,28 @@ export async function runIteration(
   const interp: Interpretation = await rec.phase('extract', n, () =>
     interpretAnswer(
       answer.text,
-      { maxDiffLines: config.loop.max_diff_lines, format: config.model.edit_format, strict: config.edits.strict },
+      {
+        maxDiffLines: config.loop.max_diff_lines,
+        format: config.model.edit_format,
+        strict: config.edits.strict,
+        ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
+      },
       readEdits,
     ),
   );
   if (interp.kind !== 'diff') {
     const noChanges = interp.kind === 'no_changes';
+    const cutOff = interp.kind === 'unusable' ? interp.cutOff : undefined;
     await set({
-      extraction: noChanges ? { kind: 'no_changes' } : { kind: 'unusable', reason: interp.reason },
+      extraction: noChanges
+        ? { kind: 'no_changes' }
+        : { kind: 'unusable', reason: interp.reason, ...(cutOff ? { cut_off: cutOff } : {}) },
       outcome: noChanges ? 'no_changes' : 'unusable',
-      summary: noChanges ? 'the model answered NO_CHANGES' : `no usable diff: ${interp.reason}`,
+      summary: noChanges
+        ? 'the model answered NO_CHANGES'
+        : cutOff
+          ? cutOffSummary(cutOff, config.model.num_predict)
+          : `no usable diff: ${interp.reason}`,
     });
     return finish(rec, n);
   }
@@ -300,6 +320,12 @@ export async function runIteration(
     ),
   );
   return rec.state.iterations.at(-1)!;
+}
+
+/** The iteration's summary line for a cut-off answer: what happened, and the setting that decides the limit. */
+function cutOffSummary(cut: CutOff, numPredict: number): string {
+  const what = cut.by === 'server' ? 'cut off at the token limit' : 'cut off mid-edit';
+  return `${what}, nothing applied: raise [model] num_predict (now ${numPredict})`;
 }
 
 async function finish(rec: RunRecorder, n: number): Promise<Iteration> {

@@ -78,7 +78,11 @@ export async function resumeLoop(
   // an iteration cut short after its answer arrived continues from that answer, without a new model call
   const cut = old.iterations.find((it) => it.outcome === null && it.answer !== null);
   const pendingAnswer = cut?.answer
-    ? { text: await deps.store.readArtifact(runId, cut.answer.artifact), model: cut.answer.model }
+    ? {
+        text: await deps.store.readArtifact(runId, cut.answer.artifact),
+        model: cut.answer.model,
+        ...(cut.answer.finish_reason === undefined ? {} : { finishReason: cut.answer.finish_reason }),
+      }
     : undefined;
   await deps.store.write(state);
   const req: RunRequest = {

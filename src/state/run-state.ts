@@ -104,6 +104,8 @@ export const IterationSchema = z.strictObject({
       duration_ms: ms,
       first_token_ms: ms.nullable(),
       artifact: ArtifactNameSchema,
+      /** Why the model stopped, as the server said ("stop", "length": the token limit); absent when it did not say. */
+      finish_reason: z.string().max(64).optional(),
     })
     .nullable(),
   extraction: z
@@ -114,6 +116,8 @@ export const IterationSchema = z.strictObject({
       files: count.optional(),
       /** Repairs made to the model's diff while extracting it (e.g. a/ b/ prefixes added). */
       fixes: z.array(z.string()).optional(),
+      /** The answer was cut off at the token limit (the server said so, or its last edit never ends): nothing of it was used. */
+      cut_off: z.strictObject({ by: z.enum(['server', 'text']), where: z.string() }).optional(),
     })
     .nullable(),
   patch: z
