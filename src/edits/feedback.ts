@@ -35,6 +35,12 @@ function renderOne(f: EditFailure): string {
     }
     case 'ambiguous':
       return `${head} its lines match ${f.at.length} places (lines ${f.at.slice(0, 6).join(', ')}${f.at.length > 6 ? ', ...' : ''}); include more surrounding lines so they match exactly one place.`;
+    case 'already_applied': {
+      const lines = f.count === 1 ? `line ${f.at}` : `lines ${f.at}-${f.at + f.count - 1}`;
+      return `${head} it is already applied: its lines are in ${f.path} at ${lines}, and the lines it would remove are not there. Leave it out; applying it again would add a second copy.`;
+    }
+    case 'no_change':
+      return `${head} it changes nothing: its added lines are the same as its removed lines (or it has only context lines).`;
     case 'no_file':
       return `${head} ${f.path} does not exist in the repository; create it with "--- /dev/null" (or an empty SEARCH), or use an existing path.`;
     case 'exists':

@@ -12,7 +12,8 @@ const outcomes = new Map<string, LadderOutcome>();
 beforeAll(async () => {
   corpus = await loadEditCorpus();
   for (const c of corpus) outcomes.set(c.name, await runLadderOnHost(c));
-});
+  // git runs per case: on a loaded 2-core machine that takes far longer than vitest's default
+}, 180_000);
 
 /** Apply a candidate (a git-style multi-file diff) to a tree in memory with jsdiff. */
 function applyInMemory(patch: string, before: ReadonlyMap<string, string>): Map<string, string> | null {
@@ -115,7 +116,7 @@ describe('the edit corpus', () => {
           ).toEqual(['as_is']);
       }
     }
-  });
+  }, 180_000);
 
   it("orders each case's candidates by rung", () => {
     for (const c of corpus) {
