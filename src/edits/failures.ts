@@ -10,6 +10,8 @@ export type FailureDetail =
   /** It changes nothing: its new lines equal its old ones. */
   | { kind: 'no_change' }
   | { kind: 'no_file' }
+  /** No header named its file, and the name guessed from the text before it is not a file. */
+  | { kind: 'guessed_path' }
   | { kind: 'exists' }
   | { kind: 'unreadable'; reason: string }
   | { kind: 'no_context' }

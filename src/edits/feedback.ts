@@ -43,6 +43,8 @@ function renderOne(f: EditFailure): string {
       return `${head} it changes nothing: its added lines are the same as its removed lines (or it has only context lines).`;
     case 'no_file':
       return `${head} ${f.path} does not exist in the repository; create it with "--- /dev/null" (or an empty SEARCH), or use an existing path.`;
+    case 'guessed_path':
+      return `${head} no "---"/"+++" header names its file, and ${f.path}, the name taken from the text before it, is not a file in the repository; put "--- a/<path>" and "+++ b/<path>" lines naming the file before its hunks.`;
     case 'exists':
       return `${head} ${f.path} already exists; change it with hunks (or a SEARCH that quotes its lines) instead of creating it.`;
     case 'unreadable':

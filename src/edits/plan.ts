@@ -109,12 +109,14 @@ function planUdiff(
   if (asIsOk) plan.candidates.push({ rung: 'as_is', flags: [], patch: edits.patch });
   if (options.strict) return plan;
 
-  const relocated = fromContents(edits.files, contents, 'relocate');
-  if (!relocated.ok && relocated.failures.some((f) => f.kind === 'already_applied')) {
-    // git would refuse such a hunk or, placing it by its context, insert its lines a second time
+  const guessed = new Set(edits.guessed);
+  const relocated = fromContents(edits.files, contents, 'relocate', guessed);
+  if (!relocated.ok && relocated.failures.some((f) => f.kind === 'already_applied' || f.kind === 'guessed_path')) {
+    // no rung may apply these: git would refuse such a hunk or, placing it by its context, insert
+    // its lines a second time; a guessed file name that is not a file is not the model's file
     return { ...plan, candidates: [], failures: relocated.failures };
   }
-  const searched = fromContents(edits.files, contents, 'search_replace');
+  const searched = fromContents(edits.files, contents, 'search_replace', guessed);
   if (!relocated.ok && !searched.ok && searched.failures.some((f) => f.kind === 'already_applied')) {
     // placed only after dropping edge context, the change is already there: say so for those hunks
     const done = new Map(searched.failures.filter((f) => f.kind === 'already_applied').map((f) => [key(f), f]));
@@ -213,6 +215,8 @@ function fromContents(
   files: readonly FilePatch[],
   contents: ReadonlyMap<string, FileState>,
   mode: 'relocate' | 'search_replace',
+  /** Paths named only by a guess from the text: they must exist unless the hunks create the file. */
+  guessed: ReadonlySet<string>,
 ): Built {
   const changes: FileChange[] = [];
   const failures: EditFailure[] = [];
@@ -247,7 +251,8 @@ function fromContents(
       continue;
     }
     if (state.kind === 'missing') {
-      failures.push({ path, what: hunks[0] ? hunkLabel(hunks[0], 0) : 'the file', kind: 'no_file' });
+      const what = hunks[0] ? hunkLabel(hunks[0], 0) : 'the file';
+      failures.push({ path, what, kind: guessed.has(path) ? 'guessed_path' : 'no_file' });
       continue;
     }
     const text = splitFileText(state.content);
