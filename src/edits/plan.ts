@@ -106,16 +106,17 @@ function planUdiff(
   if (nothing !== null) return { ...plan, failures: nothing };
   const numbered = edits.files.every((f) => f.hunks.every((h) => h.numbered));
   const asIsOk = numbered && validateDiff(edits.patch, { maxDiffLines: options.maxDiffLines }).ok;
-  if (asIsOk) plan.candidates.push({ rung: 'as_is', flags: [], patch: edits.patch });
-  if (options.strict) return plan;
-
   const guessed = new Set(edits.guessed);
   const relocated = fromContents(edits.files, contents, 'relocate', guessed);
   if (!relocated.ok && relocated.failures.some((f) => f.kind === 'already_applied' || f.kind === 'guessed_path')) {
-    // no rung may apply these: git would refuse such a hunk or, placing it by its context, insert
-    // its lines a second time; a guessed file name that is not a file is not the model's file
-    return { ...plan, candidates: [], failures: relocated.failures };
+    // no rung may apply these (strict mode's one included): git would refuse such a hunk or,
+    // placing it by its context, insert its lines a second time; a guessed file name that is not
+    // a file is not the model's file
+    return { ...plan, failures: relocated.failures };
   }
+  if (asIsOk) plan.candidates.push({ rung: 'as_is', flags: [], patch: edits.patch });
+  if (options.strict) return plan;
+
   const searched = fromContents(edits.files, contents, 'search_replace', guessed);
   if (!relocated.ok && !searched.ok && searched.failures.some((f) => f.kind === 'already_applied')) {
     // placed only after dropping edge context, the change is already there: say so for those hunks

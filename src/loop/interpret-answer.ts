@@ -69,7 +69,8 @@ export async function interpretAnswer(
   const planOptions = { maxDiffLines: options.maxDiffLines, strict };
   const vetted = vetEdits(parsed.edits, planOptions);
   if (vetted.kind === 'refused') return { kind: 'unusable', reason: vetted.reason };
-  const contents = strict || vetted.paths.length === 0 ? new Map<string, FileState>() : await read(vetted.paths);
+  // read in strict mode too: an edit that is already applied is refused at every rung
+  const contents = vetted.paths.length === 0 ? new Map<string, FileState>() : await read(vetted.paths);
   const plan = planEdits(vetted, contents, planOptions);
   const edits = parsed.edits;
   return {

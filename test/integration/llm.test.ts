@@ -83,6 +83,13 @@ const ANSWER =
 describe.each(['ollama', 'openai'] as const)('%s provider', (kind) => {
   const chatPath = kind === 'ollama' ? '/api/chat' : '/v1/chat/completions';
 
+  it('reports an answer the server stopped at the token limit as finishReason "length"', async () => {
+    const server = await serve([{ answer: ANSWER.slice(0, 40), doneReason: 'length' }]);
+    const { p } = provider(modelConfig({ provider: kind, url: server.url }));
+    const result = await p.generate({ messages });
+    expect(result).toMatchObject({ text: ANSWER.slice(0, 40), finishReason: 'length' });
+  });
+
   it('assembles a streamed answer and sends the model, messages and options', async () => {
     const server = await serve([{ answer: ANSWER, chunkSize: 3 }]);
     const { p } = provider(modelConfig({ provider: kind, url: server.url }));
