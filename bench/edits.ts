@@ -23,6 +23,7 @@ function refusalKind(o: LadderOutcome): string {
   const i = o.interpretation;
   if (i.kind === 'unusable') return i.cutOff ? 'cut off' : 'refused before git (vetting)';
   if (i.kind === 'no_changes') return 'NO_CHANGES';
+  if (o.gate !== null) return 'new syntax error (gate)';
   const kinds = new Set(i.failures.map((f) => f.kind));
   for (const [kind, label] of [
     ['already_applied', 'already applied'],

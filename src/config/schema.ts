@@ -70,6 +70,8 @@ export const LoopConfigSchema = z.strictObject({
 
 export const EditsConfigSchema = z.strictObject({
   strict: z.boolean(),
+  /** Parse the touched files before and after each candidate and skip one that adds syntax errors (absent in older state files: on). */
+  syntax_gate: z.boolean().default(true),
 });
 
 export const EnvConfigSchema = z.strictObject({

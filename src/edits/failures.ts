@@ -9,6 +9,18 @@ export type FailureDetail =
   | { kind: 'already_applied'; at: number; count: number }
   /** It changes nothing: its new lines equal its old ones. */
   | { kind: 'no_change' }
+  /**
+   * Applied, it leaves a syntax error the file did not have (`every`: at every rung that could
+   * apply it); `region` is the lines around the error after the edit.
+   */
+  | {
+      kind: 'syntax_error';
+      line: number;
+      column: number;
+      message: string;
+      region: { start: number; lines: string[]; at: 'error' | 'change' };
+      every: boolean;
+    }
   | { kind: 'no_file' }
   /** No header named its file, and the name guessed from the text before it is not a file. */
   | { kind: 'guessed_path' }

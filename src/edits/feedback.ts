@@ -39,6 +39,18 @@ function renderOne(f: EditFailure): string {
       const lines = f.count === 1 ? `line ${f.at}` : `lines ${f.at}-${f.at + f.count - 1}`;
       return `${head} it is already applied: its lines are in ${f.path} at ${lines}, and the lines it would remove are not there. Leave it out; applying it again would add a second copy.`;
     }
+    case 'syntax_error': {
+      const end = f.region.start + f.region.lines.length - 1;
+      const width = String(end).length;
+      const numbered = f.region.lines
+        .map(
+          (l, k) => `${f.region.start + k === f.line ? '>' : ' '} ${String(f.region.start + k).padStart(width)} | ${l}`,
+        )
+        .join('\n');
+      const how = f.every ? 'every way it could be applied leaves' : 'applied, it leaves';
+      const shown = f.region.at === 'error' ? 'The lines around it' : 'The changed lines';
+      return `${head} ${how} a syntax error ${f.path} did not have, at line ${f.line}, column ${f.column}: ${f.message}. ${shown} would read:\n${numbered}`;
+    }
     case 'no_change':
       return `${head} it changes nothing: its added lines are the same as its removed lines (or it has only context lines).`;
     case 'no_file':

@@ -16,6 +16,7 @@ import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
 import { judgeExtracted } from '../patch/path-policy.js';
+import { gateCandidates } from './syntax-gate-run.js';
 import { buildPrompt, renderPromptArtifact, type BuiltPrompt, type PromptFile } from './prompt.js';
 import type { RunDeps, RunRequest } from './run-types.js';
 import { changedFiles, lastRejectedIteration, stabilitySignal } from './signal.js';
@@ -183,10 +184,19 @@ export async function runIteration(
     await set({ outcome: 'duplicate', summary: `repeated an earlier patch (${interp.hash.slice(0, 12)})` });
     return finish(rec, n);
   }
-  if (interp.candidates.length === 0) {
-    // nothing the host built can apply (a SEARCH not found, hunks not placed): no exec needed
-    const message = rejectionText(interp.failures, null);
-    const t = deps.now();
+  // the syntax gate ([edits] syntax_gate): candidates that add a syntax error are left out
+  const t0 = deps.now();
+  const gate =
+    interp.candidates.length === 0
+      ? null
+      : await gateCandidates(interp.candidates, prep.workbench, { enabled: config.edits.syntax_gate, ...sig });
+  const gateMs = deps.now().getTime() - t0.getTime();
+  if (gate !== null) await set({ syntax_gate: gate.record });
+  const failures = gate?.failure ? [...interp.failures, gate.failure] : interp.failures;
+  if (gate === null || gate.kept.length === 0) {
+    // nothing the host built can apply (a SEARCH not found, hunks not placed, every candidate
+    // adds a syntax error): no exec needed
+    const message = rejectionText(failures, null);
     rec.change((s, now) =>
       updateIteration(
         s,
@@ -195,7 +205,7 @@ export async function runIteration(
         now,
       ),
     );
-    await rec.recordPhase('validate', n, t, 0, 'failed');
+    await rec.recordPhase('validate', n, t0, gateMs, 'failed');
     return finish(rec, n);
   }
 
@@ -203,9 +213,8 @@ export async function runIteration(
   // (check, apply and commit the first that passes, tests). The host applies the first candidate
   // in its workbench at once, alongside; if the sandbox says another one passed, the host drops
   // that commit and applies the one the sandbox took, while the tests run
-  const candidates = interp.candidates.slice(0, MAX_STEP_CANDIDATES);
+  const candidates = gate.kept.slice(0, MAX_STEP_CANDIDATES);
   const before = { commit: prep.workbench.head(), tree: prep.workbench.tree() };
-  const t0 = deps.now();
   const applyOnHost = (k: number): Promise<ApplyResult> => {
     const c = candidates[k]!;
     // dated by the iteration's start, so resume replays it into the very same commit
@@ -252,7 +261,7 @@ export async function runIteration(
     if (inSandbox.kind === 'rejected' && (await first).ok) prep.workbench.resetHead(before.commit, before.tree);
     const message =
       inSandbox.kind === 'rejected'
-        ? rejectionText(interp.failures, inSandbox.messages.find((m) => m !== '') ?? inSandbox.message)
+        ? rejectionText(failures, inSandbox.messages.find((m) => m !== '') ?? inSandbox.message)
         : `the host's git refused the patch the sandbox applied: ${onHost && !onHost.ok ? onHost.message : 'no result'}`;
     rec.change((s, now) =>
       updateIteration(
@@ -262,7 +271,7 @@ export async function runIteration(
         now,
       ),
     );
-    await rec.recordPhase('validate', n, t0, inSandbox.validateMs, 'failed');
+    await rec.recordPhase('validate', n, t0, gateMs + inSandbox.validateMs, 'failed');
     return finish(rec, n);
   }
   const chosen = candidates[inSandbox.candidate]!;
@@ -296,11 +305,15 @@ export async function runIteration(
     updateIteration(s, n, { validation: { ok: true }, apply: { commit: onHost.commit, tree: onHost.tree }, test }, now),
   );
   await rec.recordPhases(n, [
-    { phase: 'validate', startedAt: t0, durationMs: inSandbox.validateMs },
-    { phase: 'apply', startedAt: new Date(t0.getTime() + inSandbox.validateMs), durationMs: inSandbox.applyMs },
+    { phase: 'validate', startedAt: t0, durationMs: gateMs + inSandbox.validateMs },
+    {
+      phase: 'apply',
+      startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs),
+      durationMs: inSandbox.applyMs,
+    },
     {
       phase: 'test',
-      startedAt: new Date(t0.getTime() + inSandbox.validateMs + inSandbox.applyMs),
+      startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs + inSandbox.applyMs),
       durationMs: inSandbox.test.durationMs,
     },
   ]);

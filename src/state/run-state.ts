@@ -146,6 +146,19 @@ export const IterationSchema = z.strictObject({
   summary: z.string(),
   /** Sensitive paths the patch edits, allowed by [policy] and flagged for review ("path: why"). */
   review: z.array(z.string()).optional(),
+  /**
+   * The syntax gate ([edits] syntax_gate): whether it ran, the touched files it parsed, and the
+   * candidates it left out because they added a syntax error (rung, file, first new error).
+   */
+  syntax_gate: z
+    .strictObject({
+      on: z.boolean(),
+      files: z.array(z.string()),
+      skipped: z.array(
+        z.strictObject({ rung: z.enum(RUNGS), path: z.string(), line: z.number().int().min(1), message: z.string() }),
+      ),
+    })
+    .optional(),
 });
 export type Iteration = z.infer<typeof IterationSchema>;
 

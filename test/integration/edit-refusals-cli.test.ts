@@ -1,11 +1,14 @@
 // Edits that must never be applied, through the real binary (`node dist/cli/main.js run`) against
 // a scripted OpenAI-compatible server, a real sandbox and real git: an answer the server cut off at
 // the token limit (finish_reason "length") is not applied and the next prompt says so; a line
-// already in the file is not inserted a second time; then the fix lands. `runs show` and
-// PR_SUMMARY.md say the answer was cut off and name [model] num_predict.
+// already in the file is not inserted a second time; a change that breaks the file's syntax is
+// skipped at every rung by the syntax gate, with the error and its lines in the feedback; then the
+// fix lands. `runs show` and PR_SUMMARY.md say the answer was cut off and name [model]
+// num_predict. With `[edits] syntax_gate = false` the syntax-breaking change is applied.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolchainImage } from '../helpers/images.js';
@@ -25,6 +28,16 @@ const ALREADY_THERE = `--- a/calc.py
 @@ -5,1 +5,2 @@
      """Return the sum of items."""
 +    result = 0
+`;
+
+/** The loop's "+=" with an opening parenthesis never closed: a Python syntax error at line 8. */
+const SYNTAX_BREAK = `--- a/calc.py
++++ b/calc.py
+@@ -7,3 +7,3 @@ def total(items):
+     for item in items:
+-        result -= item
++        result += (item
+     return result
 `;
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -59,6 +72,7 @@ describe('hammer-box run: answers that must not be applied', () => {
       script: [
         { answer: CUT_OFF, doneReason: 'length' },
         { answer: answerWith(ALREADY_THERE) },
+        { answer: answerWith(SYNTAX_BREAK) },
         { answer: answerWith(FIX_PATCH) },
       ],
     });
@@ -75,7 +89,7 @@ describe('hammer-box run: answers that must not be applied', () => {
       '--llm-url',
       server.url,
       '--max-iterations',
-      '4',
+      '5',
       '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);
@@ -116,6 +130,32 @@ describe('hammer-box run: answers that must not be applied', () => {
     expect(fixed).toContain('        result += item\n');
   });
 
+  it('skips a candidate that adds a syntax error at every rung, recording it, and shows the error in the next prompt', async () => {
+    const state = await readState(fx.repo.path, doc.run_id);
+    const it3 = state.iterations[2]!;
+    expect(it3.outcome).toBe('rejected');
+    expect(it3.syntax_gate?.on).toBe(true);
+    expect(it3.syntax_gate?.files).toEqual(['calc.py']);
+    expect(it3.syntax_gate?.skipped.map((s) => s.rung)).toEqual(['as_is', 'whitespace', 'relocated']);
+    expect(it3.syntax_gate?.skipped[0]).toMatchObject({
+      path: 'calc.py',
+      line: 8,
+      message: 'syntax error near "result += (item"',
+    });
+    const feedback = [
+      'calc.py, the edit: every way it could be applied leaves a syntax error calc.py did not have, at line 8, column 9: syntax error near "result += (item". The lines around it would read:',
+      '   6 |     result = 0',
+      '   7 |     for item in items:',
+      '>  8 |         result += (item',
+      '   9 |     return result',
+      '  10 | ',
+    ].join('\n');
+    expect(it3.validation?.message).toBe(feedback);
+    expect(promptText(server.chatRequests()[3])).toContain(feedback.trimEnd());
+    // the iteration after it applied the fix: the tree never held the broken line
+    expect(state.iterations[3]!.outcome).toBe('applied');
+  });
+
   it('says in runs show and PR_SUMMARY.md that the answer was cut off, naming [model] num_predict', async () => {
     const shown = await cli(['runs', 'show', doc.run_id, '--repo', fx.repo.path]);
     expect(shown.code, shown.stderr).toBe(0);
@@ -127,5 +167,46 @@ describe('hammer-box run: answers that must not be applied', () => {
     expect(md).toMatch(
       /- Iteration 1: answer cut off at the token limit after \d+ tokens \(in hunk @@ -5,6 \+5,6 @@ of calc\.py .*\), nothing applied; raise \[model\] num_predict/,
     );
+  });
+});
+
+describe('hammer-box run with [edits] syntax_gate = false', () => {
+  let fx: PythonFixture;
+  let server: ModelServer;
+
+  beforeAll(async () => {
+    fx = await createPythonFixture();
+    server = await startModelServer({ script: [{ answer: answerWith(SYNTAX_BREAK) }] });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fx?.cleanup();
+  });
+
+  it('applies the syntax-breaking change, and records that the gate was off', async () => {
+    const config = join(dirname(fx.directive), 'no-gate.toml');
+    await writeFile(config, '[edits]\nsyntax_gate = false\n');
+    const r = await cli([
+      'run',
+      '--repo',
+      fx.repo.path,
+      '--directive',
+      fx.directive,
+      '--config',
+      config,
+      '--provider',
+      'openai',
+      '--model',
+      'test-model',
+      '--llm-url',
+      server.url,
+      '--max-iterations',
+      '1',
+      '--json',
+    ]);
+    const doc = JSON.parse(r.stdout) as { run_id: string };
+    const it1 = (await readState(fx.repo.path, doc.run_id)).iterations[0]!;
+    expect(it1.outcome).toBe('applied');
+    expect(it1.syntax_gate).toEqual({ on: false, files: [], skipped: [] });
   });
 });

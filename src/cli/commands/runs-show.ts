@@ -61,6 +61,12 @@ function iterationLine(it: Iteration, one: (text: string, max?: number) => strin
   const parts = [one(it.summary, 80)];
   if (it.outcome === 'rejected' && it.validation?.message) parts.push(`git: ${one(it.validation.message, 120)}`);
   if (it.extraction?.cut_off) parts.push(one(cutOffLine(it.extraction.cut_off, it.answer?.completion_tokens), 160));
+  const skipped = it.syntax_gate?.skipped ?? [];
+  if (skipped.length > 0) {
+    const s = skipped[0]!;
+    const rungs = skipped.map((x) => x.rung).join(', ');
+    parts.push(one(`syntax gate skipped ${rungs} (${s.path}:${s.line}: ${s.message})`, 160));
+  }
   if (it.test) parts.push(`tests ${describeTest(it.test)}`);
   return parts.join('; ');
 }

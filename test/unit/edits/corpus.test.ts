@@ -98,7 +98,7 @@ describe('the edit corpus', () => {
       const o = outcomes.get(c.name)!;
       expect(o.outcome, c.name).toBe('rejected');
       if (o.interpretation.kind !== 'diff') throw new Error(c.name);
-      const feedback = renderFailures(o.interpretation.failures);
+      const feedback = renderFailures([...o.interpretation.failures, ...(o.gate ? [o.gate] : [])]);
       expect(feedback, c.name).toMatch(c.reason!);
     }
   });
