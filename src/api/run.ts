@@ -8,7 +8,7 @@ import { HammerError } from '../errors.js';
 import { getToolchain } from '../images/index.js';
 import { imageUsagePath, recordImageUsage } from '../images/usage.js';
 import { packageRoot } from '../paths.js';
-import type { ModelProvider } from '../llm/index.js';
+import type { ModelProvider, RecordedAnswer } from '../llm/index.js';
 import { lazyProvider } from './lazy-provider.js';
 import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
@@ -40,7 +40,7 @@ export interface RunOptions {
   onSetupStart?: ImageProgress['onSetupStart'];
   onSetupOutput?: ImageProgress['onSetupOutput'];
   /** Replay: run with these recorded answers instead of a model server. */
-  replayAnswers?: string[];
+  replayAnswers?: readonly RecordedAnswer[];
   /** The directive's text when it is not read from `directive` (replay uses the recorded text). */
   directiveText?: string;
   /** Replay: use exactly this image (id), refusing when it is gone; the toolchain and env images it recorded are carried over. */
@@ -239,7 +239,7 @@ async function readDirective(path: string): Promise<string> {
 }
 
 /** Recorded answers: a run id of this repository, or a directory holding iter-NN-answer.md files. */
-export async function loadReplayAnswers(store: RunStore, source: string, repo: string): Promise<string[]> {
+export async function loadReplayAnswers(store: RunStore, source: string, repo: string): Promise<RecordedAnswer[]> {
   if (!source) {
     throw new HammerError('USAGE', 'the replay provider needs recorded answers', {
       hint: "use 'hammer-box replay <run_id>', or set [model] replay_run to a run id or a directory of iter-NN-answer.md files",
@@ -255,7 +255,7 @@ export async function loadReplayAnswers(store: RunStore, source: string, repo: s
     .filter((n) => /^iter-\d+-answer\.md$/.test(n))
     .sort((a, b) => parseInt(a.slice(5), 10) - parseInt(b.slice(5), 10));
   if (names.length === 0) throw new HammerError('USAGE', `no iter-NN-answer.md files in ${dir}`);
-  return Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
+  return Promise.all(names.map(async (n) => ({ text: await readFile(join(dir, n), 'utf8') })));
 }
 
 /** The recorded image, by id: IMAGE_MISSING saying why the run cannot be reproduced when it is gone. */

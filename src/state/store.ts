@@ -167,12 +167,17 @@ export class RunStore {
     }
   }
 
-  /** The model answers recorded by a run, in iteration order: what `hammer-box replay <run_id>` plays back. */
-  async readReplayAnswers(runId: string): Promise<string[]> {
+  /**
+   * The model answers recorded by a run, in iteration order, with the server's finish reason when
+   * it was recorded: what `hammer-box replay <run_id>` plays back.
+   */
+  async readReplayAnswers(runId: string): Promise<{ text: string; finishReason?: string }[]> {
     const state = await this.read(runId);
-    const answers: string[] = [];
+    const answers: { text: string; finishReason?: string }[] = [];
     for (const it of [...state.iterations].sort((a, b) => a.n - b.n)) {
-      if (it.answer !== null) answers.push(await this.readArtifact(runId, it.answer.artifact));
+      if (it.answer === null) continue;
+      const text = await this.readArtifact(runId, it.answer.artifact);
+      answers.push(it.answer.finish_reason === undefined ? { text } : { text, finishReason: it.answer.finish_reason });
     }
     return answers;
   }

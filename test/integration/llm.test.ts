@@ -319,7 +319,9 @@ describe('ollama provider specifics', () => {
 
 describe('replay provider', () => {
   it('returns the recorded answers in order', async () => {
-    const p = createProvider(modelConfig({ provider: 'replay' }), { replayAnswers: ['first', 'second'] });
+    const p = createProvider(modelConfig({ provider: 'replay' }), {
+      replayAnswers: [{ text: 'first' }, { text: 'second' }],
+    });
     expect((await p.generate({ messages })).text).toBe('first');
     expect((await p.generate({ messages })).text).toBe('second');
     expect((await failure(p.generate({ messages }))).code).toBe('MODEL_ERROR');

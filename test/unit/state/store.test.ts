@@ -199,14 +199,19 @@ describe('RunStore', () => {
     await expect(store.writeArtifact(RUN_ID, 'a/b.md', 'x')).rejects.toThrow(/not an artifact name/);
   });
 
-  it('reads back the recorded answers in iteration order for replay, byte for byte', async () => {
+  it('reads back the recorded answers in iteration order for replay, byte for byte, with their finish reasons', async () => {
     const answers = ['```diff\n--- a/x\n+++ b/x\n```\n', 'NO_CHANGES', 'weird \u001b[31m bytes\r\n'];
     const its = [iteration(2, 'no_changes'), iteration(1, 'rejected', { patch: 'a' }), iteration(3, 'unusable')];
+    its[2] = { ...its[2]!, answer: { ...its[2]!.answer!, finish_reason: 'length' } };
     await store.create(makeState({ iterations: its }));
     await store.writeArtifact(RUN_ID, artifactNames.answer(1), answers[0]!);
     await store.writeArtifact(RUN_ID, artifactNames.answer(2), answers[1]!);
     await store.writeArtifact(RUN_ID, artifactNames.answer(3), answers[2]!);
-    expect(await store.readReplayAnswers(RUN_ID)).toEqual(answers);
+    expect(await store.readReplayAnswers(RUN_ID)).toEqual([
+      { text: answers[0] },
+      { text: answers[1] },
+      { text: answers[2], finishReason: 'length' },
+    ]);
   });
 
   it('says STATE_INVALID when a recorded answer is missing', async () => {
