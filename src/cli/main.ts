@@ -10,6 +10,8 @@ import { renderError } from './render-error.js';
 
 const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
 const program = buildProgram(version);
+/** How long the process may linger after its command finished (pending output is flushed first). */
+const EXIT_GRACE_MS = 2_000;
 
 try {
   await program.parseAsync(process.argv);
@@ -23,3 +25,6 @@ try {
     process.exitCode = exitCode;
   }
 }
+// The command is done. Whatever is still open (a request to an engine that never answered, a
+// socket of a model server) must not keep the process alive: it gets a moment, then exits.
+setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
