@@ -2,6 +2,7 @@
 // with the model's recorded answers, under the current user's configuration.
 import { resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
+import { HammerError } from '../errors.js';
 import type { RunOutcome } from '../loop/run-types.js';
 import { openRunStore } from './run-store.js';
 import { run, type RunOptions } from './run.js';
@@ -33,6 +34,12 @@ export async function replay(options: ReplayOptions): Promise<RunOutcome> {
   });
   const store = await openRunStore(repo, config, env);
   const original = await store.read(options.runId);
+  if (original.image === null)
+    throw new HammerError(
+      'USAGE',
+      `run ${options.runId} ended before its environment was ready, so there is nothing to replay`,
+      { hint: 'start a new run' },
+    );
   const answers = await store.readReplayAnswers(options.runId);
   const flags = options.flags ?? {};
   const table = (name: string): Record<string, unknown> => (flags[name] ?? {}) as Record<string, unknown>;

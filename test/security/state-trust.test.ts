@@ -112,7 +112,7 @@ describe('dependency setup printing escape sequences', () => {
       config: `[env]\nsetup_command = "${printf.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"\n`,
     });
     const out = await runScene(s);
-    const env = out.state.image.env;
+    const env = out.state.image?.env;
     if (env)
       hooks.cleanups.push(() =>
         new Docker()
