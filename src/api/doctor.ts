@@ -1,5 +1,5 @@
 // The programmatic API behind `hammer-box doctor`: is everything a run needs there, and if not, what to do.
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type Dockerode from 'dockerode';
 import { resolveConfig } from '../config/resolve.js';
 import type { Config } from '../config/schema.js';
@@ -14,7 +14,6 @@ import {
   type EngineAddress,
   type EngineInfo,
 } from '../sandbox/index.js';
-import { RunStore } from '../state/store.js';
 import {
   cgroupCheck,
   check,
@@ -30,6 +29,7 @@ import {
 } from './doctor-checks.js';
 import { imageId } from './resolve-image.js';
 import { loadReplayAnswers } from './run.js';
+import { openRunStore } from './run-store.js';
 
 export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-checks.js';
 
@@ -201,11 +201,7 @@ async function modelChecks(
   if (config.model.provider === 'replay') {
     const dir = repo ?? process.cwd();
     try {
-      const answers = await loadReplayAnswers(
-        new RunStore({ dir: join(dir, config.state.dir) }),
-        config.model.replay_run,
-        dir,
-      );
+      const answers = await loadReplayAnswers(await openRunStore(dir, config, env), config.model.replay_run, dir);
       return check('model', 'ok', `replay: ${answers.length} recorded answers from ${config.model.replay_run}`);
     } catch (err) {
       return failedCheck('model', err);

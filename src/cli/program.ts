@@ -46,6 +46,7 @@ export function buildProgram(version: string): Command {
     .command('replay <run_id>')
     .description("run again with the model's recorded answers from an earlier run, to reproduce it exactly")
     .option('--repo <path>', 'the repository the run belongs to', '.')
+    .option('--config <file>', 'a TOML config file (the run record never sets limits, policy or where things go)')
     .option('--json', 'print one JSON document with the result on stdout')
     .action(async (runId: string, opts: Record<string, unknown>) => lazy('./commands/replay.js', { ...opts, runId }));
 
@@ -53,6 +54,10 @@ export function buildProgram(version: string): Command {
     .command('resume <run_id>')
     .description('continue a run that was interrupted, killed or broke, from its last completed phase')
     .option('--repo <path>', 'the repository the run belongs to', '.')
+    .option(
+      '--config <file>',
+      'a TOML config file (the model, limits and policy come from your config, not the run record)',
+    )
     .option('--json', 'print one JSON document with the result on stdout')
     .action(async (runId: string, opts: Record<string, unknown>) => lazy('./commands/resume.js', { ...opts, runId }));
 

@@ -89,6 +89,16 @@ export const PromptConfigSchema = z.strictObject({
   file_max_bytes: z.number().int().min(256),
   output_head_lines: z.number().int().min(0),
   output_tail_lines: z.number().int().min(0),
+  /** The largest directive accepted, in bytes (it goes into every prompt and the state file). */
+  directive_max_bytes: size
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1)
+        .max(16 * 1024 * 1024),
+    )
+    .default(64 * 1024),
   output_failure_lines: z.number().int().min(0),
   output_max_failures: z.number().int().min(0),
 });
@@ -134,7 +144,14 @@ export const PolicyConfigSchema = z.strictObject({
 });
 
 export const StateConfigSchema = z.strictObject({
-  dir: z.string().min(1),
+  /** Relative to the repository, inside it (never absolute, never climbing out with ..). */
+  dir: z
+    .string()
+    .min(1)
+    .refine(
+      (d) => !d.startsWith('/') && !d.split(/[\\/]/).includes('..'),
+      'must be a relative path inside the repository',
+    ),
 });
 
 /** The full, resolved configuration. */

@@ -10,6 +10,7 @@ import {
   readImageUsage,
   toolchainNames,
 } from '../../images/index.js';
+import { printOutsideLine } from '../terminal-text.js';
 import { connectEngine } from '../connect.js';
 import { interruptSignal } from '../interrupt.js';
 
@@ -27,9 +28,7 @@ const mb = (bytes: number): string => `${(bytes / 1024 ** 2).toFixed(0).padStart
 export default async function images(opts: ImagesOptions): Promise<number> {
   const signal = interruptSignal();
   const docker = await connectEngine(signal);
-  const progress = (line: string): void => {
-    process.stderr.write(`  ${line.replace(/\s+$/, '')}\n`);
-  };
+  const progress = (line: string): void => printOutsideLine(line);
   if (opts.action === 'bootstrap') {
     const base = await bootstrapBase(docker, { onProgress: progress, signal });
     process.stdout.write(`${base.tag} ${base.id} (${base.method})\n`);

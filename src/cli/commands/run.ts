@@ -3,6 +3,7 @@ import { run } from '../../api/run.js';
 import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
 import { printRunResult } from '../run-result.js';
+import { printOutsideLine } from '../terminal-text.js';
 
 interface RunFlags {
   repo: string;
@@ -54,7 +55,7 @@ export default async function runCommand(f: RunFlags): Promise<number> {
       emit: progress,
       signal: interruptSignal(),
       ...(f.logLevel ? { logLevel: f.logLevel } : {}),
-      onImageProgress: (line) => process.stderr.write(`  ${line.trimEnd()}\n`),
+      onImageProgress: printOutsideLine,
     });
     return printRunResult(outcome, f.json === true);
   } finally {
