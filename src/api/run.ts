@@ -14,6 +14,7 @@ import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
 import { assertResumable, recordedConfig, resumeLoop } from '../loop/resume.js';
 import { onlyReportLeft } from '../loop/resumable.js';
+import { faultClock } from '../loop/fault.js';
 import { reportOnly, runLoop } from '../loop/run.js';
 import type { RunOutcome } from '../loop/run-types.js';
 // the engine client (dockerode and its gRPC stack, ~200 ms to load) is imported when a run starts,
@@ -139,7 +140,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
             }
             emit(event);
           },
-          now: () => new Date(),
+          now: clock(env),
           ...sig,
         },
       );
@@ -172,7 +173,7 @@ export async function resume(options: {
     return reportOnly(old, {
       store,
       emit: options.emit ?? ignoreEvents,
-      now: () => new Date(),
+      now: clock(env),
       loggerFor: (runId) =>
         createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
     });
@@ -194,7 +195,7 @@ export async function resume(options: {
         loggerFor: (runId) =>
           createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
         emit: options.emit ?? ignoreEvents,
-        now: () => new Date(),
+        now: clock(env),
         ...(options.signal ? { signal: options.signal } : {}),
       },
       testCommandFor(config),
@@ -202,6 +203,11 @@ export async function resume(options: {
   } finally {
     await provider.close();
   }
+}
+
+/** The run's clock: the real one, unless HAMMER_FAULT_CLOCK stops it for a test. */
+function clock(env: NodeJS.ProcessEnv): () => Date {
+  return faultClock(env['HAMMER_FAULT_CLOCK']) ?? (() => new Date());
 }
 
 /** A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module. */
