@@ -4,8 +4,9 @@
 // the phases (`prepare`, `baseline`, `read_state`, `generate`, `extract`, `validate`, `apply`, `test`,
 // `update_state`, `deliver`, `report`: as the phase's work starts; validate, apply and test as their
 // results come back from the sandbox, before they are recorded), `deliver:name` (a branch name is
-// recorded in the state, its ref not made yet) and `deliver:ref` (the branch exists in the user's
-// repository, the state does not say so yet). HAMMER_FAULT_CLOCK=<ISO 8601 instant> stops the run's
+// recorded in the state, its ref not made yet), `deliver:ref` (the branch exists in the user's
+// repository, the state does not say so yet) and `cleanup` (the run ended or was interrupted; its
+// sandbox is about to be removed). HAMMER_FAULT_CLOCK=<ISO 8601 instant> stops the run's
 // clock there, so runs started apart want the same branch name. Unset, nothing happens.
 
 const SIGNALS = ['SIGKILL', 'SIGINT', 'SIGTERM', 'SIGSTOP'] as const;

@@ -138,6 +138,7 @@ export async function drive(
   } finally {
     // never leave a container, volume or temp repo behind, whatever happened (a second Ctrl-C exits
     // hard); the provider belongs to the caller, who closes it
+    faultPoint('cleanup');
     await Promise.allSettled([made.sandbox?.destroy(), made.workbench?.dispose()]);
   }
 
