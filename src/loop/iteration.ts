@@ -7,15 +7,15 @@ import type { Iteration, RunState } from '../state/run-state.js';
 import { startIteration, updateIteration } from '../state/transitions.js';
 import { selectContextFiles } from './context.js';
 import { interpretAnswer, type Interpretation } from './interpret-answer.js';
-import { summarizePatch } from './patch-summary.js';
-import { toPatchFiles } from './validate-diff.js';
+import { summarizePatch } from '../patch/patch-summary.js';
+import { toPatchFiles } from '../patch/validate-diff.js';
 import type { RunRecorder } from './phase-runner.js';
 import type { Prepared } from './prepare.js';
 import { assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
 import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
-import { judgeExtracted } from './path-policy.js';
+import { judgeExtracted } from '../patch/path-policy.js';
 import { buildPrompt, renderPromptArtifact, type BuiltPrompt, type PromptFile } from './prompt.js';
 import type { RunDeps, RunRequest } from './run-types.js';
 import { changedFiles, lastRejectedIteration, stabilitySignal } from './signal.js';
@@ -270,6 +270,8 @@ export async function runIteration(
     artifact: testName,
     headLines: config.prompt.output_head_lines,
     tailLines: config.prompt.output_tail_lines,
+    failureLines: config.prompt.output_failure_lines,
+    maxFailures: config.prompt.output_max_failures,
   });
   // validate, apply and test all ended when the one exec returned: record them and write once
   rec.change((s, now) =>
