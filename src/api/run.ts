@@ -15,6 +15,7 @@ import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
 import { assertResumable, resumeLoop } from '../loop/resume.js';
 import { onlyReportLeft } from '../loop/resumable.js';
+import { faultClock } from '../loop/fault.js';
 import { reportOnly, runLoop } from '../loop/run.js';
 import type { RunOutcome } from '../loop/run-types.js';
 // the engine client (dockerode and its gRPC stack, ~200 ms to load) is imported when a run starts,
@@ -167,7 +168,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
             }
             emit(event);
           },
-          now: () => new Date(),
+          now: clock(env),
           ...sig,
         },
       );
@@ -215,7 +216,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
     createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' });
   // a run that ended but was stopped before its report needs neither engine nor model
   if (onlyReportLeft(old)) {
-    return reportOnly(old, { store, emit: options.emit ?? ignoreEvents, now: () => new Date(), loggerFor });
+    return reportOnly(old, { store, emit: options.emit ?? ignoreEvents, now: clock(env), loggerFor });
   }
   const { config } = await resolveResumeConfig({ ...sources, recorded: old });
   checkDirectiveSize(old.directive.text, config.prompt.directive_max_bytes, `of run ${old.run_id}`);
@@ -246,13 +247,18 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
         store,
         loggerFor,
         emit: options.emit ?? ignoreEvents,
-        now: () => new Date(),
+        now: clock(env),
         ...sig,
       },
     );
   } finally {
     await provider.close();
   }
+}
+
+/** The run's clock: the real one, unless HAMMER_FAULT_CLOCK stops it for a test. */
+function clock(env: NodeJS.ProcessEnv): () => Date {
+  return faultClock(env['HAMMER_FAULT_CLOCK']) ?? (() => new Date());
 }
 
 /** A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module. */

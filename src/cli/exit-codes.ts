@@ -16,6 +16,7 @@ const BY_CODE: Record<ErrorCode, number> = {
   IMAGE_CONTRACT: EXIT.environment,
   SANDBOX_HARDENING: EXIT.environment,
   SANDBOX_BROKEN: EXIT.environment,
+  SANDBOX_PIDS_FULL: EXIT.environment,
   MODEL_UNREACHABLE: EXIT.environment,
   MODEL_NOT_FOUND: EXIT.environment,
   MODEL_ERROR: EXIT.environment,

@@ -121,7 +121,7 @@ describe('runner in the python image', () => {
     expect(init.result?.tree).toMatch(/^[0-9a-f]{40}$/);
 
     const baseline = await op('test', '120', 'python3 -m pytest -q');
-    expect(baseline.result).toEqual({ op: 'test', ok: false, exit: 1 });
+    expect(baseline.result).toEqual({ op: 'test', ok: false, exit: 1, settled: true });
     expect(baseline.exitCode).toBe(1);
     expect(baseline.output).toContain('1 failed');
 
@@ -137,7 +137,7 @@ describe('runner in the python image', () => {
     expect(commit.result?.tree).not.toBe(init.result?.tree);
 
     const tests = await op('test', '120', 'python3 -m pytest -q');
-    expect(tests.result).toEqual({ op: 'test', ok: true, exit: 0 });
+    expect(tests.result).toEqual({ op: 'test', ok: true, exit: 0, settled: true });
     expect(tests.exitCode).toBe(0);
     expect(tests.output).toContain('1 passed');
 

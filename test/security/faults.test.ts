@@ -143,30 +143,42 @@ describe.each([
 
 describe('a second Ctrl-C', () => {
   it('exits at once with 130; resume removes what is left and continues', async () => {
+    // the run freezes itself as its cleanup starts (SIGSTOP at the `cleanup` fault point), so the
+    // second Ctrl-C lands during the cleanup however fast or slow the machine is
     const s = await scene({
       answers: [{ answer: answerWith(FIX_PATCH) }],
       files: { 'slow.flag': '1\n' },
       testCommand: SLOW_TESTS,
+      env: { HAMMER_FAULT: 'SIGSTOP@cleanup' },
     });
     const cli = s.start();
     await waitFor(async () => (await stateNow(s))?.phases.prepare?.status === 'done', 120_000, 'the baseline');
     cli.child.kill('SIGINT');
-    await waitFor(() => cli.output().stderr.includes('cleaning up'), 10_000, 'the first interrupt to be seen');
+    await waitFor(() => isStopped(cli.child.pid!), 120_000, 'the run to stop as its cleanup starts');
+    await waitFor(() => cli.output().stderr.includes('cleaning up'), 120_000, 'the first interrupt to be seen');
     cli.child.kill('SIGINT');
+    cli.child.kill('SIGCONT');
     const stopped = await cli.done;
     await attack('second Ctrl-C', 'forces exit 130; resume cleans up and continues', async () => {
       expect(stopped.code).toBe(130);
       expect(stopped.stderr).toContain('interrupted again, exiting now');
       const runId = (await stateNow(s))!.run_id;
-      const resumed = await resumeCli(s, runId);
+      const { HAMMER_FAULT: _fault, ...env } = s.env;
+      const resumed = await runCli(['resume', runId, '--repo', s.fx.repo.path], env);
       expect(resumed.code, resumed.stderr.slice(-800)).toBe(0);
       expect((await stateNow(s))!.status).toBe('stable');
       await expectNoLeftovers(runId);
       expect(await expectRepoIntact(s)).toHaveLength(1);
-      return 'exit 130 at once; resume: stable, no leftovers';
+      return 'exit 130 at once, during the cleanup; resume: stable, no leftovers';
     });
   });
 });
+
+/** True once process `pid` is stopped (state T in /proc/<pid>/stat). */
+async function isStopped(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return /^\d+ \(.*\) T /.test(stat);
+}
 
 const MODEL_FAULTS: { fault: string; script: Script; code: RegExp }[] = [
   { fault: 'hangs (no headers)', script: { hang: true }, code: /MODEL_TIMEOUT|MODEL_UNREACHABLE|MODEL_ERROR/ },
