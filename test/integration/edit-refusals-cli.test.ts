@@ -4,7 +4,8 @@
 // already in the file is not inserted a second time; a change that breaks the file's syntax is
 // skipped at every rung by the syntax gate, with the error and its lines in the feedback; then the
 // fix lands. `runs show` and PR_SUMMARY.md say the answer was cut off and name [model]
-// num_predict. With `[edits] syntax_gate = false` the syntax-breaking change is applied.
+// num_predict; `hammer-box replay` plays the cut-off answer back with the server's finish reason and
+// refuses it again. With `[edits] syntax_gate = false` the syntax-breaking change is applied.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -167,6 +168,19 @@ describe('hammer-box run: answers that must not be applied', () => {
     expect(md).toMatch(
       /- Iteration 1: answer cut off at the token limit after \d+ tokens \(in hunk @@ -5,6 \+5,6 @@ of calc\.py .*\), nothing applied; raise \[model\] num_predict/,
     );
+  });
+
+  it('replays the cut-off answer with the finish reason the server gave it, and refuses it again', async () => {
+    const requestsBefore = server.requests.length;
+    const r = await cli(['replay', doc.run_id, '--repo', fx.repo.path, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.requests.length).toBe(requestsBefore);
+    const replayed = await readState(fx.repo.path, (JSON.parse(r.stdout) as { run_id: string }).run_id);
+    const original = await readState(fx.repo.path, doc.run_id);
+    expect(replayed.iterations.map((i) => i.outcome)).toEqual(original.iterations.map((i) => i.outcome));
+    const it1 = replayed.iterations[0]!;
+    expect(it1.answer?.finish_reason).toBe('length');
+    expect(it1.extraction?.cut_off?.by).toBe('server');
   });
 });
 
