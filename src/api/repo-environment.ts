@@ -7,6 +7,7 @@ import type { DependencyFile } from '../images/env-hash.js';
 import { detectToolchain, type Detection } from '../images/detect.js';
 import { defaultSetupCommand, isDependencyFile, localRequirementPaths } from '../images/setup-plan.js';
 import { getToolchain } from '../images/toolchains.js';
+import { readRepoToolchain, type RepoToolchain } from './repo-toolchain.js';
 
 /** Entries of a tree listed for detection; beyond this the source-extension fallback sees a prefix. */
 const MAX_TREE_ENTRIES = 50_000;
@@ -19,6 +20,8 @@ export interface RepoEnvironment {
   testCommand: string;
   /** The setup command ('' when there is nothing to install). */
   setupCommand: string;
+  /** The toolchain's release and (node) package manager; null when there is no toolchain. */
+  toolchainVersion: RepoToolchain | null;
   dependencyFiles: DependencyFile[];
   userRepo: UserRepo;
 }
@@ -55,23 +58,31 @@ export async function readRepoEnvironment(
         if (!(config.sandbox.image && config.tools.test_command)) throw err;
       }
     }
-    const testCommand = config.tools.test_command || (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
+    // the toolchain's release (a user's own image needs none) and, for node, the package manager
+    const toolchainVersion =
+      toolchain !== null && !config.sandbox.image
+        ? await readRepoToolchain(workbench, userRepo.baseCommit, toolchain, rootNames, config, opts.signal)
+        : null;
+    const pm = toolchainVersion?.packageManager ?? undefined;
+    const testCommand =
+      config.tools.test_command || pm?.testCommand || (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
     if (toolchain === null)
       return {
         toolchain,
         detection,
         testCommand,
         setupCommand: config.env.setup_command,
+        toolchainVersion,
         dependencyFiles: [],
         userRepo,
       };
-    const setupCommand = config.env.setup_command || defaultSetupCommand(toolchain, rootNames);
+    const setupCommand = config.env.setup_command || defaultSetupCommand(toolchain, rootNames, pm);
     const dependencyFiles: DependencyFile[] = root
       .filter((e) => isDependencyFile(toolchain, e.path))
       .map((e) => ({ path: e.path, oid: e.oid }));
     if (toolchain === 'python')
       dependencyFiles.push(...(await localPackages(workbench, userRepo.baseCommit, dependencyFiles, opts.signal)));
-    return { toolchain, detection, testCommand, setupCommand, dependencyFiles, userRepo };
+    return { toolchain, detection, testCommand, setupCommand, toolchainVersion, dependencyFiles, userRepo };
   } finally {
     await workbench.dispose();
   }

@@ -11,12 +11,17 @@ import { assertImageContract, bootstrapBase, ensureToolchainImage } from '../ima
 import { ensureEnvImage } from '../images/env-image.js';
 import { inspectImage } from '../images/engine.js';
 import type { ResolvedImage } from '../loop/run-types.js';
+import type { RegistryOptions } from '../registry/npm-registry.js';
+import { describePackageManager } from '../images/node-package-manager.js';
+import type { ToolchainVersionRecord } from '../state/run-state.js';
 import type { RepoEnvironment } from './repo-environment.js';
 
 /** The images a run uses: the sandbox's (ref, id) plus the toolchain and env images behind it. */
 export interface RunImages extends ResolvedImage {
   toolchain: { ref: string; id: string } | null;
   env: { ref: string; id: string } | null;
+  /** The toolchain's version (and node's package manager), recorded in the state and PR_SUMMARY.md. */
+  toolchain_version?: ToolchainVersionRecord;
 }
 
 /** Progress of image work: build output, setup output, and when setup starts. */
@@ -41,13 +46,22 @@ export async function resolveImage(
     return { ref, id, toolchain: null, env: null };
   }
   const toolchain = options.repoEnv?.toolchain ?? config.sandbox.toolchain;
+  const hostEnv = options.env ?? process.env;
+  const resolved = options.repoEnv?.toolchainVersion?.resolved;
   await bootstrapBase(docker, { ...sig, ...progress });
-  const img = await ensureToolchainImage(docker, toolchain, { ...sig, ...progress });
+  const img = await ensureToolchainImage(docker, toolchain, {
+    ...sig,
+    ...progress,
+    ...(resolved ? { release: resolved.release } : {}),
+    registry: await registryOptions(config, hostEnv),
+  });
   const toolchainImage = { ref: img.tag, id: img.id };
   const repoEnv = options.repoEnv;
-  if (!repoEnv || repoEnv.setupCommand === '') return { ...toolchainImage, toolchain: toolchainImage, env: null };
-  const hostEnv = options.env ?? process.env;
+  const versions = runVersions(repoEnv);
+  if (!repoEnv || repoEnv.setupCommand === '')
+    return { ...toolchainImage, toolchain: toolchainImage, env: null, ...versions };
   const caBundle = await readCaBundle(config, hostEnv);
+  const packageManager = repoEnv.toolchainVersion?.packageManager ?? undefined;
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
   let workbench: Workbench | undefined;
   try {
@@ -56,6 +70,7 @@ export async function resolveImage(
       toolchainImage,
       command: repoEnv.setupCommand,
       files: repoEnv.dependencyFiles,
+      ...(packageManager ? { scriptOptions: { packageManager, npmRegistry: config.env.npm_registry } } : {}),
       user: config.sandbox.user,
       timeoutMs: config.env.setup_timeout * 1000,
       memoryBytes: config.sandbox.memory,
@@ -80,10 +95,29 @@ export async function resolveImage(
       id: envImage.id,
       toolchain: toolchainImage,
       env: { ref: envImage.tag, id: envImage.id },
+      ...versions,
     };
   } finally {
     await workbench?.dispose();
   }
+}
+
+/** The toolchain version and package manager a run records, when a toolchain image was resolved. */
+function runVersions(repoEnv: RepoEnvironment | undefined): Pick<RunImages, 'toolchain_version'> {
+  const tv = repoEnv?.toolchainVersion;
+  if (!tv) return {};
+  return {
+    toolchain_version: {
+      toolchain: tv.resolved.toolchain,
+      version: tv.resolved.release.version,
+      origin: tv.resolved.release.origin,
+      source: tv.resolved.source,
+      ...(tv.resolved.declaration
+        ? { declared: `${tv.resolved.declaration.file}: ${tv.resolved.declaration.text}` }
+        : {}),
+      ...(tv.packageManager ? { package_manager: describePackageManager(tv.packageManager) } : {}),
+    },
+  };
 }
 
 /** A stream that forwards the archive once the workbench exists (the setup container is created meanwhile). */
@@ -96,6 +130,15 @@ function lazyArchive(pending: Promise<ReturnType<typeof baseTarStream>>): Return
   });
   done.catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
   return { stream: out, done };
+}
+
+/** How the host reaches the npm registry for Node.js's binaries: [env] npm_registry, the CA bundle setup gets, the proxy variables. */
+export async function registryOptions(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): Promise<Omit<RegistryOptions, 'signal'>> {
+  const caBundle = await readCaBundle(config, env);
+  return { registry: config.env.npm_registry, env, ...(caBundle ? { caBundle } : {}) };
 }
 
 /** The CA bundle for setup: [env] ca_bundle, else SSL_CERT_FILE or NODE_EXTRA_CA_CERTS when set; none otherwise. */

@@ -18,6 +18,7 @@ export const REPO_ALLOWED = [
   'loop',
   'prompt',
   'sandbox.toolchain',
+  'sandbox.toolchain_version',
 ] as const;
 
 export interface ResolveOptions {

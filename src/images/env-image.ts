@@ -7,7 +7,7 @@ import { envImageTag, hashEnvInputs, type DependencyFile } from './env-hash.js';
 import { inspectImage } from './engine.js';
 import { IMAGE_LABELS, MANAGED_BY } from './labels.js';
 import { runSetupAndCommit, SETUP_CA_PATH } from './setup-container.js';
-import { setupScript } from './setup-plan.js';
+import { setupScript, type SetupScriptOptions } from './setup-plan.js';
 
 /** Label keys of env images (besides managed-by and toolchain). */
 export const ENV_LABELS = {
@@ -24,6 +24,8 @@ export interface EnvImageRequest {
   /** The setup command (configured or defaulted); never empty. */
   command: string;
   files: readonly DependencyFile[];
+  /** What the setup script depends on besides the toolchain (node: the package manager); part of the hash through the script. */
+  scriptOptions?: SetupScriptOptions;
   /** "uid:gid" of the sandbox user. */
   user: string;
   timeoutMs: number;
@@ -80,11 +82,13 @@ export function setupEnvironment(hostEnv: NodeJS.ProcessEnv, withCa: boolean): R
 }
 
 /** The tag and hash an env image would have, without touching the engine. */
-export function planEnvImage(req: Pick<EnvImageRequest, 'toolchain' | 'toolchainImage' | 'command' | 'files'>): {
+export function planEnvImage(
+  req: Pick<EnvImageRequest, 'toolchain' | 'toolchainImage' | 'command' | 'files' | 'scriptOptions'>,
+): {
   tag: string;
   hash: string;
 } {
-  const script = setupScript(req.toolchain).script;
+  const script = setupScript(req.toolchain, req.scriptOptions).script;
   const hash = hashEnvInputs({
     toolchainImageId: req.toolchainImage.id,
     command: req.command,
@@ -110,7 +114,7 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
       image: req.toolchainImage.id,
       user: req.user,
       command: req.command,
-      script: setupScript(req.toolchain),
+      script: setupScript(req.toolchain, req.scriptOptions),
       env: setupEnvironment(req.hostEnv, req.caBundle !== undefined),
       ...(req.caBundle ? { caBundle: req.caBundle } : {}),
       repoTar: archive.stream,

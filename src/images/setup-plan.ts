@@ -2,6 +2,8 @@
 // command that installs them (configured, or the toolchain's default when the repo has the files),
 // and the script the throwaway setup container runs. Pure, so every default is unit-tested.
 import { GO_WRAPPER_DIR, goBuildCacheSteps } from './go-build-cache.js';
+import type { NodePackageManager } from './node-package-manager.js';
+import { nodeSetup, type NodeSetupOptions } from './node-setup.js';
 
 /** Where setup keeps what iterations need (owned by the sandbox user, outside /workspace). */
 export const ENV_ROOT = '/opt/hammer';
@@ -22,9 +24,18 @@ export function isDependencyFile(toolchain: string, name: string): boolean {
         name === 'constraints.txt'
       );
     case 'node':
-      return (
-        name === 'package.json' || name === 'package-lock.json' || name === 'npm-shrinkwrap.json' || name === '.npmrc'
-      );
+      return [
+        'package.json',
+        'package-lock.json',
+        'npm-shrinkwrap.json',
+        '.npmrc',
+        'pnpm-lock.yaml',
+        'pnpm-workspace.yaml',
+        '.pnpmfile.cjs',
+        'yarn.lock',
+        '.yarnrc',
+        '.yarnrc.yml',
+      ].includes(name);
     case 'go':
       return name === 'go.mod' || name === 'go.sum';
     case 'rust':
@@ -43,7 +54,11 @@ const PYTHON_REQUIREMENTS = ['requirements.txt', 'requirements-dev.txt', 'requir
  * packages and editable installs build with the venv's setuptools (--no-build-isolation), because
  * build isolation would fetch setuptools from an index that may be unreachable.
  */
-export function defaultSetupCommand(toolchain: string, rootFiles: readonly string[]): string {
+export function defaultSetupCommand(
+  toolchain: string,
+  rootFiles: readonly string[],
+  packageManager?: NodePackageManager,
+): string {
   const has = (f: string): boolean => rootFiles.includes(f);
   switch (toolchain) {
     case 'python': {
@@ -53,6 +68,7 @@ export function defaultSetupCommand(toolchain: string, rootFiles: readonly strin
       return '';
     }
     case 'node':
+      if (packageManager) return packageManager.setupCommand;
       return has('package-lock.json') || has('npm-shrinkwrap.json') ? 'npm ci' : '';
     case 'go':
       return has('go.mod') ? 'go mod download' : '';
@@ -94,8 +110,11 @@ export interface SetupScript {
   changes: (imagePath: string) => string[];
 }
 
+/** What a setup script depends on besides the toolchain (node: its package manager). */
+export type SetupScriptOptions = NodeSetupOptions;
+
 /** Build the setup script around a setup command (written to command.sh beside it) on `toolchain`. */
-export function setupScript(toolchain: string): SetupScript {
+export function setupScript(toolchain: string, options: SetupScriptOptions = {}): SetupScript {
   const prelude: string[] = [];
   const post: string[] = [];
   let env: Record<string, string> = {};
@@ -115,18 +134,13 @@ export function setupScript(toolchain: string): SetupScript {
       env = { PIP_NO_CACHE_DIR: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1' };
       changes = (imagePath) => [`ENV VIRTUAL_ENV=${PYTHON_VENV}`, `ENV PATH=${PYTHON_VENV}/bin:${imagePath}`];
       break;
-    case 'node':
-      // node_modules cannot stay in /workspace (the runner's git clean would remove it); Node and
-      // npm find /node_modules by walking up from /workspace.
-      post.push('if [ -d node_modules ]; then cp -a node_modules/. /node_modules/; fi');
-      env = {
-        NPM_CONFIG_CACHE: '/tmp/.npm',
-        NPM_CONFIG_UPDATE_NOTIFIER: 'false',
-        NPM_CONFIG_FUND: 'false',
-        NPM_CONFIG_AUDIT: 'false',
-      };
-      dirs = ['/node_modules'];
+    case 'node': {
+      const node = nodeSetup(options);
+      prelude.push(...node.prelude);
+      post.push(...node.post);
+      ({ env, dirs, changes } = node);
       break;
+    }
     case 'go':
       env = { GOPROXY: 'https://proxy.golang.org,direct', GOFLAGS: '-mod=mod' };
       // the module cache is in GOMODCACHE already; the build cache needs warming and a wrapper

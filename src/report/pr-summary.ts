@@ -73,6 +73,12 @@ function runtimeCell(config: RunState['config']): string {
 function imageRows(image: RunState['image']): string[][] {
   const cell = (img: { ref: string; id: string }): string => `${cellCode(img.ref)} (${cellCode(img.id)})`;
   const rows = [['Image', cell(image)]];
+  const tv = image.toolchain_version;
+  if (tv) {
+    const why = tv.declared ? tableCell(tv.declared) : tv.source === 'default' ? 'nothing declared: the default' : '';
+    rows.push(['Toolchain', `${tv.toolchain} ${cellCode(tv.version)} from ${tv.origin} (${why})`]);
+    if (tv.package_manager) rows.push(['Package manager', tableCell(tv.package_manager)]);
+  }
   if (image.toolchain) rows.push(['Toolchain image', cell(image.toolchain)]);
   if (image.env !== undefined)
     rows.push(['Env image', image.env === null ? 'none (no dependencies to install)' : cell(image.env)]);

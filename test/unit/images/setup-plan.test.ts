@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setupEnvironment } from '../../../src/images/env-image.js';
+import { choosePackageManager } from '../../../src/images/node-package-manager.js';
 import {
   defaultSetupCommand,
   isDependencyFile,
@@ -19,10 +20,12 @@ describe('defaultSetupCommand', () => {
     ['python', ['calc.py'], ''],
     ['node', ['package.json', 'package-lock.json'], 'npm ci'],
     ['node', ['package.json'], ''],
+    ['node', ['package.json', 'pnpm-lock.yaml'], 'pnpm install --frozen-lockfile'],
     ['go', ['go.mod'], 'go mod download'],
     ['rust', ['Cargo.toml'], 'cargo fetch'],
   ])('%s with %j: %j', (toolchain, files, command) => {
-    expect(defaultSetupCommand(toolchain, files)).toBe(command);
+    const pm = toolchain === 'node' ? choosePackageManager(files, new Map()) : undefined;
+    expect(defaultSetupCommand(toolchain, files, pm)).toBe(command);
   });
 });
 
@@ -30,6 +33,8 @@ describe('isDependencyFile', () => {
   it('hashes manifests and lockfiles, not sources', () => {
     expect(isDependencyFile('node', 'package-lock.json')).toBe(true);
     expect(isDependencyFile('node', 'index.js')).toBe(false);
+    expect(isDependencyFile('node', 'pnpm-lock.yaml')).toBe(true);
+    expect(isDependencyFile('node', '.yarnrc.yml')).toBe(true);
     expect(isDependencyFile('go', 'go.sum')).toBe(true);
     expect(isDependencyFile('rust', 'Cargo.lock')).toBe(true);
     expect(isDependencyFile('python', 'requirements-dev.txt')).toBe(true);
@@ -59,10 +64,28 @@ describe('setupScript', () => {
     expect(s.changes('/usr/bin:/bin')).toContain('ENV PATH=/opt/hammer/venv/bin:/usr/bin:/bin');
   });
 
-  it('node moves node_modules out of /workspace, which the runner cleans', () => {
+  it('node moves node_modules out of /workspace, which the runner cleans, and puts its .bin on PATH', () => {
     const s = setupScript('node');
     expect(s.script).toContain('cp -a node_modules/. /node_modules/');
     expect(s.dirs).toContain('/node_modules');
+    expect(s.changes('/usr/bin:/bin')).toEqual(['ENV PATH=/opt/hammer/pm/bin:/node_modules/.bin:/usr/bin:/bin']);
+    // the image's npm needs nothing installed
+    expect(s.script).not.toContain('npm pack');
+  });
+
+  it('node installs the package manager from the registry before the setup command', () => {
+    const pm = choosePackageManager(
+      ['package.json', 'yarn.lock'],
+      new Map([['yarn.lock', '__metadata:\n  version: 8\n']]),
+    );
+    const s = setupScript('node', { packageManager: pm, npmRegistry: 'https://mirror.example/' });
+    expect(s.script).toContain("npm pack --silent --registry 'https://mirror.example/' '@yarnpkg/cli-dist@4'");
+    expect(s.script.indexOf('npm pack')).toBeLessThan(s.script.indexOf('command.sh'));
+    // berry lays out a node_modules tree (Plug'n'Play's files would live in the cleaned /workspace)
+    expect(s.env.YARN_NODE_LINKER).toBe('node-modules');
+    // a different package manager is a different script, so a different env image
+    const pnpm = choosePackageManager(['pnpm-lock.yaml'], new Map([['pnpm-lock.yaml', "lockfileVersion: '9.0'\n"]]));
+    expect(setupScript('node', { packageManager: pnpm }).script).not.toBe(s.script);
   });
 
   it('go warms a build cache in the env image (compiling tests without running them) and puts its go wrapper first on PATH', () => {
