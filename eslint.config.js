@@ -27,6 +27,40 @@ export default tseslint.config(
     },
   },
   {
+    // The layers of ARCHITECTURE.md, where the code already keeps them: src/patch/ (the diff model)
+    // is below src/edits/ (the apply ladder), which is below src/loop/ (orchestration).
+    files: ['src/patch/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../edits/*', '../loop/*', '../context/*', '../api/*', '../cli/*'],
+              message: 'src/patch/ is the lowest of the diff layers: it imports neither src/edits/ nor anything above.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/edits/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../loop/*', '../context/*', '../api/*', '../cli/*'],
+              message: 'src/edits/ builds on src/patch/ and is used by src/loop/: it never imports src/loop/ or above.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // tests read JSON they just wrote and hand async callbacks to vitest: the `any` of a parsed
     // fixture is checked by the assertion that follows, and an async callback without await is
     // the API's shape. Promises are still checked.

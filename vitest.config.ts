@@ -26,7 +26,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          testTimeout: 20_000,
+          // generous: unit files share two cores with each other (and, on a busy machine, with more)
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

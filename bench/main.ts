@@ -11,6 +11,7 @@ import { benchRuntime } from './fixtures.js';
 import { benchImages } from './images.js';
 import { benchLoop } from './loop.js';
 import { benchSandbox } from './sandbox.js';
+import { benchSyntax } from './syntax.js';
 
 /** The sections, in the order they run. */
 const SECTIONS: Record<string, () => Promise<void>> = {
@@ -18,6 +19,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   images: benchImages,
   loop: benchLoop,
   edits: benchEdits,
+  syntax: benchSyntax,
 };
 
 async function printMachine(): Promise<void> {

@@ -1,6 +1,6 @@
 // Rung 4: each hunk placed by its context in the current file content (exact, then
 // whitespace-tolerant; a unique match, or the one where the header says), applied in memory.
-import type { PatchHunk } from '../loop/parse-patch.js';
+import type { PatchHunk } from '../patch/parse-patch.js';
 import { notFound, type EditFailure } from './failures.js';
 import { dominantEol, hasFinalNewline, type FileText } from './file-text.js';
 import { indentMap } from './indent.js';

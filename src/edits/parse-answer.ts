@@ -1,7 +1,7 @@
-// A model's answer read as edits in the run's format: a unified diff (src/loop/extract-diff.ts),
+// A model's answer read as edits in the run's format: a unified diff (src/patch/extract-diff.ts),
 // SEARCH/REPLACE blocks, NO_CHANGES, or the reason it is none of these.
-import { extractDiff, isNoChanges, stripThinking } from '../loop/extract-diff.js';
-import type { FilePatch } from '../loop/parse-patch.js';
+import { extractDiff, isNoChanges, stripThinking } from '../patch/extract-diff.js';
+import type { FilePatch } from '../patch/parse-patch.js';
 import { hasSearchReplace, parseSearchReplace, type SearchReplaceBlock } from './search-replace.js';
 
 /** The answer format the prompt teaches (config `model.edit_format`). */

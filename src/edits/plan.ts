@@ -2,15 +2,15 @@
 // before any file is read), then build each rung's patch: the diff as written, recounted,
 // whitespace-tolerant, its hunks relocated by context in the current content, and
 // search/replace. Every candidate passes validateDiff before it can reach git.
-import { serializePatch, type FilePatch, type PatchHunk } from '../loop/parse-patch.js';
-import { patchHash } from '../loop/patch-hash.js';
-import { unsafePathReason } from '../loop/patch-paths.js';
-import { validateDiff, type ValidatedFile } from '../loop/validate-diff.js';
+import { serializePatch, type FilePatch, type PatchHunk } from '../patch/parse-patch.js';
+import { patchHash } from '../patch/patch-hash.js';
+import { unsafePathReason } from '../patch/patch-paths.js';
+import { validateDiff, type ValidatedFile } from '../patch/validate-diff.js';
 import { applyHunks, hunkLabel, hunkSides } from './apply-hunks.js';
 import { applySearchEdits, type SearchEdit } from './apply-search-replace.js';
 import type { EditFailure } from './failures.js';
 import { renderFileDiff, type FileChange } from './file-diff.js';
-import { fileSides } from './file-paths.js';
+import { fileSides } from '../patch/file-paths.js';
 import { joinFileText, splitFileText, type FileText } from './file-text.js';
 import type { AnswerEdits } from './parse-answer.js';
 import { renderSearchReplace } from './parse-answer.js';

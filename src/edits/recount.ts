@@ -1,7 +1,7 @@
 // Rung 2's repair: every hunk header rewritten from its body ("@@ -a,b +c,d @@" with the counts
 // the body has), new-side starts following from the hunks before, and hunks without numbers given
 // placeholder starts so the patch can be vetted (only relocation places such hunks).
-import { countHunkBody, type FilePatch, type PatchHunk } from '../loop/parse-patch.js';
+import { countHunkBody, type FilePatch, type PatchHunk } from '../patch/parse-patch.js';
 
 /** The file sections with every hunk header recomputed from its body. */
 export function recountFiles(files: readonly FilePatch[]): FilePatch[] {

@@ -10,7 +10,7 @@
 // The path is the line before the SEARCH marker (fence lines and blank lines skipped; markdown
 // decoration removed); a block without one reuses the previous block's. An empty SEARCH creates
 // the file.
-import { pathHintBefore, pathLine } from './path-hint.js';
+import { pathHintBefore, pathLine } from '../patch/path-hint.js';
 
 /** One SEARCH/REPLACE block: the file, the lines to find and the lines to put in their place. */
 export interface SearchReplaceBlock {

@@ -10,7 +10,7 @@ import {
   type EditFormat,
   type FileState,
 } from '../edits/index.js';
-import type { ValidatedFile } from './validate-diff.js';
+import type { ValidatedFile } from '../patch/validate-diff.js';
 
 /** A model answer, interpreted. */
 export type Interpretation =

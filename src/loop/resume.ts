@@ -5,7 +5,7 @@ import { HammerError } from '../errors.js';
 import { resolveUserRepo } from '../git/index.js';
 import { pidAlive } from '../sandbox/gc.js';
 import type { RunState } from '../state/run-state.js';
-import { summarizePatch } from './patch-summary.js';
+import { summarizePatch } from '../patch/patch-summary.js';
 import { iterationDate } from './iteration.js';
 import { resumeRefusal } from './resumable.js';
 import { drive } from './run.js';

@@ -7,14 +7,16 @@ export default class SummaryLineReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const mod of testModules) {
+      let failedHere = 0;
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
-      // A file that failed to load has no tests but is a failure.
-      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+      // A file that failed without a failing test (it did not load, or a hook failed and its tests
+      // were skipped) is a failure too.
+      failed += failedHere > 0 ? failedHere : mod.state() === 'failed' ? 1 : 0;
     }
     failed += unhandledErrors.length;
     // the gVisor tests left out (make test GVISOR=0, or no runsc under GVISOR=auto) are named, not hidden

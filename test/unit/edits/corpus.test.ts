@@ -3,7 +3,7 @@
 import { applyPatch, parsePatch } from 'diff';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAnswer, renderFailures, rungNumber } from '../../../src/edits/index.js';
-import { validateDiff } from '../../../src/loop/validate-diff.js';
+import { validateDiff } from '../../../src/patch/validate-diff.js';
 import { loadEditCorpus, type EditCase } from '../../fixtures/edits/corpus.js';
 import { runLadderOnHost, type LadderOutcome } from '../../fixtures/edits/host-ladder.js';
 

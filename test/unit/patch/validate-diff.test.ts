@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseGitHeader, toPatchFiles, validateDiff } from '../../../src/loop/validate-diff.js';
-import { patchHash } from '../../../src/loop/patch-hash.js';
+import { parseGitHeader, toPatchFiles, validateDiff } from '../../../src/patch/validate-diff.js';
+import { patchHash } from '../../../src/patch/patch-hash.js';
 
 const opts = { maxDiffLines: 500 };
 const modify = (path: string): string => `--- a/${path}\n+++ b/${path}\n@@ -1,2 +1,2 @@\n keep\n-old\n+new\n`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractDiff } from '../../../src/loop/extract-diff.js';
+import { extractDiff } from '../../../src/patch/extract-diff.js';
 
 const DIFF = `diff --git a/calc.py b/calc.py
 --- a/calc.py

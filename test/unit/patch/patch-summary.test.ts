@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizePatch } from '../../../src/loop/patch-summary.js';
+import { summarizePatch } from '../../../src/patch/patch-summary.js';
 
 describe('summarizePatch', () => {
   it.each([

@@ -1,10 +1,10 @@
 // Step 3: find the unified diff in a model's answer (fenced ```diff / ```patch blocks, or a raw
 // diff in the text), or recognise NO_CHANGES. The patch returned is re-serialised from what the
 // parser recognised, so only recognised diff lines ever reach git. Headers the model left out or
-// mangled are repaired (src/edits/repair-headers.ts); hunk counts are left as written (the apply
+// mangled are repaired (src/patch/repair-headers.ts); hunk counts are left as written (the apply
 // ladder recounts them).
-import { insertMissingHeaders, repairFileHeaders } from '../edits/repair-headers.js';
-import { pathHintBefore } from '../edits/path-hint.js';
+import { insertMissingHeaders, repairFileHeaders } from './repair-headers.js';
+import { pathHintBefore } from './path-hint.js';
 import { findFencedBlocks } from './fences.js';
 import { isHunkHeader, parsePatch, serializePatch, splitLines, type FilePatch } from './parse-patch.js';
 

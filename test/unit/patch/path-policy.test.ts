@@ -7,7 +7,7 @@ import {
   judgePatch,
   policyReads,
   type PathPolicy,
-} from '../../../src/loop/path-policy.js';
+} from '../../../src/patch/path-policy.js';
 
 const policy: PathPolicy = {
   sensitive_paths: [...DEFAULT_SENSITIVE_PATHS],

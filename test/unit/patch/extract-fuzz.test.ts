@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { interpretAnswer } from '../../../src/loop/interpret-answer.js';
-import { parsePatch, serializePatch } from '../../../src/loop/parse-patch.js';
-import { validateDiff } from '../../../src/loop/validate-diff.js';
+import { parsePatch, serializePatch } from '../../../src/patch/parse-patch.js';
+import { validateDiff } from '../../../src/patch/validate-diff.js';
 
 // A small deterministic generator of model-like garbage: diff fragments, fences and prose.
 function* answers(count: number): Generator<string> {

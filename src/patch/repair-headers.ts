@@ -1,9 +1,9 @@
 // Repairs to the file headers of a model's diff: headers a block left out, paths with prose after
 // them, a git header with no ---/+++ lines, missing or doubled a/ b/ prefixes. Each repair says
 // what it did in `fixes`; nothing here decides whether a path is safe (validation does).
-import { isHunkHeader, type FilePatch } from '../loop/parse-patch.js';
-import { stripPrefix } from '../loop/patch-paths.js';
-import { parseGitHeader } from '../loop/validate-diff.js';
+import { isHunkHeader, type FilePatch } from './parse-patch.js';
+import { stripPrefix } from './patch-paths.js';
+import { parseGitHeader } from './validate-diff.js';
 
 /**
  * Add the ---/+++ lines a diff text lacks: before hunks that come with no file header at all

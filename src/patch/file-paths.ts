@@ -1,8 +1,8 @@
 // What a vetted file section of a diff does, in repo paths: its old and new path (null for the
 // missing side of an add or delete), whether it copies, and its mode lines.
-import type { FilePatch } from '../loop/parse-patch.js';
-import { stripPrefix, unquoteGitPath } from '../loop/patch-paths.js';
-import { parseGitHeader } from '../loop/validate-diff.js';
+import type { FilePatch } from './parse-patch.js';
+import { stripPrefix, unquoteGitPath } from './patch-paths.js';
+import { parseGitHeader } from './validate-diff.js';
 
 /** A file section's paths and modes. */
 export interface FileSides {
