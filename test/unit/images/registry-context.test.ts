@@ -25,7 +25,7 @@ async function entriesOf(stream: NodeJS.ReadableStream): Promise<{ name: string;
   const done = new Promise<void>((resolve, reject) => {
     extract.on('entry', (header, body, next) => {
       const parts: Buffer[] = [];
-      body.on('data', (c: Buffer) => parts.push(c));
+      body.on('data', (c: unknown) => parts.push(Buffer.from(c as Uint8Array)));
       body.on('end', () => {
         out.push({ name: header.name, mode: header.mode ?? 0, content: Buffer.concat(parts).toString() });
         next();
