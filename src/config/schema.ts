@@ -1,5 +1,6 @@
 // The shape of hammer-box's configuration, validated with zod at every source.
 import { z } from 'zod';
+import { HOST_PATTERN } from '../images/proxy-config.js';
 import { parseSize } from './units.js';
 
 const size = z.union([z.number(), z.string()]).transform((v, ctx) => {
@@ -80,6 +81,8 @@ export const EnvConfigSchema = z.strictObject({
   ca_bundle: z.string(),
   /** The npm registry Node.js, npm and the package managers come from. */
   npm_registry: z.string().url().default('https://registry.npmjs.org/'),
+  /** Hosts setup may reach through its proxy besides the toolchain's registries (`host` or `*.domain`). */
+  allow_hosts: z.array(z.string().regex(HOST_PATTERN, 'not a host name or *.domain pattern')).max(100).default([]),
 });
 
 export const PromptConfigSchema = z.strictObject({
@@ -88,6 +91,8 @@ export const PromptConfigSchema = z.strictObject({
   file_max_bytes: z.number().int().min(256),
   output_head_lines: z.number().int().min(0),
   output_tail_lines: z.number().int().min(0),
+  output_failure_lines: z.number().int().min(0),
+  output_max_failures: z.number().int().min(0),
 });
 
 export const GitConfigSchema = z.strictObject({

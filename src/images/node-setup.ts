@@ -1,6 +1,7 @@
 // The node part of a setup script: the package manager installed from the registry first, and
-// node_modules moved where iterations find it.
-import { packageManagerSetupLines, PM_BIN, type NodePackageManager } from './node-package-manager.js';
+// node_modules carried where iterations find it.
+import type { CarriedDir } from './env-carry.js';
+import { packageManagerSetupLines, PM_BIN, PM_ROOT, type NodePackageManager } from './node-package-manager.js';
 
 /** What the node setup depends on. */
 export interface NodeSetupOptions {
@@ -13,9 +14,8 @@ export interface NodeSetupOptions {
 /** The node pieces of a setup script (see SetupScript). */
 export function nodeSetup(options: NodeSetupOptions): {
   prelude: string[];
-  post: string[];
   env: Record<string, string>;
-  dirs: string[];
+  carried: CarriedDir[];
   changes: (imagePath: string) => string[];
 } {
   const pm = options.packageManager;
@@ -35,13 +35,17 @@ export function nodeSetup(options: NodeSetupOptions): {
       YARN_ENABLE_GLOBAL_CACHE: 'false',
     });
   }
+  // node_modules cannot stay in /workspace (the runner's git clean would remove it): the env image
+  // has it at /node_modules, which Node finds by walking up from /workspace; its .bin is on PATH
+  const carried: CarriedDir[] = [
+    { from: '/workspace/node_modules', to: '/node_modules', significant: (rel) => rel !== '.package-lock.json' },
+  ];
+  // an installed pnpm or yarn is something the test command needs, even with no dependencies
+  if (pm?.install) carried.push({ from: PM_ROOT, to: PM_ROOT, significant: () => true });
   return {
     prelude,
-    // node_modules cannot stay in /workspace (the runner's git clean would remove it); Node finds
-    // /node_modules by walking up from /workspace, and its .bin is on the image's PATH
-    post: ['if [ -d node_modules ]; then cp -a node_modules/. /node_modules/; fi'],
     env,
-    dirs: ['/node_modules'],
+    carried,
     changes: (imagePath) => [`ENV PATH=${PM_BIN}:/node_modules/.bin:${imagePath}`],
   };
 }

@@ -1,5 +1,5 @@
 // Read a test command's output: every recognised runner's failures, counts and summary lines.
-import { outputLines, type RunnerParser } from './lines.js';
+import { capName, outputLines, type RunnerParser } from './lines.js';
 import { parseCargo } from './runners/cargo.js';
 import { parseGo } from './runners/go.js';
 import { parseJest } from './runners/jest.js';
@@ -36,7 +36,13 @@ export function parseTestOutput(text: string): TestOutputReport {
     .sort((a, b) => a.firstLine - b.firstLine);
   return {
     runners: parsed.map((p) => p.runner),
-    failures: parsed.flatMap((p) => p.failures),
+    failures: parsed
+      .flatMap((p) => p.failures)
+      .map((f) => ({
+        ...f,
+        file: f.file === null ? null : capName(f.file),
+        package: f.package === null ? null : capName(f.package),
+      })),
     counts: parsed.flatMap((p) => (p.counts === null ? [] : [p.counts])),
     summaries: parsed.flatMap((p) => p.summaries).sort((a, b) => a.start - b.start),
   };

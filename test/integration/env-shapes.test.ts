@@ -119,7 +119,7 @@ describe.each(ENV_SHAPES.map((s) => [s.name, s] as const))('%s', (_name, shape: 
       expect(r.stdout, stderr).not.toBe('');
       const result = JSON.parse(r.stdout) as { state_path: string; summary_path: string | null };
       const state = RunStateSchema.parse(JSON.parse(await readFile(result.state_path, 'utf8')));
-      if (state.image.env) made.add(state.image.env.id);
+      if (state.image?.env) made.add(state.image.env.id);
       const final = state.iterations.at(-1)?.test;
       const why = `${state.reason_detail}\n${state.baseline?.stdout_tail}\n${state.baseline?.stderr_tail}\n${stderr}`;
       expect(state.status, why).toBe('stable');
@@ -129,11 +129,11 @@ describe.each(ENV_SHAPES.map((s) => [s.name, s] as const))('%s', (_name, shape: 
       expect(state.baseline?.exit_code, why).not.toBe(0);
       expect(final?.exit_code).toBe(0);
       if (shape.expect.output) expect(`${final?.stdout_tail}${final?.stderr_tail}`).toContain(shape.expect.output);
-      const tv = state.image.toolchain_version;
+      const tv = state.image?.toolchain_version;
       expect(tv?.toolchain).toBe(shape.expect.toolchain);
       expect(tv?.version).toMatch(shape.expect.version);
       if (shape.expect.packageManager) expect(tv?.package_manager).toMatch(shape.expect.packageManager);
-      expect(state.image.env !== null && state.image.env !== undefined).toBe(shape.expect.envImage);
+      expect(state.image?.env !== null && state.image?.env !== undefined).toBe(shape.expect.envImage);
       const summary = await readFile(result.summary_path ?? '', 'utf8');
       expect(summary).toContain(`| Toolchain | ${shape.expect.toolchain} \`${tv?.version}\``);
       const build = span(r.lines, /^\s*building hammer-box\//, /Successfully tagged/);

@@ -61,8 +61,10 @@ describe('renderPrSummary', () => {
 
   it('records the toolchain version, what chose it, and the package manager', () => {
     const state = makeState({});
+    if (!state.image) throw new Error('makeState gives an image');
+    const base = state.image;
     const image = {
-      ...state.image,
+      ...base,
       toolchain_version: {
         toolchain: 'node',
         version: '22.23.3',
@@ -78,7 +80,7 @@ describe('renderPrSummary', () => {
     const byDefault = renderPrSummary({
       ...state,
       image: {
-        ...state.image,
+        ...base,
         toolchain_version: { toolchain: 'go', version: '1.24', origin: 'Debian 13', source: 'default' },
       },
     });
