@@ -61,6 +61,7 @@ export interface RunOptions {
     id: string;
     toolchain?: { ref: string; id: string } | null;
     env?: { ref: string; id: string } | null;
+    toolchain_version?: RunImages['toolchain_version'];
   };
 }
 
@@ -317,5 +318,11 @@ async function pinned(docker: Dockerode, img: NonNullable<RunOptions['pinnedImag
     );
   }
   await assertEngineArchitecture(docker, img.ref, facts.architecture, facts.os);
-  return { ref: img.id, id: facts.id, toolchain: img.toolchain ?? null, env: img.env ?? null };
+  return {
+    ref: img.id,
+    id: facts.id,
+    toolchain: img.toolchain ?? null,
+    env: img.env ?? null,
+    ...(img.toolchain_version ? { toolchain_version: img.toolchain_version } : {}),
+  };
 }

@@ -24,6 +24,7 @@ export const REPO_ALLOWED = [
   'loop',
   'prompt',
   'sandbox.toolchain',
+  'sandbox.toolchain_version',
 ] as const;
 
 export interface ResolveOptions {

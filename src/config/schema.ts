@@ -17,6 +17,8 @@ const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const SandboxConfigSchema = z.strictObject({
   image: z.string(),
   toolchain: z.string().min(1),
+  /** The toolchain's version instead of the one the repository declares: "22", "1.25", "3.13"; empty: as declared. */
+  toolchain_version: z.string().default(''),
   user: z
     .string()
     .regex(/^\d+:\d+$/, 'must be "uid:gid" with numeric ids')
@@ -79,6 +81,8 @@ export const EnvConfigSchema = z.strictObject({
   setup_command: z.string(),
   setup_timeout: seconds,
   ca_bundle: z.string(),
+  /** The npm registry Node.js, npm and the package managers come from. */
+  npm_registry: z.string().url().default('https://registry.npmjs.org/'),
   /** Hosts setup may reach through its proxy besides the toolchain's registries (`host` or `*.domain`). */
   allow_hosts: z.array(z.string().regex(HOST_PATTERN, 'not a host name or *.domain pattern')).max(100).default([]),
 });

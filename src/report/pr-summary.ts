@@ -79,6 +79,12 @@ function imageRows(image: RunState['image']): string[][] {
   const cell = (img: { ref: string; id: string }): string => `${cellCode(img.ref)} (${cellCode(img.id)})`;
   if (image === null) return [['Image', 'none (the run ended before its environment was ready)']];
   const rows = [['Image', cell(image)]];
+  const tv = image.toolchain_version;
+  if (tv) {
+    const why = tv.declared ? tableCell(tv.declared) : tv.source === 'default' ? 'nothing declared: the default' : '';
+    rows.push(['Toolchain', `${tv.toolchain} ${cellCode(tv.version)} from ${tv.origin} (${why})`]);
+    if (tv.package_manager) rows.push(['Package manager', tableCell(tv.package_manager)]);
+  }
   if (image.toolchain) rows.push(['Toolchain image', cell(image.toolchain)]);
   if (image.env !== undefined)
     rows.push(['Env image', image.env === null ? 'none (nothing to install)' : cell(image.env)]);

@@ -247,6 +247,20 @@ export const RunStateSchema = z.strictObject({
       id: z.string(),
       toolchain: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
       env: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
+      /** The toolchain's version in the toolchain image and what chose it. Absent in older files and for a user's image. */
+      toolchain_version: z
+        .strictObject({
+          toolchain: z.string(),
+          version: z.string(),
+          /** Where it comes from: "Debian 13", "Debian 13 backports", "npm registry". */
+          origin: z.string(),
+          source: z.enum(['declared', 'override', 'default']),
+          /** The declaring file and its words, e.g. ".nvmrc: 22". */
+          declared: z.string().optional(),
+          /** Node: the package manager and what chose it, e.g. "pnpm 10 (pnpm-lock.yaml (lockfileVersion 9.0))". */
+          package_manager: z.string().optional(),
+        })
+        .optional(),
     })
     .nullable(),
   /** The environment the run decided on, and from what (see EnvironmentSchema). */
@@ -275,3 +289,6 @@ export const RunStateSchema = z.strictObject({
   resumed: z.number().int().min(0).optional(),
 });
 export type RunState = z.infer<typeof RunStateSchema>;
+
+/** The toolchain version a run recorded. */
+export type ToolchainVersionRecord = NonNullable<NonNullable<RunState['image']>['toolchain_version']>;

@@ -10,6 +10,7 @@ interface RunFlags {
   directive: string;
   base?: string;
   toolchain?: string;
+  toolchainVersion?: string;
   image?: string;
   testCommand?: string;
   testTimeout?: number;
@@ -33,6 +34,7 @@ export function flagsToConfig(f: RunFlags): Record<string, unknown> {
   };
   set('git', 'base', f.base);
   set('sandbox', 'toolchain', f.toolchain);
+  set('sandbox', 'toolchain_version', f.toolchainVersion);
   set('sandbox', 'image', f.image);
   set('tools', 'test_command', f.testCommand);
   set('tools', 'test_timeout', f.testTimeout);
