@@ -11,8 +11,10 @@
 #   apply-check [flags] <patch>   git apply --check; git's message on stderr is the reason
 #   apply [flags] <patch>         git apply (flags: --recount --ignore-whitespace --inaccurate-eof -pN -CN)
 #   commit <message>              git add -A && git commit (fixed author and date, hooks off)
-#   test <timeout-s> <command>    sh -c <command>; the result's exit is the command's exit code; then
-#                                 what it left is killed and waited for ("settled")
+#   test <timeout-s> <command>    sh -c <command>; the result's exit is the command's exit code. Its
+#                                 TMPDIR is .git/hammer-tmp, emptied before and after (programs may
+#                                 run from it; /tmp is noexec); then what it left is killed and
+#                                 waited for ("settled")
 #   diff [<rev>]                  git diff --binary --full-index <rev or base> HEAD
 #   status                        git status --porcelain -z; the result says clean true/false
 #   tree                          HEAD's tree and commit
@@ -340,12 +342,19 @@ oom_kills() {
 run_tests() {
   oom_kills
   t_oom=$o_kills
+  # TMPDIR for the command: a fresh directory in the workspace volume, where programs may run (the
+  # /tmp tmpfs is noexec, and toolchains execute what they build in their temp directory: rustdoc's
+  # doctests, go test's binaries). Under .git, so git never tracks or cleans it. /tmp stays TMPDIR
+  # only when the directory cannot be made (a full workspace).
+  t_tmp="$GIT_DIR/hammer-tmp"
+  rm -rf -- "$t_tmp" 2>/dev/null
+  if mkdir -m 0700 -- "$t_tmp" 2>/dev/null; then t_tmpdir=$t_tmp; else t_tmpdir=${TMPDIR:-/tmp}; fi
   # The host enforces the real timeout and kills the whole tree; timeout(1) is a backstop that
   # signals the command's process group (0 means none).
   if [ "$1" -gt 0 ] && command -v timeout >/dev/null 2>&1; then
-    timeout -k 5 "$1" sh -c "$2" </dev/null
+    TMPDIR=$t_tmpdir timeout -k 5 "$1" sh -c "$2" </dev/null
   else
-    sh -c "$2" </dev/null
+    TMPDIR=$t_tmpdir sh -c "$2" </dev/null
   fi
   t_exit=$?
   t_settled=true
@@ -353,6 +362,7 @@ run_tests() {
     t_settled=false
     say "processes the tests started were still there ${SETTLE_SECONDS}s after being killed"
   }
+  rm -rf -- "$t_tmp" 2>/dev/null
   oom_kills
   if is_int "${t_oom:-x}" && is_int "${o_kills:-x}" && [ "$o_kills" -gt "$t_oom" ]; then
     say "out of memory: the kernel killed $((o_kills - t_oom)) test process(es) at the sandbox's memory limit (sandbox.memory); exit $t_exit"

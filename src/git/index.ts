@@ -17,3 +17,4 @@ export type { ArchiveOptions, ArchiveStats, BaseArchive } from './base-archive.j
 export { deliverBranch } from './deliver-branch.js';
 export type { DeliverRequest } from './deliver-branch.js';
 export { branchCandidates, branchName, branchCommit, branchExists, MAX_BRANCH_CANDIDATES } from './branch-name.js';
+export { trackedUnder } from './tracked-under.js';

@@ -67,7 +67,7 @@ export async function drive(
   known: ResolvedImage | null,
   applied: { patch: string; iteration: number; summary: string; tree: string; date: Date }[],
   /** The answer an interrupted iteration had already received (resume continues after generate). */
-  pendingAnswer?: { text: string; model: string },
+  pendingAnswer?: { text: string; model: string; finishReason?: string },
 ): Promise<RunOutcome> {
   const { config } = req;
   const signal = deps.signal;

@@ -164,6 +164,25 @@ describe('runner in the python image', () => {
     expect(check.result?.exit).toBe(0);
   });
 
+  it('the test command runs programs from its TMPDIR (in the workspace) while /tmp stays noexec', async () => {
+    const r = await op(
+      'test',
+      '60',
+      'echo "$TMPDIR"; touch "$TMPDIR/left"; cp /bin/true "$TMPDIR/prog" && "$TMPDIR/prog" && echo ran-from-tmpdir; ' +
+        'cp /bin/true /tmp/prog && { /tmp/prog 2>/dev/null && echo ran-from-tmp || echo tmp-noexec; }',
+    );
+    const lines = r.output.trim().split('\n');
+    expect(lines).toEqual(['/workspace/.git/hammer-tmp', 'ran-from-tmpdir', 'tmp-noexec']);
+    // nothing shows in the tree, and the next run starts with an empty directory
+    expect((await op('status')).result).toMatchObject({ ok: true, clean: true });
+    const next = await op(
+      'test',
+      '60',
+      'ls -A "$TMPDIR" | wc -l; test -e /workspace/.git/hammer-tmp/left || echo gone',
+    );
+    expect(next.output.trim().split('\n')).toEqual(['0', 'gone']);
+  });
+
   it('the test command cannot write outside the workspace and /tmp', async () => {
     const r = await op('test', '60', 'touch /usr/evil 2>/dev/null || echo denied');
     expect(r.output.trim()).toBe('denied');

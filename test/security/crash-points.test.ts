@@ -85,7 +85,9 @@ describe.each([
         if (signal === 'SIGINT') await expectNoLeftovers(runId);
         // resume without the fault (it would stop itself at the same point)
         const { HAMMER_FAULT: _fault, ...env } = s.env;
-        const resumed = late ? null : await runCli(['resume', runId, '--repo', s.fx.repo.path], env);
+        const resumed = late
+          ? null
+          : await runCli(['resume', runId, '--repo', s.fx.repo.path, '--config', s.configFile], env);
         if (resumed) expect(resumed.code, resumed.stderr.slice(-800)).toBe(0);
         const final = (await stateNow(s))!;
         expect(final.status).toBe('stable');

@@ -12,6 +12,7 @@ import type { Script } from '../helpers/model-server.js';
 import { runIdsIn } from '../integration/run-support.js';
 import type { RunState } from '../../src/state/run-state.js';
 import { RunStateSchema } from '../../src/state/run-state.js';
+import { unsealedBody } from '../../src/state/state-mac.js';
 import { runCli, waitFor, type CliResult } from './support/cli.js';
 import { attack } from './support/record.js';
 import { expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow, type Scene } from './support/scene.js';
@@ -23,7 +24,7 @@ const { cleanups, scene } = attackFileHooks();
 
 /** `hammer-box resume <id>` through the CLI. */
 function resumeCli(s: Scene, runId: string): Promise<CliResult> {
-  return runCli(['resume', runId, '--repo', s.fx.repo.path], s.env);
+  return runCli(['resume', runId, '--repo', s.fx.repo.path, '--config', s.configFile], s.env);
 }
 
 const newFile = (path: string, body: string): string =>
@@ -292,7 +293,7 @@ describe('two runs on the same repository at once', () => {
         const states = await Promise.all(
           ids.map(async (id) =>
             RunStateSchema.parse(
-              JSON.parse(await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${id}.json`), 'utf8')),
+              JSON.parse(unsealedBody(await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${id}.json`), 'utf8'))),
             ),
           ),
         );
