@@ -4,6 +4,7 @@
 export interface ConfigFlags {
   base?: string;
   toolchain?: string;
+  toolchainVersion?: string;
   image?: string;
   testCommand?: string;
   testTimeout?: number;
@@ -26,6 +27,7 @@ export function flagsToConfig(f: ConfigFlags): Record<string, Record<string, unk
   set('git', 'base', f.base);
   set('git', 'keep_empty_branch', f.keepEmptyBranch);
   set('sandbox', 'toolchain', f.toolchain);
+  set('sandbox', 'toolchain_version', f.toolchainVersion);
   set('sandbox', 'image', f.image);
   set('tools', 'test_command', f.testCommand);
   set('tools', 'test_timeout', f.testTimeout);

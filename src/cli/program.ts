@@ -42,6 +42,12 @@ export function buildProgram(version: string): Command {
         'image',
       ),
     )
+    .addOption(
+      new Option(
+        '--toolchain-version <version>',
+        "the toolchain's version instead of the one the repository declares (e.g. 22, 1.25)",
+      ).conflicts('image'),
+    )
     .option('--image <ref>', 'your own image instead of a toolchain image (must meet the image contract)')
     .option('--test-command <cmd>', "the test command, run with sh -c in /workspace (default: the toolchain's)")
     .option('--test-timeout <seconds>', 'wall-clock limit of one test run (default: 300)', parseNumber)
@@ -68,6 +74,7 @@ export function buildProgram(version: string): Command {
     .command('replay <run_id>')
     .description("run again with the model's recorded answers from an earlier run, to reproduce it exactly")
     .option('--repo <path>', 'the repository the run belongs to', '.')
+    .option('--config <file>', 'a TOML config file (the run record never sets limits, policy or where things go)')
     .option('--json', 'print one JSON document with the result on stdout')
     .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors');
   example(replay, 'hammer-box replay 20261122T140501Z-k3b7qa --repo ~/src/myproject');
@@ -79,16 +86,20 @@ export function buildProgram(version: string): Command {
     program
       .command('resume <run_id>')
       .description(
-        'continue a run that was interrupted, killed or broke, from its last completed phase; --provider, --model and --llm-url change the recorded model for the rest of the run',
+        'continue a run that was interrupted, killed or broke, from its last completed phase; the model, limits and policy come from your current configuration (--config, environment, flags), never the run record; --provider, --model and --llm-url override them for the rest of the run',
       )
       .option('--repo <path>', 'the repository the run belongs to', '.')
+      .option(
+        '--config <file>',
+        'a TOML config file (the model, limits and policy come from your config, not the run record)',
+      )
       .option('--json', 'print one JSON document with the result on stdout')
       .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors'),
   );
   example(
     resume,
     'hammer-box resume 20261122T140501Z-k3b7qa --repo ~/src/myproject',
-    'hammer-box resume 20261122T140501Z-k3b7qa --llm-url http://gpu-box:11434',
+    'hammer-box resume 20261122T140501Z-k3b7qa --config ~/hammer.toml --llm-url http://gpu-box:11434',
   );
   resume.action(async (runId: string, opts: Record<string, unknown>) =>
     lazy('./commands/resume.js', { ...opts, runId }),
@@ -159,7 +170,7 @@ export function buildProgram(version: string): Command {
   const images = program.command('images').description('build and list sandbox images (no registry needed)');
   const bootstrap = images
     .command('bootstrap')
-    .description('make the base image: pull debian:bookworm-slim, or build it with debootstrap');
+    .description('make the base image: pull debian:trixie-slim, or build it with debootstrap');
   example(bootstrap, 'hammer-box images bootstrap');
   bootstrap.action(async (opts: Record<string, unknown>) =>
     lazy('./commands/images.js', { ...opts, action: 'bootstrap' }),
@@ -167,7 +178,7 @@ export function buildProgram(version: string): Command {
   const build = images
     .command('build [toolchain]')
     .description(
-      'build a toolchain image, or every one when none is named (content-addressed: unchanged images are not rebuilt)',
+      'build toolchain images, each at its default version, or one (name@version for another version, e.g. node@22); content-addressed: unchanged images are not rebuilt',
     );
   example(build, 'hammer-box images build python');
   build.action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
@@ -203,7 +214,10 @@ function modelOptions(cmd: Command): Command {
       new Option('--provider <name>', 'model provider (default: ollama)').choices(['ollama', 'openai', 'replay']),
     )
     .option('--model <name>', 'model name (default: qwen3-coder:30b)')
-    .option('--llm-url <url>', 'model server URL (default: http://localhost:11434, or OLLAMA_HOST / OPENAI_BASE_URL)');
+    .option(
+      '--llm-url <url>',
+      'model server URL (default: OLLAMA_HOST / OPENAI_BASE_URL, else http://localhost:11434)',
+    );
 }
 
 /** Show an example under the command's help. */

@@ -18,4 +18,5 @@ export { deliverBranch } from './deliver-branch.js';
 export { diffstat } from './diffstat.js';
 export type { DiffstatEntry } from './diffstat.js';
 export type { DeliverRequest } from './deliver-branch.js';
-export { branchName, branchCommit, branchExists, freeBranchName } from './branch-name.js';
+export { branchCandidates, branchName, branchCommit, branchExists, MAX_BRANCH_CANDIDATES } from './branch-name.js';
+export { trackedUnder } from './tracked-under.js';

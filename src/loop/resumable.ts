@@ -27,17 +27,19 @@ export function onlyReportLeft(state: RunState): boolean {
 
 /**
  * The error a run ended with, its hint extended with the command that continues the run when the
- * state allows it (an error or an interruption before the branch was delivered).
+ * state allows it (an error or an interruption before the branch was delivered). The run's --config
+ * file is repeated: resume takes the model and limits from the current configuration, not the state.
  */
-export function withResumeHint(err: unknown, state: RunState, repoRoot: string): unknown {
+export function withResumeHint(err: unknown, state: RunState, repoRoot: string, configFile?: string): unknown {
   if (!(err instanceof HammerError)) return err;
   if (state.image === null && state.status === 'error' && err.code.startsWith('MODEL_'))
     // stopped in setup by the model check: nothing to resume, the same command starts over
     return withHint(err, `${err.hint ? `${err.hint}; then ` : ''}start the run again (it stopped in setup)`);
   if (resumeRefusal(state, () => false, hostname()) !== null) return err;
   if (err.hint?.includes('hammer-box resume')) return err;
+  const config = configFile === undefined ? '' : ` --config ${shellWord(configFile)}`;
   const model = err.code.startsWith('MODEL_') ? ' (add --llm-url, --model or --provider to change them)' : '';
-  const command = `hammer-box resume ${state.run_id} --repo ${shellWord(repoRoot)}${model}`;
+  const command = `hammer-box resume ${state.run_id} --repo ${shellWord(repoRoot)}${config}${model}`;
   return withHint(err, err.hint ? `${err.hint}; then continue with: ${command}` : `continue with: ${command}`);
 }
 

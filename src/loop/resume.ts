@@ -1,14 +1,15 @@
 // `hammer-box resume <run_id>`: continue a run that was interrupted, killed or broke, from its state file.
 import { hostname } from 'node:os';
-import { type Config, ConfigSchema } from '../config/schema.js';
 import { HammerError } from '../errors.js';
-import { resolveUserRepo } from '../git/index.js';
+import type { UserRepo } from '../git/index.js';
 import { pidAlive } from '../sandbox/gc.js';
+import type { Config } from '../config/schema.js';
 import type { RunState } from '../state/run-state.js';
 import { summarizePatch } from '../patch/patch-summary.js';
 import { iterationDate } from './iteration.js';
 import { resumeRefusal } from './resumable.js';
 import { drive } from './run.js';
+import { resolveRuntime } from './runtime.js';
 import type { RunDeps, RunOutcome, RunRequest } from './run-types.js';
 
 export { resumeRefusal };
@@ -29,36 +30,22 @@ export function resumableState(state: RunState, now: Date): RunState {
   };
 }
 
-/** The model settings `resume` may change: server, model and provider. */
+/** The model settings `resume` may change: server, model and provider (the highest config layer). */
 export type ModelOverrides = Partial<Pick<Config['model'], 'provider' | 'name' | 'url'>>;
 
+/** The overrides that were given (an empty object when none). */
+export function givenOverrides(overrides: ModelOverrides): ModelOverrides {
+  return Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined && v !== ''));
+}
+
 /**
- * The recorded config with the model overrides applied, validated again; the state records them in
- * `model_overrides` and in `model`, so the run shows which model made which answer.
+ * The state with a resume's model overrides appended to `model_overrides` (pure; unchanged when
+ * none were given), so the run shows which model made which answer.
  */
-export function withModelOverrides(
-  state: RunState,
-  config: Config,
-  overrides: ModelOverrides,
-  now: Date,
-): { state: RunState; config: Config } {
-  const given = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as ModelOverrides;
-  if (Object.keys(given).length === 0) return { state, config };
-  const parsed = ConfigSchema.safeParse({ ...config, model: { ...config.model, ...given } });
-  if (!parsed.success)
-    throw new HammerError('USAGE', `cannot resume with that model: ${parsed.error.issues[0]?.message ?? ''}`, {
-      hint: 'give --llm-url as a full URL (http://host:port), --provider as ollama or openai',
-    });
-  const next = parsed.data;
-  return {
-    config: next,
-    state: {
-      ...state,
-      config: next,
-      model: { provider: next.model.provider, name: next.model.name, url: next.model.url },
-      model_overrides: [...(state.model_overrides ?? []), { at: now.toISOString(), ...given }],
-    },
-  };
+export function recordModelOverrides(state: RunState, overrides: ModelOverrides, now: Date): RunState {
+  const given = givenOverrides(overrides);
+  if (Object.keys(given).length === 0) return state;
+  return { ...state, model_overrides: [...(state.model_overrides ?? []), { at: now.toISOString(), ...given }] };
 }
 
 /** Refuse, with the reason, a run that cannot be resumed (ended, delivered, or still alive). */
@@ -68,35 +55,35 @@ export function assertResumable(old: RunState): void {
     throw new HammerError('USAGE', `cannot resume: ${refusal}`, { hint: "see 'hammer-box runs show <run_id>'" });
 }
 
-/** The config a run was started with, validated again (the state file is outside data). */
-export function recordedConfig(old: RunState): Config {
-  const parsed = ConfigSchema.safeParse(old.config);
-  if (!parsed.success)
-    throw new HammerError(
-      'STATE_INVALID',
-      `run ${old.run_id}'s recorded config is not valid any more: ${parsed.error.issues[0]?.message ?? ''}`,
-    );
-  return parsed.data;
-}
-
-/** Drive a run read from the store (already checked with assertResumable) from its first phase not done. */
+/**
+ * Drive a run read from the store (already checked with assertResumable) from its first phase not
+ * done, in `req`'s repository and with `req`'s configuration (the current user's: the state is a
+ * record, never a source of trust); the model `overrides` already in that configuration are recorded.
+ */
 export async function resumeLoop(
   old: RunState,
-  config: Config,
+  req: RunRequest & { userRepo: UserRepo },
   deps: RunDeps,
-  testCommand: string,
   overrides: ModelOverrides = {},
 ): Promise<RunOutcome> {
   const runId = old.run_id;
+  const { userRepo, config } = req;
   // whatever the dead process left on the engine goes first
   await deps.engine.gc({ runIds: [runId], ...(deps.signal ? { signal: deps.signal } : {}) });
-  const userRepo = await resolveUserRepo(
-    old.repo.path,
-    old.repo.base_commit,
-    deps.signal ? { signal: deps.signal } : {},
-  );
-  const image = await deps.resolveImage(deps.signal);
-  const { state, config: cfg } = withModelOverrides(resumableState(old, deps.now()), config, overrides, deps.now());
+  const [image, runtime] = await Promise.all([
+    deps.resolveImage(deps.signal),
+    resolveRuntime(config.sandbox.runtime, deps.engine, deps.signal),
+  ]);
+  const used = { ...config, sandbox: { ...config.sandbox, runtime } };
+  const state: RunState = {
+    ...recordModelOverrides(resumableState(old, deps.now()), overrides, deps.now()),
+    repo: { ...old.repo, path: userRepo.root },
+    config: used,
+    model: { provider: used.model.provider, name: used.model.name, url: used.model.url },
+    artifacts_dir: deps.store.artifactsDir(runId),
+    // a branch name recorded under another prefix is not adopted: the current prefix decides
+    delivering: old.delivering?.name.startsWith(used.git.branch_prefix) ? old.delivering : null,
+  };
   const applied = [];
   for (const it of state.iterations) {
     if (it.outcome !== 'applied' || !it.patch || !it.apply) continue;
@@ -111,15 +98,20 @@ export async function resumeLoop(
   // an iteration cut short after its answer arrived continues from that answer, without a new model call
   const cut = old.iterations.find((it) => it.outcome === null && it.answer !== null);
   const pendingAnswer = cut?.answer
-    ? { text: await deps.store.readArtifact(runId, cut.answer.artifact), model: cut.answer.model }
+    ? {
+        text: await deps.store.readArtifact(runId, cut.answer.artifact),
+        model: cut.answer.model,
+        ...(cut.answer.finish_reason === undefined ? {} : { finishReason: cut.answer.finish_reason }),
+      }
     : undefined;
   await deps.store.write(state);
-  const req: RunRequest = {
-    repoPath: old.repo.path,
-    directivePath: old.directive.path,
-    directiveText: old.directive.text,
-    config: cfg,
-    testCommand,
-  };
-  return drive(state, req, deps, { ...userRepo, base: old.repo.base_ref }, image, applied, pendingAnswer);
+  return drive(
+    state,
+    { ...req, config: used },
+    deps,
+    { ...userRepo, base: old.repo.base_ref },
+    image,
+    applied,
+    pendingAnswer,
+  );
 }

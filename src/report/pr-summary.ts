@@ -1,6 +1,7 @@
 // PR_SUMMARY.md: what a reviewer needs to judge the branch, from the state alone. Every piece of
 // text that came from the model, the repo or the sandbox is sanitised on the way in.
 import { rungLabel, rungNumber } from '../edits/rungs.js';
+import { cutOffLine } from './cut-off-line.js';
 import { finishedIterations, latestTest } from '../loop/stop-conditions.js';
 import { testStatus } from '../loop/signal.js';
 import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
@@ -140,6 +141,12 @@ function imageRows(image: RunState['image']): string[][] {
       `${cell(image)}${same(image, image.env) ? ', the env image' : same(image, image.toolchain) ? ', the toolchain image' : ''}`,
     ],
   ];
+  const tv = image.toolchain_version;
+  if (tv) {
+    const why = tv.declared ? tableCell(tv.declared) : tv.source === 'default' ? 'nothing declared: the default' : '';
+    rows.push(['Toolchain', `${tv.toolchain} ${cellCode(tv.version)} from ${tv.origin} (${why})`]);
+    if (tv.package_manager) rows.push(['Package manager', tableCell(tv.package_manager)]);
+  }
   if (image.toolchain && !same(image, image.toolchain)) rows.push(['Toolchain image', cell(image.toolchain)]);
   if (image.env === null) rows.push(['Env image', 'none (nothing to install)']);
   else if (image.env && !same(image, image.env)) rows.push(['Env image', cell(image.env)]);
@@ -230,7 +237,9 @@ function renderRejected(iterations: readonly Iteration[]): string | null {
         ? `not applied: ${it.validation?.message ?? 'rejected'}`
         : it.outcome === 'duplicate'
           ? 'repeated an earlier patch'
-          : `unusable answer: ${it.extraction?.reason ?? 'no diff'}`;
+          : it.extraction?.cut_off
+            ? `answer ${cutOffLine(it.extraction.cut_off, it.answer?.completion_tokens)}; raise [model] num_predict for longer answers`
+            : `unusable answer: ${it.extraction?.reason ?? 'no diff'}`;
     const artifact = it.patch?.artifact ?? it.answer?.artifact;
     return `- Iteration ${it.n}: ${sanitizeLine(truncateText(why, 300))}${artifact === undefined ? '' : ` (${code(artifact)})`}`;
   });

@@ -22,7 +22,8 @@ export function messageOf(err: unknown): string {
 export const ENGINE_HINT =
   'install and start Docker (https://docs.docker.com/engine/install/; Docker Desktop or colima on macOS), or point DOCKER_HOST at a running engine';
 
-const LOST_CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+// ENGINE_TIMEOUT: the engine took a request and did not answer it in time (engine-deadline.ts)
+const LOST_CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ENGINE_TIMEOUT']);
 
 /**
  * True when `err` says the connection to the engine itself failed (the daemon stopped, restarted

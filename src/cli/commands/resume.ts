@@ -7,6 +7,7 @@ import { printRunResult } from '../run-result.js';
 export default async function resumeCommand(opts: {
   runId: string;
   repo: string;
+  config?: string;
   json?: boolean;
   quiet?: boolean;
   provider?: 'ollama' | 'openai' | 'replay';
@@ -16,6 +17,7 @@ export default async function resumeCommand(opts: {
   const started = Date.now();
   const progress = progressRenderer(process.stderr, process.stderr.isTTY === true, opts.quiet === true);
   try {
+    // the highest layer over the current configuration, recorded in the run's state
     const model = {
       ...(opts.provider ? { provider: opts.provider } : {}),
       ...(opts.model ? { name: opts.model } : {}),
@@ -24,6 +26,7 @@ export default async function resumeCommand(opts: {
     const outcome = await resume({
       repo: opts.repo,
       runId: opts.runId,
+      ...(opts.config ? { configFile: opts.config } : {}),
       emit: progress,
       signal: interruptSignal(),
       model,

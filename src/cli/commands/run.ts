@@ -5,6 +5,7 @@ import { directiveInput } from '../directive-input.js';
 import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
 import { printRunResult } from '../run-result.js';
+import { printOutsideLine } from '../terminal-text.js';
 
 interface RunFlags extends ConfigFlags {
   repo: string;
@@ -29,7 +30,7 @@ export default async function runCommand(f: RunFlags): Promise<number> {
       emit: progress,
       signal: interruptSignal(),
       ...(f.logLevel ? { logLevel: f.logLevel } : {}),
-      ...(f.quiet ? {} : { onImageProgress: (line: string) => process.stderr.write(`  ${line.trimEnd()}\n`) }),
+      ...(f.quiet ? {} : { onImageProgress: printOutsideLine }),
     });
     return printRunResult(outcome, f.json === true, Date.now() - started);
   } finally {

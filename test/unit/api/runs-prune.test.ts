@@ -6,6 +6,7 @@ import { pruneRuns } from '../../../src/api/runs-prune.js';
 import { RunStore } from '../../../src/state/store.js';
 import { createFixtureRepo, type FixtureRepo } from '../../helpers/fixture-repo.js';
 import { makeState } from '../state/make-state.js';
+import { TEST_KEY_ENV, TEST_STATE_KEY } from '../../helpers/state-key.js';
 
 let repo: FixtureRepo | undefined;
 afterEach(async () => {
@@ -23,7 +24,7 @@ describe('pruneRuns', () => {
   it("removes old runs' state, artifacts and their own branches, keeping a moved branch and every other branch", async () => {
     repo = await createFixtureRepo({ files: { 'a.txt': 'a\n' } });
     const base = await repo.head();
-    const store = new RunStore({ dir: join(repo.path, '.hammer') });
+    const store = new RunStore({ dir: join(repo.path, '.hammer'), key: TEST_STATE_KEY });
     const made: { id: string; branch: string; commit: string }[] = [];
     for (const day of [20, 21, 22]) {
       const id = `202611${day}T000000Z-abcdef`;
@@ -50,11 +51,11 @@ describe('pruneRuns', () => {
     await repo.git(['commit', '--quiet', '--allow-empty', '-m', 'my follow-up']);
     await repo.git(['checkout', '--quiet', 'main']);
 
-    const dry = await pruneRuns({ repo: repo.path, env: {}, keep: 1, dryRun: true });
+    const dry = await pruneRuns({ repo: repo.path, env: TEST_KEY_ENV, keep: 1, dryRun: true });
     expect(dry.removed.map((r) => r.run_id)).toEqual([made[1]!.id, made[0]!.id]);
     expect(await exists(store.statePath(made[0]!.id))).toBe(true);
 
-    const report = await pruneRuns({ repo: repo.path, env: {}, keep: 1 });
+    const report = await pruneRuns({ repo: repo.path, env: TEST_KEY_ENV, keep: 1 });
     expect(report.removed.map((r) => [r.run_id, r.branch_removal?.removed])).toEqual([
       [made[1]!.id, true],
       [made[0]!.id, false],

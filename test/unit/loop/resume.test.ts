@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resumableState, resumeRefusal, withModelOverrides } from '../../../src/loop/resume.js';
-import { ConfigSchema } from '../../../src/config/schema.js';
-import { resolveConfig } from '../../../src/config/resolve.js';
+import { givenOverrides, recordModelOverrides, resumableState, resumeRefusal } from '../../../src/loop/resume.js';
 import { HammerError } from '../../../src/errors.js';
 import { onlyReportLeft, withResumeHint } from '../../../src/loop/resumable.js';
 import { RunStateSchema } from '../../../src/state/run-state.js';
@@ -101,6 +99,13 @@ describe('withResumeHint', () => {
     expect(interrupted.hint).toBe(`continue with: hammer-box resume ${makeState().run_id} --repo /r`);
   });
 
+  it("repeats the run's --config file: resume takes the model and limits from the current configuration", () => {
+    const err = withResumeHint(lost, makeState({ status: 'error' }), '/r', '/home/me/my config.toml') as HammerError;
+    expect(err.hint).toBe(
+      `run 'make engine'; then continue with: hammer-box resume ${makeState().run_id} --repo /r --config '/home/me/my config.toml'`,
+    );
+  });
+
   it('leaves the error alone when the run cannot be resumed or already says how', () => {
     const delivered = makeState({ status: 'error', branch: { name: 'EngineerExternal/x', commit: 'a'.repeat(40) } });
     expect(withResumeHint(lost, delivered, '/r')).toBe(lost);
@@ -114,29 +119,24 @@ describe('withResumeHint', () => {
 });
 
 describe('resume with another model', () => {
-  const loadDefaultConfig = async () => (await resolveConfig({ env: {} })).config;
   const at = new Date('2026-11-23T10:00:00Z');
 
-  it('applies --llm-url/--model/--provider to the config and records them in the state', async () => {
-    const config = await loadDefaultConfig();
-    const state = makeState({ status: 'error', config: config as unknown as Record<string, unknown> });
-    const out = withModelOverrides(state, config, { url: 'http://gpu-box:11434', name: 'qwen3:8b' }, at);
-    expect(out.config.model.url).toBe('http://gpu-box:11434');
-    expect(out.config.model.name).toBe('qwen3:8b');
-    expect(out.config.model.provider).toBe(config.model.provider);
-    expect(out.state.model).toEqual({ provider: config.model.provider, name: 'qwen3:8b', url: 'http://gpu-box:11434' });
-    expect(ConfigSchema.parse(out.state.config).model.url).toBe('http://gpu-box:11434');
-    expect(out.state.model_overrides).toEqual([
-      { at: at.toISOString(), url: 'http://gpu-box:11434', name: 'qwen3:8b' },
+  it('records --llm-url/--model/--provider in the state, after the earlier ones', () => {
+    const first = recordModelOverrides(makeState({ status: 'error' }), { url: 'http://gpu-box:11434' }, at);
+    const later = new Date('2026-11-23T11:00:00Z');
+    const out = recordModelOverrides(first, { name: 'qwen3:8b', provider: 'openai' }, later);
+    expect(out.model_overrides).toEqual([
+      { at: at.toISOString(), url: 'http://gpu-box:11434' },
+      { at: later.toISOString(), name: 'qwen3:8b', provider: 'openai' },
     ]);
-    expect(RunStateSchema.parse(out.state).model_overrides).toHaveLength(1);
+    expect(RunStateSchema.parse(out).model_overrides).toHaveLength(2);
   });
 
-  it('changes nothing without overrides, and refuses a URL that is not one', async () => {
-    const config = await loadDefaultConfig();
+  it('changes nothing without overrides (unset or empty flags count as none)', () => {
     const state = makeState({ status: 'error' });
-    expect(withModelOverrides(state, config, {}, at)).toEqual({ state, config });
-    expect(() => withModelOverrides(state, config, { url: 'gpu-box' }, at)).toThrow(/cannot resume with that model/);
+    expect(recordModelOverrides(state, {}, at)).toBe(state);
+    expect(recordModelOverrides(state, { name: '', url: undefined }, at)).toBe(state);
+    expect(givenOverrides({ name: 'm', url: undefined })).toEqual({ name: 'm' });
   });
 
   it('says to start again when the model check stopped the run in setup, before there was anything to resume', () => {
