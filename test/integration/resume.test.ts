@@ -1,6 +1,6 @@
-// kill -9 of the real CLI in the middle of a run, then `resume`: the run continues from its state
-// file (the applied patch is not asked for again), the killed run's container and volume do not
-// survive, and the user's repository gains exactly the one branch.
+// kill -9 of the real CLI in the middle of a run, then `resume` with another model server: the run
+// continues from its state file (the applied patch is not asked for again) on that server, the killed
+// run's container and volume do not survive, and the user's repository gains exactly the one branch.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -24,19 +24,20 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
 
 let server: ModelServer;
+/** The server `resume --llm-url` moves the run to. */
+let other: ModelServer;
 let fx: PythonFixture;
 
 beforeAll(async () => {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run 'make build' first`);
-  // answer 1 applies but fixes nothing; answer 2 fixes the bug
-  server = await startModelServer({
-    models: ['test-model'],
-    script: [{ answer: answerWith(NOOP_PATCH_A) }, { answer: answerWith(FIX_PATCH) }],
-  });
+  // answer 1 applies but fixes nothing; answer 2 (from the server the resume names) fixes the bug
+  server = await startModelServer({ models: ['test-model'], script: [{ answer: answerWith(NOOP_PATCH_A) }] });
+  other = await startModelServer({ models: ['other-model'], script: [{ answer: answerWith(FIX_PATCH) }] });
   fx = await createPythonFixture();
 });
 afterAll(async () => {
   await server?.close();
+  await other?.close();
   await fx?.cleanup();
 });
 
@@ -95,19 +96,27 @@ describe('resume after kill -9', () => {
     expect((await leftovers(runId)).containers.length).toBe(1); // what kill -9 leaves behind
     expect(server.chatRequests().length).toBe(1);
 
-    // the model comes from the current configuration, never from the state file
+    // the model comes from the current configuration, never from the state file; resume's
+    // --llm-url/--model are its highest layer, over the flags, and recorded in the state
     const outcome = await resume({
       repo: fx.repo.path,
       runId,
       env,
       flags: { model: { url: server.url, name: 'test-model' } },
+      model: { url: other.url, name: 'other-model' },
     });
     expect(outcome.state.run_id).toBe(runId);
     expect(outcome.state.status).toBe('stable');
     expect(outcome.state.resumed).toBe(1);
     // iteration 1 continued after its recorded answer (no second model call for it), iteration 2 fixed the bug
     expect(outcome.state.iterations.map((i) => i.outcome)).toEqual(['applied', 'applied']);
-    expect(server.chatRequests().length).toBe(2);
+    expect(server.chatRequests().length).toBe(1);
+    expect(other.chatRequests().length).toBe(1);
+    expect(outcome.state.model).toMatchObject({ url: other.url, name: 'other-model' });
+    expect(outcome.state.model_overrides).toEqual([
+      { at: expect.any(String) as string, url: other.url, name: 'other-model' },
+    ]);
+    expect((await readState(fx.repo.path, runId)).model_overrides).toHaveLength(1);
     expect(outcome.state.branch).not.toBeNull();
     expect(await leftovers(runId)).toEqual({ containers: [], volumes: [] });
 
