@@ -124,6 +124,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
           testCommand: repoEnv.testCommand,
           userRepo: repoEnv.userRepo,
           environment: repoEnv.environment,
+          ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
         },
         {
           engine,
@@ -240,6 +241,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
         config,
         testCommand: testCommandFor(config),
         userRepo,
+        ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
       },
       {
         engine,

@@ -26,12 +26,14 @@ export function onlyReportLeft(state: RunState): boolean {
 
 /**
  * The error a run ended with, its hint extended with the command that continues the run when the
- * state allows it (an error or an interruption before the branch was delivered).
+ * state allows it (an error or an interruption before the branch was delivered). The run's --config
+ * file is repeated: resume takes the model and limits from the current configuration, not the state.
  */
-export function withResumeHint(err: unknown, state: RunState, repoRoot: string): unknown {
+export function withResumeHint(err: unknown, state: RunState, repoRoot: string, configFile?: string): unknown {
   if (!(err instanceof HammerError) || resumeRefusal(state, () => false, hostname()) !== null) return err;
   if (err.hint?.includes('hammer-box resume')) return err;
-  const command = `hammer-box resume ${state.run_id} --repo ${shellArg(repoRoot)}`;
+  const config = configFile === undefined ? '' : ` --config ${shellArg(configFile)}`;
+  const command = `hammer-box resume ${state.run_id} --repo ${shellArg(repoRoot)}${config}`;
   const hint = err.hint ? `${err.hint}; then continue with: ${command}` : `continue with: ${command}`;
   const out = new HammerError(err.code, err.message, {
     hint,

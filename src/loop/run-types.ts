@@ -42,6 +42,8 @@ export interface RunRequest {
   userRepo?: UserRepo;
   /** What detection decided (recorded in the state and printed when the run starts). */
   environment?: Environment;
+  /** The --config file the run was given (the resume hint repeats it: resume takes the current config). */
+  configFile?: string;
 }
 
 /** The end of a run, for --json and the exit code. */

@@ -174,7 +174,7 @@ export async function drive(
     branch: final.branch?.name ?? null,
   });
   if (failure !== undefined)
-    throw withRunRef(withResumeHint(failure, final, userRepo.root), {
+    throw withRunRef(withResumeHint(failure, final, userRepo.root, req.configFile), {
       id: runId,
       statePath: deps.store.statePath(runId),
     });

@@ -127,7 +127,8 @@ describe('dependency setup printing escape sequences', () => {
       'dependency setup prints OSC 52, a window title and a clear-screen',
       'no raw control sequence on the terminal, the text shown; max_iterations 1 from the repository',
       async () => {
-        expect(env, out.result.stderr.slice(-800)).toBeTruthy();
+        // setup ran and its line was shown (it installs nothing, so it may leave no env image)
+        expect(out.result.stderr, out.result.stderr.slice(-800)).toContain('setup finished');
         expect(out.result.stderr).toContain(marker);
         expect(
           RAW_CONTROL.exec(out.result.stderr)?.[0],

@@ -99,6 +99,13 @@ describe('withResumeHint', () => {
     expect(interrupted.hint).toBe(`continue with: hammer-box resume ${makeState().run_id} --repo /r`);
   });
 
+  it("repeats the run's --config file: resume takes the model and limits from the current configuration", () => {
+    const err = withResumeHint(lost, makeState({ status: 'error' }), '/r', '/home/me/my config.toml') as HammerError;
+    expect(err.hint).toBe(
+      `run 'make engine'; then continue with: hammer-box resume ${makeState().run_id} --repo /r --config '/home/me/my config.toml'`,
+    );
+  });
+
   it('leaves the error alone when the run cannot be resumed or already says how', () => {
     const delivered = makeState({ status: 'error', branch: { name: 'EngineerExternal/x', commit: 'a'.repeat(40) } });
     expect(withResumeHint(lost, delivered, '/r')).toBe(lost);

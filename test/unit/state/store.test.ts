@@ -204,6 +204,27 @@ describe('RunStore', () => {
     expect((await store.read(RUN_ID)).run_id).toBe(RUN_ID);
   });
 
+  it('keeps the state file small whatever texts a run meets: it can still be read back', async () => {
+    const huge = 'x'.repeat(8 * 1024 * 1024);
+    const state = makeState({
+      reason_detail: huge,
+      iterations: [iteration(1, 'applied', { patch: 'a', test: { ...testRecord(1), stdout_tail: huge } })],
+      errors: Array.from({ length: 500 }, (_, i) => ({
+        at: '2026-11-22T14:05:01.000Z',
+        code: 'X',
+        message: `${i}${huge.slice(0, 10_000)}`,
+      })),
+    });
+    await store.create(state);
+    const bytes = (await readFile(store.statePath(RUN_ID))).length;
+    expect(bytes).toBeLessThan(1024 * 1024);
+    const back = await store.read(RUN_ID);
+    expect(back.reason_detail?.length).toBeLessThanOrEqual(4096);
+    expect(back.reason_detail).toContain("the run's artifacts hold the full text");
+    expect(back.iterations[0]?.test?.stdout_tail.length).toBeLessThanOrEqual(8192);
+    expect(back.errors.length).toBe(100);
+  });
+
   it('lists runs newest first, skipping (and reporting) unreadable ones and ignoring temp files', async () => {
     const older = makeState({ run_id: '20261121T100000Z-aaaaaa', created_at: '2026-11-21T10:00:00.000Z' });
     const newer = makeState({ run_id: '20261122T100000Z-bbbbbb', created_at: '2026-11-22T10:00:00.000Z' });
