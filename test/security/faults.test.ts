@@ -165,7 +165,7 @@ describe('a second Ctrl-C', () => {
       expect(stopped.stderr).toContain('interrupted again, exiting now');
       const runId = (await stateNow(s))!.run_id;
       const { HAMMER_FAULT: _fault, ...env } = s.env;
-      const resumed = await runCli(['resume', runId, '--repo', s.fx.repo.path], env);
+      const resumed = await runCli(['resume', runId, '--repo', s.fx.repo.path, '--config', s.configFile], env);
       expect(resumed.code, resumed.stderr.slice(-800)).toBe(0);
       expect((await stateNow(s))!.status).toBe('stable');
       await expectNoLeftovers(runId);
