@@ -90,12 +90,49 @@ export const PatchFileSchema = z.strictObject({
 });
 export type PatchFile = z.infer<typeof PatchFileSchema>;
 
+/**
+ * Why the prompt showed a file: named in the directive, named by (or holding) the failure, imported
+ * by the failing code, changed so far, outlined in the repository map, asked for by the model, or
+ * part of a small repository shown whole.
+ */
+export const SHOWN_REASONS = ['directive', 'failure', 'import', 'changed', 'map', 'asked', 'repository'] as const;
+
+/** One file the prompt showed: why, how (whole, regions, an outline in the map) and its size. */
+export const ShownItemSchema = z.strictObject({
+  path: z.string(),
+  reason: z.enum(SHOWN_REASONS),
+  /** Why, in a few words ("imported by tests/test_calc.py"). */
+  detail: z.string().optional(),
+  shown: z.enum(['whole', 'regions', 'outline']),
+  /** The line ranges shown of a file shown as regions: "120-180,400-420". */
+  lines: z.string().optional(),
+  chars: count,
+});
+export type ShownItem = z.infer<typeof ShownItemSchema>;
+
+/** What one prompt showed of the repository. */
+export const PromptContextRecordSchema = z.strictObject({
+  /** Every source file fitted the budget and was shown whole. */
+  whole_repository: z.boolean(),
+  items: z.array(ShownItemSchema),
+});
+export type PromptContextRecord = z.infer<typeof PromptContextRecordSchema>;
+
 /** One turn of the loop. Fields are null until their phase has run (or when it was skipped). */
 export const IterationSchema = z.strictObject({
   n: z.number().int().min(1),
   started_at: timestamp,
   phases: z.partialRecord(z.enum(ITERATION_PHASES), PhaseRecordSchema),
-  prompt: z.strictObject({ chars: count, artifact: ArtifactNameSchema }).nullable(),
+  prompt: z
+    .strictObject({
+      chars: count,
+      artifact: ArtifactNameSchema,
+      /** Characters this prompt shares from its start with the previous iteration's (absent for the first). */
+      shared_prefix_chars: count.optional(),
+    })
+    .nullable(),
+  /** What the prompt showed of the repository and why (absent in files written before it was recorded). */
+  context: PromptContextRecordSchema.optional(),
   answer: z
     .strictObject({
       model: z.string(),
