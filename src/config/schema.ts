@@ -84,6 +84,8 @@ export const PromptConfigSchema = z.strictObject({
   file_max_bytes: z.number().int().min(256),
   output_head_lines: z.number().int().min(0),
   output_tail_lines: z.number().int().min(0),
+  /** Characters of the repository map (an outline of relevant files not shown); 0 leaves it out. */
+  map_chars: z.number().int().min(0).default(6000),
 });
 
 export const GitConfigSchema = z.strictObject({

@@ -3,9 +3,11 @@ import { fileStates, rejectionText, rungLabel, type Rung } from '../edits/index.
 import { commitMessage, type ApplyResult, type ReadFilesResult } from '../git/index.js';
 import type { GenerateResult } from '../llm/index.js';
 import { artifactNames } from '../state/artifact-names.js';
-import type { Iteration, RunState } from '../state/run-state.js';
+import type { Iteration, RunState, TestRecord } from '../state/run-state.js';
 import { startIteration, updateIteration } from '../state/transitions.js';
-import { selectContextFiles } from './context.js';
+import { buildContext, changedRanges, sharedPrefixLength, type ContextResult } from '../context/index.js';
+import { contextRecord } from './context-record.js';
+import { workbenchSource } from './context-source.js';
 import { interpretAnswer, type Interpretation } from './interpret-answer.js';
 import { summarizePatch } from '../patch/patch-summary.js';
 import { toPatchFiles } from '../patch/validate-diff.js';
@@ -16,9 +18,9 @@ import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
 import { judgeExtracted } from '../patch/path-policy.js';
-import { buildPrompt, renderPromptArtifact, type BuiltPrompt, type PromptFile } from './prompt.js';
+import { buildPrompt, renderPromptArtifact, type BuiltPrompt } from './prompt.js';
 import type { RunDeps, RunRequest } from './run-types.js';
-import { changedFiles, lastRejectedIteration, stabilitySignal } from './signal.js';
+import { lastRejectedIteration, stabilitySignal } from './signal.js';
 import { latestTest, seenPatchHash, testPassed } from './stop-conditions.js';
 
 /** The most bytes of a file read to place edits by its content. */
@@ -46,10 +48,21 @@ export async function runIteration(
   // 1. read state: the prompt is rebuilt from the state file and the host's git, never remembered
   // the files the prompt shows, read at the head: phase 3 places edits in them without reading again
   const shown: ReadFilesResult[] = [];
-  const prompt = await rec.phase('read_state', n, () => promptFor(rec.state, req, prep, deps.store, n, signal, shown));
+  const { prompt, context } = await rec.phase('read_state', n, () =>
+    promptFor(rec.state, req, prep, deps.store, n, signal, shown),
+  );
   const promptArtifact = artifactNames.prompt(n);
-  await deps.store.writeArtifact(runId, promptArtifact, renderPromptArtifact(prompt));
-  await set({ prompt: { chars: prompt.chars, artifact: promptArtifact } });
+  const promptText = renderPromptArtifact(prompt);
+  await deps.store.writeArtifact(runId, promptArtifact, promptText);
+  const shared = await sharedWithPrevious(rec.state, deps.store, n, promptText);
+  await set({
+    prompt: {
+      chars: prompt.chars,
+      artifact: promptArtifact,
+      ...(shared === null ? {} : { shared_prefix_chars: shared }),
+    },
+    context: contextRecord(context),
+  });
 
   // 2. generate
   const answer: GenerateResult = await rec.phase('generate', n, async () =>
@@ -315,36 +328,38 @@ async function promptFor(
   n: number,
   signal?: AbortSignal,
   shown?: ReadFilesResult[],
-): Promise<BuiltPrompt> {
+): Promise<{ prompt: BuiltPrompt; context: ContextResult }> {
   const { config } = req;
   const sig = signal ? { signal } : {};
   const wb = prep.workbench;
   const head = wb.head();
-  const [tree, diffSoFar] = await Promise.all([
+  const last = latestTest(state);
+  const [tree, diffSoFar, failureOutput] = await Promise.all([
     wb.listTree(head, { maxEntries: PROMPT_TREE_ENTRIES, ...sig }),
     wb.diff(wb.baseCommit, head, sig),
+    last && !testPassed(last) ? failingOutput(state, last, store) : Promise.resolve(''),
   ]);
-  const last = latestTest(state);
-  const failingOutput = last && !testPassed(last) ? `${last.stdout_tail}\n${last.stderr_tail}` : '';
-  const picks = selectContextFiles({
-    directive: req.directiveText,
-    testOutput: failingOutput,
-    changedFiles: changedFiles(state),
-    tree: tree.entries,
-    budget: { chars: config.prompt.budget_chars, fileMaxBytes: config.prompt.file_max_bytes },
-  });
-  const read = await wb.readFiles(
-    head,
-    picks.map((p) => p.path),
-    { maxBytesPerFile: config.prompt.file_max_bytes, ...sig },
+  const context = await buildContext(
+    {
+      tree: tree.entries,
+      directive: req.directiveText,
+      failureOutput,
+      changed: changedRanges(diffSoFar),
+      budget: {
+        chars: config.prompt.budget_chars,
+        fileMaxBytes: config.prompt.file_max_bytes,
+        mapChars: config.prompt.map_chars,
+      },
+    },
+    workbenchSource(wb, head, signal),
+    prep.parseCache,
   );
-  shown?.push(read);
-  const byPath = new Map(read.files.map((f) => [f.path, f]));
-  const files: PromptFile[] = picks.flatMap((p) => {
-    const f = byPath.get(p.path);
-    if (!f) return [];
-    const content = f.content.length > p.readBytes ? f.content.slice(0, p.readBytes) : f.content;
-    return [{ path: p.path, content, reason: p.reason, truncated: p.truncated || f.truncated }];
+  // files read whole at this head are reused to place the answer's edits
+  shown?.push({
+    files: context.read
+      .filter((t) => !t.truncated)
+      .map((t) => ({ path: t.path, content: t.text, bytes: Buffer.byteLength(t.text), truncated: false })),
+    skipped: [],
   });
   const rejected = lastRejectedIteration(state);
   let lastRejection: { patch: string; message: string } | null = null;
@@ -354,7 +369,7 @@ async function promptFor(
       message: rejected.validation.message,
     };
   }
-  return buildPrompt({
+  const prompt = buildPrompt({
     directive: req.directiveText,
     iteration: n,
     maxIterations: config.loop.max_iterations,
@@ -363,12 +378,33 @@ async function promptFor(
     lastTest: last,
     lastRejection,
     tree: tree.entries.map((e) => e.path),
-    files,
+    context,
     limits: config.prompt,
     maxDiffLines: config.loop.max_diff_lines,
     editFormat: config.model.edit_format,
     strict: config.edits.strict,
   });
+  return { prompt, context };
+}
+
+/** The failing run's whole output (its log artifact), or the excerpts the state keeps when there is none. */
+async function failingOutput(state: RunState, test: TestRecord, store: RunDeps['store']): Promise<string> {
+  const excerpt = `${test.stdout_tail}\n${test.stderr_tail}`;
+  if (test.artifact === null) return excerpt;
+  return store.readArtifact(state.run_id, test.artifact).catch(() => excerpt);
+}
+
+/** Characters the prompt shares from its start with the previous iteration's prompt (null for the first). */
+async function sharedWithPrevious(
+  state: RunState,
+  store: RunDeps['store'],
+  n: number,
+  text: string,
+): Promise<number | null> {
+  const previous = state.iterations.find((it) => it.n === n - 1)?.prompt;
+  if (!previous) return null;
+  const before = await store.readArtifact(state.run_id, previous.artifact).catch(() => null);
+  return before === null ? null : sharedPrefixLength(before, text);
 }
 
 /** " (applied: hunks relocated by their context)" for any rung but the first. */
