@@ -20,6 +20,8 @@ export interface FailureReport {
   pythonModules: string[];
 }
 
+/** A failing test's name is at most this long (longer lines are not names). */
+const MAX_NAME = 200;
 /** The most output read for locations: the head and tail halves of longer output. */
 const MAX_SCAN = 512 * 1024;
 
@@ -41,7 +43,7 @@ const NAME_PATTERNS: readonly RegExp[] = [
   /^\s*--- FAIL: (\w+)/gm, // go test
   /^---- (?:[\w:]+::)?(\w+) stdout ----$/gm, // cargo test
   /^test (?:[\w:]+::)?(\w+) \.\.\. FAILED$/gm, // cargo test
-  /^\s*not ok \d+ - (.+?)(?:\s+#\s+(?:SKIP|TODO)\b.*)?$/gm, // TAP
+  /^\s*not ok \d+ - (.+)$/gm, // TAP (a `# SKIP`/`# TODO` directive is cut off below)
   /^\s*[✖✗✘×] (.+)$/gm, // node --test spec reporter, Vitest, custom runners
   /^\s*● (.+)$/gm, // Jest
   /^\s*FAIL\s+\S+ > (.+)$/gm, // Vitest
@@ -64,8 +66,9 @@ export function readFailureReport(output: string, workdir = '/workspace'): Failu
   const names: { at: number; name: string }[] = [];
   for (const re of NAME_PATTERNS) {
     for (const m of text.matchAll(re)) {
+      if (m[1]!.length > MAX_NAME) continue;
       const name = innermostName(m[1]!);
-      if (name !== '' && name.length <= 200) names.push({ at: m.index, name });
+      if (name !== '') names.push({ at: m.index, name });
     }
   }
   names.sort((a, b) => a.at - b.at);
@@ -83,7 +86,8 @@ export function readFailureReport(output: string, workdir = '/workspace'): Failu
 
 /** The test's own name: the last part of `suite > test` or `suite › test`, without a duration. */
 function innermostName(raw: string): string {
-  const name = raw.replace(/\s+\(?\d+(?:\.\d+)?\s*m?s\)?\s*$/, '').trim();
+  const hash = raw.search(/ # (?:SKIP|TODO)\b/);
+  const name = (hash < 0 ? raw : raw.slice(0, hash)).replace(/\s+\(?\d+(?:\.\d+)?\s*m?s\)?\s*$/, '').trim();
   return name
     .split(/ [>›] /)
     .at(-1)!

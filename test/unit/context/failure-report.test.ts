@@ -77,3 +77,18 @@ describe('readFailureReport: failing test names', () => {
     expect(r.pythonModules).toEqual(['pkg.tests.test_mod.T.test_x']);
   });
 });
+
+describe('readFailureReport on hostile output', () => {
+  // a pattern that backtracks on these takes minutes and the test times out
+  it('reads huge lines built to make regular expressions backtrack', () => {
+    const out = [
+      `not ok 1 - ${' '.repeat(200_000)}x`,
+      `${'a.'.repeat(100_000)}`,
+      `___ ${'a.'.repeat(50_000)} x`,
+      `  1) ${'b'.repeat(100_000)}`,
+      `(${'('.repeat(100_000)}`,
+    ].join('\n');
+    const r = readFailureReport(out);
+    expect(r.testNames).toEqual([]);
+  });
+});
