@@ -15,7 +15,8 @@ import {
 } from '../src/context/index.js';
 import { resolveUserRepo, Workbench } from '../src/git/index.js';
 import { workbenchSource } from '../src/loop/context-source.js';
-import { buildPrompt, headTailLines, type BuiltPrompt } from '../src/loop/prompt.js';
+import { buildPrompt, type BuiltPrompt } from '../src/loop/prompt.js';
+import { cutTestOutput, parseTestOutput } from '../src/test-output/index.js';
 import type { TestRecord } from '../src/state/run-state.js';
 import { LANGUAGE_IDS, preloadGrammars } from '../src/syntax/index.js';
 import { contextCorpus, lineOf, noise, type ContextCase } from './context-corpus/index.js';
@@ -319,13 +320,20 @@ async function benchLargeRepo(cases: ContextCase[], limits: PromptLimits): Promi
   }
 }
 
+/** The test record the loop makes of this output: cut once, keeping the failure blocks. */
 function testRecord(output: string, limits: PromptLimits): TestRecord {
+  const report = parseTestOutput(output);
   return {
     command: 'the tests',
     exit_code: 1,
     duration_ms: 100,
     timed_out: false,
-    stdout_tail: headTailLines(output, limits.output_head_lines, limits.output_tail_lines),
+    stdout_tail: cutTestOutput(output, report, {
+      headLines: limits.output_head_lines,
+      tailLines: limits.output_tail_lines,
+      failureLines: limits.output_failure_lines,
+      maxFailures: limits.output_max_failures,
+    }),
     stderr_tail: '',
     total_bytes: output.length,
     dropped_bytes: 0,

@@ -95,7 +95,7 @@ async function benchSecondRun(): Promise<void> {
       const r = await oneRun(cli, root, repo, directive, server, scratch);
       samples.push(r.ms);
       const state = await store.read(r.runId);
-      envIds.add(state.image.env?.id ?? 'none');
+      envIds.add(state.image?.env?.id ?? 'none');
     }
   } finally {
     await server.close();

@@ -31,17 +31,38 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** The run an error ended, when it had a state file. */
+export interface RunRef {
+  id: string;
+  statePath: string;
+}
+
 /** An error with a stable code, an optional next-step hint for the user, and a cause. */
 export class HammerError extends Error {
   override readonly name = 'HammerError';
   readonly code: ErrorCode;
   readonly hint: string | undefined;
+  /** The run it ended, when the run had written its state file. */
+  readonly run: RunRef | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown; run?: RunRef } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.hint = options.hint;
+    this.run = options.run;
   }
+}
+
+/** The same error carrying the run it ended (anything else is left as it is). */
+export function withRunRef(err: unknown, run: RunRef): unknown {
+  if (!(err instanceof HammerError)) return err;
+  const out = new HammerError(err.code, err.message, {
+    ...(err.hint === undefined ? {} : { hint: err.hint }),
+    ...(err.cause === undefined ? {} : { cause: err.cause }),
+    run,
+  });
+  out.stack = err.stack;
+  return out;
 }
 
 /** True when `err` is a HammerError, optionally with the given code. */

@@ -4,12 +4,17 @@
 import type { Config } from '../config/schema.js';
 import { Workbench, resolveUserRepo, type UserRepo } from '../git/index.js';
 import type { DependencyFile } from '../images/env-hash.js';
-import { detectToolchain, type Detection } from '../images/detect.js';
-import { defaultSetupCommand, isDependencyFile, localRequirementPaths } from '../images/setup-plan.js';
+import { detectToolchain, environmentLine, type Detection } from '../images/detect.js';
+import type { Environment } from '../state/run-state.js';
+import { planPython } from '../images/python-setup.js';
+import { PYTHON_REQUIREMENTS, setupInputs, type ReadFiles, type SetupInputs } from '../images/setup-inputs.js';
+import { setupRecipe, type SetupRecipe } from '../images/setup-plan.js';
 import { getToolchain } from '../images/toolchains.js';
 
 /** Entries of a tree listed for detection; beyond this the source-extension fallback sees a prefix. */
 const MAX_TREE_ENTRIES = 50_000;
+/** Bytes read of each manifest (pyproject.toml, requirements files, package.json). */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 /** The environment a run needs, decided before anything is built. */
 export interface RepoEnvironment {
@@ -19,15 +24,21 @@ export interface RepoEnvironment {
   testCommand: string;
   /** The setup command ('' when there is nothing to install). */
   setupCommand: string;
+  /** What setup runs; null when there is nothing to install. */
+  recipe: SetupRecipe | null;
+  /** The env image's key and the files setup receives; null when there is nothing to install. */
+  setupInputs: SetupInputs | null;
   dependencyFiles: DependencyFile[];
   userRepo: UserRepo;
+  /** What was decided and from what, for the state and the one line on stderr. */
+  environment: Environment;
 }
 
 /** Read the base commit's tree and decide toolchain, test command and setup. */
 export async function readRepoEnvironment(
   repoPath: string,
   config: Config,
-  opts: { toolchainExplicit: boolean; signal?: AbortSignal },
+  opts: { toolchainExplicit: boolean; directive?: string; signal?: AbortSignal },
 ): Promise<RepoEnvironment> {
   const sig = opts.signal ? { signal: opts.signal } : {};
   const userRepo = await resolveUserRepo(repoPath, config.git.base, sig);
@@ -39,6 +50,14 @@ export async function readRepoEnvironment(
     const { entries } = await workbench.listTree(userRepo.baseCommit, { maxEntries: MAX_TREE_ENTRIES, ...sig });
     const root = entries.filter((e) => !e.path.includes('/') && (e.kind === 'file' || e.kind === 'executable'));
     const rootNames = root.map((e) => e.path);
+    const read: ReadFiles = async (paths) => {
+      const got = await workbench.readFiles(userRepo.baseCommit, paths, {
+        maxBytesPerFile: MAX_MANIFEST_BYTES,
+        ...sig,
+      });
+      return new Map(got.files.map((f) => [f.path, f.content]));
+    };
+    const manifests = await read(['package.json', 'pyproject.toml'].filter((f) => rootNames.includes(f)));
     let detection: Detection | null = null;
     let toolchain: string | null = null;
     if (opts.toolchainExplicit) {
@@ -48,6 +67,11 @@ export async function readRepoEnvironment(
         detection = detectToolchain(
           rootNames,
           entries.map((e) => e.path),
+          {
+            ...(manifests.has('package.json') ? { packageJson: manifests.get('package.json')! } : {}),
+            ...(manifests.has('pyproject.toml') ? { pyproject: manifests.get('pyproject.toml')! } : {}),
+            ...(opts.directive !== undefined ? { directive: opts.directive } : {}),
+          },
         );
         toolchain = detection.toolchain;
       } catch (err) {
@@ -56,45 +80,65 @@ export async function readRepoEnvironment(
       }
     }
     const testCommand = config.tools.test_command || (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
+    const evidence = detection ? [...detection.evidence, ...detection.tests] : [];
+    const environment = (setupCommand: string): Environment => ({
+      toolchain,
+      evidence,
+      decided_by: opts.toolchainExplicit
+        ? 'named'
+        : detection === null
+          ? 'image'
+          : detection.by === 'sources'
+            ? 'sources'
+            : 'evidence',
+      test_command: testCommand,
+      line: environmentLine({ toolchain, evidence, testCommand, named: opts.toolchainExplicit }),
+      setup_command: setupCommand,
+    });
     if (toolchain === null)
       return {
         toolchain,
         detection,
         testCommand,
         setupCommand: config.env.setup_command,
+        recipe: null,
+        setupInputs: null,
         dependencyFiles: [],
         userRepo,
+        environment: environment(config.env.setup_command),
       };
-    const setupCommand = config.env.setup_command || defaultSetupCommand(toolchain, rootNames);
-    const dependencyFiles: DependencyFile[] = root
-      .filter((e) => isDependencyFile(toolchain, e.path))
-      .map((e) => ({ path: e.path, oid: e.oid }));
-    if (toolchain === 'python')
-      dependencyFiles.push(...(await localPackages(workbench, userRepo.baseCommit, dependencyFiles, opts.signal)));
-    return { toolchain, detection, testCommand, setupCommand, dependencyFiles, userRepo };
+    const python =
+      toolchain === 'python' && !config.env.setup_command
+        ? planPython(
+            rootNames,
+            entries.map((e) => e.path),
+            manifests.get('pyproject.toml'),
+            PYTHON_REQUIREMENTS.filter((r) => rootNames.includes(r)),
+          )
+        : undefined;
+    const recipe = setupRecipe(toolchain, config.env.setup_command, rootNames, python);
+    const inputs =
+      recipe.command === ''
+        ? null
+        : await setupInputs({
+            toolchain,
+            custom: recipe.custom,
+            files: entries.filter((e) => e.kind === 'file' || e.kind === 'executable' || e.kind === 'symlink'),
+            baseTree: userRepo.baseTree,
+            read,
+          });
+    return {
+      toolchain,
+      detection,
+      testCommand,
+      setupCommand: recipe.command,
+      recipe: recipe.command === '' ? null : recipe,
+      setupInputs: inputs,
+      dependencyFiles: inputs?.key ?? [],
+      userRepo,
+      environment: environment(recipe.command),
+    };
   } finally {
     await workbench.dispose();
   }
-}
-
-/** Tree ids of local package directories named by requirements files, so editing one gives a new env. */
-async function localPackages(
-  workbench: Workbench,
-  commit: string,
-  files: readonly DependencyFile[],
-  signal?: AbortSignal,
-): Promise<DependencyFile[]> {
-  const reqs = files.filter((f) => /^requirements[^/]*\.txt$/.test(f.path)).map((f) => f.path);
-  if (reqs.length === 0) return [];
-  const read = await workbench.readFiles(commit, reqs, { maxBytesPerFile: 256 * 1024, ...(signal ? { signal } : {}) });
-  const dirs = [...new Set(read.files.flatMap((f) => localRequirementPaths(f.content)))].filter((d) => d !== '.');
-  const out: DependencyFile[] = [];
-  for (const dir of dirs) {
-    const res = await workbench
-      .git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}:${dir}`], signal ? { signal } : {})
-      .catch(() => undefined);
-    const oid = res?.stdout.toString('utf8').trim();
-    if (oid) out.push({ path: `${dir}/`, oid });
-  }
-  return out;
 }

@@ -9,6 +9,8 @@ import { HammerError } from '../errors.js';
 import { Workbench, baseTarStream } from '../git/index.js';
 import { assertImageContract, bootstrapBase, ensureToolchainImage } from '../images/index.js';
 import { ensureEnvImage } from '../images/env-image.js';
+import { emptyEnvsPath } from '../images/empty-envs.js';
+import type { SetupStepRecord } from '../images/setup-failure.js';
 import { inspectImage } from '../images/engine.js';
 import type { ResolvedImage } from '../loop/run-types.js';
 import type { RepoEnvironment } from './repo-environment.js';
@@ -24,6 +26,8 @@ export interface ImageProgress {
   onProgress?: (line: string) => void;
   onSetupStart?: (tag: string) => void;
   onSetupOutput?: (line: string) => void;
+  /** The steps the dependency setup announced and how each ended (when setup ran). */
+  onSetupSteps?: (steps: SetupStepRecord[]) => void;
 }
 
 /** Resolve the configured image, building the toolchain image (and base) and the env image when missing. */
@@ -45,21 +49,23 @@ export async function resolveImage(
   const img = await ensureToolchainImage(docker, toolchain, { ...sig, ...progress });
   const toolchainImage = { ref: img.tag, id: img.id };
   const repoEnv = options.repoEnv;
-  if (!repoEnv || repoEnv.setupCommand === '') return { ...toolchainImage, toolchain: toolchainImage, env: null };
+  if (!repoEnv?.recipe || !repoEnv.setupInputs) return { ...toolchainImage, toolchain: toolchainImage, env: null };
+  const inputs = repoEnv.setupInputs;
   const hostEnv = options.env ?? process.env;
   const caBundle = await readCaBundle(config, hostEnv);
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
   let workbench: Workbench | undefined;
   try {
     const envImage = await ensureEnvImage(docker, {
-      toolchain,
       toolchainImage,
-      command: repoEnv.setupCommand,
-      files: repoEnv.dependencyFiles,
+      recipe: repoEnv.recipe,
+      files: inputs.key,
       user: config.sandbox.user,
       timeoutMs: config.env.setup_timeout * 1000,
       memoryBytes: config.sandbox.memory,
       hostEnv,
+      allowHosts: config.env.allow_hosts,
+      emptyEnvsPath: emptyEnvsPath(hostEnv),
       ...(caBundle ? { caBundle } : {}),
       repoTar: () => {
         const archive = (async () => {
@@ -67,14 +73,19 @@ export async function resolveImage(
             identity: { name: config.git.author_name, email: config.git.author_email },
             ...sig,
           });
-          return baseTarStream(workbench, repoEnv.userRepo.baseCommit, { uid, gid, ...sig });
+          // setup receives only what its key covers (see setup-inputs.ts)
+          const only = inputs.tree === 'all' ? {} : { only: new Set(inputs.tree) };
+          return baseTarStream(workbench, repoEnv.userRepo.baseCommit, { uid, gid, ...only, ...sig });
         })();
         return lazyArchive(archive);
       },
       ...(options.onSetupStart ? { onSetupStart: options.onSetupStart } : {}),
       ...(options.onSetupOutput ? { onOutput: options.onSetupOutput } : {}),
+      ...progress,
       ...sig,
     });
+    if (envImage.steps.length > 0) options.onSetupSteps?.(envImage.steps);
+    if (envImage.id === null) return { ...toolchainImage, toolchain: toolchainImage, env: null };
     return {
       ref: envImage.tag,
       id: envImage.id,

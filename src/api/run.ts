@@ -23,6 +23,7 @@ import { RunStore } from '../state/store.js';
 import { readRepoEnvironment } from './repo-environment.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
 import { inspectImage } from '../images/engine.js';
+import type { SetupStepRecord } from '../images/setup-failure.js';
 
 /** Everything `run` takes; `flags` are config keys set on the command line. */
 export interface RunOptions {
@@ -72,6 +73,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
     resolved.sources.get('sandbox.toolchain') !== join(packageRoot(), 'configs', 'default.toml');
   const repoEnv = await readRepoEnvironment(repo, resolved.config, {
     toolchainExplicit,
+    directive: directiveText,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const config: Config = {
@@ -87,6 +89,8 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
     const { docker, engine } = await openEngine(engineLib, env, options.signal);
     const sig = options.signal ? { signal: options.signal } : {};
     let images: RunImages | undefined;
+    let setupSteps: SetupStepRecord[] = [];
+    let started: { id: string; at: string } | undefined;
     let usage: Promise<void> | undefined;
     const emit = options.emit ?? ignoreEvents;
     try {
@@ -98,6 +102,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
           config,
           testCommand: repoEnv.testCommand,
           userRepo: repoEnv.userRepo,
+          environment: repoEnv.environment,
         },
         {
           engine,
@@ -116,25 +121,29 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
                       ((t: string) =>
                         options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`))
                     )(tag),
+                  onSetupSteps: (steps) => void (setupSteps = steps),
                   ...((options.onSetupOutput ?? options.onImageProgress)
                     ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
                     : {}),
                 });
             return images;
           },
+          setupSteps: () => setupSteps.map((s) => ({ n: s.n, name: s.name, outcome: s.outcome, kind: s.kind })),
           provider,
           store,
           loggerFor: (runId) =>
             createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
           emit: (event) => {
-            // which runs used which image: for `images list` and `images prune`
-            if (event.type === 'run_started' && images) {
+            // which runs used which image: for `images list` and `images prune` (the image is known
+            // once the setup phase is done, after the run started)
+            if (event.type === 'run_started') started = { id: event.run_id, at: event.at };
+            if (!usage && images && started) {
               const ids = [images.id, images.toolchain?.id, images.env?.id].filter((i): i is string => !!i);
               usage = recordImageUsage(imageUsagePath(env), {
                 ids,
-                runId: event.run_id,
+                runId: started.id,
                 repo,
-                at: new Date(event.at),
+                at: new Date(started.at),
               }).catch(() => undefined);
             }
             emit(event);
@@ -188,7 +197,7 @@ export async function resume(options: {
       config,
       {
         engine,
-        resolveImage: () => pinned(docker, old.image),
+        resolveImage: () => pinned(docker, recordedImage(old)),
         provider,
         store,
         loggerFor: (runId) =>
@@ -256,6 +265,12 @@ export async function loadReplayAnswers(store: RunStore, source: string, repo: s
     .sort((a, b) => parseInt(a.slice(5), 10) - parseInt(b.slice(5), 10));
   if (names.length === 0) throw new HammerError('USAGE', `no iter-NN-answer.md files in ${dir}`);
   return Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
+}
+
+/** The image a resumable run recorded (assertResumable refuses a run without one). */
+function recordedImage(old: { run_id: string; image: NonNullable<RunOptions['pinnedImage']> | null }) {
+  if (old.image === null) throw new HammerError('USAGE', `cannot resume: run ${old.run_id} has no image`);
+  return old.image;
 }
 
 /** The recorded image, by id: IMAGE_MISSING saying why the run cannot be reproduced when it is gone. */

@@ -6,10 +6,16 @@ import { CommanderError } from 'commander';
 import { packageRoot } from '../paths.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './program.js';
-import { renderError } from './render-error.js';
+import { errorJson, renderError } from './render-error.js';
+import { printJson } from './terminal-json.js';
 
 const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
 const program = buildProgram(version);
+// a command run with --json answers with a JSON document on stdout, errors included
+let json = false;
+program.hook('preAction', (_cmd, action) => {
+  json = action.opts()['json'] === true;
+});
 
 try {
   await program.parseAsync(process.argv);
@@ -17,9 +23,14 @@ try {
   if (err instanceof CommanderError) {
     // help and version are not errors; everything else commander refuses is a usage error
     process.exitCode = err.exitCode === 0 ? 0 : EXIT.usage;
+    if (err.exitCode !== 0 && process.argv.includes('--json'))
+      printJson({
+        error: { code: 'USAGE', message: err.message.replace(/^error: /, ''), hint: null, exit_code: EXIT.usage },
+      });
   } else {
     const { text, exitCode } = renderError(err);
     process.stderr.write(`${text}\n`);
+    if (json) printJson(errorJson(err, exitCode));
     process.exitCode = exitCode;
   }
 }

@@ -51,6 +51,9 @@ export function progressRenderer(
           );
         else if (e.iteration === null) print(`  ${e.phase} done in ${(e.duration_ms / 1000).toFixed(1)}s`);
         break;
+      case 'notice':
+        print(`hammer-box: ${e.level === 'warning' ? 'WARNING: ' : ''}${sanitizeLine(e.text)}`);
+        break;
       case 'model_progress':
         model = `${e.tokens} tokens, ${e.tps.toFixed(1)} tok/s`;
         break;

@@ -21,3 +21,18 @@ export function renderError(err: unknown): { text: string; exitCode: number; cod
     code: 'INTERNAL',
   };
 }
+
+/** The --json document of an error: its code, message, hint and exit code, and the run it ended when it had a state file. */
+export function errorJson(err: unknown, exitCode: number): Record<string, unknown> {
+  const e = err instanceof HammerError ? err : null;
+  return {
+    error: {
+      code: e?.code ?? 'INTERNAL',
+      message: sanitizeText(err instanceof Error ? err.message : String(err)),
+      hint: e?.hint === undefined || e === null ? null : sanitizeText(e.hint),
+      exit_code: exitCode,
+    },
+    run_id: e?.run?.id ?? null,
+    state_path: e?.run?.statePath ?? null,
+  };
+}

@@ -1,5 +1,6 @@
 // The shape of hammer-box's configuration, validated with zod at every source.
 import { z } from 'zod';
+import { HOST_PATTERN } from '../images/proxy-config.js';
 import { parseSize } from './units.js';
 
 const size = z.union([z.number(), z.string()]).transform((v, ctx) => {
@@ -76,6 +77,8 @@ export const EnvConfigSchema = z.strictObject({
   setup_command: z.string(),
   setup_timeout: seconds,
   ca_bundle: z.string(),
+  /** Hosts setup may reach through its proxy besides the toolchain's registries (`host` or `*.domain`). */
+  allow_hosts: z.array(z.string().regex(HOST_PATTERN, 'not a host name or *.domain pattern')).max(100).default([]),
 });
 
 export const PromptConfigSchema = z.strictObject({
@@ -84,6 +87,8 @@ export const PromptConfigSchema = z.strictObject({
   file_max_bytes: z.number().int().min(256),
   output_head_lines: z.number().int().min(0),
   output_tail_lines: z.number().int().min(0),
+  output_failure_lines: z.number().int().min(0),
+  output_max_failures: z.number().int().min(0),
   /** Characters of the repository map (an outline of relevant files not shown); 0 leaves it out. */
   map_chars: z.number().int().min(0).default(6000),
 });

@@ -1,5 +1,6 @@
-// What failing test output says about where the failure is: file locations and failing test names,
-// for pytest/unittest, node's test runner (TAP and spec), Jest/Vitest/Mocha, go test and cargo test.
+// What failing test output says about where the failure is: the places it names, and the failing tests
+// src/test-output reads (pytest/unittest, node's test runner, TAP, Jest/Vitest/Mocha, go test, cargo test).
+import { MAX_NAME, parseTestOutput, type TestFailure } from '../test-output/index.js';
 
 /** A place the output names, as written (the workspace prefix and file:// removed). */
 export interface FailureLocation {
@@ -20,8 +21,6 @@ export interface FailureReport {
   pythonModules: string[];
 }
 
-/** A failing test's name is at most this long (longer lines are not names). */
-const MAX_NAME = 200;
 /** The most output read for locations: the head and tail halves of longer output. */
 const MAX_SCAN = 512 * 1024;
 
@@ -36,21 +35,11 @@ const LOCATION_PATTERNS: readonly RegExp[] = [
   /^\s*FAIL\s+([^\s:]+\.[A-Za-z][A-Za-z0-9]*)(?=\s|$)/gm,
 ];
 
-const NAME_PATTERNS: readonly RegExp[] = [
-  /^FAILED [^\s:]+::(?:[\w[\]-]+::)*([\w-]+)(?:\[[^\]\n]*\])?/gm, // pytest summary
-  /^_{3,} (?:[\w.]+\.)?(\w+)(?:\[[^\]\n]*\])? _{3,}$/gm, // pytest section
-  /^(?:FAIL|ERROR): (\w+) \(/gm, // unittest
-  /^\s*--- FAIL: (\w+)/gm, // go test
-  /^---- (?:[\w:]+::)?(\w+) stdout ----$/gm, // cargo test
-  /^test (?:[\w:]+::)?(\w+) \.\.\. FAILED$/gm, // cargo test
-  /^\s*not ok \d+ - (.+)$/gm, // TAP (a `# SKIP`/`# TODO` directive is cut off below)
-  /^\s*[✖✗✘×] (.+)$/gm, // node --test spec reporter, Vitest, custom runners
-  /^\s*● (.+)$/gm, // Jest
-  /^\s*FAIL\s+\S+ > (.+)$/gm, // Vitest
-  /^\s+\d+\) (?:.+\n\s+)?(.+?):$/gm, // Mocha
-];
-
-/** Read the locations and failing test names from test output. */
+/**
+ * Read the locations and failing tests from test output: the failing tests, their files, Go packages and
+ * unittest ids as src/test-output parses them, and every place the output names (traceback frames,
+ * `file:line`, stack frames) for the files around them.
+ */
 export function readFailureReport(output: string, workdir = '/workspace'): FailureReport {
   const text = output.length > MAX_SCAN ? `${output.slice(0, MAX_SCAN / 2)}\n${output.slice(-MAX_SCAN / 2)}` : output;
   const dir = workdir.replace(/\/+$/, '');
@@ -62,36 +51,54 @@ export function readFailureReport(output: string, workdir = '/workspace'): Failu
       locations.push({ path, line: m[2] === undefined ? null : Number(m[2]), at: m.index });
     }
   }
-  locations.sort((a, b) => a.at - b.at);
-  const names: { at: number; name: string }[] = [];
-  for (const re of NAME_PATTERNS) {
-    for (const m of text.matchAll(re)) {
-      if (m[1]!.length > MAX_NAME) continue;
-      const name = innermostName(m[1]!);
-      if (name !== '') names.push({ at: m.index, name });
-    }
+  const failures = parseTestOutput(text).failures;
+  for (const f of failures) {
+    const path = f.file === null ? null : cleanPath(f.file, dir);
+    // placed by the line of the output that explains the failure (after everything else when unknown)
+    const at = f.block === null ? text.length : lineOffset(text, f.block.start);
+    if (path !== null && !locations.some((l) => l.path === path)) locations.push({ path, line: f.line, at });
   }
-  names.sort((a, b) => a.at - b.at);
-  const goPackages = [...text.matchAll(/^(?:FAIL|---\s*FAIL:?)\s+([\w.-]+(?:\/[\w.~-]+)*)\s+(?:[\d.]+s|\[)/gm)]
-    .map((m) => m[1]!)
-    .concat([...text.matchAll(/^# ([\w.-]+(?:\/[\w.~-]+)*)(?: \[[^\]\n]*\])?$/gm)].map((m) => m[1]!));
-  const pythonModules = [...text.matchAll(/^(?:FAIL|ERROR): \w+ \(([\w.]+)\)/gm)].map((m) => m[1]!);
+  locations.sort((a, b) => a.at - b.at);
+  // a name cut to MAX_NAME is no name a test is defined under
+  const tests = failures.filter((f) => f.scope === 'test' && f.name.length < MAX_NAME && f.id.length < MAX_NAME);
   return {
     locations,
-    testNames: unique(names.map((n) => n.name)),
-    goPackages: unique(goPackages),
-    pythonModules: unique(pythonModules),
+    testNames: unique(tests.map(innermostName).filter((n) => n !== '')),
+    goPackages: unique(
+      failures
+        .filter((f) => f.runner === 'go')
+        .map((f) => f.package ?? (f.scope === 'package' ? f.id : null))
+        .filter((p) => p !== null),
+    ),
+    pythonModules: unique(tests.filter((f) => f.runner === 'unittest').map((f) => f.id)),
   };
 }
 
-/** The test's own name: the last part of `suite > test` or `suite › test`, without a duration. */
-function innermostName(raw: string): string {
-  const hash = raw.search(/ # (?:SKIP|TODO)\b/);
-  const name = (hash < 0 ? raw : raw.slice(0, hash)).replace(/\s+\(?\d+(?:\.\d+)?\s*m?s\)?\s*$/, '').trim();
-  return name
-    .split(/ [>›] /)
-    .at(-1)!
-    .trim();
+/** The name a failing test is defined under in its file (`test_b`, `TestAbs`, `adds numbers`). */
+function innermostName(f: TestFailure): string {
+  switch (f.runner) {
+    case 'pytest':
+      return f.id.split('::').at(-1)!.replace(/\[.*$/, '');
+    case 'unittest':
+      return f.id.split('.').at(-1)!;
+    case 'go':
+      return f.id.split('/')[0]!;
+    case 'cargo':
+      return f.id.split('::').at(-1)!;
+    default:
+      return f.name
+        .split(/ [>›] /)
+        .at(-1)!
+        .replace(/\s+\(?\d+(?:\.\d+)?\s*m?s\)?\s*$/, '')
+        .trim();
+  }
+}
+
+/** The offset in text of its 1-based line n. */
+function lineOffset(text: string, n: number): number {
+  let at = 0;
+  for (let i = 1; i < n && at >= 0; i++) at = text.indexOf('\n', at) + 1;
+  return at <= 0 && n > 1 ? text.length : at;
 }
 
 /** A path as written in output, made repository-relative (null for an absolute path outside the workdir). */

@@ -30,6 +30,8 @@ export interface ArchiveOptions {
    * e.g. `.git/hammer/base-paths`, so the sandbox can commit exactly these paths later.
    */
   pathList?: string;
+  /** Only these paths (files and symlinks) of the tree, when given (the env setup's dependency files). */
+  only?: ReadonlySet<string>;
   signal?: AbortSignal;
 }
 
@@ -79,6 +81,7 @@ async function writeArchive(
   const entries: TreeEntry[] = [];
   const listed: TreeEntry[] = [];
   for await (const entry of treeEntries(commit, git)) {
+    if (opts.only && !opts.only.has(entry.path)) continue;
     if (entry.kind === 'submodule') stats.skippedSubmodules++;
     else if (!entry.utf8 || !isSafePath(entry.path)) stats.skippedUnsafe++;
     else listed.push(entry);

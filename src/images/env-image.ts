@@ -1,13 +1,19 @@
 // Env images (hammer-box/<toolchain>-env:<hash>): a toolchain image plus a repository's
-// dependencies, installed once with network by the setup container and reused by every run whose
-// toolchain image, setup command and dependency files are unchanged.
+// dependencies, installed once by the setup container (whose only way out is the setup proxy) and
+// reused by every run whose toolchain image, setup and setup inputs (see setup-inputs.ts) are
+// identical. A setup that installed nothing makes no image: the toolchain image serves.
 import type { Readable } from 'node:stream';
 import type Dockerode from 'dockerode';
+import { isKnownEmpty, recordEmpty } from './empty-envs.js';
 import { envImageTag, hashEnvInputs, type DependencyFile } from './env-hash.js';
 import { inspectImage } from './engine.js';
 import { IMAGE_LABELS, MANAGED_BY } from './labels.js';
+import { allowedHosts, upstreamProxy } from './proxy-config.js';
+import { ensureProxyImage } from './proxy-image.js';
 import { runSetupAndCommit, SETUP_CA_PATH } from './setup-container.js';
-import { setupScript } from './setup-plan.js';
+import type { SetupStepRecord } from './setup-failure.js';
+import { openSetupNetwork } from './setup-network.js';
+import { setupScript, type SetupRecipe } from './setup-plan.js';
 
 /** Label keys of env images (besides managed-by and toolchain). */
 export const ENV_LABELS = {
@@ -19,44 +25,42 @@ export const ENV_LABELS = {
 
 /** What an env image is made from. */
 export interface EnvImageRequest {
-  toolchain: string;
   toolchainImage: { ref: string; id: string };
-  /** The setup command (configured or defaulted); never empty. */
-  command: string;
+  recipe: SetupRecipe;
+  /** Every input setup can read (see setup-inputs.ts): hashed into the tag. */
   files: readonly DependencyFile[];
   /** "uid:gid" of the sandbox user. */
   user: string;
   timeoutMs: number;
   memoryBytes?: number;
-  /** The host environment: its proxy settings go into setup (never into the image). */
+  /** The host environment: its proxy becomes the setup proxy's upstream (never seen by setup). */
   hostEnv: NodeJS.ProcessEnv;
+  /** Hosts beyond the toolchain's registries that setup may reach ([env] allow_hosts). */
+  allowHosts: readonly string[];
   caBundle?: Buffer;
-  /** The repository's base as a tar stream; called only when setup has to run. */
+  /** Where setups that installed nothing are remembered (see empty-envs.ts). */
+  emptyEnvsPath: string;
+  /** The setup's files as a tar stream; called only when setup has to run. */
   repoTar: () => { stream: Readable; done: Promise<unknown> };
   /** Called once when setup starts (it does not when the env image already exists). */
   onSetupStart?: (tag: string) => void;
   onOutput?: (line: string) => void;
+  /** Image build output (the proxy image, built once). */
+  onProgress?: (line: string) => void;
   signal?: AbortSignal;
 }
 
-/** An env image present in the engine. */
+/** The image a run gets from its dependency setup. */
 export interface EnvImage {
   tag: string;
-  id: string;
+  /** The env image's id; null when setup installed nothing and the toolchain image serves. */
+  id: string | null;
   hash: string;
-  /** True when this call ran setup; false when the image was already there. */
+  /** True when this call ran setup; false when its result was already known. */
   built: boolean;
+  /** The steps setup announced, when it ran now. */
+  steps: SetupStepRecord[];
 }
-
-/** Proxy variables passed from the host into setup (both spellings, as tools differ). */
-export const PROXY_VARIABLES = [
-  'HTTP_PROXY',
-  'HTTPS_PROXY',
-  'NO_PROXY',
-  'http_proxy',
-  'https_proxy',
-  'no_proxy',
-] as const;
 
 /** Variables naming the CA bundle for each tool setup may run. */
 export const CA_VARIABLES = [
@@ -68,68 +72,105 @@ export const CA_VARIABLES = [
   'GIT_SSL_CAINFO',
 ] as const;
 
-/** The setup container's extra environment: the host's proxy settings, and the CA bundle for every tool when one is given. */
-export function setupEnvironment(hostEnv: NodeJS.ProcessEnv, withCa: boolean): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of PROXY_VARIABLES) {
-    const value = hostEnv[name];
-    if (value !== undefined && value !== '') env[name] = value;
-  }
+/** The setup container's extra environment: the setup proxy (both spellings), and the CA bundle for every tool when one is given. */
+export function setupEnvironment(proxyUrl: string, withCa: boolean): Record<string, string> {
+  const env: Record<string, string> = {
+    HTTP_PROXY: proxyUrl,
+    HTTPS_PROXY: proxyUrl,
+    http_proxy: proxyUrl,
+    https_proxy: proxyUrl,
+    NO_PROXY: '',
+    no_proxy: '',
+  };
   if (withCa) for (const name of CA_VARIABLES) env[name] = SETUP_CA_PATH;
   return env;
 }
 
 /** The tag and hash an env image would have, without touching the engine. */
-export function planEnvImage(req: Pick<EnvImageRequest, 'toolchain' | 'toolchainImage' | 'command' | 'files'>): {
+export function planEnvImage(req: Pick<EnvImageRequest, 'toolchainImage' | 'recipe' | 'files'>): {
   tag: string;
   hash: string;
 } {
-  const script = setupScript(req.toolchain).script;
   const hash = hashEnvInputs({
     toolchainImageId: req.toolchainImage.id,
-    command: req.command,
-    script,
+    command: req.recipe.command,
+    script: setupScript(req.recipe).script,
     files: req.files,
   });
-  return { tag: envImageTag(req.toolchain, hash), hash };
+  return { tag: envImageTag(req.recipe.toolchain, hash), hash };
 }
 
-/** Return the env image, running setup and committing it only when its tag is missing. */
+/** Return the env image, running setup only when neither its tag nor an empty result of the same inputs is known. */
 export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): Promise<EnvImage> {
   const { tag, hash } = planEnvImage(req);
-  const existing = await inspectImage(docker, tag, req.signal);
-  if (existing) return { tag, id: existing.id, hash, built: false };
-  const base = await inspectImage(docker, req.toolchainImage.id, req.signal);
+  const { signal } = req;
+  const existing = await inspectImage(docker, tag, signal);
+  if (existing) return { tag, id: existing.id, hash, built: false, steps: [] };
+  if (await isKnownEmpty(req.emptyEnvsPath, tag, req.toolchainImage.id))
+    return { tag, id: null, hash, built: false, steps: [] };
+  const base = await inspectImage(docker, req.toolchainImage.id, signal);
   const imagePath =
     (base?.env ?? []).find((e) => e.startsWith('PATH='))?.slice(5) ??
     '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+  const proxyImage = await ensureProxyImage(docker, {
+    ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  const hosts = allowedHosts(req.recipe.toolchain, req.allowHosts);
   req.onSetupStart?.(tag);
-  const archive = req.repoTar();
-  const [id] = await Promise.all([
-    runSetupAndCommit(docker, {
-      image: req.toolchainImage.id,
-      user: req.user,
-      command: req.command,
-      script: setupScript(req.toolchain),
-      env: setupEnvironment(req.hostEnv, req.caBundle !== undefined),
-      ...(req.caBundle ? { caBundle: req.caBundle } : {}),
-      repoTar: archive.stream,
-      timeoutMs: req.timeoutMs,
-      ...(req.memoryBytes ? { memoryBytes: req.memoryBytes } : {}),
-      tag,
-      labels: {
-        [IMAGE_LABELS.managedBy]: MANAGED_BY,
-        [IMAGE_LABELS.toolchain]: req.toolchain,
-        [ENV_LABELS.envHash]: hash,
-        [ENV_LABELS.toolchainImage]: req.toolchainImage.id,
-        [ENV_LABELS.setupCommand]: req.command,
-        [ENV_LABELS.dependencyFiles]: req.files.map((f) => f.path).join(','),
-      },
-      imagePath,
-      ...(req.onOutput ? { onOutput: req.onOutput } : {}),
-      ...(req.signal ? { signal: req.signal } : {}),
-    }),
-    archive.done,
-  ]);
-  return { tag, id, hash, built: true };
+  const upstream = upstreamProxy(req.hostEnv);
+  req.onOutput?.(
+    `hammer-box: setup may reach ${hosts.join(', ')} through its proxy${upstream ? ` (upstream ${upstream.display})` : ''}, nothing else`,
+  );
+  const network = await openSetupNetwork(docker, {
+    proxyImage: proxyImage.id,
+    hosts,
+    hostEnv: req.hostEnv,
+    ...(signal ? { signal } : {}),
+  });
+  try {
+    const archive = req.repoTar();
+    const script = setupScript(req.recipe);
+    const [result] = await Promise.all([
+      runSetupAndCommit(docker, {
+        image: req.toolchainImage.id,
+        user: req.user,
+        recipe: req.recipe,
+        script,
+        env: setupEnvironment(network.proxyUrl, req.caBundle !== undefined),
+        ...(req.caBundle ? { caBundle: req.caBundle } : {}),
+        repoTar: archive.stream,
+        network: network.name,
+        proxyLog: () => network.proxyLog(),
+        timeoutMs: req.timeoutMs,
+        ...(req.memoryBytes ? { memoryBytes: req.memoryBytes } : {}),
+        tag,
+        labels: {
+          [IMAGE_LABELS.managedBy]: MANAGED_BY,
+          [IMAGE_LABELS.toolchain]: req.recipe.toolchain,
+          [ENV_LABELS.envHash]: hash,
+          [ENV_LABELS.toolchainImage]: req.toolchainImage.id,
+          [ENV_LABELS.setupCommand]: req.recipe.command,
+          [ENV_LABELS.dependencyFiles]: labelOfFiles(req.files),
+        },
+        imagePath,
+        ...(req.onOutput ? { onOutput: req.onOutput } : {}),
+        ...(signal ? { signal } : {}),
+      }),
+      archive.done,
+    ]);
+    if (result.id === null) {
+      await recordEmpty(req.emptyEnvsPath, tag, req.toolchainImage.id, new Date()).catch(() => undefined);
+      req.onOutput?.('hammer-box: setup installed nothing; the toolchain image is used as it is (no env image)');
+    }
+    return { tag, id: result.id, hash, built: true, steps: result.steps };
+  } finally {
+    await network.close();
+  }
+}
+
+/** The dependency-files label: the paths, cut to a readable length. */
+function labelOfFiles(files: readonly DependencyFile[]): string {
+  const text = files.map((f) => f.path).join(',');
+  return text.length <= 1000 ? text : `${text.slice(0, 1000)},...`;
 }

@@ -15,25 +15,13 @@ export { CONTRACT_ITEMS, assertImageContract, checkImageContract, parseContractO
 export type { ContractItem, ContractReport } from './contract.js';
 export { detectToolchain, TOOLCHAIN_MARKERS } from './detect.js';
 export type { Detection } from './detect.js';
-export {
-  defaultSetupCommand,
-  isDependencyFile,
-  localRequirementPaths,
-  setupScript,
-  ENV_ROOT,
-  PYTHON_VENV,
-} from './setup-plan.js';
-export type { SetupScript } from './setup-plan.js';
+export { defaultSetupCommand, setupRecipe, setupScript, ENV_ROOT, PYTHON_VENV } from './setup-plan.js';
+export type { SetupRecipe, SetupScript } from './setup-plan.js';
+export { setupInputs } from './setup-inputs.js';
+export type { SetupInputs, TreeFile } from './setup-inputs.js';
 export { envImageTag, hashEnvInputs } from './env-hash.js';
 export type { DependencyFile, EnvInputs } from './env-hash.js';
-export {
-  ensureEnvImage,
-  planEnvImage,
-  setupEnvironment,
-  ENV_LABELS,
-  CA_VARIABLES,
-  PROXY_VARIABLES,
-} from './env-image.js';
+export { ensureEnvImage, planEnvImage, setupEnvironment, ENV_LABELS, CA_VARIABLES } from './env-image.js';
 export type { EnvImage, EnvImageRequest } from './env-image.js';
 export { imageUsagePath, readImageUsage, recordImageUsage } from './usage.js';
 export type { ImageUsage } from './usage.js';

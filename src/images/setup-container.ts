@@ -1,14 +1,20 @@
-// The dependency setup: one throwaway container WITH network (the only one hammer-box ever
-// starts with a network), run as the sandbox user with every capability dropped, the repository
-// copied in as one tar stream, its output streamed; on success it is committed as the env image.
+// The dependency setup: one throwaway container on the setup network (its only way out is the
+// setup proxy), run as the sandbox user with every capability dropped and a READ-ONLY root: it can
+// write only /workspace, /tmp and the toolchain's dependency directories, each a volume of its own.
+// What it wrote to the dependency directories, and nothing else, is then carried into a fresh
+// container of the toolchain image and committed as the env image.
 import { PassThrough, Readable } from 'node:stream';
 import type Dockerode from 'dockerode';
 import tar from 'tar-stream';
 import { z } from 'zod';
 import { HammerError, abortError, throwIfAborted } from '../errors.js';
-import { engineError } from './engine.js';
+import { carryArchive, type CarryStats } from './env-carry.js';
+import { engineError, statusCodeOf } from './engine.js';
 import { IMAGE_LABELS, MANAGED_BY } from './labels.js';
-import { ENV_ROOT, SETUP_DIR, type SetupScript } from './setup-plan.js';
+import { refusedHosts } from './proxy-config.js';
+import { describeSteps, hintFor, kindText, SetupLog, type SetupStepRecord } from './setup-failure.js';
+import { ENV_ROOT, SETUP_DIR, type SetupRecipe, type SetupScript } from './setup-plan.js';
+import { SETUP_PURPOSE } from './setup-network.js';
 
 /** Everything one setup needs. */
 export interface SetupRequest {
@@ -16,14 +22,18 @@ export interface SetupRequest {
   image: string;
   /** "uid:gid" of the sandbox user. */
   user: string;
-  command: string;
+  recipe: SetupRecipe;
   script: SetupScript;
-  /** Variables for setup only (proxy, CA paths, online overrides); never committed into the image. */
+  /** Variables for setup only (proxy, CA paths); never committed into the image. */
   env: Record<string, string>;
   /** A CA bundle to trust, written to SETUP_DIR/ca.crt. */
   caBundle?: Buffer;
-  /** The repository's base commit as a tar stream, extracted into /workspace. */
+  /** The repository's files for setup as a tar stream, extracted into /workspace. */
   repoTar: Readable;
+  /** The setup network (see setup-network.ts). */
+  network: string;
+  /** The proxy's log, read when setup fails (to name refused hosts). */
+  proxyLog?: () => Promise<string>;
   timeoutMs: number;
   memoryBytes?: number;
   /** The tag and labels of the committed image. */
@@ -35,19 +45,52 @@ export interface SetupRequest {
   signal?: AbortSignal;
 }
 
+/** What a setup made. */
+export interface SetupResult {
+  /** The committed env image, or null when setup installed nothing (the toolchain image serves). */
+  id: string | null;
+  /** The steps it announced (python's default), with how each ended. */
+  steps: SetupStepRecord[];
+  carried: CarryStats;
+}
+
 /** Lines of setup output quoted in SETUP_FAILED. */
 const TAIL_LINES = 40;
 
 /** Where setup's CA bundle is while it runs. */
 export const SETUP_CA_PATH = `${SETUP_DIR}/ca.crt`;
 
+/** The writable places of the setup container (volumes; everything else is read-only). */
+export const SETUP_MOUNTS = ['/workspace', '/tmp', ENV_ROOT] as const;
+
+/** Files the engine itself mounts into every container (their mount points show as changes). */
+const ENGINE_MOUNTS = [
+  '/usr/sbin/docker-init',
+  '/etc/hosts',
+  '/etc/hostname',
+  '/etc/resolv.conf',
+  '/.dockerenv',
+  '/dev',
+  '/proc',
+  '/sys',
+];
+
 const commitSchema = z.object({ Id: z.string() });
 const waitSchema = z.object({ StatusCode: z.number() });
+const changesSchema = z.array(z.object({ Path: z.string(), Kind: z.number() })).nullable();
+const inspectSchema = z.object({
+  HostConfig: z.object({
+    ReadonlyRootfs: z.boolean().optional(),
+    NetworkMode: z.string().optional(),
+    CapDrop: z.array(z.string()).nullish(),
+  }),
+});
 
-/** Run setup and commit the result as `req.tag`; returns the new image id. SETUP_FAILED with the output tail when it fails. */
-export async function runSetupAndCommit(docker: Dockerode, req: SetupRequest): Promise<string> {
+/** Run setup and commit what it installed as `req.tag`. SETUP_FAILED with the steps and the output tail when it fails. */
+export async function runSetupAndCommit(docker: Dockerode, req: SetupRequest): Promise<SetupResult> {
   const { signal } = req;
   throwIfAborted(signal, 'dependency setup');
+  const labels = { [IMAGE_LABELS.managedBy]: MANAGED_BY, 'hammer-box.purpose': SETUP_PURPOSE };
   let container: Dockerode.Container;
   try {
     container = await docker.createContainer({
@@ -57,9 +100,12 @@ export async function runSetupAndCommit(docker: Dockerode, req: SetupRequest): P
       User: req.user,
       WorkingDir: '/workspace',
       Tty: false,
-      Labels: { [IMAGE_LABELS.managedBy]: MANAGED_BY, 'hammer-box.purpose': 'env-setup' },
+      Labels: labels,
       HostConfig: {
-        NetworkMode: 'bridge',
+        NetworkMode: req.network,
+        ReadonlyRootfs: true,
+        // anonymous volumes (no source), removed with the container
+        Mounts: SETUP_MOUNTS.map((Target) => ({ Type: 'volume' as const, Source: '', Target })),
         CapDrop: ['ALL'],
         SecurityOpt: ['no-new-privileges:true'],
         Privileged: false,
@@ -74,49 +120,182 @@ export async function runSetupAndCommit(docker: Dockerode, req: SetupRequest): P
     throw engineError(err, 'creating the setup container', signal);
   }
   try {
-    await put(container, setupFilesTar(req), '/', signal);
+    await assertSetupHardening(container, req.network, signal);
+    await put(container, setupFilesTar(req), ENV_ROOT, signal);
     await put(container, req.repoTar, '/workspace', signal);
-    const { exitCode, tail, timedOut } = await runToEnd(docker, container, req);
-    if (exitCode !== 0) {
-      const why = timedOut ? `timed out after ${Math.round(req.timeoutMs / 1000)} s` : `exited with ${exitCode}`;
-      throw new HammerError('SETUP_FAILED', `dependency setup (${req.command}) ${why}:\n${tail.join('\n')}`, {
-        hint: timedOut
-          ? 'raise [env] setup_timeout, or make the setup command faster'
-          : 'fix the setup command ([env] setup_command) or the dependency files; behind a TLS-intercepting proxy set [env] ca_bundle, and HTTPS_PROXY when a proxy is needed',
-      });
-    }
-    return await commit(container, req);
+    const log = new SetupLog();
+    const { exitCode, tail, timedOut } = await runToEnd(docker, container, req, log);
+    if (exitCode !== 0) throw await setupFailure(req, log, tail, timedOut ? null : exitCode);
+    await assertOnlyMountsChanged(container, signal);
+    const made = await carryAndCommit(docker, container, req);
+    return { ...made, steps: log.records() };
   } finally {
     await container.remove({ force: true, v: true }).catch(() => undefined);
   }
 }
 
-/** The setup's own files and the directories the sandbox user must own, as one tar for '/'. */
+/** SANDBOX_HARDENING unless the engine applied the read-only root, the setup network and the dropped capabilities. */
+async function assertSetupHardening(
+  container: Dockerode.Container,
+  network: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  let raw: unknown;
+  try {
+    raw = await container.inspect({ abortSignal: signal });
+  } catch (err) {
+    throw engineError(err, 'inspecting the setup container', signal);
+  }
+  const hc = inspectSchema.parse(raw).HostConfig;
+  const missing = [
+    hc.ReadonlyRootfs === true ? null : 'a read-only root filesystem',
+    hc.NetworkMode === network ? null : `the setup network ${network}`,
+    (hc.CapDrop ?? []).some((c) => c.toUpperCase() === 'ALL') ? null : 'no capabilities',
+  ].filter((m): m is string => m !== null);
+  if (missing.length > 0)
+    throw new HammerError('SANDBOX_HARDENING', `the engine did not give the setup container ${missing.join(', ')}`, {
+      hint: 'check the engine (hammer-box doctor); setup does not run without them',
+    });
+}
+
+/**
+ * Refuse to commit when anything changed outside the writable mounts (with a read-only root
+ * nothing can; this catches an engine that did not enforce it). The mount points and their
+ * parents appear as changes of their own and are allowed.
+ */
+async function assertOnlyMountsChanged(container: Dockerode.Container, signal?: AbortSignal): Promise<void> {
+  let raw: unknown;
+  try {
+    raw = await container.changes({ abortSignal: signal });
+  } catch (err) {
+    throw engineError(err, 'listing what setup changed', signal);
+  }
+  const allowed = (p: string): boolean =>
+    SETUP_MOUNTS.some((m) => p === m || p.startsWith(`${m}/`) || m.startsWith(`${p}/`)) ||
+    ENGINE_MOUNTS.some((m) => p === m || m.startsWith(`${p}/`));
+  const outside = (changesSchema.parse(raw) ?? []).map((c) => c.Path).filter((p) => !allowed(p));
+  if (outside.length > 0)
+    throw new HammerError(
+      'SETUP_FAILED',
+      `dependency setup changed files outside its writable directories, so nothing is committed: ${outside.slice(0, 10).join(', ')}${outside.length > 10 ? ', ...' : ''}`,
+      {
+        hint: 'setup may write only /workspace, /tmp and the dependency directories; check the engine (hammer-box doctor)',
+      },
+    );
+}
+
+/** Carry the dependency directories into a fresh container of the toolchain image and commit it (or nothing, when setup installed nothing). */
+async function carryAndCommit(
+  docker: Dockerode,
+  setup: Dockerode.Container,
+  req: SetupRequest,
+): Promise<{ id: string | null; carried: CarryStats }> {
+  const { signal } = req;
+  const [uid, gid] = req.user.split(':').map(Number) as [number, number];
+  let target: Dockerode.Container;
+  try {
+    target = await docker.createContainer({
+      Image: req.image,
+      Entrypoint: ['/bin/true'],
+      Cmd: [],
+      Labels: { [IMAGE_LABELS.managedBy]: MANAGED_BY, 'hammer-box.purpose': SETUP_PURPOSE },
+      HostConfig: { NetworkMode: 'none' },
+      abortSignal: signal,
+    });
+  } catch (err) {
+    throw engineError(err, 'creating the env image container', signal);
+  }
+  try {
+    const total: CarryStats = { entries: 0, dropped: 0, significant: 0, bytes: 0 };
+    for (const dir of req.script.carried) {
+      let source: NodeJS.ReadableStream;
+      try {
+        source = await setup.getArchive({ path: dir.from, abortSignal: signal });
+      } catch (err) {
+        if (statusCodeOf(err) === 404) continue; // setup did not make it
+        throw engineError(err, `reading ${dir.from} from the setup container`, signal);
+      }
+      const carried = carryArchive(Readable.from(source as AsyncIterable<Buffer>), dir, { uid, gid });
+      const [stats] = await Promise.all([carried.done, put(target, carried.stream, '/', signal)]);
+      total.entries += stats.entries;
+      total.dropped += stats.dropped;
+      total.significant += stats.significant;
+      total.bytes += stats.bytes;
+    }
+    if (total.significant === 0) return { id: null, carried: total };
+    return { id: await commit(target, req), carried: total };
+  } finally {
+    await target.remove({ force: true, v: true }).catch(() => undefined);
+  }
+}
+
+/** The SETUP_FAILED error: which step failed and why, the hosts the proxy refused, the output's end. */
+async function setupFailure(
+  req: SetupRequest,
+  log: SetupLog,
+  tail: string[],
+  exitCode: number | null,
+): Promise<HammerError> {
+  const refused = refusedHosts((await req.proxyLog?.().catch(() => '')) ?? '');
+  const records = log.records();
+  const lines: string[] = [];
+  let kinds;
+  if (records.length > 0) {
+    const described = describeSteps(records);
+    lines.push(...described.lines);
+    kinds = described.kinds;
+  } else {
+    const overall = log.overall();
+    if (overall.kind !== 'unknown')
+      lines.push(`  why: ${kindText(overall.kind)}${overall.evidence ? ` (${overall.evidence})` : ''}`);
+    kinds = [overall.kind];
+  }
+  if (refused.length > 0) {
+    lines.push(`  the setup proxy refused: ${refused.slice(0, 8).join(', ')} (not in the allowed registries)`);
+    kinds = [...new Set(['proxy_denied' as const, ...kinds])];
+  }
+  const why = exitCode === null ? `timed out after ${Math.round(req.timeoutMs / 1000)} s` : `exited with ${exitCode}`;
+  const failedStep = records.filter((r) => r.outcome !== 'succeeded').at(-1);
+  const where = failedStep ? `, last at step ${failedStep.n} (${failedStep.name})` : '';
+  return new HammerError(
+    'SETUP_FAILED',
+    `dependency setup (${req.recipe.command}) ${why}${where}:\n${lines.length ? `${lines.join('\n')}\n` : ''}${tail.join('\n')}`,
+    {
+      hint:
+        exitCode === null
+          ? 'raise [env] setup_timeout, or make the setup command faster'
+          : kinds.map((k) => hintFor(k)).join('; also: '),
+    },
+  );
+}
+
+/** The setup's own files and the dependency directories the sandbox user may write, as one tar for ENV_ROOT. */
 function setupFilesTar(req: SetupRequest): Readable {
   const [uid, gid] = req.user.split(':').map(Number) as [number, number];
   const pack = tar.pack();
   const mtime = new Date(0);
+  const rel = (abs: string): string => abs.slice(ENV_ROOT.length + 1);
   const dir = (name: string, mode = 0o755): void => {
-    pack.entry({ name: `${name.replace(/^\//, '')}/`, type: 'directory', mode, uid, gid, mtime });
+    pack.entry({ name: `${name}/`, type: 'directory', mode, uid, gid, mtime });
   };
   const file = (name: string, content: string | Buffer, mode = 0o644): void => {
     const body = typeof content === 'string' ? Buffer.from(content) : content;
-    pack.entry({ name: name.replace(/^\//, ''), type: 'file', mode, uid, gid, mtime, size: body.length }, body);
+    pack.entry({ name, type: 'file', mode, uid, gid, mtime, size: body.length }, body);
   };
-  dir(ENV_ROOT);
-  dir(SETUP_DIR, 0o700);
-  for (const d of req.script.dirs) dir(d);
+  dir(rel(SETUP_DIR), 0o700);
+  for (const d of req.script.carried) if (d.from.startsWith(`${ENV_ROOT}/`)) dir(rel(d.from));
   const env: Record<string, string> = { ...req.script.env, ...req.env };
-  if (req.caBundle) file(SETUP_CA_PATH, req.caBundle);
+  if (req.caBundle) file(rel(SETUP_CA_PATH), req.caBundle);
   file(
-    `${SETUP_DIR}/env.sh`,
+    `${rel(SETUP_DIR)}/env.sh`,
     Object.entries(env)
       .map(([k, v]) => `export ${k}=${shellQuote(v)}\n`)
       .join(''),
     0o600,
   );
-  file(`${SETUP_DIR}/command.sh`, `${req.command}\n`, 0o600);
-  file(`${SETUP_DIR}/run.sh`, req.script.script, 0o700);
+  for (const [name, content] of Object.entries(req.script.files)) file(`${rel(SETUP_DIR)}/${name}`, content, 0o600);
+  file(`${rel(SETUP_DIR)}/command.sh`, `${req.recipe.command}\n`, 0o600);
+  file(`${rel(SETUP_DIR)}/run.sh`, req.script.script, 0o700);
   pack.finalize();
   return Readable.from(pack, { objectMode: false });
 }
@@ -135,7 +314,7 @@ async function put(
   try {
     await container.putArchive(stream, { path, ...(signal ? { abortSignal: signal } : {}) });
   } catch (err) {
-    throw engineError(err, `copying into the setup container (${path})`, signal);
+    throw engineError(err, `copying into a setup container (${path})`, signal);
   }
 }
 
@@ -144,12 +323,14 @@ async function runToEnd(
   docker: Dockerode,
   container: Dockerode.Container,
   req: SetupRequest,
+  log: SetupLog,
 ): Promise<{ exitCode: number; tail: string[]; timedOut: boolean }> {
   const { signal } = req;
   const tail: string[] = [];
   const line = (text: string): void => {
     tail.push(text);
     if (tail.length > TAIL_LINES) tail.shift();
+    log.add(text);
     req.onOutput?.(text);
   };
   let timedOut = false;
@@ -198,7 +379,7 @@ function lineSplitter(onLine: (line: string) => void): { sink: PassThrough; flus
   return { sink, flush: () => (buf !== '' ? (onLine(buf), (buf = '')) : undefined) };
 }
 
-/** Commit the stopped container with a plain CMD, our labels and the toolchain's env changes. */
+/** Commit the env image container with a plain CMD, our labels and the toolchain's env changes. */
 async function commit(container: Dockerode.Container, req: SetupRequest): Promise<string> {
   const colon = req.tag.lastIndexOf(':');
   const changes = [

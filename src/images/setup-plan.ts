@@ -1,55 +1,31 @@
-// What the dependency setup of a repository is: which files describe its dependencies, the
-// command that installs them (configured, or the toolchain's default when the repo has the files),
-// and the script the throwaway setup container runs. Pure, so every default is unit-tested.
+// What the dependency setup of a repository is: the command that installs its dependencies
+// (configured, or the toolchain's default when the repo has the files), the script the throwaway
+// setup container runs, and the directories setup may write that the env image keeps. Pure, so
+// every default is unit-tested.
+import type { CarriedDir } from './env-carry.js';
 import { GO_WRAPPER_DIR, goBuildCacheSteps } from './go-build-cache.js';
+import { PROBE_INDEX, pythonCommand, pythonSteps, type PythonPlan } from './python-setup.js';
+import { PYTHON_REQUIREMENTS } from './setup-inputs.js';
 
 /** Where setup keeps what iterations need (owned by the sandbox user, outside /workspace). */
 export const ENV_ROOT = '/opt/hammer';
-/** Setup's own files (script, env, CA bundle); removed before the commit. */
+/** Setup's own files (script, env, CA bundle); never carried into the image. */
 export const SETUP_DIR = `${ENV_ROOT}/.setup`;
 /** The python virtual environment an env image carries. */
 export const PYTHON_VENV = `${ENV_ROOT}/venv`;
 
-/** Root files whose contents decide a toolchain's dependencies (hashed into the env image tag). */
-export function isDependencyFile(toolchain: string, name: string): boolean {
-  switch (toolchain) {
-    case 'python':
-      return (
-        name === 'pyproject.toml' ||
-        name === 'setup.py' ||
-        name === 'setup.cfg' ||
-        /^requirements[^/]*\.txt$/.test(name) ||
-        name === 'constraints.txt'
-      );
-    case 'node':
-      return (
-        name === 'package.json' || name === 'package-lock.json' || name === 'npm-shrinkwrap.json' || name === '.npmrc'
-      );
-    case 'go':
-      return name === 'go.mod' || name === 'go.sum';
-    case 'rust':
-      return name === 'Cargo.toml' || name === 'Cargo.lock';
-    default:
-      return false;
-  }
-}
-
-/** The requirements files the python default installs, in order, when present. */
-const PYTHON_REQUIREMENTS = ['requirements.txt', 'requirements-dev.txt', 'requirements-test.txt'];
-
 /**
  * The default setup command for a toolchain given the repository's root files, or '' when the
- * repository has nothing to install. Python installs into a venv (see setupScript); local
- * packages and editable installs build with the venv's setuptools (--no-build-isolation), because
- * build isolation would fetch setuptools from an index that may be unreachable.
+ * repository has nothing to install. For python it is what the first of its setup steps runs
+ * (see python-setup.ts for the offline fallbacks).
  */
 export function defaultSetupCommand(toolchain: string, rootFiles: readonly string[]): string {
   const has = (f: string): boolean => rootFiles.includes(f);
   switch (toolchain) {
     case 'python': {
       const reqs = PYTHON_REQUIREMENTS.filter(has);
-      if (reqs.length > 0) return `python3 -m pip install --no-build-isolation ${reqs.map((r) => `-r ${r}`).join(' ')}`;
-      if (has('pyproject.toml') || has('setup.py')) return "python3 -m pip install --no-build-isolation -e '.[test]'";
+      if (reqs.length > 0) return `python3 -m pip install ${reqs.map((r) => `-r ${r}`).join(' ')}`;
+      if (has('pyproject.toml') || has('setup.py') || has('setup.cfg')) return "python3 -m pip install -e '.[test]'";
       return '';
     }
     case 'node':
@@ -63,78 +39,120 @@ export function defaultSetupCommand(toolchain: string, rootFiles: readonly strin
   }
 }
 
-/**
- * Local directories a requirements file installs from (`./pkg`, `-e ./pkg`, `file:./pkg`), as
- * repository-relative paths; their tree ids join the env hash so an edited local package gives a
- * new env image. Paths leaving the repository are ignored.
- */
-export function localRequirementPaths(text: string): string[] {
-  const out = new Set<string>();
-  for (const raw of text.split('\n')) {
-    let line = raw.replace(/\s+#.*$/, '').trim();
-    if (line.startsWith('-e ') || line.startsWith('--editable ')) line = line.replace(/^(-e|--editable)\s+/, '');
-    line = line.replace(/^file:/, '').replace(/\[.*\]$/, '');
-    if (!(line.startsWith('./') || line === '.')) continue;
-    const parts = line.split('/').filter((p) => p !== '' && p !== '.');
-    if (parts.some((p) => p === '..')) continue;
-    out.add(parts.length === 0 ? '.' : parts.join('/'));
-  }
-  return [...out].sort();
+/** What one setup runs: a configured command, or the toolchain's default (python's in steps). */
+export interface SetupRecipe {
+  toolchain: string;
+  /** The command as shown and labelled (for python's default, its first step). */
+  command: string;
+  /** True when [env] setup_command named it. */
+  custom: boolean;
+  /** Python's default: what its steps install. */
+  python?: PythonPlan;
+}
+
+/** The recipe for a toolchain: the configured command, or the default (python's planned from its pyproject.toml). */
+export function setupRecipe(
+  toolchain: string,
+  configured: string,
+  rootFiles: readonly string[],
+  python?: PythonPlan,
+): SetupRecipe {
+  if (configured !== '') return { toolchain, command: configured, custom: true };
+  if (toolchain === 'python' && python && (python.project || python.requirements.length > 0))
+    return { toolchain, command: pythonCommand(python), custom: false, python };
+  return { toolchain, command: defaultSetupCommand(toolchain, rootFiles), custom: false };
 }
 
 /** The script, the environment and the image changes of one setup. */
 export interface SetupScript {
-  /** POSIX sh run as the sandbox user in /workspace; ends by emptying /workspace and setup's files. */
+  /** POSIX sh run as the sandbox user in /workspace. */
   script: string;
   /** Variables the setup needs beyond the image's own (online overrides of the offline defaults). */
   env: Record<string, string>;
-  /** Extra directories (absolute) created for the sandbox user before setup starts. */
-  dirs: string[];
+  /** The directories setup may write besides /workspace and /tmp, and the only ones the env image keeps. */
+  carried: CarriedDir[];
+  /** Extra files for setup's own directory (name -> content). */
+  files: Record<string, string>;
   /** Dockerfile instructions applied by the commit (besides CMD and labels). */
   changes: (imagePath: string) => string[];
 }
 
-/** Build the setup script around a setup command (written to command.sh beside it) on `toolchain`. */
-export function setupScript(toolchain: string): SetupScript {
+const SITE_PACKAGES = /^lib\/python[^/]+\/site-packages\/[^/]+/;
+
+/** Build the setup script of a recipe (a configured command is written to command.sh beside it). */
+export function setupScript(recipe: SetupRecipe): SetupScript {
   const prelude: string[] = [];
   const post: string[] = [];
+  let body: string[] = [`/bin/sh -e ${SETUP_DIR}/command.sh`];
   let env: Record<string, string> = {};
-  let dirs: string[] = [];
+  let carried: CarriedDir[] = [];
+  const files: Record<string, string> = {};
   let changes: SetupScript['changes'] = () => [];
-  switch (toolchain) {
-    case 'python':
-      // A venv owned by the sandbox user, not --break-system-packages: setup runs as that user, who
-      // cannot write Debian's site-packages, and a venv keeps the repository's packages apart from
-      // Debian's. --system-site-packages keeps Debian's pytest importable.
+  switch (recipe.toolchain) {
+    case 'python': {
+      // A venv owned by the sandbox user, not --break-system-packages: setup cannot write Debian's
+      // site-packages, and a venv keeps the repository's packages apart. --system-site-packages keeps
+      // Debian's pytest and build backends importable; --without-pip keeps it empty until something
+      // is installed (Debian's pip installs into it).
       prelude.push(
-        `python3 -m venv --system-site-packages ${PYTHON_VENV}`,
+        `python3 -m venv --without-pip --system-site-packages ${PYTHON_VENV}`,
         `PATH=${PYTHON_VENV}/bin:$PATH`,
         `VIRTUAL_ENV=${PYTHON_VENV}`,
         'export PATH VIRTUAL_ENV',
+        `hb_site=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')`,
       );
-      env = { PIP_NO_CACHE_DIR: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1' };
+      env = {
+        PIP_NO_CACHE_DIR: '1',
+        PIP_DISABLE_PIP_VERSION_CHECK: '1',
+        PIP_NO_INPUT: '1',
+        PIP_RETRIES: '1',
+        PIP_TIMEOUT: '30',
+      };
+      carried = [{ from: PYTHON_VENV, to: PYTHON_VENV, significant: (rel) => SITE_PACKAGES.test(rel) }];
+      if (recipe.python && !recipe.custom) {
+        files['probe-index.py'] = PROBE_INDEX;
+        body = pythonSteps(recipe.python, SETUP_DIR, '$hb_site');
+      }
       changes = (imagePath) => [`ENV VIRTUAL_ENV=${PYTHON_VENV}`, `ENV PATH=${PYTHON_VENV}/bin:${imagePath}`];
       break;
+    }
     case 'node':
-      // node_modules cannot stay in /workspace (the runner's git clean would remove it); Node and
-      // npm find /node_modules by walking up from /workspace.
-      post.push('if [ -d node_modules ]; then cp -a node_modules/. /node_modules/; fi');
+      // node_modules cannot stay in /workspace (the runner's git clean would remove it): the env
+      // image has it at /node_modules, which Node and npm find by walking up from /workspace.
       env = {
         NPM_CONFIG_CACHE: '/tmp/.npm',
         NPM_CONFIG_UPDATE_NOTIFIER: 'false',
         NPM_CONFIG_FUND: 'false',
         NPM_CONFIG_AUDIT: 'false',
       };
-      dirs = ['/node_modules'];
+      carried = [
+        { from: '/workspace/node_modules', to: '/node_modules', significant: (rel) => rel !== '.package-lock.json' },
+      ];
       break;
     case 'go':
       env = { GOPROXY: 'https://proxy.golang.org,direct', GOFLAGS: '-mod=mod' };
       // the module cache is in GOMODCACHE already; the build cache needs warming and a wrapper
       post.push(...goBuildCacheSteps());
+      carried = [
+        {
+          from: `${ENV_ROOT}/go`,
+          to: `${ENV_ROOT}/go`,
+          // downloaded modules, or the build cache setup warmed (GO_CACHE_SEED)
+          significant: (rel) => rel.startsWith('pkg/mod/cache/download/') || rel.startsWith('cache/'),
+        },
+        { from: GO_WRAPPER_DIR, to: GO_WRAPPER_DIR, significant: () => false },
+      ];
       changes = (imagePath) => [`ENV PATH=${GO_WRAPPER_DIR}:${imagePath}`];
       break;
     case 'rust':
       env = { CARGO_NET_OFFLINE: 'false' };
+      carried = [
+        {
+          from: `${ENV_ROOT}/cargo`,
+          to: `${ENV_ROOT}/cargo`,
+          significant: (rel) => rel.startsWith('registry/') || rel.startsWith('git/'),
+        },
+      ];
       break;
   }
   const script = [
@@ -142,15 +160,10 @@ export function setupScript(toolchain: string): SetupScript {
     `. ${SETUP_DIR}/env.sh`,
     'cd /workspace',
     ...prelude,
-    `/bin/sh -e ${SETUP_DIR}/command.sh`,
+    ...body,
     ...post,
-    // leave nothing of the repository or of setup itself in the committed image
-    'cd /',
-    'find /workspace -mindepth 1 -delete',
-    `rm -rf ${SETUP_DIR}`,
-    'find /tmp -mindepth 1 -delete 2>/dev/null || true',
     `echo "hammer-box: setup finished"`,
     '',
   ].join('\n');
-  return { script, env, dirs, changes };
+  return { script, env, carried, files, changes };
 }

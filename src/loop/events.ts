@@ -17,6 +17,7 @@ export type LoopEvent =
       max_iterations: number;
     }
   | { type: 'phase_started'; run_id: string; at: string; iteration: number | null; phase: LoopPhase }
+  | { type: 'notice'; run_id: string; at: string; level: 'info' | 'warning'; text: string }
   | {
       type: 'phase_finished';
       run_id: string;

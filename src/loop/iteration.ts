@@ -283,6 +283,8 @@ export async function runIteration(
     artifact: testName,
     headLines: config.prompt.output_head_lines,
     tailLines: config.prompt.output_tail_lines,
+    failureLines: config.prompt.output_failure_lines,
+    maxFailures: config.prompt.output_max_failures,
   });
   // validate, apply and test all ended when the one exec returned: record them and write once
   rec.change((s, now) =>

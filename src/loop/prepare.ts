@@ -161,6 +161,8 @@ export async function runTests(
     artifact: name,
     headLines: config.prompt.output_head_lines,
     tailLines: config.prompt.output_tail_lines,
+    failureLines: config.prompt.output_failure_lines,
+    maxFailures: config.prompt.output_max_failures,
   });
 }
 

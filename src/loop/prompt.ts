@@ -62,7 +62,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
   const map = renderMap(input.context.map);
   if (map !== '') parts.push(map);
   parts.push(renderShownFiles(input.context));
-  parts.push(renderTest(input.lastTest, limits));
+  parts.push(renderTest(input.lastTest));
   const diff = sanitizeText(input.diffSoFar);
   parts.push(
     diff.trim() === ''
@@ -98,30 +98,48 @@ export function renderPromptArtifact(prompt: BuiltPrompt): string {
   return prompt.messages.map((m) => `<!-- ${m.role} -->\n\n${m.content.trimEnd()}\n`).join('\n');
 }
 
-/** Keep the first `head` and last `tail` lines of text, with a marker saying how many were left out. */
-export function headTailLines(text: string, head: number, tail: number): string {
-  const lines = text.replace(/\n$/, '').split('\n');
-  if (lines.length <= head + tail) return lines.join('\n');
-  const omitted = lines.length - head - tail;
-  return [...lines.slice(0, head), `[... ${omitted} lines omitted ...]`, ...(tail > 0 ? lines.slice(-tail) : [])].join(
-    '\n',
-  );
-}
+/** Failing tests listed in the prompt at most (the rest are counted). */
+const LISTED_FAILURES = 20;
 
-function renderTest(test: TestRecord | null, limits: Config['prompt']): string {
+function renderTest(test: TestRecord | null): string {
   if (test === null) return '# Last test run\n\nThe tests have not run yet.';
   const out: string[] = [
     `# Last test run\n\nCommand: \`${sanitizeText(test.command).replace(/\n/g, ' ')}\`\nResult: ${test.exit_code === 0 && !test.timed_out ? 'passed' : 'failed'} (${testStatus(test)})`,
   ];
+  const listed = renderFailingTests(test);
+  if (listed !== '') out.push(listed);
+  // the excerpts were cut once, when the record was made: shown as they are
   for (const [name, text] of [
     ['stdout', test.stdout_tail],
     ['stderr', test.stderr_tail],
   ] as const) {
     const clean = sanitizeText(text);
     if (clean.trim() === '') continue;
-    out.push(`${name}:\n\n${block(headTailLines(clean, limits.output_head_lines, limits.output_tail_lines))}`);
+    out.push(`${name}:\n\n${block(clean)}`);
   }
   return out.join('\n\n');
+}
+
+/** The counts the runner printed and the failing tests it named, one per line. */
+function renderFailingTests(test: TestRecord): string {
+  const parsed = test.parsed;
+  if (parsed === undefined) return '';
+  const lines: string[] = [];
+  for (const c of parsed.counts) {
+    const parts = [c.failed === null ? null : `${c.failed} failed`, c.passed === null ? null : `${c.passed} passed`];
+    lines.push(`Counts (${c.runner}): ${parts.filter((p) => p !== null).join(', ')}`);
+  }
+  if (parsed.failing.length > 0) {
+    lines.push(`Failing tests (${parsed.failing.length}):`);
+    for (const f of parsed.failing.slice(0, LISTED_FAILURES)) {
+      const where = f.file === null ? '' : ` (${f.file}${f.line === null ? '' : `:${f.line}`})`;
+      const pkg = f.package === null ? '' : ` in ${f.package}`;
+      lines.push(`- ${f.scope === 'test' ? '' : `${f.scope} `}${f.id}${pkg}${where}`.replace(/\n/g, ' '));
+    }
+    const more = parsed.failing.length - LISTED_FAILURES;
+    if (more > 0) lines.push(`- … and ${more} more`);
+  }
+  return sanitizeText(lines.join('\n'));
 }
 
 function renderTree(tree: readonly string[], max: number): string {

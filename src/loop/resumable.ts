@@ -11,6 +11,8 @@ export function resumeRefusal(state: RunState, isAlive: (pid: number) => boolean
     return `run ${state.run_id} already ended (${state.status}${state.reason ? `, ${state.reason}` : ''})${state.branch ? ` with branch ${state.branch.name}` : ''}`;
   }
   if (state.branch !== null) return `run ${state.run_id} already delivered its branch ${state.branch.name}`;
+  if (state.image === null)
+    return `run ${state.run_id} ended before its environment was ready (in setup); start a new run`;
   if (state.status === 'running' && state.owner && state.owner.host === host && isAlive(state.owner.pid)) {
     return `run ${state.run_id} is still running (process ${state.owner.pid})`;
   }

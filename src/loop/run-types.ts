@@ -4,7 +4,7 @@ import type { UserRepo } from '../git/index.js';
 import type { ModelProvider } from '../llm/index.js';
 import type { Logger } from '../log.js';
 import type { SandboxEngine } from '../sandbox/types.js';
-import type { RunState } from '../state/run-state.js';
+import type { Environment, RunState } from '../state/run-state.js';
 import type { RunStore } from '../state/store.js';
 import type { LoopEmitter } from './events.js';
 
@@ -19,6 +19,8 @@ export interface RunDeps {
   engine: SandboxEngine;
   /** Resolve (and build if missing) the sandbox image. */
   resolveImage: (signal?: AbortSignal) => Promise<ResolvedImage>;
+  /** The steps of the dependency setup the last resolveImage ran (recorded in the state's environment). */
+  setupSteps?: () => { n: number; name: string; outcome: string; kind: string | null }[];
   provider: ModelProvider;
   store: RunStore;
   /** A logger writing to the run's events.ndjson, made once the run id exists. */
@@ -38,6 +40,8 @@ export interface RunRequest {
   testCommand: string;
   /** The user's repository, when the caller has already resolved it (at config.git.base). */
   userRepo?: UserRepo;
+  /** What detection decided (recorded in the state and printed when the run starts). */
+  environment?: Environment;
 }
 
 /** The end of a run, for --json and the exit code. */

@@ -1,8 +1,9 @@
 // `hammer-box run`: the whole pipeline from the user's repository to one new branch.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { abortError, HammerError, isHammerError } from '../errors.js';
+import { abortError, HammerError, isHammerError, withRunRef } from '../errors.js';
 import { branchCommit, deliverBranch, freeBranchName, resolveUserRepo, type UserRepo } from '../git/index.js';
+import { baselinePassWarning } from '../report/baseline-warning.js';
 import { renderPrSummary } from '../report/pr-summary.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
@@ -25,10 +26,7 @@ export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcom
   const signal = deps.signal;
   const userRepo = req.userRepo ?? (await resolveUserRepo(req.repoPath, req.config.git.base, signal ? { signal } : {}));
   // the state records the runtime the sandbox gets ("auto" resolved), so a resumed run keeps it
-  const [image, runtime] = await Promise.all([
-    deps.resolveImage(signal),
-    resolveRuntime(req.config.sandbox.runtime, deps.engine, signal),
-  ]);
+  const runtime = await resolveRuntime(req.config.sandbox.runtime, deps.engine, signal);
   const config = { ...req.config, sandbox: { ...req.config.sandbox, runtime } };
   const runId = deps.store.newRunId(deps.now());
   const state: RunState = {
@@ -44,13 +42,15 @@ export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcom
       directive: { path: req.directivePath, text: req.directiveText },
       config: config,
       model: { provider: config.model.provider, name: config.model.name, url: config.model.url },
-      image,
+      // resolved in the setup phase, so a run that fails there still leaves its state file
+      image: null,
       artifactsDir: deps.store.artifactsDir(runId),
     }),
+    ...(req.environment ? { environment: req.environment } : {}),
     owner: { pid: process.pid, host: hostname() },
   };
   await deps.store.create(state);
-  return drive(state, { ...req, config }, deps, userRepo, image, []);
+  return drive(state, { ...req, config }, deps, userRepo, null, []);
 }
 
 /**
@@ -63,7 +63,8 @@ export async function drive(
   req: RunRequest,
   deps: RunDeps,
   userRepo: UserRepo,
-  image: ResolvedImage,
+  /** The image when it is known already (resume); null runs the setup phase first. */
+  known: ResolvedImage | null,
   applied: { patch: string; iteration: number; summary: string; tree: string; date: Date }[],
   /** The answer an interrupted iteration had already received (resume continues after generate). */
   pendingAnswer?: { text: string; model: string },
@@ -82,11 +83,27 @@ export async function drive(
     model: `${config.model.provider}:${config.model.name}`,
     max_iterations: config.loop.max_iterations,
   });
-  logger.info({ repo: userRepo.root, base: userRepo.baseCommit, image, resumed: state.resumed ?? 0 }, 'run started');
+  logger.info({ repo: userRepo.root, base: userRepo.baseCommit, resumed: state.resumed ?? 0 }, 'run started');
+  if (state.environment)
+    deps.emit({
+      type: 'notice',
+      run_id: runId,
+      at: deps.now().toISOString(),
+      level: 'info',
+      text: state.environment.line,
+    });
 
   const made: Partial<Prepared> = {};
   let failure: unknown;
   try {
+    const image =
+      known ??
+      (await rec.phase('setup', null, async () => {
+        const resolved = await deps.resolveImage(signal);
+        await rec.update((s) => ({ ...s, image: resolved, ...setupRecord(s, deps) }));
+        return resolved;
+      }));
+    logger.info({ image }, 'image ready');
     const prep = await rec.phase('prepare', null, () =>
       prepare(runId, req, deps, userRepo, image, (p) => Object.assign(made, p), applied),
     );
@@ -94,6 +111,9 @@ export async function drive(
     if (rec.state.baseline === null) {
       const baseline = await rec.phase('baseline', null, () => runTests(rec, deps, prep.repo, req, null));
       await rec.update((s) => ({ ...s, baseline }));
+      const warning = baselinePassWarning(rec.state);
+      if (warning !== null)
+        deps.emit({ type: 'notice', run_id: runId, at: deps.now().toISOString(), level: 'warning', text: warning });
     }
     // the sandbox's repository is made while the first prompt is built and the model answers
     prep.startInit();
@@ -152,8 +172,19 @@ export async function drive(
     detail: final.reason_detail,
     branch: final.branch?.name ?? null,
   });
-  if (failure !== undefined) throw withResumeHint(failure, final, userRepo.root);
+  if (failure !== undefined)
+    throw withRunRef(withResumeHint(failure, final, userRepo.root), {
+      id: runId,
+      statePath: deps.store.statePath(runId),
+    });
   return { state: final, statePath: deps.store.statePath(runId), summaryPath };
+}
+
+/** The setup steps the image resolution reported, into the environment record. */
+function setupRecord(s: RunState, deps: RunDeps): Partial<RunState> {
+  const steps = deps.setupSteps?.();
+  if (!s.environment || !steps || steps.length === 0) return {};
+  return { environment: { ...s.environment, setup_steps: steps } };
 }
 
 function limits(req: RunRequest) {

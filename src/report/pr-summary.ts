@@ -5,6 +5,7 @@ import { finishedIterations, latestTest } from '../loop/stop-conditions.js';
 import { testStatus } from '../loop/signal.js';
 import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
 import { blockquote, fencedBlock, formatDuration, inlineCode, table, tableCell } from './markdown.js';
+import { baselinePassWarning } from './baseline-warning.js';
 import { assessRisk } from './risk.js';
 import { sanitizeLine, sanitizeText, truncateText } from './sanitize.js';
 
@@ -19,6 +20,8 @@ export function renderPrSummary(state: RunState): string {
 
   sections.push(`# hammer-box run ${state.run_id}`);
   sections.push(`**Risk: ${risk.level}** - ${sanitizeLine(risk.reason)}`);
+  const warning = baselinePassWarning(state);
+  if (warning !== null) sections.push(`> **Warning:** ${sanitizeLine(warning)}`);
   sections.push(
     table(
       ['', ''],
@@ -33,6 +36,7 @@ export function renderPrSummary(state: RunState): string {
         ['Status', `${state.status}${state.reason === null ? '' : ` (${state.reason})`}`],
         ['Iterations', String(iterations.length)],
         ['Model', `${tableCell(state.model.provider)} ${cellCode(state.model.name)}`],
+        ...(state.environment ? [['Environment', tableCell(state.environment.line)]] : []),
         ...imageRows(state.image),
         ['Sandbox runtime', runtimeCell(state.config)],
       ].map(([k, v]) => [k!, v!]),
@@ -72,10 +76,11 @@ function runtimeCell(config: RunState['config']): string {
 /** The image rows: the sandbox's image, and the toolchain and env images behind it when recorded. */
 function imageRows(image: RunState['image']): string[][] {
   const cell = (img: { ref: string; id: string }): string => `${cellCode(img.ref)} (${cellCode(img.id)})`;
+  if (image === null) return [['Image', 'none (the run ended before its environment was ready)']];
   const rows = [['Image', cell(image)]];
   if (image.toolchain) rows.push(['Toolchain image', cell(image.toolchain)]);
   if (image.env !== undefined)
-    rows.push(['Env image', image.env === null ? 'none (no dependencies to install)' : cell(image.env)]);
+    rows.push(['Env image', image.env === null ? 'none (nothing to install)' : cell(image.env)]);
   return rows;
 }
 

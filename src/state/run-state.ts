@@ -2,6 +2,7 @@
 // after each phase, validated with zod whenever it is read back.
 import { z } from 'zod';
 import { RUNGS } from '../edits/rungs.js';
+import { MAX_FAILURES, MAX_NAME, TEST_RUNNERS } from '../test-output/index.js';
 
 /** The schema version written into every state file; a reader refuses any other. */
 export const RUN_STATE_SCHEMA_VERSION = 1;
@@ -35,11 +36,11 @@ export const ITERATION_PHASES = [
 export type IterationPhase = (typeof ITERATION_PHASES)[number];
 
 /**
- * Phases of the run outside any iteration, in order: `prepare` (clone, image, sandbox, copy in),
- * `baseline` (the first test run), `report` (PR_SUMMARY.md and artifacts), `deliver` (the branch
- * in the user's repository).
+ * Phases of the run outside any iteration, in order: `setup` (the toolchain image and the
+ * dependency setup into the env image), `prepare` (clone, sandbox, copy in), `baseline` (the first
+ * test run), `report` (PR_SUMMARY.md and artifacts), `deliver` (the branch in the user's repository).
  */
-export const RUN_PHASES = ['prepare', 'baseline', 'report', 'deliver'] as const;
+export const RUN_PHASES = ['setup', 'prepare', 'baseline', 'report', 'deliver'] as const;
 export type RunPhase = (typeof RUN_PHASES)[number];
 
 /** What an iteration came to. */
@@ -65,7 +66,33 @@ export const PhaseRecordSchema = z.strictObject({
 });
 export type PhaseRecord = z.infer<typeof PhaseRecordSchema>;
 
-/** One test run. The output excerpts hold the head and tail lines, already capped and sanitised. */
+const name = z.string().max(MAX_NAME);
+
+/** A failing test as the output named it (see src/test-output). */
+export const FailingTestSchema = z.strictObject({
+  runner: z.enum(TEST_RUNNERS),
+  scope: z.enum(['test', 'file', 'package']),
+  id: name,
+  name,
+  package: name.nullable(),
+  file: name.nullable(),
+  line: count.nullable(),
+});
+
+/** What hammer-box read from a test run's output: the runners, each failing test once, the counts printed. */
+export const ParsedTestOutputSchema = z.strictObject({
+  runners: z.array(z.enum(TEST_RUNNERS)).max(TEST_RUNNERS.length),
+  failing: z.array(FailingTestSchema).max(MAX_FAILURES),
+  counts: z
+    .array(z.strictObject({ runner: z.enum(TEST_RUNNERS), passed: count.nullable(), failed: count.nullable() }))
+    .max(TEST_RUNNERS.length * 2),
+});
+export type ParsedTestOutput = z.infer<typeof ParsedTestOutputSchema>;
+
+/**
+ * One test run. The output excerpts are sanitised and cut once: the head and tail lines, each failing
+ * test's block (up to a cap) and the runner's summaries, with `[... N lines omitted ...]` between.
+ */
 export const TestRecordSchema = z.strictObject({
   command: z.string(),
   exit_code: z.number().int(),
@@ -73,6 +100,8 @@ export const TestRecordSchema = z.strictObject({
   timed_out: z.boolean(),
   stdout_tail: z.string(),
   stderr_tail: z.string(),
+  /** Absent in records written before hammer-box read test output. */
+  parsed: ParsedTestOutputSchema.optional(),
   /** Bytes the command wrote to stdout and stderr together. */
   total_bytes: count,
   /** Bytes of that not kept by the sandbox's capture. */
@@ -192,6 +221,26 @@ export const RunErrorSchema = z.strictObject({
 });
 export type RunError = z.infer<typeof RunErrorSchema>;
 
+/** What detection decided, from which evidence, and how the dependency setup went. */
+export const EnvironmentSchema = z.strictObject({
+  /** The toolchain, or null for a user's own image with its own test command. */
+  toolchain: z.string().nullable(),
+  /** The files and facts that decided it (e.g. "pyproject.toml", "tests/"). */
+  evidence: z.array(z.string()),
+  /** How it was decided: named by the user, by markers and tests, or by source extensions. */
+  decided_by: z.enum(['named', 'evidence', 'sources', 'image']),
+  test_command: z.string(),
+  /** The one line printed on stderr at the start of the run. */
+  line: z.string(),
+  /** The dependency setup's command ('' when there is nothing to install). */
+  setup_command: z.string(),
+  /** The setup steps, when setup ran in this run: how each ended and why. */
+  setup_steps: z
+    .array(z.strictObject({ n: z.number().int(), name: z.string(), outcome: z.string(), kind: z.string().nullable() }))
+    .optional(),
+});
+export type Environment = z.infer<typeof EnvironmentSchema>;
+
 /** The whole run state file. */
 export const RunStateSchema = z.strictObject({
   schema_version: z.literal(RUN_STATE_SCHEMA_VERSION),
@@ -210,13 +259,18 @@ export const RunStateSchema = z.strictObject({
    * The image the sandbox started from (ref as used, exact id), and the images behind it: the
    * toolchain image, and the env image (toolchain + dependencies) when setup ran; null for a
    * user's own image or a repository without dependencies. Absent in files written before env images.
+   * Null until the setup phase is done (a run that failed in setup has none).
    */
-  image: z.strictObject({
-    ref: z.string(),
-    id: z.string(),
-    toolchain: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
-    env: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
-  }),
+  image: z
+    .strictObject({
+      ref: z.string(),
+      id: z.string(),
+      toolchain: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
+      env: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
+    })
+    .nullable(),
+  /** The environment the run decided on, and from what (see EnvironmentSchema). */
+  environment: EnvironmentSchema.optional(),
   sandbox: z
     .strictObject({
       container_id: z.string(),

@@ -5,7 +5,7 @@
 // IMAGE_CONTRACT naming both platforms before any container starts.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -17,6 +17,7 @@ import { run } from '../../src/api/run.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { HammerError } from '../../src/errors.js';
 import { packageRoot } from '../../src/paths.js';
+import { RunStateSchema } from '../../src/state/run-state.js';
 import { createFixtureRepo } from '../helpers/fixture-repo.js';
 import { toolchainImage } from '../helpers/images.js';
 import { startModelServer, type ModelServer } from '../helpers/model-server.js';
@@ -92,8 +93,58 @@ describe('a failing dependency setup', () => {
       const left = await docker.listContainers({ all: true, filters: { label: ['hammer-box.purpose=env-setup'] } });
       expect(left.filter((c) => c.ImageID === nodeId && c.Created >= since)).toEqual([]);
       expect(server.requests).toHaveLength(requestsBefore);
+      // the setup network and its proxy are gone too
+      const nets = await docker.listNetworks({ filters: { label: ['hammer-box.purpose=env-setup'] } });
+      expect(nets).toEqual([]);
+      // the run still left its state file: failed in the setup phase, no image, the error recorded
+      expect(e.run?.statePath).toBeTruthy();
+      const state = RunStateSchema.parse(JSON.parse(await readFile(e.run!.statePath, 'utf8')));
+      expect(state).toMatchObject({ status: 'error', image: null });
+      expect(state.phases.setup?.status).toBe('failed');
+      expect(state.errors[0]?.code).toBe('SETUP_FAILED');
+      expect(state.environment?.line).toBe(
+        'toolchain node (package.json, package.json test script), test command: npm test',
+      );
     } finally {
       await fx.cleanup();
+    }
+  }, 300_000);
+
+  it('with --json prints one JSON document naming the error and the state file the run left', async () => {
+    const fx = await createToolchainFixture('node');
+    const dir = await mkdtemp(join(tmpdir(), 'hb-conf-'));
+    try {
+      const config = join(dir, 'config.toml');
+      await writeFile(
+        config,
+        `[model]\nprovider = "ollama"\nurl = "${server.url}"\nname = "test-model"\nretries = 0\n[env]\nsetup_command = "echo broken; exit 3"\n`,
+      );
+      const cli = join(packageRoot(), 'dist', 'cli', 'main.js');
+      const result = await promisify(execFile)(
+        process.execPath,
+        [cli, 'run', '--repo', fx.repo.path, '--directive', fx.directive, '--config', config, '--json'],
+        { env: testEnv({ XDG_STATE_HOME: stateHome }) },
+      ).then(
+        () => {
+          throw new Error('the run should have failed');
+        },
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+      expect(result.code).toBe(3);
+      const doc = JSON.parse(result.stdout) as {
+        error: { code: string; message: string; hint: string };
+        state_path: string;
+        run_id: string;
+      };
+      expect(doc.error.code).toBe('SETUP_FAILED');
+      expect(doc.error.message).toContain('exited with 3');
+      expect(doc.run_id).toMatch(/^\d{8}T\d{6}Z-/);
+      const state = RunStateSchema.parse(JSON.parse(await readFile(doc.state_path, 'utf8')));
+      expect(state.run_id).toBe(doc.run_id);
+      expect(result.stderr).toContain('hammer-box: toolchain node (package.json');
+    } finally {
+      await fx.cleanup();
+      await rm(dir, { recursive: true, force: true });
     }
   }, 300_000);
 });
@@ -112,7 +163,7 @@ describe('replay of a run whose env image is gone', () => {
       });
       const { state } = outcome;
       expect(state.status).toBe('stable');
-      const env = state.image.env!;
+      const env = state.image!.env!;
       expect(env.ref).toMatch(/^hammer-box\/python-env:[0-9a-f]{12}$/);
       madeImages.add(env.id);
       await docker.getImage(env.id).remove();

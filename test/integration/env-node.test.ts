@@ -37,7 +37,7 @@ describe('node env image: setup once with network, iterations offline, reused un
       onSetupOutput: (line) => setupLines.push(line),
     };
     const outcome = await run(opts);
-    if (outcome.state.image.env) made.add(outcome.state.image.env.id);
+    if (outcome.state.image?.env) made.add(outcome.state.image?.env.id);
     return outcome;
   };
 
@@ -82,7 +82,7 @@ describe('node env image: setup once with network, iterations offline, reused un
   });
 
   it('records the toolchain and env image ids in the state and PR_SUMMARY.md', async () => {
-    const { image } = outcomes[0]!.state;
+    const image = outcomes[0]!.state.image!;
     expect(image.env).not.toBeNull();
     expect(image.toolchain?.ref).toMatch(/^hammer-box\/node:[0-9a-f]{12}$/);
     expect(image.id).toBe(image.env!.id);
@@ -97,20 +97,20 @@ describe('node env image: setup once with network, iterations offline, reused un
 
   it('a second run of the unchanged repository reuses the env image and never runs setup', () => {
     expect(outcomes[1]!.state.status).toBe('stable');
-    expect(outcomes[1]!.state.image.env?.id).toBe(outcomes[0]!.state.image.env?.id);
+    expect(outcomes[1]!.state.image?.env?.id).toBe(outcomes[0]!.state.image?.env?.id);
     expect(setups).toHaveLength(2); // first run and the changed lockfile, not the second run
   });
 
   it('a changed lockfile gives a new env image, built by a new setup', () => {
     expect(outcomes[2]!.state.status).toBe('stable');
-    expect(outcomes[2]!.state.image.env?.id).not.toBe(outcomes[0]!.state.image.env?.id);
-    expect(outcomes[2]!.state.image.toolchain?.id).toBe(outcomes[0]!.state.image.toolchain?.id);
+    expect(outcomes[2]!.state.image?.env?.id).not.toBe(outcomes[0]!.state.image?.env?.id);
+    expect(outcomes[2]!.state.image?.toolchain?.id).toBe(outcomes[0]!.state.image?.toolchain?.id);
     expect(setups[1]).not.toBe(setups[0]);
   });
 
   it('records which runs used the env image for images list and prune', async () => {
     const usage = await readImageUsage(imageUsagePath({ XDG_STATE_HOME: stateHome }));
-    const runs = usage[outcomes[0]!.state.image.env!.id]?.runs.map((r) => r.run_id);
+    const runs = usage[outcomes[0]!.state.image!.env!.id]?.runs.map((r) => r.run_id);
     expect(runs).toEqual([outcomes[1]!.state.run_id, outcomes[0]!.state.run_id]);
   });
 });

@@ -176,7 +176,7 @@ describe('run: a failing pytest test fixed by a scripted diff (Ollama NDJSON)', 
     const replayed = await readState(fx.repo.path, doc.run_id);
     expect(replayed.model.provider).toBe('replay');
     expect(replayed.iterations.map((i) => i.patch?.hash)).toEqual(outcome.state.iterations.map((i) => i.patch?.hash));
-    expect(replayed.image.id).toBe(outcome.state.image.id);
+    expect(replayed.image?.id).toBe(outcome.state.image?.id);
     const tree = (ref: string): Promise<string> => fx.repo.git(['rev-parse', `refs/heads/${ref}^{tree}`]);
     expect(await tree(doc.branch)).toBe(await tree(outcome.state.branch!.name));
   });

@@ -2,6 +2,7 @@
 import { join, resolve } from 'node:path';
 import { run } from '../../api/run.js';
 import { resolveConfig } from '../../config/resolve.js';
+import { HammerError } from '../../errors.js';
 import { RunStore } from '../../state/store.js';
 import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
@@ -12,6 +13,14 @@ export default async function replayCommand(opts: { runId: string; repo: string;
   const { config } = await resolveConfig({ repo });
   const store = new RunStore({ dir: join(repo, config.state.dir) });
   const original = await store.read(opts.runId);
+  if (original.image === null)
+    throw new HammerError(
+      'USAGE',
+      `run ${opts.runId} ended before its environment was ready, so there is nothing to replay`,
+      {
+        hint: 'start a new run',
+      },
+    );
   const answers = await store.readReplayAnswers(opts.runId);
   const recorded = original.config as Record<string, Record<string, unknown>>;
   const progress = progressRenderer();

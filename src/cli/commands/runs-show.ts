@@ -26,7 +26,13 @@ export function renderRunDetails(d: RunDetails): string[] {
   );
   lines.push(row('directive', one(s.directive.text.split('\n').find((l) => l.trim() !== '') ?? '')));
   lines.push(row('model', `${one(s.model.provider)} ${one(s.model.name)} at ${one(s.model.url)}`));
-  lines.push(row('image', `${one(s.image.ref)} (${s.image.id.replace(/^sha256:/, '').slice(0, 12)})`));
+  lines.push(
+    row(
+      'image',
+      s.image ? `${one(s.image.ref)} (${s.image.id.replace(/^sha256:/, '').slice(0, 12)})` : 'none (ended in setup)',
+    ),
+  );
+  if (s.environment) lines.push(row('environment', one(s.environment.line, 200)));
   lines.push(row('branch', s.branch ? `${one(s.branch.name)} (${s.branch.commit.slice(0, 12)})` : 'none'));
   lines.push(row('baseline', s.baseline ? describeTest(s.baseline) : 'not run'));
   lines.push(row('iterations', String(s.iterations.length)));

@@ -24,11 +24,12 @@ describe('failureFiles', () => {
   });
 
   it('picks the package whose import path ends with the directory when two files share a name', () => {
-    const out = '    handler_test.go:7: Route = "/USERS"\nFAIL\texample.com/api/handler\t0.003s\n';
+    const out =
+      '--- FAIL: TestRoute (0.00s)\n    handler_test.go:7: Route = "/USERS"\nFAIL\nFAIL\texample.com/api/handler\t0.003s\n';
     expect(failureFiles(readFailureReport(out), index).map((f) => f.path)).toEqual([
       'services/api/handler/handler_test.go',
     ]);
-    const web = '    handler_test.go:7: x\nFAIL\texample.com/web/handler\t0.003s\n';
+    const web = '--- FAIL: TestRoute (0.00s)\n    handler_test.go:7: x\nFAIL\nFAIL\texample.com/web/handler\t0.003s\n';
     expect(failureFiles(readFailureReport(web), index).map((f) => f.path)).toEqual([
       'services/web/handler/handler_test.go',
     ]);
@@ -47,7 +48,8 @@ describe('failureFiles', () => {
   });
 
   it('finds the module of a unittest id', () => {
-    const out = 'FAIL: test_days (tests.test_spans.SpanTest.test_days)\n';
+    const out =
+      '======================================================================\nFAIL: test_days (tests.test_spans.SpanTest.test_days)\n----------------------------------------------------------------------\nAssertionError\n\n----------------------------------------------------------------------\nRan 1 test in 0.001s\n\nFAILED (failures=1)\n';
     expect(failureFiles(readFailureReport(out), index).map((f) => f.path)).toEqual(['tests/test_spans.py']);
   });
 });

@@ -50,31 +50,66 @@ describe('readFailureReport: locations', () => {
   });
 });
 
-describe('readFailureReport: failing test names', () => {
+describe('readFailureReport: failing test names, as src/test-output reads them', () => {
   it.each([
-    ['pytest', 'FAILED tests/test_a.py::TestX::test_one[2] - assert 1\n', 'test_one'],
-    ['pytest section', '________________ TestX.test_two ________________\n', 'test_two'],
-    ['unittest', 'FAIL: test_days (tests.test_spans.SpanTest.test_days)\n', 'test_days'],
-    ['go test', '--- FAIL: TestAbs (0.00s)\n', 'TestAbs'],
-    ['cargo test', '---- stack::tests::pops stdout ----\n', 'pops'],
-    ['cargo summary', 'test tests::greets ... FAILED\n', 'greets'],
-    ['TAP', 'not ok 3 - clamps high values\n', 'clamps high values'],
-    ['TAP skip', 'not ok 4 - later # TODO not yet\n', 'later'],
-    ['node spec', '✖ replaces every space (1.1ms)\n', 'replaces every space'],
-    ['Jest', '  ● prices › formats cents\n', 'formats cents'],
-    ['Vitest', ' FAIL  test/m.test.ts > toCents > rounds to the nearest cent\n', 'rounds to the nearest cent'],
-    ['Vitest ×', '   × toCents > rounds up 3ms\n', 'rounds up'],
-    ['custom ✗', '✗ totals are rounded half up\n', 'totals are rounded half up'],
+    [
+      'pytest',
+      '============ FAILURES ============\n____ TestX.test_one[2] ____\n\n    def test_one():\n>       assert 1 == 2\nE       assert 1 == 2\n\ntests/test_a.py:4: AssertionError\n===== short test summary info =====\nFAILED tests/test_a.py::TestX::test_one[2] - assert 1 == 2\n===== 1 failed in 0.01s =====\n',
+      'test_one',
+    ],
+    [
+      'unittest',
+      '======================================================================\nFAIL: test_days (tests.test_spans.SpanTest.test_days)\n----------------------------------------------------------------------\nTraceback (most recent call last):\n  File "/workspace/tests/test_spans.py", line 5, in test_days\nAssertionError: 1 != 2\n\n----------------------------------------------------------------------\nRan 1 test in 0.001s\n\nFAILED (failures=1)\n',
+      'test_days',
+    ],
+    [
+      'go test',
+      '--- FAIL: TestAbs (0.00s)\n    abs_test.go:7: Abs(-1) = -1; want 1\nFAIL\nFAIL\texample.com/m/mathx\t0.002s\nFAIL\n',
+      'TestAbs',
+    ],
+    [
+      'cargo test',
+      "running 1 test\ntest stack::tests::pops ... FAILED\n\nfailures:\n\n---- stack::tests::pops stdout ----\nthread 'stack::tests::pops' panicked at src/stack.rs:9:5:\nboom\n\nfailures:\n    stack::tests::pops\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n",
+      'pops',
+    ],
+    [
+      'TAP',
+      'TAP version 13\n# Subtest: clamps high values\nnot ok 3 - clamps high values\n  ---\n  duration_ms: 1.2\n  ...\n1..3\n# pass 2\n# fail 1\n',
+      'clamps high values',
+    ],
+    [
+      'node spec',
+      '✖ replaces every space (1.1ms)\n  AssertionError [ERR_ASSERTION]: x\n\nℹ tests 1\nℹ pass 0\nℹ fail 1\n\n✖ failing tests:\n\ntest at test/a.test.js:3:1\n✖ replaces every space (1.1ms)\n',
+      'replaces every space',
+    ],
+    [
+      'Jest',
+      'FAIL src/prices.test.js\n  prices\n    ✕ formats cents (3 ms)\n\n  ● prices › formats cents\n\n    expect(received).toBe(expected)\n\nTests:       1 failed, 1 total\n',
+      'formats cents',
+    ],
+    [
+      'Vitest',
+      ' ❯ test/m.test.ts (1 test | 1 failed) 3ms\n   × toCents > rounds to the nearest cent 2ms\n\n⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯\n\n FAIL  test/m.test.ts > toCents > rounds to the nearest cent\nAssertionError: expected 1 to be 2\n\n Test Files  1 failed (1)\n      Tests  1 failed (1)\n',
+      'rounds to the nearest cent',
+    ],
   ])('%s', (_, out, name) => {
     expect(readFailureReport(out).testNames).toContain(name);
   });
 
-  it('reads Go packages and unittest ids', () => {
-    const r = readFailureReport(
-      'FAIL\texample.com/m/mathx\t0.002s\n# example.com/m/broken\nFAIL: test_x (pkg.tests.test_mod.T.test_x)\n',
+  it('reads Go packages (a package that does not build too) and unittest ids', () => {
+    const go = readFailureReport(
+      '--- FAIL: TestAbs (0.00s)\n    abs_test.go:7: want 1\nFAIL\nFAIL\texample.com/m/mathx\t0.002s\n# example.com/m/broken\nbroken/b.go:3:1: syntax error\nFAIL\texample.com/m/broken [build failed]\n',
     );
-    expect(r.goPackages).toEqual(['example.com/m/mathx', 'example.com/m/broken']);
-    expect(r.pythonModules).toEqual(['pkg.tests.test_mod.T.test_x']);
+    expect(go.goPackages).toEqual(expect.arrayContaining(['example.com/m/mathx', 'example.com/m/broken']));
+    const py = readFailureReport(
+      '======================================================================\nFAIL: test_x (pkg.tests.test_mod.T.test_x)\n----------------------------------------------------------------------\nTraceback (most recent call last):\n  File "/workspace/pkg/tests/test_mod.py", line 3, in test_x\nAssertionError\n\n----------------------------------------------------------------------\nRan 1 test in 0.001s\n\nFAILED (failures=1)\n',
+    );
+    expect(py.pythonModules).toEqual(['pkg.tests.test_mod.T.test_x']);
+  });
+
+  it('takes the failing test file src/test-output names as a location', () => {
+    const out = "not ok 1 - adds\n  ---\n  location: '/workspace/test/add.test.js:3:1'\n  ...\n1..1\n";
+    expect(paths(out)).toEqual(['test/add.test.js']);
   });
 });
 

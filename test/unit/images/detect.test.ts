@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HammerError, isHammerError } from '../../../src/errors.js';
-import { detectToolchain } from '../../../src/images/detect.js';
+import { detectToolchain, environmentLine, testEvidence } from '../../../src/images/detect.js';
 
 function usageError(fn: () => unknown): HammerError {
   try {
@@ -32,8 +32,8 @@ describe('detectToolchain', () => {
 
   it('refuses several toolchains, naming each with its files and the overrides', () => {
     const err = usageError(() => detectToolchain(['package.json', 'pyproject.toml', 'requirements.txt']));
-    expect(err.message).toContain('node (package.json)');
-    expect(err.message).toContain('python (pyproject.toml, requirements.txt)');
+    expect(err.message).toContain('node (package.json; no tests found)');
+    expect(err.message).toContain('python (pyproject.toml, requirements.txt; no tests found)');
     expect(err.hint).toContain('--toolchain');
     expect(err.hint).toContain('test_command');
   });
@@ -59,5 +59,57 @@ describe('detectToolchain', () => {
     const err = usageError(() => detectToolchain(['a.py', 'b.go']));
     expect(err.message).toContain('mixed');
     expect(err.message).toContain('go (b.go)');
+  });
+
+  it('a mixed repository: the ecosystem with tests wins, and says why the other was passed over', () => {
+    const paths = ['package.json', 'pyproject.toml', 'src/app/__init__.py', 'tests/test_app.py', 'web/index.js'];
+    const d = detectToolchain(['package.json', 'pyproject.toml'], paths, {
+      packageJson: JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' } }),
+    });
+    expect(d).toMatchObject({ toolchain: 'python', by: 'evidence', evidence: ['pyproject.toml'], tests: ['tests/'] });
+    expect(d.passedOver).toEqual(['node (package.json) has no tests']);
+  });
+
+  it('a real test script counts as node tests; the directive decides between two tested ecosystems', () => {
+    const paths = ['package.json', 'setup.py', 'test_calc.py', 'calc.test.js'];
+    const facts = { packageJson: JSON.stringify({ scripts: { test: 'node --test' } }) };
+    const err = usageError(() => detectToolchain(['package.json', 'setup.py'], paths, facts));
+    expect(err.message).toContain('evidence does not decide');
+    expect(err.message).toContain('tests: calc.test.js, package.json test script');
+    const d = detectToolchain(['package.json', 'setup.py'], paths, {
+      ...facts,
+      directive: 'Fix test_calc.py: total is wrong',
+    });
+    expect(d.toolchain).toBe('python');
+  });
+
+  it('tests under node_modules or vendor are not evidence', () => {
+    expect(
+      testEvidence(
+        'node',
+        ['node_modules/x/a.test.js'].filter((p) => !p.includes('node_modules')),
+      ),
+    ).toEqual([]);
+    const d = detectToolchain(
+      ['package.json', 'go.mod'],
+      ['package.json', 'go.mod', 'node_modules/x/a.test.js', 'x_test.go'],
+    );
+    expect(d.toolchain).toBe('go');
+  });
+});
+
+describe('environmentLine', () => {
+  it('says toolchain, version, evidence and test command in one line', () => {
+    expect(
+      environmentLine({
+        toolchain: 'python',
+        version: '3.13',
+        evidence: ['pyproject.toml', 'tests/'],
+        testCommand: 'python3 -m pytest -q',
+      }),
+    ).toBe('toolchain python 3.13 (pyproject.toml, tests/), test command: python3 -m pytest -q');
+    expect(environmentLine({ toolchain: 'go', evidence: [], testCommand: 'go test ./...', named: true })).toBe(
+      'toolchain go (named), test command: go test ./...',
+    );
   });
 });

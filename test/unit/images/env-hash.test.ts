@@ -41,13 +41,14 @@ describe('hashEnvInputs', () => {
   it('names env images hammer-box/<toolchain>-env:<hash>, and planEnvImage is stable for the same inputs', () => {
     expect(envImageTag('node', 'abcdef012345')).toBe('hammer-box/node-env:abcdef012345');
     const req = {
-      toolchain: 'node',
+      recipe: { toolchain: 'node', command: 'npm ci', custom: false },
       toolchainImage: { ref: 'hammer-box/node:x', id: 'sha256:aaaa' },
-      command: 'npm ci',
       files: base.files,
     };
     expect(planEnvImage(req)).toEqual(planEnvImage({ ...req, files: [...base.files].reverse() }));
     expect(planEnvImage(req).tag).toMatch(/^hammer-box\/node-env:[0-9a-f]{12}$/);
-    expect(planEnvImage({ ...req, toolchain: 'python' }).hash).not.toBe(planEnvImage(req).hash);
+    expect(planEnvImage({ ...req, recipe: { ...req.recipe, toolchain: 'python' } }).hash).not.toBe(
+      planEnvImage(req).hash,
+    );
   });
 });

@@ -1,21 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { setupEnvironment } from '../../../src/images/env-image.js';
-import {
-  defaultSetupCommand,
-  isDependencyFile,
-  localRequirementPaths,
-  setupScript,
-} from '../../../src/images/setup-plan.js';
+import { planPython } from '../../../src/images/python-setup.js';
+import { defaultSetupCommand, setupRecipe, setupScript } from '../../../src/images/setup-plan.js';
 
 describe('defaultSetupCommand', () => {
   it.each([
-    ['python', ['requirements.txt', 'setup.py'], 'python3 -m pip install --no-build-isolation -r requirements.txt'],
+    ['python', ['requirements.txt', 'setup.py'], 'python3 -m pip install -r requirements.txt'],
     [
       'python',
       ['requirements.txt', 'requirements-test.txt'],
-      'python3 -m pip install --no-build-isolation -r requirements.txt -r requirements-test.txt',
+      'python3 -m pip install -r requirements.txt -r requirements-test.txt',
     ],
-    ['python', ['pyproject.toml'], "python3 -m pip install --no-build-isolation -e '.[test]'"],
+    ['python', ['pyproject.toml'], "python3 -m pip install -e '.[test]'"],
     ['python', ['calc.py'], ''],
     ['node', ['package.json', 'package-lock.json'], 'npm ci'],
     ['node', ['package.json'], ''],
@@ -26,80 +22,88 @@ describe('defaultSetupCommand', () => {
   });
 });
 
-describe('isDependencyFile', () => {
-  it('hashes manifests and lockfiles, not sources', () => {
-    expect(isDependencyFile('node', 'package-lock.json')).toBe(true);
-    expect(isDependencyFile('node', 'index.js')).toBe(false);
-    expect(isDependencyFile('go', 'go.sum')).toBe(true);
-    expect(isDependencyFile('rust', 'Cargo.lock')).toBe(true);
-    expect(isDependencyFile('python', 'requirements-dev.txt')).toBe(true);
-    expect(isDependencyFile('python', 'calc.py')).toBe(false);
-  });
-});
-
-describe('localRequirementPaths', () => {
-  it('finds local directories in requirements, normalised, and ignores index names and escapes', () => {
-    const text = [
-      'requests==2.0',
-      './vendor/greet',
-      '-e ./libs/tool[extra]',
-      'file:./third  # comment',
-      '../outside',
-      './a/../b',
-      '.',
-    ].join('\n');
-    expect(localRequirementPaths(text)).toEqual(['.', 'libs/tool', 'third', 'vendor/greet']);
+describe('setupRecipe', () => {
+  it('a configured command wins and is marked custom; python plans its steps from pyproject.toml', () => {
+    expect(setupRecipe('python', 'make deps', ['pyproject.toml'])).toEqual({
+      toolchain: 'python',
+      command: 'make deps',
+      custom: true,
+    });
+    const plan = planPython(
+      ['pyproject.toml'],
+      ['pyproject.toml'],
+      '[project]\nname="x"\n[project.optional-dependencies]\ntests=["pytest"]\n',
+      [],
+    );
+    expect(setupRecipe('python', '', ['pyproject.toml'], plan)).toMatchObject({
+      command: "python3 -m pip install -e '.[tests]'",
+      custom: false,
+      python: plan,
+    });
   });
 });
 
 describe('setupScript', () => {
-  it('python installs into a venv that sees Debian packages and puts it first on PATH in the image', () => {
-    const s = setupScript('python');
-    expect(s.script).toContain('python3 -m venv --system-site-packages /opt/hammer/venv');
+  const recipe = (toolchain: string, command = 'true') => ({ toolchain, command, custom: true });
+
+  it('python installs into an empty venv that sees Debian packages and puts it first on PATH in the image', () => {
+    const s = setupScript(recipe('python'));
+    expect(s.script).toContain('python3 -m venv --without-pip --system-site-packages /opt/hammer/venv');
     expect(s.changes('/usr/bin:/bin')).toContain('ENV PATH=/opt/hammer/venv/bin:/usr/bin:/bin');
+    expect(s.carried.map((d) => d.to)).toEqual(['/opt/hammer/venv']);
+    // only an installed package counts as something installed
+    const [venv] = s.carried;
+    expect(venv!.significant('lib/python3.11/site-packages/requests/__init__.py')).toBe(true);
+    expect(venv!.significant('bin/python3')).toBe(false);
   });
 
-  it('node moves node_modules out of /workspace, which the runner cleans', () => {
-    const s = setupScript('node');
-    expect(s.script).toContain('cp -a node_modules/. /node_modules/');
-    expect(s.dirs).toContain('/node_modules');
+  it('node carries node_modules from /workspace to /node_modules, which the runner never cleans', () => {
+    const s = setupScript(recipe('node', 'npm ci'));
+    expect(s.carried).toHaveLength(1);
+    expect(s.carried[0]).toMatchObject({ from: '/workspace/node_modules', to: '/node_modules' });
+    expect(s.carried[0]!.significant('.package-lock.json')).toBe(false);
+    expect(s.carried[0]!.significant('is-number/package.json')).toBe(true);
   });
 
   it('go warms a build cache in the env image (compiling tests without running them) and puts its go wrapper first on PATH', () => {
-    const s = setupScript('go');
+    const s = setupScript(recipe('go', 'go mod download'));
     expect(s.script).toContain('GOCACHE=/opt/hammer/go/cache GOTMPDIR= "$hammer_go" test -exec /bin/true ./...');
     expect(s.script).toMatch(
       /cat > \/opt\/hammer\/bin\/go <<'HAMMER_GO_WRAPPER'\n#!\/bin\/sh\n[^]*\nHAMMER_GO_WRAPPER\n/,
     );
-    // the wrapper is written before the repository copy and setup's files are removed
-    expect(s.script.indexOf('HAMMER_GO_WRAPPER')).toBeLessThan(s.script.indexOf('find /workspace -mindepth 1 -delete'));
     expect(s.changes('/usr/bin:/bin')).toEqual(['ENV PATH=/opt/hammer/bin:/usr/bin:/bin']);
+    expect(s.carried.map((d) => d.to)).toEqual(['/opt/hammer/go', '/opt/hammer/bin']);
   });
 
   it('go and rust turn the offline defaults of their images back on-line for setup only', () => {
-    expect(setupScript('go').env.GOPROXY).toContain('proxy.golang.org');
-    expect(setupScript('rust').env.CARGO_NET_OFFLINE).toBe('false');
+    expect(setupScript(recipe('go')).env.GOPROXY).toContain('proxy.golang.org');
+    expect(setupScript(recipe('rust')).env.CARGO_NET_OFFLINE).toBe('false');
   });
 
-  it('every script empties /workspace and removes its own files before the commit', () => {
-    for (const tc of ['python', 'node', 'go', 'rust']) {
-      const { script } = setupScript(tc);
-      expect(script).toContain('find /workspace -mindepth 1 -delete');
-      expect(script).toContain('rm -rf /opt/hammer/.setup');
-      expect(script.indexOf('command.sh')).toBeLessThan(script.indexOf('find /workspace'));
-    }
+  it("python's default runs the documented steps instead of a command file", () => {
+    const plan = planPython(
+      ['pyproject.toml'],
+      ['pyproject.toml', 'src/calc/__init__.py'],
+      '[project]\nname="calc"\n',
+      [],
+    );
+    const s = setupScript(setupRecipe('python', '', ['pyproject.toml'], plan));
+    expect(s.script).not.toContain('command.sh');
+    expect(s.script).toContain('setup step 1 of 3');
+    expect(s.script).toContain('--no-build-isolation --no-index');
+    expect(s.script).toContain('echo /workspace/src > $hb_site/hammer-box-sources.pth');
+    expect(Object.keys(s.files)).toEqual(['probe-index.py']);
   });
 });
 
 describe('setupEnvironment', () => {
-  it('passes the host proxy settings and points every tool at the CA bundle', () => {
-    const env = setupEnvironment(
-      { HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost', PATH: '/x', SECRET: 's' },
-      true,
-    );
-    expect(env).toMatchObject({ HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost' });
-    expect(env.PATH).toBeUndefined();
-    expect(env.SECRET).toBeUndefined();
+  it('points setup at its proxy (never the host proxy) and every tool at the CA bundle', () => {
+    const env = setupEnvironment('http://172.20.0.2:3128', true);
+    expect(env).toMatchObject({
+      HTTPS_PROXY: 'http://172.20.0.2:3128',
+      http_proxy: 'http://172.20.0.2:3128',
+      NO_PROXY: '',
+    });
     for (const v of [
       'SSL_CERT_FILE',
       'NODE_EXTRA_CA_CERTS',
@@ -107,9 +111,8 @@ describe('setupEnvironment', () => {
       'REQUESTS_CA_BUNDLE',
       'CARGO_HTTP_CAINFO',
       'GIT_SSL_CAINFO',
-    ]) {
+    ])
       expect(env[v]).toBe('/opt/hammer/.setup/ca.crt');
-    }
-    expect(setupEnvironment({}, false)).toEqual({});
+    expect(setupEnvironment('http://p:3128', false).SSL_CERT_FILE).toBeUndefined();
   });
 });

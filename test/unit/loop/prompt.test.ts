@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ShownFile } from '../../../src/context/index.js';
-import { buildPrompt, headTailLines, renderPromptArtifact, type PromptInput } from '../../../src/loop/prompt.js';
+import { buildPrompt, renderPromptArtifact, type PromptInput } from '../../../src/loop/prompt.js';
+import { toTestRecord } from '../../../src/loop/test-record.js';
 import { testRecord } from '../state/make-state.js';
 
 const limits = {
@@ -9,6 +12,8 @@ const limits = {
   file_max_bytes: 16_000,
   output_head_lines: 2,
   output_tail_lines: 3,
+  output_failure_lines: 40,
+  output_max_failures: 5,
   map_chars: 6000,
 };
 
@@ -93,11 +98,51 @@ describe('buildPrompt', () => {
     expect(user).toContain('The rejected patch was:\n\n```diff\n--- a/x\n+++ b/x\n@@ -9 +9 @@');
   });
 
-  it('keeps the head and tail lines of test output', () => {
-    const out = Array.from({ length: 20 }, (_, k) => `line ${k + 1}`).join('\n');
+  it('shows the test output as the record holds it, cut once (never cut again)', () => {
+    const out = Array.from({ length: 200 }, (_, k) => `line ${k + 1}`).join('\n');
     const user = buildPrompt(input({ lastTest: testRecord(1, { stdout_tail: out }) })).messages[1].content;
-    expect(user).toContain('line 1\nline 2\n[... 15 lines omitted ...]\nline 18\nline 19\nline 20');
-    expect(user).not.toContain('line 3\n');
+    expect(user).toContain(out);
+    expect(user).not.toContain('omitted');
+  });
+
+  it('keeps a failure in the middle of long TAP output, with true counts in the markers', () => {
+    const tap = readFileSync(path.join(import.meta.dirname, '../../fixtures/test-output/node-20-tap-long.txt'), 'utf8');
+    const record = toTestRecord(
+      {
+        exitCode: 1,
+        stdout: { text: tap, totalBytes: tap.length, droppedBytes: 0 },
+        stderr: { text: '', totalBytes: 0, droppedBytes: 0 },
+        durationMs: 9,
+        timedOut: false,
+      },
+      { command: 'node --test', artifact: null, headLines: 40, tailLines: 80, failureLines: 40, maxFailures: 5 },
+    );
+    const user = buildPrompt(input({ lastTest: record })).messages[1].content;
+    expect(user).toContain(
+      "not ok 8 - parses row 8\n  ---\n  duration_ms: 20.522331\n  location: '/tmp/fnd-cap/node-long/test/rows.test.js:7:3'",
+    );
+    expect(user).toContain('[... 66 lines omitted ...]\n# Subtest: parses row 8');
+    expect(user).toContain('[... 239 lines omitted ...]');
+    expect(user).not.toMatch(/\[\.\.\. 1 lines? omitted/);
+    expect(user).toContain('Failing tests (1):\n- parses row 8 (/tmp/fnd-cap/node-long/test/rows.test.js:7)');
+    expect(user).toContain('Counts (node): 1 failed, 69 passed');
+  });
+
+  it('lists the failing tests with their packages, and counts those past the first 20', () => {
+    const failing = Array.from({ length: 23 }, (_, k) => ({
+      runner: 'go' as const,
+      scope: 'test' as const,
+      id: `TestCase${k}`,
+      name: `TestCase${k}`,
+      package: 'example.com/shop/stack',
+      file: 'stack_test.go',
+      line: k + 1,
+    }));
+    const lastTest = testRecord(1, { parsed: { runners: ['go'], failing, counts: [] } });
+    const user = buildPrompt(input({ lastTest })).messages[1].content;
+    expect(user).toContain('Failing tests (23):\n- TestCase0 in example.com/shop/stack (stack_test.go:1)\n');
+    expect(user).toContain('- TestCase19 in example.com/shop/stack (stack_test.go:20)\n- … and 3 more');
+    expect(user).not.toContain('TestCase20 ');
   });
 
   it('says when the tests have not run, and when they timed out', () => {
@@ -228,13 +273,5 @@ describe('buildPrompt', () => {
     const art = renderPromptArtifact(buildPrompt(input()));
     expect(art).toMatch(/^<!-- system -->\n\nYou are/);
     expect(art).toContain('<!-- user -->\n\n# Directive');
-  });
-});
-
-describe('headTailLines', () => {
-  it('keeps short text whole and cuts long text in the middle', () => {
-    expect(headTailLines('a\nb\nc\n', 1, 2)).toBe('a\nb\nc');
-    expect(headTailLines('a\nb\nc\nd', 1, 1)).toBe('a\n[... 2 lines omitted ...]\nd');
-    expect(headTailLines('a\nb\nc\nd', 0, 0)).toBe('[... 4 lines omitted ...]');
   });
 });

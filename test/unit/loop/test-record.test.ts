@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toTestRecord } from '../../../src/loop/test-record.js';
 import { TestRecordSchema } from '../../../src/state/run-state.js';
@@ -22,6 +24,8 @@ describe('toTestRecord', () => {
       artifact: 'iter-01-test.log',
       headLines: 2,
       tailLines: 2,
+      failureLines: 40,
+      maxFailures: 5,
     });
     expect(rec).toEqual({
       command: 'pytest',
@@ -30,6 +34,7 @@ describe('toTestRecord', () => {
       timed_out: false,
       stdout_tail: 'E   assert 1 == 2\nl0\n[... 47 lines omitted ...]\nl48\nl49',
       stderr_tail: 'warn',
+      parsed: { runners: [], failing: [], counts: [] },
       total_bytes: 5_000_005,
       dropped_bytes: 4_000_000,
       artifact: 'iter-01-test.log',
@@ -42,10 +47,62 @@ describe('toTestRecord', () => {
       artifact: null,
       headLines: 40,
       tailLines: 80,
+      failureLines: 40,
+      maxFailures: 5,
     });
     expect(rec.stdout_tail.length).toBeLessThan(600);
     expect(rec.stdout_tail).toContain('[... 999500 more characters]');
   });
+  it('cuts once, keeping every failure block between head and tail, and records the failing tests', () => {
+    const text = readFileSync(
+      path.join(import.meta.dirname, '../../fixtures/test-output/pytest-9-default.txt'),
+      'utf8',
+    );
+    const rec = toTestRecord(result(text), {
+      command: 'pytest',
+      artifact: null,
+      headLines: 3,
+      tailLines: 3,
+      failureLines: 40,
+      maxFailures: 10,
+    });
+    for (const header of ['test_add', 'test_add_param[2-5-7]', 'TestStack.test_error', 'test_load_missing']) {
+      expect(rec.stdout_tail).toContain(`_ ${header} _`);
+    }
+    // every marker counts the lines it stands for: kept lines + counted lines = the output's lines
+    const kept = rec.stdout_tail.split('\n');
+    const counted = kept.map((l) => Number(/^\[\.\.\. (\d+) lines omitted \.\.\.\]$/.exec(l)?.[1] ?? 0));
+    const markers = counted.filter((n) => n > 0).length;
+    expect(kept.length - markers + counted.reduce((a, b) => a + b, 0)).toBe(text.trimEnd().split('\n').length);
+    expect(rec.parsed?.runners).toEqual(['pytest']);
+    expect(rec.parsed?.counts).toEqual([{ runner: 'pytest', passed: 5, failed: 7 }]);
+    expect(rec.parsed?.failing.map((f) => f.id)).toContain('tests/test_calc.py::TestStack::test_lifo');
+    expect(rec.parsed?.failing[0]).toEqual({
+      runner: 'pytest',
+      scope: 'test',
+      id: 'tests/test_calc.py::test_add',
+      name: 'test_add',
+      package: null,
+      file: 'tests/test_calc.py',
+      line: 7,
+    });
+    expect(TestRecordSchema.safeParse(rec).success).toBe(true);
+  });
+
+  it('reads each stream: Jest writes its results to stderr', () => {
+    const jest = readFileSync(path.join(import.meta.dirname, '../../fixtures/test-output/jest-30.txt'), 'utf8');
+    const rec = toTestRecord(
+      { ...result(''), stderr: { text: jest, totalBytes: jest.length, droppedBytes: 0 } },
+      { command: 'npx jest', artifact: null, headLines: 2, tailLines: 2, failureLines: 40, maxFailures: 5 },
+    );
+    expect(rec.parsed?.failing.map((f) => f.id)).toEqual([
+      'cart discount takes ten percent off',
+      'top-level: order of items does not matter',
+      'money formats large amounts with separators',
+    ]);
+    expect(rec.stderr_tail).toContain('> 10 |     expect(money(1234.5)).toBe');
+  });
+
   it('records a timeout', () => {
     expect(
       toTestRecord(result('', { timedOut: true, exitCode: 137 }), {
@@ -53,6 +110,8 @@ describe('toTestRecord', () => {
         artifact: null,
         headLines: 1,
         tailLines: 1,
+        failureLines: 40,
+        maxFailures: 5,
       }),
     ).toMatchObject({
       timed_out: true,

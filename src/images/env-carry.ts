@@ -1,0 +1,120 @@
+// What of a finished setup goes into the env image: only the dependency directories of the
+// toolchain (the carried directories), re-packed entry by entry on their way from the setup
+// container to the image. Paths are renamed under the directory's place in the image; anything
+// that would leave it (.., absolute names, hard links elsewhere), device nodes and FIFOs are
+// dropped; set-id bits are cleared and every entry is owned by the sandbox user.
+import { posix } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import tar from 'tar-stream';
+
+/** A directory setup writes that the env image keeps. */
+export interface CarriedDir {
+  /** Where setup writes it (absolute, in the setup container). */
+  from: string;
+  /** Where it goes in the env image (absolute). */
+  to: string;
+  /** True for a path (relative to the directory) that shows setup installed something. */
+  significant: (rel: string) => boolean;
+}
+
+/** What re-packing saw. */
+export interface CarryStats {
+  entries: number;
+  dropped: number;
+  /** Entries that show something was installed. */
+  significant: number;
+  bytes: number;
+}
+
+/**
+ * Re-pack `source` (docker's archive of `dir.from`, whose entries start with its base name) as an
+ * archive to extract at `/`, with `dir.to`'s parents as directories owned by root. Resolves stats
+ * when the output is complete.
+ */
+export function carryArchive(
+  source: Readable,
+  dir: CarriedDir,
+  owner: { uid: number; gid: number },
+): { stream: Readable; done: Promise<CarryStats> } {
+  const extract = tar.extract();
+  const pack = tar.pack();
+  const out = new PassThrough({ highWaterMark: 4 * 1024 * 1024 });
+  const stats: CarryStats = { entries: 0, dropped: 0, significant: 0, bytes: 0 };
+  const srcBase = posix.basename(dir.from);
+  const dest = dir.to.replace(/^\/+/, '');
+  const mtime = new Date(0);
+  // the parents of the destination, root-owned like the rest of the image's tree
+  const parts = dest.split('/');
+  for (let i = 1; i < parts.length; i++)
+    pack.entry({ name: `${parts.slice(0, i).join('/')}/`, type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime });
+
+  const rename = (name: string): string | null => {
+    const clean = posix.normalize(name.replace(/^\.\//, '')).replace(/\/+$/, '');
+    if (clean.startsWith('/') || clean === '..' || clean.startsWith('../')) return null;
+    if (clean === srcBase) return '';
+    if (!clean.startsWith(`${srcBase}/`)) return null;
+    const rel = clean.slice(srcBase.length + 1);
+    return rel.split('/').includes('..') ? null : rel;
+  };
+
+  extract.on('entry', (header, body, next) => {
+    const rel = rename(header.name);
+    const keep = (): boolean => {
+      if (rel === null) return false;
+      if (header.type === 'file' || header.type === 'directory' || header.type === 'symlink') return true;
+      if (header.type === 'link') return typeof header.linkname === 'string' && rename(header.linkname) !== null;
+      return false;
+    };
+    if (rel === null || !keep()) {
+      stats.dropped++;
+      body.on('end', () => next());
+      body.resume();
+      return;
+    }
+    stats.entries++;
+    if (rel !== '' && header.type !== 'directory' && dir.significant(rel)) stats.significant++;
+    const name = rel === '' ? `${dest}/` : `${dest}/${rel}${header.type === 'directory' ? '/' : ''}`;
+    const linkname =
+      header.type === 'link'
+        ? `${dest}/${rename(header.linkname ?? '') ?? ''}`
+        : header.type === 'symlink'
+          ? (header.linkname ?? undefined)
+          : undefined;
+    const entry = pack.entry(
+      {
+        name,
+        type: header.type,
+        mode: (header.mode ?? 0o644) & 0o1777,
+        uid: owner.uid,
+        gid: owner.gid,
+        mtime: header.mtime ?? mtime,
+        size: header.type === 'file' ? header.size : 0,
+        ...(linkname !== undefined ? { linkname } : {}),
+      },
+      (err) => (err ? extract.destroy(err) : next()),
+    );
+    if (header.type === 'file') {
+      body.on('data', (chunk: unknown) => {
+        if (Buffer.isBuffer(chunk)) stats.bytes += chunk.length;
+      });
+      body.pipe(entry);
+    } else {
+      body.resume();
+      (entry as NodeJS.WritableStream).end();
+    }
+  });
+  const done = new Promise<CarryStats>((resolve, reject) => {
+    extract.on('finish', () => {
+      pack.finalize();
+    });
+    extract.on('error', reject);
+    pack.on('error', reject);
+    out.on('finish', () => resolve(stats));
+    out.on('error', reject);
+  });
+  done.catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  source.on('error', (err) => extract.destroy(err));
+  pack.pipe(out);
+  source.pipe(extract);
+  return { stream: out, done };
+}

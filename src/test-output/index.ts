@@ -1,0 +1,15 @@
+// Understanding test runner output: pytest, unittest, node's test runner (TAP and spec), other TAP,
+// Jest, Vitest, Mocha, go test and cargo test. Pure functions over text.
+export { distinctFailingTests, fixedTests, testKey, type FailingTest, type TestRunSummary } from './compare.js';
+export { cutTestOutput, omittedMarker, type CutLimits } from './cut.js';
+export { MAX_FAILURES, MAX_NAME } from './lines.js';
+export { parseTestOutput } from './parse.js';
+export {
+  TEST_RUNNERS,
+  type FailureScope,
+  type LineRange,
+  type TestCounts,
+  type TestFailure,
+  type TestOutputReport,
+  type TestRunner,
+} from './types.js';

@@ -1,0 +1,55 @@
+import { Readable } from 'node:stream';
+import tar from 'tar-stream';
+import { describe, expect, it } from 'vitest';
+import { carryArchive } from '../../../src/images/env-carry.js';
+
+async function entriesOf(
+  stream: Readable,
+): Promise<{ name: string; type: string; mode: number; uid: number; linkname?: string | null }[]> {
+  const extract = tar.extract();
+  const out: { name: string; type: string; mode: number; uid: number; linkname?: string | null }[] = [];
+  extract.on('entry', (h, body, next) => {
+    out.push({ name: h.name, type: h.type ?? 'file', mode: h.mode ?? 0, uid: h.uid ?? 0, linkname: h.linkname });
+    body.on('end', next);
+    body.resume();
+  });
+  const done = new Promise<void>((r) => extract.on('finish', () => r()));
+  stream.pipe(extract);
+  await done;
+  return out;
+}
+
+describe('carryArchive', () => {
+  it('keeps only the carried directory, renamed under its place in the image; drops escapes and devices; clears set-id bits', async () => {
+    const pack = tar.pack();
+    pack.entry({ name: 'venv/', type: 'directory', mode: 0o755 });
+    pack.entry({ name: 'venv/lib/python3.11/site-packages/x.py', mode: 0o4755 }, 'print(1)');
+    pack.entry({ name: 'venv/bin/python3', type: 'symlink', linkname: '/usr/bin/python3' });
+    pack.entry({ name: 'venv/hard', type: 'link', linkname: 'venv/lib/python3.11/site-packages/x.py' });
+    pack.entry({ name: 'venv/escape', type: 'link', linkname: '../etc/passwd' });
+    pack.entry({ name: 'venv/../etc/cron.d/x' }, 'x');
+    pack.entry({ name: 'other/file' }, 'x');
+    pack.entry({ name: 'venv/dev', type: 'character-device', devmajor: 1, devminor: 3 });
+    pack.finalize();
+    const carried = carryArchive(
+      Readable.from(pack),
+      { from: '/opt/hammer/venv', to: '/opt/hammer/venv', significant: (rel) => rel.startsWith('lib/') },
+      { uid: 10001, gid: 10001 },
+    );
+    const [entries, stats] = await Promise.all([entriesOf(carried.stream), carried.done]);
+    expect(entries.map((e) => e.name)).toEqual([
+      'opt/',
+      'opt/hammer/',
+      'opt/hammer/venv/',
+      'opt/hammer/venv/lib/python3.11/site-packages/x.py',
+      'opt/hammer/venv/bin/python3',
+      'opt/hammer/venv/hard',
+    ]);
+    expect(entries.find((e) => e.name.endsWith('x.py'))).toMatchObject({ mode: 0o755, uid: 10001 });
+    expect(entries.find((e) => e.name.endsWith('hard'))?.linkname).toBe(
+      'opt/hammer/venv/lib/python3.11/site-packages/x.py',
+    );
+    expect(entries[0]).toMatchObject({ uid: 0, mode: 0o755 });
+    expect(stats).toMatchObject({ significant: 1, dropped: 4 });
+  });
+});
