@@ -67,6 +67,8 @@ export const LoopConfigSchema = z.strictObject({
   max_iterations: z.number().int().min(1).max(1000),
   max_diff_lines: z.number().int().min(1),
   max_unusable_answers: z.number().int().min(1),
+  /** Requests to see more (files, line ranges, searches) the model may make in one iteration before it must answer. */
+  max_asks: z.number().int().min(0).max(20).default(3),
 });
 
 export const EditsConfigSchema = z.strictObject({

@@ -10,3 +10,12 @@ export { sharedPrefixLength } from './shared-prefix.js';
 export { memorySource, type ContextSource, type SearchHit } from './source.js';
 export { isSourcePath, isTestPath } from './source-files.js';
 export * from './types.js';
+export { parseAskRequests, type AskRequest } from './ask/parse-requests.js';
+export {
+  answerRequests,
+  repoPath,
+  ASK_LIMITS,
+  type AskAnswer,
+  type AskLimits,
+  type AskOutcome,
+} from './ask/answer-requests.js';

@@ -1,11 +1,18 @@
 // One turn of the loop: read state, generate, extract, validate, apply, test, update state.
 import { fileStates, rejectionText, rungLabel, type Rung } from '../edits/index.js';
 import { commitMessage, type ApplyResult, type ReadFilesResult } from '../git/index.js';
-import type { GenerateResult } from '../llm/index.js';
+import type { ChatMessage, GenerateResult } from '../llm/index.js';
 import { artifactNames } from '../state/artifact-names.js';
-import type { Iteration, RunState, TestRecord } from '../state/run-state.js';
+import type { AskRecord, Iteration, RunState, ShownItem, TestRecord } from '../state/run-state.js';
+import { askItems, askedShown, replyTo, requestsIn } from './ask.js';
 import { startIteration, updateIteration } from '../state/transitions.js';
-import { buildContext, changedRanges, sharedPrefixLength, type ContextResult } from '../context/index.js';
+import {
+  buildContext,
+  changedRanges,
+  sharedPrefixLength,
+  type ContextEntry,
+  type ContextResult,
+} from '../context/index.js';
 import { contextRecord } from './context-record.js';
 import { workbenchSource } from './context-source.js';
 import { interpretAnswer, type Interpretation } from './interpret-answer.js';
@@ -25,6 +32,8 @@ import { latestTest, seenPatchHash, testPassed } from './stop-conditions.js';
 
 /** The most bytes of a file read to place edits by its content. */
 const EDIT_READ_BYTES = 2 * 1024 * 1024;
+/** The most tree entries a request to see a file is answered from. */
+const ASK_TREE_ENTRIES = 100_000;
 
 /** Run iteration n+1 to its outcome, recording every phase. */
 export async function runIteration(
@@ -64,24 +73,59 @@ export async function runIteration(
     context: contextRecord(context),
   });
 
-  // 2. generate
-  const answer: GenerateResult = await rec.phase('generate', n, async () =>
-    recorded
-      ? { text: recorded.text, model: recorded.model, durationMs: 0, firstTokenMs: Number.NaN, attempts: 0 }
-      : deps.provider.generate({
-          messages: prompt.messages,
-          ...sig,
-          onProgress: (p) =>
-            deps.emit({
-              type: 'model_progress',
-              run_id: runId,
-              iteration: n,
-              tokens: p.tokens,
-              tps: p.tokensPerSecond,
-              elapsed_ms: p.elapsedMs,
-            }),
+  // 2. generate: an answer that asks to see more is answered from the head and the model asked again
+  // (up to loop.max_asks times; counted apart from iterations, replayed in order)
+  const asks: AskRecord[] = [];
+  const asked: ShownItem[] = [];
+  const generate = (messages: ChatMessage[]): Promise<GenerateResult> =>
+    deps.provider.generate({
+      messages,
+      ...sig,
+      onProgress: (p) =>
+        deps.emit({
+          type: 'model_progress',
+          run_id: runId,
+          iteration: n,
+          tokens: p.tokens,
+          tps: p.tokensPerSecond,
+          elapsed_ms: p.elapsedMs,
         }),
-  );
+    });
+  const answer: GenerateResult = await rec.phase('generate', n, async () => {
+    if (recorded)
+      return { text: recorded.text, model: recorded.model, durationMs: 0, firstTokenMs: Number.NaN, attempts: 0 };
+    let messages: ChatMessage[] = [...prompt.messages];
+    let askTree: readonly ContextEntry[] | null = null;
+    for (;;) {
+      const a = await generate(messages);
+      const requests =
+        asks.length < config.loop.max_asks
+          ? requestsIn(a.text, { format: config.model.edit_format, strict: config.edits.strict })
+          : [];
+      if (requests.length === 0) return a;
+      const k = asks.length + 1;
+      askTree ??= (await prep.workbench.listTree(prep.workbench.head(), { maxEntries: ASK_TREE_ENTRIES, ...sig }))
+        .entries;
+      const source = workbenchSource(prep.workbench, prep.workbench.head(), signal);
+      const { answers, reply } = await replyTo(requests, askTree, source, { k, max: config.loop.max_asks });
+      const record: AskRecord = {
+        answer_artifact: artifactNames.askAnswer(n, k),
+        reply_artifact: artifactNames.askReply(n, k),
+        items: askItems(answers),
+        chars: reply.length,
+      };
+      await deps.store.writeArtifact(runId, record.answer_artifact, a.text);
+      await deps.store.writeArtifact(runId, record.reply_artifact, reply);
+      asks.push(record);
+      asked.push(...askedShown(answers));
+      const context = rec.state.iterations.find((i) => i.n === n)?.context;
+      await set({
+        asks: [...asks],
+        ...(context ? { context: { ...context, items: [...context.items, ...asked] } } : {}),
+      });
+      messages = [...messages, { role: 'assistant', content: a.text }, { role: 'user', content: reply }];
+    }
+  });
   // the sandbox's repository (made in the background since the baseline) is needed from here on
   await prep.ready();
   rec.change((s) => (s.sandbox ? { ...s, sandbox: { ...s.sandbox, base_tree_matches: prep.treesComparable } } : s));
@@ -385,6 +429,7 @@ async function promptFor(
     maxDiffLines: config.loop.max_diff_lines,
     editFormat: config.model.edit_format,
     strict: config.edits.strict,
+    maxAsks: config.loop.max_asks,
   });
   return { prompt, context };
 }

@@ -34,6 +34,8 @@ export interface PromptInput {
   editFormat?: EditFormat;
   /** `[edits] strict`: unified diffs applied as written only. */
   strict?: boolean;
+  /** Requests to see more the model may make per iteration (0 or absent: not taught). */
+  maxAsks?: number;
 }
 
 /** One chat message. */
@@ -83,7 +85,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
     );
   }
   const user = `${parts.join('\n\n')}\n`;
-  const system = systemMessage(input.maxDiffLines, input.editFormat, input.strict);
+  const system = systemMessage(input.maxDiffLines, input.editFormat, input.strict, input.maxAsks);
   return {
     messages: [
       { role: 'system', content: system },

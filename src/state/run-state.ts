@@ -147,6 +147,31 @@ export const PromptContextRecordSchema = z.strictObject({
 });
 export type PromptContextRecord = z.infer<typeof PromptContextRecordSchema>;
 
+/** One request the model made to see more, and what came of it. */
+export const AskItemSchema = z.strictObject({
+  kind: z.enum(['read', 'search']),
+  /** The file (read) or the fixed string searched for (search), as asked. */
+  target: z.string(),
+  outcome: z.enum(['shown', 'cut', 'missing', 'refused', 'no_hits', 'over_limit']),
+  /** The lines shown of a read: "10-40". */
+  lines: z.string().optional(),
+  /** Matching lines shown of a search. */
+  hits: count.optional(),
+  chars: count,
+});
+export type AskItem = z.infer<typeof AskItemSchema>;
+
+/** One time the model asked to see more before answering (counted apart from iterations). */
+export const AskRecordSchema = z.strictObject({
+  /** The model's answer that asked, byte for byte (replay plays it back). */
+  answer_artifact: ArtifactNameSchema,
+  /** What the runtime answered. */
+  reply_artifact: ArtifactNameSchema,
+  items: z.array(AskItemSchema),
+  chars: count,
+});
+export type AskRecord = z.infer<typeof AskRecordSchema>;
+
 /** One turn of the loop. Fields are null until their phase has run (or when it was skipped). */
 export const IterationSchema = z.strictObject({
   n: z.number().int().min(1),
@@ -172,6 +197,8 @@ export const IterationSchema = z.strictObject({
       artifact: ArtifactNameSchema,
     })
     .nullable(),
+  /** The model's requests to see more before its answer, in order (absent when it made none). */
+  asks: z.array(AskRecordSchema).optional(),
   extraction: z
     .strictObject({
       kind: z.enum(['diff', 'no_changes', 'unusable']),

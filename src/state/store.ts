@@ -172,6 +172,8 @@ export class RunStore {
     const state = await this.read(runId);
     const answers: string[] = [];
     for (const it of [...state.iterations].sort((a, b) => a.n - b.n)) {
+      // the answers that asked to see more came before the iteration's answer
+      for (const ask of it.asks ?? []) answers.push(await this.readArtifact(runId, ask.answer_artifact));
       if (it.answer !== null) answers.push(await this.readArtifact(runId, it.answer.artifact));
     }
     return answers;

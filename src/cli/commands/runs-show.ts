@@ -85,6 +85,14 @@ function shownLines(it: Iteration, one: (text: string, max?: number) => string):
         : `, ${Math.min(100, Math.round((100 * p.shared_prefix_chars) / Math.max(1, p.chars)))}% shared with the previous prompt`;
     out.push(`${pad}prompt ${p.chars} chars${shared}`);
   }
+  for (const [i, ask] of (it.asks ?? []).entries()) {
+    const items = ask.items.map((a) => {
+      const what = a.kind === 'read' ? `read ${one(a.target, 80)}` : `search ${JSON.stringify(one(a.target, 60))}`;
+      const how = a.lines ? `lines ${a.lines}` : a.hits === undefined ? '' : `${a.hits} hits`;
+      return `${what} (${[a.outcome.replace('_', ' '), how].filter((x) => x !== '').join(', ')})`;
+    });
+    out.push(`${pad}asked (${i + 1}): ${items.join('; ')}; answered with ${ask.chars} chars`);
+  }
   const c = it.context;
   if (!c) return out;
   if (c.whole_repository) out.push(`${pad}small repository: every source file shown whole`);
