@@ -51,7 +51,8 @@ export function readFailureReport(output: string, workdir = '/workspace'): Failu
       locations.push({ path, line: m[2] === undefined ? null : Number(m[2]), at: m.index });
     }
   }
-  const failures = parseTestOutput(text).failures;
+  const parsed = parseTestOutput(text);
+  const failures = parsed.failures;
   for (const f of failures) {
     const path = f.file === null ? null : cleanPath(f.file, dir);
     // placed by the line of the output that explains the failure (after everything else when unknown)
@@ -63,7 +64,9 @@ export function readFailureReport(output: string, workdir = '/workspace'): Failu
   const tests = failures.filter((f) => f.scope === 'test' && f.name.length < MAX_NAME && f.id.length < MAX_NAME);
   return {
     locations,
-    testNames: unique(tests.map(innermostName).filter((n) => n !== '')),
+    testNames: unique(
+      (parsed.runners.length > 0 ? tests.map(innermostName) : customRunnerNames(text)).filter((n) => n !== ''),
+    ),
     goPackages: unique(
       failures
         .filter((f) => f.runner === 'go')
@@ -92,6 +95,16 @@ function innermostName(f: TestFailure): string {
         .replace(/\s+\(?\d+(?:\.\d+)?\s*m?s\)?\s*$/, '')
         .trim();
   }
+}
+
+/** A runner src/test-output does not know marks a failing test with a cross: `✗ totals are rounded`. */
+function customRunnerNames(text: string): string[] {
+  const names: string[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s{0,8}[✖✗✘×] (.{1,500})$/.exec(line);
+    if (m) names.push(m[1]!.replace(/\s+\(?\d+(?:\.\d+)?\s*m?s\)?\s*$/, '').trim());
+  }
+  return names;
 }
 
 /** The offset in text of its 1-based line n. */

@@ -107,6 +107,12 @@ describe('readFailureReport: failing test names, as src/test-output reads them',
     expect(py.pythonModules).toEqual(['pkg.tests.test_mod.T.test_x']);
   });
 
+  it('reads a runner src/test-output does not know by its crosses', () => {
+    expect(readFailureReport('✓ adds\n✗ totals are rounded half up (2ms)\n1 of 2 failed\n').testNames).toEqual([
+      'totals are rounded half up',
+    ]);
+  });
+
   it('takes the failing test file src/test-output names as a location', () => {
     const out = "not ok 1 - adds\n  ---\n  location: '/workspace/test/add.test.js:3:1'\n  ...\n1..1\n";
     expect(paths(out)).toEqual(['test/add.test.js']);
