@@ -106,7 +106,7 @@ describe('run: the model asks for a file and a search, then fixes the bug', () =
     expect(third[4]).toEqual({ role: 'assistant', content: ASK_SEARCH });
     expect(third[5]!.content).toContain('calc.py:');
     expect(third[5]!.content).toContain('result -= item');
-    expect(third[5]!.content).toContain('That was the last request');
+    expect(third[5]!.content).toContain('(request 2 of at most 3 this iteration)');
   });
 
   it('records the asks in the state and the artifacts, and shows them in runs show', async () => {
