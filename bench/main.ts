@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { packageRoot } from '../src/paths.js';
 import { createDockerClient, DockerSandboxEngine } from '../src/sandbox/index.js';
+import { benchContext } from './context.js';
 import { benchEdits } from './edits.js';
 import { benchRuntime } from './fixtures.js';
 import { benchImages } from './images.js';
@@ -20,6 +21,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   loop: benchLoop,
   edits: benchEdits,
   syntax: benchSyntax,
+  context: benchContext,
 };
 
 async function printMachine(): Promise<void> {
