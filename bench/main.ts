@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { packageRoot } from '../src/paths.js';
 import { createDockerClient, DockerSandboxEngine } from '../src/sandbox/index.js';
+import { benchConcurrency } from './concurrency.js';
 import { benchEdits } from './edits.js';
 import { benchRuntime } from './fixtures.js';
 import { benchImages } from './images.js';
@@ -18,6 +19,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   sandbox: benchSandbox,
   images: benchImages,
   loop: benchLoop,
+  concurrency: benchConcurrency,
   edits: benchEdits,
   syntax: benchSyntax,
 };
