@@ -8,6 +8,7 @@ import { packageRoot } from '../src/paths.js';
 import { createDockerClient, DockerSandboxEngine } from '../src/sandbox/index.js';
 import { benchConcurrency } from './concurrency.js';
 import { benchEdits } from './edits.js';
+import { benchFocus } from './focus.js';
 import { benchRuntime } from './fixtures.js';
 import { benchImages } from './images.js';
 import { benchLoop } from './loop.js';
@@ -20,6 +21,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   images: benchImages,
   loop: benchLoop,
   concurrency: benchConcurrency,
+  focus: benchFocus,
   edits: benchEdits,
   syntax: benchSyntax,
 };
