@@ -1,4 +1,4 @@
-# hammer-box developer targets. `make test` is what CI runs (after `make engine`).
+# hammer-box developer targets. CI runs `make test`, then `make security` (after `make engine`): see .ci/run.
 SHELL := /bin/bash
 NODE ?= node
 CLI := $(NODE) dist/cli/main.js

@@ -11,6 +11,8 @@ const SECURITY_CHEAP = [
   'test/security/gvisor.test.ts',
   'test/security/terminal.test.ts',
   'test/security/crash-points.test.ts',
+  'test/security/silent-engine.test.ts',
+  'test/security/repo-trust.test.ts',
 ];
 
 /** `make test GVISOR=0` (or an engine without runsc under GVISOR=auto) leaves the gVisor file out; the summary says so. */

@@ -1,8 +1,9 @@
-// Edit benchmark (issue 5): the share of the edit corpus (test/fixtures/edits) the apply ladder
-// applies correctly, beside strict `git apply` (the patch as written, the first rung only), and
-// per rung; plus the host's own cost of building the ladder for one answer. The ladder's git
-// checks run on the host in temp repositories (the same `git apply --check` / `git apply` with
-// the same flags the sandbox's step op runs), so the figures measure the ladder, not Docker.
+// Edit benchmark: the share of the edit corpus (test/fixtures/edits) the apply ladder applies
+// correctly, beside strict `git apply` (the patch as written, the first rung only); how many it
+// applied wrongly (must be 0); the refusals held, by why; per rung; plus the host's own cost of
+// building the ladder for one answer. The ladder's git checks run on the host in temp
+// repositories (the same `git apply --check` / `git apply` with the same flags the sandbox's step
+// op runs), so the figures measure the ladder, not Docker.
 import { RUNGS, rungLabel } from '../src/edits/index.js';
 import { interpretAnswer } from '../src/loop/interpret-answer.js';
 import { loadEditCorpus, type EditCase } from '../test/fixtures/edits/corpus.js';
@@ -15,6 +16,22 @@ const same = (a: ReadonlyMap<string, string> | null, b: ReadonlyMap<string, stri
 /** True when the outcome is what the case needs: the expected files, or nothing applied. */
 function correct(c: EditCase, o: LadderOutcome): boolean {
   return c.expect === 'applied' ? o.outcome === 'applied' && same(o.files, c.after) : o.outcome !== 'applied';
+}
+
+/** Why the ladder refused a case, in a few words. */
+function refusalKind(o: LadderOutcome): string {
+  const i = o.interpretation;
+  if (i.kind === 'unusable') return i.cutOff ? 'cut off' : 'refused before git (vetting)';
+  if (i.kind === 'no_changes') return 'NO_CHANGES';
+  if (o.gate !== null) return 'new syntax error (gate)';
+  const kinds = new Set(i.failures.map((f) => f.kind));
+  for (const [kind, label] of [
+    ['already_applied', 'already applied'],
+    ['no_change', 'changes nothing'],
+    ['guessed_path', 'guessed file name'],
+  ] as const)
+    if (kinds.has(kind)) return label;
+  return i.candidates.length === 0 ? 'not placed (host feedback)' : 'git refused every rung';
 }
 
 const pct = (n: number, d: number): string => `${n}/${d} (${d === 0 ? 0 : Math.round((100 * n) / d)}%)`;
@@ -47,6 +64,14 @@ export async function benchEdits(): Promise<void> {
   out.push(
     `refusals held             ladder ${pct(held(ladder), mustRefuse.length).padEnd(12)}  strict git apply ${pct(held(strict), mustRefuse.length)}`,
   );
+  out.push('refusals held, by why (ladder):');
+  const why = new Map<string, number>();
+  for (const c of mustRefuse.filter((x) => correct(x, ladder.get(x.name)!))) {
+    const k = refusalKind(ladder.get(c.name)!);
+    why.set(k, (why.get(k) ?? 0) + 1);
+  }
+  for (const [k, n] of [...why].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
+    out.push(`  ${k.padEnd(28)} ${String(n).padStart(3)}`);
   out.push('applied correctly, by the rung that applied it (ladder):');
   for (const rung of RUNGS) {
     const landed = shouldApply.filter(

@@ -17,6 +17,7 @@ import {
 import { packageRoot } from '../src/paths.js';
 import { createDockerClient } from '../src/sandbox/index.js';
 import { RunStore } from '../src/state/store.js';
+import { loadStateKey } from '../src/state/state-key.js';
 import { benchEnv, makeGitRepo, removeDir, safeJson, startScriptedOllama, type ScriptedOllama } from './fixtures.js';
 import { heading, printFigure, sample } from './lib.js';
 
@@ -83,7 +84,7 @@ async function benchSecondRun(): Promise<void> {
   const server = await startScriptedOllama(() => 'NO_CHANGES', 'bench-model');
   const repo = await makeGitRepo(nodeRepoFiles(), 'hb-bench-env-');
   const scratch = await mkdtemp(join(tmpdir(), 'hb-bench-env-'));
-  const store = new RunStore({ dir: join(repo, '.hammer') });
+  const store = new RunStore({ dir: join(repo, '.hammer'), key: await loadStateKey() });
   const samples: number[] = [];
   const envIds = new Set<string>();
   try {

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { packageRoot } from '../src/paths.js';
 import type { Iteration, RunState } from '../src/state/run-state.js';
 import { RunStore } from '../src/state/store.js';
+import { loadStateKey } from '../src/state/state-key.js';
 import {
   benchEnv,
   DockerEventLog,
@@ -48,7 +49,7 @@ export async function benchStartup(runIds: string[], opts: { model: string }): P
     `(fixture repo generated and committed in ${((performance.now() - made) / 1000).toFixed(1)} s; one unmeasured warm-up run first)\n`,
   );
   const scratch = await mkdtemp(join(tmpdir(), 'hb-bench-startup-'));
-  const store = new RunStore({ dir: join(repo, '.hammer') });
+  const store = new RunStore({ dir: join(repo, '.hammer'), key: await loadStateKey() });
   const rows: { total: number; state: RunState; spawnedAt: number }[] = [];
   const log = new DockerEventLog();
   try {

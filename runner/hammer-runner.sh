@@ -11,13 +11,17 @@
 #   apply-check [flags] <patch>   git apply --check; git's message on stderr is the reason
 #   apply [flags] <patch>         git apply (flags: --recount --ignore-whitespace --inaccurate-eof -pN -CN)
 #   commit <message>              git add -A && git commit (fixed author and date, hooks off)
-#   test <timeout-s> <command>    sh -c <command>; the result's exit is the command's exit code
+#   test <timeout-s> <command>    sh -c <command>; the result's exit is the command's exit code. Its
+#                                 TMPDIR is .git/hammer-tmp, emptied before and after (programs may
+#                                 run from it; /tmp is noexec); then what it left is killed and
+#                                 waited for ("settled")
 #   diff [<rev>]                  git diff --binary --full-index <rev or base> HEAD
 #   status                        git status --porcelain -z; the result says clean true/false
 #   tree                          HEAD's tree and commit
 #   reset                         git reset --hard HEAD && git clean -ffdx
 #   step <head> <name> <message> <timeout-s> <command> <flags> <patch> [<flags> <patch>]...
-#                                 one loop iteration in one exec: kill leftover processes, reset to <head>,
+#                                 one loop iteration in one exec: kill leftover processes (and wait until
+#                                 they are gone), reset to <head>,
 #                                 then for each candidate in turn (the apply ladder's rungs): write its
 #                                 patch to .git/hammer/<name>.<k> and `git apply --check <flags>`; the
 #                                 first that passes is applied with the same flags and committed, and the
@@ -33,6 +37,12 @@
 # stdout ends with one line: HAMMER_RESULT {"op":"...","ok":true,"exit":0,...}. Its values are only
 # op names, booleans, integers and hex hashes, all checked here before printing, never raw text.
 # The process exit status equals "exit". Patch files live under .git/hammer/, outside the tree.
+# test and step add "settled":true once every process the tests left is gone (false: some were
+# still there after SETTLE_SECONDS). A runner that could not start a process (every pid of the
+# sandbox's pids limit taken) ends with exit 71 and "fork":false instead of dying without a result.
+#
+# After the tests nothing here starts a process (no command substitution, no external command
+# until the result is printed): a fork bomb may hold every pid, and sh gives up when it cannot fork.
 #
 # The sandbox is hostile territory: between two ops the repo's code may rewrite .git/config, plant
 # hooks, filters or attributes. So every op re-asserts the neutralising attributes and every git call
@@ -41,12 +51,16 @@
 set -u
 LC_ALL=C
 export LC_ALL
+# How long test and step wait for the processes they killed to be gone.
+SETTLE_SECONDS=20
 # Only the variables set here steer git; whatever the environment carried is dropped.
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES \
   GIT_COMMON_DIR GIT_NAMESPACE GIT_CEILING_DIRECTORIES GIT_DISCOVERY_ACROSS_FILESYSTEM \
   GIT_EXTERNAL_DIFF GIT_DIFF_OPTS GIT_CONFIG GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT GIT_SSH \
   GIT_SSH_COMMAND GIT_ASKPASS GIT_EXEC_PATH GIT_TEMPLATE_DIR GIT_TRACE GIT_TRACE2 GIT_ATTR_SOURCE 2>/dev/null
-ws=$(pwd -P) || exit 70
+# the physical working directory, without a subshell (cd -P resolves links and sets PWD)
+cd -P . || exit 70
+ws=$PWD
 GIT_DIR="$ws/.git"
 GIT_WORK_TREE="$ws"
 GIT_CONFIG_NOSYSTEM=1
@@ -107,9 +121,39 @@ result() {
     fi
     shift 2
   done
-  printf '\nHAMMER_RESULT {"op":"%s","ok":%s,"exit":%s%s}\n' "$op_name" "$r_ok" "$r_exit" "$r_extra"
+  r_done=1
+  printf '\nHAMMER_RESULT {"op":"%s","ok":%s,"exit":%s%s}\n' "${op_name:-unknown}" "$r_ok" "$r_exit" "$r_extra"
   exit "$r_exit"
 }
+
+# pids_full: true when the sandbox's pids limit is (all but) used up, read from its cgroup (v2 or
+# v1); false when it is not, or cannot be read.
+pids_full() {
+  for p_dir in /sys/fs/cgroup /sys/fs/cgroup/pids; do
+    p_cur=
+    p_max=
+    { read -r p_cur <"$p_dir/pids.current" && read -r p_max <"$p_dir/pids.max"; } 2>/dev/null || continue
+    is_int "$p_cur" && is_int "$p_max" || return 1
+    [ "$p_cur" -ge $((p_max - 2)) ]
+    return
+  done
+  return 1
+}
+
+# On an exit without a result (sh ends a script whose fork failed, with status 2): say that the
+# runner could not start a process when the pids limit is the reason, rather than leave the host
+# with no result at all.
+on_exit() {
+  [ -z "${r_done:-}" ] || return 0
+  if pids_full; then
+    say "could not start a process: the sandbox's pids limit is full"
+    result 71 fork false
+  fi
+  say "stopped before its result"
+  result 70
+}
+r_done=
+trap on_exit EXIT
 
 # Attributes that make every file plain bytes: no eol conversion, no filter/ident/encoding, and no
 # diff or merge driver ("!diff" leaves diff unspecified, so text still diffs as text; "-diff" would
@@ -211,14 +255,57 @@ op_commit() {
   result 0 commit "$h_commit" tree "$h_tree"
 }
 
-# Kill every process of this uid but this shell (daemons left by earlier test code). The sandbox's
-# idle keeper runs as another uid, and PID 1 is never signalled by kill -1. Only inside a sandbox:
-# the host marks it with HAMMER_SANDBOX=1, and never as root (run as root elsewhere, kill -1 would
-# signal every process of the machine).
-kill_leftovers() {
+# my_uid: this shell's real uid in m_uid, read from /proc without starting a process.
+my_uid() {
+  m_uid=
+  { while read -r m_key m_val _; do
+    [ "$m_key" = Uid: ] && m_uid=$m_val && break
+  done </proc/self/status; } 2>/dev/null
+  is_int "$m_uid"
+}
+
+# uptime_cs: centiseconds since boot in u_cs (from /proc/uptime; no process started).
+uptime_cs() {
+  u_cs=
+  { read -r u_up _ </proc/uptime; } 2>/dev/null || return 1
+  u_int=${u_up%.*}
+  u_frac=${u_up#*.}
+  u_frac=${u_frac#0}
+  is_int "$u_int" && is_int "${u_frac:-0}" || return 1
+  u_cs=$((u_int * 100 + ${u_frac:-0}))
+}
+
+# others_left: true while a process of uid $m_uid other than this shell exists. A killed process
+# counts until PID 1 has reaped it: only then is its pid free again.
+others_left() {
+  for l_dir in /proc/[0-9]*; do
+    [ "${l_dir#/proc/}" = "$$" ] && continue
+    l_uid=
+    { while read -r l_key l_val _; do
+      [ "$l_key" = Uid: ] && l_uid=$l_val && break
+    done <"$l_dir/status"; } 2>/dev/null
+    [ "$l_uid" = "$m_uid" ] && return 0
+  done
+  return 1
+}
+
+# Kill every process of this uid but this shell (what the tests left, daemons included) and wait,
+# at most SETTLE_SECONDS, until all are gone and the pids limit has room again; 1 if they never
+# are. The sandbox's idle keeper runs as another uid, and PID 1 is never signalled by kill -1. Only
+# inside a sandbox: the host marks it with HAMMER_SANDBOX=1, and never as root (run as root
+# elsewhere, kill -1 would signal every process of the machine). Starts no process: the loop only
+# reads /proc (a fork bomb may hold every pid until it is dead).
+settle() {
   [ "${HAMMER_SANDBOX:-}" = 1 ] || return 0
-  [ "$(id -u)" != 0 ] || return 0
-  kill -KILL -1 2>/dev/null || :
+  my_uid || return 1
+  [ "$m_uid" != 0 ] || return 0
+  uptime_cs || return 1
+  k_end=$((u_cs + SETTLE_SECONDS * 100))
+  while :; do
+    kill -KILL -1 2>/dev/null || :
+    others_left || pids_full || return 0
+    uptime_cs && [ "$u_cs" -lt "$k_end" ] || return 1
+  done
 }
 
 # restore_tree <rev>: index and work tree exactly at <rev>, whatever the tests left behind. Tests
@@ -237,33 +324,48 @@ restore_tree() {
 }
 
 # oom_kills: how many processes the kernel killed at this sandbox's memory limit so far (the
-# memory cgroup's oom_kill counter, cgroup v1 or v2; empty when it cannot be read).
+# memory cgroup's oom_kill counter, cgroup v1 or v2), in o_kills; empty when it cannot be read.
 oom_kills() {
+  o_kills=
   for o_file in /sys/fs/cgroup/memory/memory.oom_control /sys/fs/cgroup/memory.events; do
     [ -r "$o_file" ] || continue
-    while read -r o_key o_val; do
-      [ "$o_key" = oom_kill ] && { printf '%s' "$o_val"; return 0; }
-    done <"$o_file"
+    { while read -r o_key o_val; do
+      [ "$o_key" = oom_kill ] && o_kills=$o_val && return 0
+    done <"$o_file"; } 2>/dev/null
   done
 }
 
-# run_tests <timeout-s> <command>: the command's exit status in t_exit; leftovers killed after.
-# When the kernel killed a process at the memory limit meanwhile, stderr says so: an exit 137
-# alone reads like any other SIGKILL.
+# run_tests <timeout-s> <command>: the command's exit status in t_exit; then every process it left
+# is killed and gone (t_settled true, or false if some outlived SETTLE_SECONDS). When the kernel
+# killed a process at the memory limit meanwhile, stderr says so: an exit 137 alone reads like any
+# other SIGKILL.
 run_tests() {
-  t_oom=$(oom_kills)
+  oom_kills
+  t_oom=$o_kills
+  # TMPDIR for the command: a fresh directory in the workspace volume, where programs may run (the
+  # /tmp tmpfs is noexec, and toolchains execute what they build in their temp directory: rustdoc's
+  # doctests, go test's binaries). Under .git, so git never tracks or cleans it. /tmp stays TMPDIR
+  # only when the directory cannot be made (a full workspace).
+  t_tmp="$GIT_DIR/hammer-tmp"
+  rm -rf -- "$t_tmp" 2>/dev/null
+  if mkdir -m 0700 -- "$t_tmp" 2>/dev/null; then t_tmpdir=$t_tmp; else t_tmpdir=${TMPDIR:-/tmp}; fi
   # The host enforces the real timeout and kills the whole tree; timeout(1) is a backstop that
   # signals the command's process group (0 means none).
   if [ "$1" -gt 0 ] && command -v timeout >/dev/null 2>&1; then
-    timeout -k 5 "$1" sh -c "$2" </dev/null
+    TMPDIR=$t_tmpdir timeout -k 5 "$1" sh -c "$2" </dev/null
   else
-    sh -c "$2" </dev/null
+    TMPDIR=$t_tmpdir sh -c "$2" </dev/null
   fi
   t_exit=$?
-  kill_leftovers
-  t_oom_after=$(oom_kills)
-  if is_int "${t_oom:-x}" && is_int "${t_oom_after:-x}" && [ "$t_oom_after" -gt "$t_oom" ]; then
-    say "out of memory: the kernel killed $((t_oom_after - t_oom)) test process(es) at the sandbox's memory limit (sandbox.memory); exit $t_exit"
+  t_settled=true
+  settle || {
+    t_settled=false
+    say "processes the tests started were still there ${SETTLE_SECONDS}s after being killed"
+  }
+  rm -rf -- "$t_tmp" 2>/dev/null
+  oom_kills
+  if is_int "${t_oom:-x}" && is_int "${o_kills:-x}" && [ "$o_kills" -gt "$t_oom" ]; then
+    say "out of memory: the kernel killed $((o_kills - t_oom)) test process(es) at the sandbox's memory limit (sandbox.memory); exit $t_exit"
   fi
 }
 
@@ -273,7 +375,7 @@ op_test() {
     result 2
   fi
   run_tests "$1" "$2"
-  result "$t_exit"
+  result "$t_exit" settled "$t_settled"
 }
 
 op_step() {
@@ -302,7 +404,6 @@ op_step() {
       }
     done
   done
-  kill_leftovers
   # back to the commit the host accepted last (this also drops a patch only the sandbox took)
   restore_tree "$s_head" || result 70
   s_k=0
@@ -331,7 +432,7 @@ op_step() {
   head_hashes || result 70
   printf 'HAMMER_STAGE applied %s %s\n' "$h_commit" "$h_tree"
   run_tests "$s_timeout" "$s_command"
-  result "$t_exit" applied true candidate "$s_applied" commit "$h_commit" tree "$h_tree"
+  result "$t_exit" applied true candidate "$s_applied" commit "$h_commit" tree "$h_tree" settled "$t_settled"
 }
 
 op_diff() {
@@ -383,6 +484,13 @@ case $op in
     result 2
     ;;
 esac
+
+# step starts from a sandbox where nothing the earlier tests started is left (before anything that
+# needs a process of its own)
+if [ "$op" = step ] && ! settle; then
+  say "step: processes left by earlier tests were still there ${SETTLE_SECONDS}s after being killed"
+  result 71 settled false
+fi
 
 if [ "$op" != init ]; then
   [ -d "$GIT_DIR" ] || {

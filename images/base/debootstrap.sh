@@ -1,11 +1,11 @@
 #!/bin/sh
-# Build a minimal Debian bookworm root filesystem with debootstrap and import it as a Docker image.
+# Build a minimal Debian trixie root filesystem with debootstrap and import it as a Docker image.
 # Usage: debootstrap.sh <tag> [suite] [mirror]
 # Needs root and debootstrap (installed from apt when missing). An imported image carries no ENV,
 # so PATH, LANG and the default command are set with --change.
 set -eu
 tag=${1:?usage: debootstrap.sh <tag> [suite] [mirror]}
-suite=${2:-bookworm}
+suite=${2:-trixie}
 mirror=${3:-http://deb.debian.org/debian}
 
 if [ "$(id -u)" != 0 ]; then

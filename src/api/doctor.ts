@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type Dockerode from 'dockerode';
 import { resolveConfig } from '../config/resolve.js';
 import type { Config } from '../config/schema.js';
-import { throwIfAborted } from '../errors.js';
+import { HammerError, throwIfAborted } from '../errors.js';
 import { BASE_TAG, checkImageContract, getToolchain, planToolchainImage } from '../images/index.js';
 import { createProvider } from '../llm/index.js';
 import {
@@ -14,7 +14,6 @@ import {
   type EngineAddress,
   type EngineInfo,
 } from '../sandbox/index.js';
-import { RunStore } from '../state/store.js';
 import {
   cgroupCheck,
   check,
@@ -28,8 +27,19 @@ import {
   type DoctorCheck,
   type DoctorReport,
 } from './doctor-checks.js';
+import { describePackageManager, type NodePackageManager } from '../images/node-package-manager.js';
+import {
+  availableReleases,
+  describeResolved,
+  resolveToolchainVersion,
+  type ResolvedToolchain,
+  type ToolchainRelease,
+} from '../images/versions/index.js';
+import { packageRoot } from '../paths.js';
+import { readRepoEnvironment } from './repo-environment.js';
 import { imageId } from './resolve-image.js';
 import { loadReplayAnswers } from './run.js';
+import { openRunStore } from './run-store.js';
 
 export type { CheckStatus, DoctorCheck, DoctorReport } from './doctor-checks.js';
 
@@ -59,8 +69,9 @@ export async function doctor(options: DoctorOptions = {}): Promise<DoctorReport>
     ...(options.configFile ? { configFile: options.configFile } : {}),
   });
   const { config } = resolved;
+  const toolchainNamed = resolved.sources.get('sandbox.toolchain') !== join(packageRoot(), 'configs', 'default.toml');
   const [engine, model] = await Promise.all([
-    engineChecks(config, env, options.docker, options.signal),
+    engineChecks(config, env, options.docker, options.signal, { repo, toolchainNamed }),
     modelChecks(config, env, repo, options.signal),
   ]);
   throwIfAborted(options.signal, 'doctor');
@@ -72,7 +83,8 @@ async function engineChecks(
   config: Config,
   env: NodeJS.ProcessEnv,
   given: Dockerode | undefined,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  target: { repo: string | undefined; toolchainNamed: boolean },
 ): Promise<{ checks: DoctorCheck[]; info: EngineInfo | null }> {
   let info: EngineInfo;
   let docker: Dockerode;
@@ -94,18 +106,62 @@ async function engineChecks(
   checks.push(
     ...(config.sandbox.image
       ? await ownImageChecks(docker, config, signal)
-      : await toolchainImageChecks(docker, config.sandbox.toolchain, signal)),
+      : await toolchainChecks(docker, config, target, signal)),
   );
   return { checks, info };
+}
+
+/**
+ * The toolchain and version a run would get (with --repo: detected and declared as a run reads them;
+ * else the configured toolchain's), then its images.
+ */
+async function toolchainChecks(
+  docker: Dockerode,
+  config: Config,
+  target: { repo: string | undefined; toolchainNamed: boolean },
+  signal?: AbortSignal,
+): Promise<DoctorCheck[]> {
+  let toolchain = config.sandbox.toolchain;
+  let resolved: ResolvedToolchain;
+  let pm: NodePackageManager | null = null;
+  try {
+    if (target.repo) {
+      const env = await readRepoEnvironment(target.repo, config, {
+        toolchainExplicit: target.toolchainNamed,
+        ...(signal ? { signal } : {}),
+      });
+      if (!env.toolchain || !env.toolchainVersion) throw new HammerError('USAGE', 'no toolchain for this repository');
+      toolchain = env.toolchain;
+      resolved = env.toolchainVersion.resolved;
+      pm = env.toolchainVersion.packageManager;
+    } else {
+      resolved = resolveToolchainVersion(getToolchain(toolchain).name, null, config.sandbox.toolchain_version);
+    }
+  } catch (err) {
+    return [failedCheck('toolchain', err)];
+  }
+  const others = availableReleases(toolchain)
+    .map((r) => r.version)
+    .filter((v) => v !== resolved.release.version);
+  const detail = [
+    `${describeResolved(resolved)} from ${resolved.release.origin}`,
+    ...(pm ? [`package manager ${describePackageManager(pm)}`] : []),
+    ...(others.length ? [`also available: ${others.join(', ')}`] : []),
+  ].join('; ');
+  return [
+    check('toolchain', 'ok', detail),
+    ...(await toolchainImageChecks(docker, toolchain, resolved.release, signal)),
+  ];
 }
 
 /** The base and toolchain images: missing ones are a warning, since the first run builds them. */
 async function toolchainImageChecks(
   docker: Dockerode,
   toolchain: string,
+  release: ToolchainRelease,
   signal?: AbortSignal,
 ): Promise<DoctorCheck[]> {
-  const build = `run 'hammer-box images build ${toolchain}'`;
+  const build = `run 'hammer-box images build ${toolchain}@${release.version}'`;
   try {
     getToolchain(toolchain);
   } catch (err) {
@@ -135,7 +191,7 @@ async function toolchainImageChecks(
   }
   const checks = [check('base image', 'ok', `${BASE_TAG} (${shortId(base)})`)];
   try {
-    const plan = await planToolchainImage(docker, toolchain, signal ? { signal } : {});
+    const plan = await planToolchainImage(docker, toolchain, { release, ...(signal ? { signal } : {}) });
     const id = await imageId(docker, plan.tag);
     checks.push(
       id
@@ -201,11 +257,7 @@ async function modelChecks(
   if (config.model.provider === 'replay') {
     const dir = repo ?? process.cwd();
     try {
-      const answers = await loadReplayAnswers(
-        new RunStore({ dir: join(dir, config.state.dir) }),
-        config.model.replay_run,
-        dir,
-      );
+      const answers = await loadReplayAnswers(await openRunStore(dir, config, env), config.model.replay_run, dir);
       return check('model', 'ok', `replay: ${answers.length} recorded answers from ${config.model.replay_run}`);
     } catch (err) {
       return failedCheck('model', err);

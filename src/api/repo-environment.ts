@@ -10,6 +10,7 @@ import { planPython } from '../images/python-setup.js';
 import { PYTHON_REQUIREMENTS, setupInputs, type ReadFiles, type SetupInputs } from '../images/setup-inputs.js';
 import { setupRecipe, type SetupRecipe } from '../images/setup-plan.js';
 import { getToolchain } from '../images/toolchains.js';
+import { readRepoToolchain, type RepoToolchain } from './repo-toolchain.js';
 
 /** Entries of a tree listed for detection; beyond this the source-extension fallback sees a prefix. */
 const MAX_TREE_ENTRIES = 50_000;
@@ -24,6 +25,8 @@ export interface RepoEnvironment {
   testCommand: string;
   /** The setup command ('' when there is nothing to install). */
   setupCommand: string;
+  /** The toolchain's release and (node) package manager; null when there is no toolchain. */
+  toolchainVersion: RepoToolchain | null;
   /** What setup runs; null when there is nothing to install. */
   recipe: SetupRecipe | null;
   /** The env image's key and the files setup receives; null when there is nothing to install. */
@@ -79,8 +82,16 @@ export async function readRepoEnvironment(
         if (!(config.sandbox.image && config.tools.test_command)) throw err;
       }
     }
-    const testCommand = config.tools.test_command || (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
+    // the toolchain's release (a user's own image needs none) and, for node, the package manager
+    const toolchainVersion =
+      toolchain !== null && !config.sandbox.image
+        ? await readRepoToolchain(workbench, userRepo.baseCommit, toolchain, rootNames, config, opts.signal)
+        : null;
+    const pm = toolchainVersion?.packageManager ?? undefined;
+    const testCommand =
+      config.tools.test_command || pm?.testCommand || (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
     const evidence = detection ? [...detection.evidence, ...detection.tests] : [];
+    const version = toolchainVersion?.resolved.release.version;
     const environment = (setupCommand: string): Environment => ({
       toolchain,
       evidence,
@@ -92,7 +103,13 @@ export async function readRepoEnvironment(
             ? 'sources'
             : 'evidence',
       test_command: testCommand,
-      line: environmentLine({ toolchain, evidence, testCommand, named: opts.toolchainExplicit }),
+      line: environmentLine({
+        toolchain,
+        ...(version ? { version } : {}),
+        evidence,
+        testCommand,
+        named: opts.toolchainExplicit,
+      }),
       setup_command: setupCommand,
     });
     if (toolchain === null)
@@ -101,6 +118,7 @@ export async function readRepoEnvironment(
         detection,
         testCommand,
         setupCommand: config.env.setup_command,
+        toolchainVersion,
         recipe: null,
         setupInputs: null,
         dependencyFiles: [],
@@ -116,7 +134,10 @@ export async function readRepoEnvironment(
             PYTHON_REQUIREMENTS.filter((r) => rootNames.includes(r)),
           )
         : undefined;
-    const recipe = setupRecipe(toolchain, config.env.setup_command, rootNames, python);
+    const recipe = setupRecipe(toolchain, config.env.setup_command, rootNames, {
+      ...(python ? { python } : {}),
+      ...(pm ? { node: { packageManager: pm, npmRegistry: config.env.npm_registry } } : {}),
+    });
     const inputs =
       recipe.command === ''
         ? null
@@ -132,6 +153,7 @@ export async function readRepoEnvironment(
       detection,
       testCommand,
       setupCommand: recipe.command,
+      toolchainVersion,
       recipe: recipe.command === '' ? null : recipe,
       setupInputs: inputs,
       dependencyFiles: inputs?.key ?? [],

@@ -13,12 +13,17 @@ import { emptyEnvsPath } from '../images/empty-envs.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 import { inspectImage } from '../images/engine.js';
 import type { ResolvedImage } from '../loop/run-types.js';
+import type { RegistryOptions } from '../registry/npm-registry.js';
+import { describePackageManager } from '../images/node-package-manager.js';
+import type { ToolchainVersionRecord } from '../state/run-state.js';
 import type { RepoEnvironment } from './repo-environment.js';
 
 /** The images a run uses: the sandbox's (ref, id) plus the toolchain and env images behind it. */
 export interface RunImages extends ResolvedImage {
   toolchain: { ref: string; id: string } | null;
   env: { ref: string; id: string } | null;
+  /** The toolchain's version (and node's package manager), recorded in the state and PR_SUMMARY.md. */
+  toolchain_version?: ToolchainVersionRecord;
 }
 
 /** Progress of image work: build output, setup output, and when setup starts. */
@@ -45,13 +50,21 @@ export async function resolveImage(
     return { ref, id, toolchain: null, env: null };
   }
   const toolchain = options.repoEnv?.toolchain ?? config.sandbox.toolchain;
+  const hostEnv = options.env ?? process.env;
+  const resolved = options.repoEnv?.toolchainVersion?.resolved;
   await bootstrapBase(docker, { ...sig, ...progress });
-  const img = await ensureToolchainImage(docker, toolchain, { ...sig, ...progress });
+  const img = await ensureToolchainImage(docker, toolchain, {
+    ...sig,
+    ...progress,
+    ...(resolved ? { release: resolved.release } : {}),
+    registry: await registryOptions(config, hostEnv),
+  });
   const toolchainImage = { ref: img.tag, id: img.id };
   const repoEnv = options.repoEnv;
-  if (!repoEnv?.recipe || !repoEnv.setupInputs) return { ...toolchainImage, toolchain: toolchainImage, env: null };
+  const versions = runVersions(repoEnv);
+  if (!repoEnv?.recipe || !repoEnv.setupInputs)
+    return { ...toolchainImage, toolchain: toolchainImage, env: null, ...versions };
   const inputs = repoEnv.setupInputs;
-  const hostEnv = options.env ?? process.env;
   const caBundle = await readCaBundle(config, hostEnv);
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
   let workbench: Workbench | undefined;
@@ -64,7 +77,7 @@ export async function resolveImage(
       timeoutMs: config.env.setup_timeout * 1000,
       memoryBytes: config.sandbox.memory,
       hostEnv,
-      allowHosts: config.env.allow_hosts,
+      allowHosts: setupHosts(config, toolchain),
       emptyEnvsPath: emptyEnvsPath(hostEnv),
       ...(caBundle ? { caBundle } : {}),
       repoTar: () => {
@@ -85,16 +98,41 @@ export async function resolveImage(
       ...sig,
     });
     if (envImage.steps.length > 0) options.onSetupSteps?.(envImage.steps);
-    if (envImage.id === null) return { ...toolchainImage, toolchain: toolchainImage, env: null };
+    if (envImage.id === null) return { ...toolchainImage, toolchain: toolchainImage, env: null, ...versions };
     return {
       ref: envImage.tag,
       id: envImage.id,
       toolchain: toolchainImage,
       env: { ref: envImage.tag, id: envImage.id },
+      ...versions,
     };
   } finally {
     await workbench?.dispose();
   }
+}
+
+/** The toolchain version and package manager a run records, when a toolchain image was resolved. */
+function runVersions(repoEnv: RepoEnvironment | undefined): Pick<RunImages, 'toolchain_version'> {
+  const tv = repoEnv?.toolchainVersion;
+  if (!tv) return {};
+  return {
+    toolchain_version: {
+      toolchain: tv.resolved.toolchain,
+      version: tv.resolved.release.version,
+      origin: tv.resolved.release.origin,
+      source: tv.resolved.source,
+      ...(tv.resolved.declaration
+        ? { declared: `${tv.resolved.declaration.file}: ${tv.resolved.declaration.text}` }
+        : {}),
+      ...(tv.packageManager ? { package_manager: describePackageManager(tv.packageManager) } : {}),
+    },
+  };
+}
+
+/** The hosts setup may reach besides the toolchain's registries: [env] allow_hosts, and for node the host of [env] npm_registry. */
+function setupHosts(config: Config, toolchain: string): string[] {
+  if (toolchain !== 'node') return config.env.allow_hosts;
+  return [...config.env.allow_hosts, new URL(config.env.npm_registry).hostname];
 }
 
 /** A stream that forwards the archive once the workbench exists (the setup container is created meanwhile). */
@@ -107,6 +145,15 @@ function lazyArchive(pending: Promise<ReturnType<typeof baseTarStream>>): Return
   });
   done.catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
   return { stream: out, done };
+}
+
+/** How the host reaches the npm registry for Node.js's binaries: [env] npm_registry, the CA bundle setup gets, the proxy variables. */
+export async function registryOptions(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): Promise<Omit<RegistryOptions, 'signal'>> {
+  const caBundle = await readCaBundle(config, env);
+  return { registry: config.env.npm_registry, env, ...(caBundle ? { caBundle } : {}) };
 }
 
 /** The CA bundle for setup: [env] ca_bundle, else SSL_CERT_FILE or NODE_EXTRA_CA_CERTS when set; none otherwise. */

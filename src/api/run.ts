@@ -5,22 +5,28 @@ import { join, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import type { Config } from '../config/schema.js';
 import { HammerError } from '../errors.js';
+import { resolveUserRepo } from '../git/index.js';
 import { getToolchain } from '../images/index.js';
 import { imageUsagePath, recordImageUsage } from '../images/usage.js';
 import { packageRoot } from '../paths.js';
-import type { ModelProvider } from '../llm/index.js';
+import type { ModelProvider, RecordedAnswer } from '../llm/index.js';
 import { lazyProvider } from './lazy-provider.js';
 import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
-import { assertResumable, recordedConfig, resumeLoop } from '../loop/resume.js';
+import { assertResumable, resumeLoop } from '../loop/resume.js';
 import { onlyReportLeft } from '../loop/resumable.js';
+import { faultClock } from '../loop/fault.js';
 import { reportOnly, runLoop } from '../loop/run.js';
 import type { RunOutcome } from '../loop/run-types.js';
 // the engine client (dockerode and its gRPC stack, ~200 ms to load) is imported when a run starts,
 // so loading it overlaps the git work that comes first instead of delaying everything
 const sandboxLib = (): Promise<typeof import('../sandbox/index.js')> => import('../sandbox/index.js');
-import { RunStore } from '../state/store.js';
+import type { RunState } from '../state/run-state.js';
+import type { RunStore } from '../state/store.js';
+import { checkDirectiveSize, readDirective } from './directive.js';
 import { readRepoEnvironment } from './repo-environment.js';
+import { resolveResumeConfig } from './resume-config.js';
+import { assertStateUntracked, openRunStore } from './run-store.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
 import { inspectImage } from '../images/engine.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
@@ -41,15 +47,21 @@ export interface RunOptions {
   onSetupStart?: ImageProgress['onSetupStart'];
   onSetupOutput?: ImageProgress['onSetupOutput'];
   /** Replay: run with these recorded answers instead of a model server. */
-  replayAnswers?: string[];
+  replayAnswers?: readonly RecordedAnswer[];
   /** The directive's text when it is not read from `directive` (replay uses the recorded text). */
   directiveText?: string;
+  /**
+   * Replay: the run being reproduced. Its reproducibility keys are kept (see resume-config.ts);
+   * everything that decides trust comes from the current configuration.
+   */
+  recorded?: Pick<RunState, 'config' | 'run_id'>;
   /** Replay: use exactly this image (id), refusing when it is gone; the toolchain and env images it recorded are carried over. */
   pinnedImage?: {
     ref: string;
     id: string;
     toolchain?: { ref: string; id: string } | null;
     env?: { ref: string; id: string } | null;
+    toolchain_version?: RunImages['toolchain_version'];
   };
 }
 
@@ -60,13 +72,20 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   const env = options.env ?? process.env;
   const repo = resolve(options.repo);
   const directivePath = resolve(options.directive);
-  const directiveText = options.directiveText ?? (await readDirective(directivePath));
-  const resolved = await resolveConfig({
+  const sources = {
     repo,
     env,
     ...(options.configFile ? { configFile: options.configFile } : {}),
     ...(options.flags ? { flags: options.flags } : {}),
-  });
+  };
+  const resolved = options.recorded
+    ? await resolveResumeConfig({ ...sources, recorded: options.recorded })
+    : await resolveConfig(sources);
+  const maxDirective = resolved.config.prompt.directive_max_bytes;
+  const directiveText =
+    options.directiveText === undefined
+      ? await readDirective(directivePath, maxDirective)
+      : checkDirectiveSize(options.directiveText, maxDirective, `of run ${options.recorded?.run_id ?? ''}`.trim());
   // the toolchain: named (flag, config file, environment, or the replayed run's config), else
   // detected from the base commit's tree; the recorded config carries the one used
   const toolchainExplicit =
@@ -80,7 +99,9 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
     ...resolved.config,
     sandbox: { ...resolved.config.sandbox, toolchain: repoEnv.toolchain ?? resolved.config.sandbox.toolchain },
   };
-  const store = new RunStore({ dir: join(repo, config.state.dir) });
+  // refused before anything is written: runs are never taken from the repository's tree
+  await assertStateUntracked(repo, repoEnv.userRepo, config, repoEnv.userRepo.baseCommit, options.signal);
+  const store = await openRunStore(repo, config, env);
   const replayAnswers =
     options.replayAnswers ??
     (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
@@ -148,7 +169,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
             }
             emit(event);
           },
-          now: () => new Date(),
+          now: clock(env),
           ...sig,
         },
       );
@@ -160,33 +181,51 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   }
 }
 
-/** Continue an interrupted or broken run of `repo` (see src/loop/resume.ts). */
-export async function resume(options: {
+/** What `resume` takes: the run, and the same configuration sources as `run` (see resume-config.ts). */
+export interface ResumeOptions {
   repo: string;
   runId: string;
+  configFile?: string;
+  /** Config keys set on the command line (the highest layer). */
+  flags?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
   emit?: LoopEmitter;
   signal?: AbortSignal;
   logLevel?: string;
-}): Promise<RunOutcome> {
+}
+
+/**
+ * Continue an interrupted or broken run of `repo` (see src/loop/resume.ts). Only a state file
+ * sealed under the user's key is resumed, and its configuration is the current user's.
+ */
+export async function resume(options: ResumeOptions): Promise<RunOutcome> {
   const env = options.env ?? process.env;
   const repo = resolve(options.repo);
-  const { config: current } = await resolveConfig({ repo, env });
-  const store = new RunStore({ dir: join(repo, current.state.dir) });
-  const old = await store.read(options.runId);
+  const sources = {
+    repo,
+    env,
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.flags ? { flags: options.flags } : {}),
+  };
+  const { config: current } = await resolveConfig(sources);
+  const store = await openRunStore(repo, current, env);
+  const found = await store.read(options.runId);
   // refuse before anything is started: an ended or live run needs no engine and no model
-  assertResumable(old);
+  assertResumable(found);
+  const old: RunState = { ...found, artifacts_dir: store.artifactsDir(found.run_id) };
+  const loggerFor = (runId: string) =>
+    createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' });
   // a run that ended but was stopped before its report needs neither engine nor model
   if (onlyReportLeft(old)) {
-    return reportOnly(old, {
-      store,
-      emit: options.emit ?? ignoreEvents,
-      now: () => new Date(),
-      loggerFor: (runId) =>
-        createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
-    });
+    return reportOnly(old, { store, emit: options.emit ?? ignoreEvents, now: clock(env), loggerFor });
   }
-  const config = recordedConfig(old);
+  const { config } = await resolveResumeConfig({ ...sources, recorded: old });
+  checkDirectiveSize(old.directive.text, config.prompt.directive_max_bytes, `of run ${old.run_id}`);
+  const sig = options.signal ? { signal: options.signal } : {};
+  // the run continues in this repository, from its recorded base commit, and nothing is written
+  // before the base is checked
+  const userRepo = await resolveUserRepo(repo, old.repo.base_commit, sig);
+  await assertStateUntracked(repo, userRepo, config, userRepo.baseCommit, options.signal);
   const answers =
     config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
@@ -194,23 +233,33 @@ export async function resume(options: {
     const { docker, engine } = await openEngine(sandboxLib(), env, options.signal);
     return await resumeLoop(
       old,
-      config,
+      {
+        repoPath: repo,
+        directivePath: old.directive.path,
+        directiveText: old.directive.text,
+        config,
+        testCommand: testCommandFor(config),
+        userRepo,
+      },
       {
         engine,
         resolveImage: () => pinned(docker, recordedImage(old)),
         provider,
         store,
-        loggerFor: (runId) =>
-          createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' }),
+        loggerFor,
         emit: options.emit ?? ignoreEvents,
-        now: () => new Date(),
-        ...(options.signal ? { signal: options.signal } : {}),
+        now: clock(env),
+        ...sig,
       },
-      testCommandFor(config),
     );
   } finally {
     await provider.close();
   }
+}
+
+/** The run's clock: the real one, unless HAMMER_FAULT_CLOCK stops it for a test. */
+function clock(env: NodeJS.ProcessEnv): () => Date {
+  return faultClock(env['HAMMER_FAULT_CLOCK']) ?? (() => new Date());
 }
 
 /** A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module. */
@@ -227,28 +276,8 @@ export function testCommandFor(config: Config): string {
   return getToolchain(config.sandbox.toolchain).defaultTestCommand;
 }
 
-async function readDirective(path: string): Promise<string> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new HammerError(
-      'USAGE',
-      `cannot read the directive file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      {
-        hint: 'pass --directive <file> with a text file saying what to do',
-      },
-    );
-  }
-  if (text.trim() === '')
-    throw new HammerError('USAGE', `the directive file ${path} is empty`, {
-      hint: 'write what the model should do into it',
-    });
-  return text;
-}
-
 /** Recorded answers: a run id of this repository, or a directory holding iter-NN-answer.md files. */
-export async function loadReplayAnswers(store: RunStore, source: string, repo: string): Promise<string[]> {
+export async function loadReplayAnswers(store: RunStore, source: string, repo: string): Promise<RecordedAnswer[]> {
   if (!source) {
     throw new HammerError('USAGE', 'the replay provider needs recorded answers', {
       hint: "use 'hammer-box replay <run_id>', or set [model] replay_run to a run id or a directory of iter-NN-answer.md files",
@@ -264,7 +293,7 @@ export async function loadReplayAnswers(store: RunStore, source: string, repo: s
     .filter((n) => /^iter-\d+-answer\.md$/.test(n))
     .sort((a, b) => parseInt(a.slice(5), 10) - parseInt(b.slice(5), 10));
   if (names.length === 0) throw new HammerError('USAGE', `no iter-NN-answer.md files in ${dir}`);
-  return Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')));
+  return Promise.all(names.map(async (n) => ({ text: await readFile(join(dir, n), 'utf8') })));
 }
 
 /** The image a resumable run recorded (assertResumable refuses a run without one). */
@@ -289,5 +318,11 @@ async function pinned(docker: Dockerode, img: NonNullable<RunOptions['pinnedImag
     );
   }
   await assertEngineArchitecture(docker, img.ref, facts.architecture, facts.os);
-  return { ref: img.id, id: facts.id, toolchain: img.toolchain ?? null, env: img.env ?? null };
+  return {
+    ref: img.id,
+    id: facts.id,
+    toolchain: img.toolchain ?? null,
+    env: img.env ?? null,
+    ...(img.toolchain_version ? { toolchain_version: img.toolchain_version } : {}),
+  };
 }

@@ -6,7 +6,8 @@ import { HammerError, isHammerError } from '../errors.js';
 import { finishedIterations } from '../loop/stop-conditions.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { RunState } from '../state/run-state.js';
-import { RunStore, type SkippedStateFile } from '../state/store.js';
+import type { RunStore, SkippedStateFile } from '../state/store.js';
+import { openRunStore } from './run-store.js';
 
 /** Which repository's runs; its state directory comes from the resolved config ([state] dir). */
 export interface RunsOptions {
@@ -53,8 +54,9 @@ export async function repoRunStore(options: RunsOptions): Promise<RunStore> {
     throw new HammerError('REPO_INVALID', `${repo} is not a directory`, {
       hint: 'pass --repo <path> with the repository the runs belong to',
     });
-  const { config } = await resolveConfig({ repo, env: options.env ?? process.env });
-  return new RunStore({ dir: join(repo, config.state.dir) });
+  const env = options.env ?? process.env;
+  const { config } = await resolveConfig({ repo, env });
+  return openRunStore(repo, config, env);
 }
 
 /** Every run of the repository, newest first; unreadable state files are listed, not fatal. */

@@ -11,6 +11,8 @@ import { printJson } from './terminal-json.js';
 
 const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
 const program = buildProgram(version);
+/** How long the process may linger after its command finished (pending output is flushed first). */
+const EXIT_GRACE_MS = 2_000;
 // a command run with --json answers with a JSON document on stdout, errors included
 let json = false;
 program.hook('preAction', (_cmd, action) => {
@@ -34,3 +36,6 @@ try {
     process.exitCode = exitCode;
   }
 }
+// The command is done. Whatever is still open (a request to an engine that never answered, a
+// socket of a model server) must not keep the process alive: it gets a moment, then exits.
+setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();

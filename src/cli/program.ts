@@ -25,6 +25,12 @@ export function buildProgram(version: string): Command {
     .requiredOption('--directive <file>', 'a text file saying what to do')
     .option('--base <ref>', 'branch or commit to start from (default: main)')
     .addOption(new Option('--toolchain <name>', 'toolchain image to test in').conflicts('image'))
+    .addOption(
+      new Option(
+        '--toolchain-version <version>',
+        "the toolchain's version instead of the one the repository declares (e.g. 22, 1.25)",
+      ).conflicts('image'),
+    )
     .option('--image <ref>', 'your own image instead of a toolchain image (must meet the image contract)')
     .option('--test-command <cmd>', 'the test command, run with sh -c in /workspace')
     .option('--test-timeout <seconds>', 'wall-clock limit of one test run', parseNumber)
@@ -46,6 +52,7 @@ export function buildProgram(version: string): Command {
     .command('replay <run_id>')
     .description("run again with the model's recorded answers from an earlier run, to reproduce it exactly")
     .option('--repo <path>', 'the repository the run belongs to', '.')
+    .option('--config <file>', 'a TOML config file (the run record never sets limits, policy or where things go)')
     .option('--json', 'print one JSON document with the result on stdout')
     .action(async (runId: string, opts: Record<string, unknown>) => lazy('./commands/replay.js', { ...opts, runId }));
 
@@ -53,6 +60,10 @@ export function buildProgram(version: string): Command {
     .command('resume <run_id>')
     .description('continue a run that was interrupted, killed or broke, from its last completed phase')
     .option('--repo <path>', 'the repository the run belongs to', '.')
+    .option(
+      '--config <file>',
+      'a TOML config file (the model, limits and policy come from your config, not the run record)',
+    )
     .option('--json', 'print one JSON document with the result on stdout')
     .action(async (runId: string, opts: Record<string, unknown>) => lazy('./commands/resume.js', { ...opts, runId }));
 
@@ -97,11 +108,13 @@ export function buildProgram(version: string): Command {
   const images = program.command('images').description('build and list sandbox images (no registry needed)');
   images
     .command('bootstrap')
-    .description('make the base image: pull debian:bookworm-slim, or build it with debootstrap')
+    .description('make the base image: pull debian:trixie-slim, or build it with debootstrap')
     .action(async (opts: Record<string, unknown>) => lazy('./commands/images.js', { ...opts, action: 'bootstrap' }));
   images
     .command('build [toolchain]')
-    .description('build a toolchain image (content-addressed: unchanged images are not rebuilt)')
+    .description(
+      'build toolchain images, each at its default version, or one (name@version for another version, e.g. node@22); content-addressed: unchanged images are not rebuilt',
+    )
     .action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
       lazy('./commands/images.js', { ...opts, action: 'build', toolchain }),
     );

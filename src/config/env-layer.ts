@@ -12,6 +12,7 @@ export const ENV_KEYS = {
   HAMMER_TEST_TIMEOUT: 'tools.test_timeout',
   HAMMER_IMAGE: 'sandbox.image',
   HAMMER_TOOLCHAIN: 'sandbox.toolchain',
+  HAMMER_TOOLCHAIN_VERSION: 'sandbox.toolchain_version',
   HAMMER_RUNTIME: 'sandbox.runtime',
   HAMMER_BASE: 'git.base',
 } as const;

@@ -1,11 +1,17 @@
 // Resolve the configuration: defaults < repo .hammer/config.toml < --config < environment < flags.
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { HammerError } from '../errors.js';
 import { packageRoot } from '../paths.js';
+import { applyRepoCeilings, ceilingError, layerSets } from './ceilings.js';
 import { envLayer, OLLAMA_HOST_SOURCE, ollamaHostLayer } from './env-layer.js';
+import { FORBIDDEN_KEYS } from './safe-keys.js';
 import { type Config, ConfigSchema } from './schema.js';
 import { type ConfigLayer, readTomlLayer } from './toml-source.js';
+
+/** Where a repository's own config lives, relative to its root. */
+export const REPO_CONFIG_PATH = ['.hammer', 'config.toml'] as const;
 
 /**
  * Keys a repository's own `.hammer/config.toml` may set. The repository is untrusted: it may tune
@@ -18,6 +24,7 @@ export const REPO_ALLOWED = [
   'loop',
   'prompt',
   'sandbox.toolchain',
+  'sandbox.toolchain_version',
 ] as const;
 
 export interface ResolveOptions {
@@ -38,7 +45,11 @@ export interface ResolvedConfig {
   sources: Map<string, string>;
 }
 
-/** Load every layer, merge them and validate the result; errors name file, line and key. */
+/**
+ * Load every layer, merge them and validate the result; errors name file, line and key. The
+ * repository's layer may set only REPO_ALLOWED keys, and may only lower the limits among them
+ * (see ceilings.ts): the user's own layers are the ceiling.
+ */
 export async function resolveConfig(options: ResolveOptions = {}): Promise<ResolvedConfig> {
   const layers: ConfigLayer[] = [];
   const defaults = await readTomlLayer(options.defaultsFile ?? join(packageRoot(), 'configs', 'default.toml'));
@@ -46,12 +57,10 @@ export async function resolveConfig(options: ResolveOptions = {}): Promise<Resol
   const env = options.env ?? process.env;
   const ollamaHost = ollamaHostLayer(env);
   if (ollamaHost) layers.push(ollamaHost);
-  if (options.repo) {
-    const repoLayer = await readTomlLayer(join(options.repo, '.hammer', 'config.toml'), { optional: true });
-    if (repoLayer) {
-      checkRepoLayer(repoLayer);
-      layers.push(repoLayer);
-    }
+  const repoLayer = options.repo ? await readRepoLayer(options.repo) : undefined;
+  if (repoLayer) {
+    checkRepoLayer(repoLayer);
+    layers.push(repoLayer);
   }
   if (options.configFile) {
     const file = await readTomlLayer(options.configFile);
@@ -59,16 +68,46 @@ export async function resolveConfig(options: ResolveOptions = {}): Promise<Resol
   }
   layers.push(envLayer(env));
   if (options.flags) layers.push({ source: 'command line', values: options.flags, lines: new Map() });
-  const resolved = mergeAndValidate(layers);
-  if (
-    ollamaHost &&
-    resolved.sources.get('model.url') === OLLAMA_HOST_SOURCE &&
-    resolved.config.model.provider !== 'ollama'
-  ) {
-    // OLLAMA_HOST must never send another provider's requests (and API key) to the Ollama host
-    return mergeAndValidate(layers.filter((l) => l !== ollamaHost));
-  }
-  return resolved;
+  // OLLAMA_HOST must never send another provider's requests (and API key) to the Ollama host
+  const merge = (ls: ConfigLayer[]): ResolvedConfig => {
+    const resolved = mergeAndValidate(ls);
+    const dropOllamaHost =
+      ollamaHost &&
+      resolved.sources.get('model.url') === OLLAMA_HOST_SOURCE &&
+      resolved.config.model.provider !== 'ollama';
+    return dropOllamaHost ? mergeAndValidate(ls.filter((l) => l !== ollamaHost)) : resolved;
+  };
+  const resolved = merge(layers);
+  if (!repoLayer) return resolved;
+  const user = merge(layers.filter((l) => l !== repoLayer));
+  const repoOnTop = merge([...layers.filter((l) => l !== repoLayer), repoLayer]);
+  const ceiled = applyRepoCeilings(resolved.config, repoOnTop.config, user.config, (k) => layerSets(repoLayer, k));
+  if (ceiled.breaches.length)
+    throw ceilingError(repoLayer, ceiled.breaches, (k) => user.sources.get(k) ?? 'the defaults');
+  const sources = new Map(resolved.sources);
+  for (const key of ceiled.lowered) sources.set(key, repoLayer.source);
+  return { config: ceiled.config, sources };
+}
+
+/**
+ * The repository's `.hammer/config.toml`, or undefined when it has none. Untrusted: `.hammer` must
+ * be a real directory and the file a regular file (never read through a symlink), of capped size.
+ */
+async function readRepoLayer(repo: string): Promise<ConfigLayer | undefined> {
+  const dir = join(repo, REPO_CONFIG_PATH[0]);
+  const st = await lstat(dir).catch(() => undefined);
+  if (st === undefined) return undefined;
+  if (!st.isDirectory())
+    throw new HammerError(
+      'CONFIG_INVALID',
+      `${dir} is ${st.isSymbolicLink() ? 'a symlink' : 'not a directory'}; a repository's config is read only from a real .hammer directory`,
+      { hint: 'the repository is untrusted: remove that .hammer from it (or run on a checkout without it)' },
+    );
+  return readTomlLayer(join(dir, REPO_CONFIG_PATH[1]), {
+    optional: true,
+    noFollow: true,
+    hint: "the repository's .hammer/config.toml must be a small plain TOML file",
+  });
 }
 
 /** Merge layers (later wins, tables merge key by key) and validate with the schema. */
@@ -77,7 +116,7 @@ export function mergeAndValidate(layers: ConfigLayer[]): ResolvedConfig {
   const sources = new Map<string, string>();
   const where = new Map<string, string>();
   for (const layer of layers) {
-    mergeInto(merged, layer.values, '', (key) => {
+    mergeInto(merged, layer.values, '', layer.source, (key) => {
       const line = layer.lines.get(key);
       sources.set(key, layer.source);
       where.set(key, line ? `${layer.source}:${line}` : layer.source);
@@ -92,16 +131,19 @@ function mergeInto(
   target: Record<string, unknown>,
   src: Record<string, unknown>,
   prefix: string,
+  source: string,
   seen: (key: string) => void,
 ): void {
   for (const [k, v] of Object.entries(src)) {
     const key = prefix ? `${prefix}.${k}` : k;
+    // every file layer is checked when parsed; flags and environment layers are built by us
+    if (FORBIDDEN_KEYS.has(k)) throw new HammerError('CONFIG_INVALID', `${source}: ${key}: not a config key`);
     const isTable = typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
     // sandbox.env is a value (a map of variables), not a table to merge into.
     if (isTable && key !== 'sandbox.env') {
       const cur = target[k];
       if (typeof cur !== 'object' || cur === null || Array.isArray(cur)) target[k] = {};
-      mergeInto(target[k] as Record<string, unknown>, v as Record<string, unknown>, key, seen);
+      mergeInto(target[k] as Record<string, unknown>, v as Record<string, unknown>, key, source, seen);
     } else {
       target[k] = v;
       seen(key);

@@ -17,6 +17,8 @@ const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const SandboxConfigSchema = z.strictObject({
   image: z.string(),
   toolchain: z.string().min(1),
+  /** The toolchain's version instead of the one the repository declares: "22", "1.25", "3.13"; empty: as declared. */
+  toolchain_version: z.string().default(''),
   user: z
     .string()
     .regex(/^\d+:\d+$/, 'must be "uid:gid" with numeric ids')
@@ -73,12 +75,16 @@ export const LoopConfigSchema = z.strictObject({
 
 export const EditsConfigSchema = z.strictObject({
   strict: z.boolean(),
+  /** Parse the touched files before and after each candidate and skip one that adds syntax errors (absent in older state files: on). */
+  syntax_gate: z.boolean().default(true),
 });
 
 export const EnvConfigSchema = z.strictObject({
   setup_command: z.string(),
   setup_timeout: seconds,
   ca_bundle: z.string(),
+  /** The npm registry Node.js, npm and the package managers come from. */
+  npm_registry: z.string().url().default('https://registry.npmjs.org/'),
   /** Hosts setup may reach through its proxy besides the toolchain's registries (`host` or `*.domain`). */
   allow_hosts: z.array(z.string().regex(HOST_PATTERN, 'not a host name or *.domain pattern')).max(100).default([]),
 });
@@ -89,6 +95,16 @@ export const PromptConfigSchema = z.strictObject({
   file_max_bytes: z.number().int().min(256),
   output_head_lines: z.number().int().min(0),
   output_tail_lines: z.number().int().min(0),
+  /** The largest directive accepted, in bytes (it goes into every prompt and the state file). */
+  directive_max_bytes: size
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1)
+        .max(16 * 1024 * 1024),
+    )
+    .default(64 * 1024),
   output_failure_lines: z.number().int().min(0),
   output_max_failures: z.number().int().min(0),
 });
@@ -134,7 +150,14 @@ export const PolicyConfigSchema = z.strictObject({
 });
 
 export const StateConfigSchema = z.strictObject({
-  dir: z.string().min(1),
+  /** Relative to the repository, inside it (never absolute, never climbing out with ..). */
+  dir: z
+    .string()
+    .min(1)
+    .refine(
+      (d) => !d.startsWith('/') && !d.split(/[\\/]/).includes('..'),
+      'must be a relative path inside the repository',
+    ),
 });
 
 /** The full, resolved configuration. */

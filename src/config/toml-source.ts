@@ -1,7 +1,12 @@
 // Reading one TOML config file into a plain object, with the line of every key for error messages.
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
 import { HammerError } from '../errors.js';
+import { findForbiddenKey } from './safe-keys.js';
+
+/** The largest config file read (bigger ones are refused without being read). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** One layer of configuration and where it came from. */
 export interface ConfigLayer {
@@ -41,11 +46,14 @@ function unquote(dotted: string): string {
     .join('.');
 }
 
-/** Parse TOML text; a syntax error becomes CONFIG_INVALID naming the file and line. */
+/**
+ * Parse TOML text; a syntax error, or a key such as `__proto__` that names a prototype, becomes
+ * CONFIG_INVALID naming the file and line.
+ */
 export function parseTomlLayer(text: string, source: string): ConfigLayer {
+  let values: Record<string, unknown>;
   try {
-    const values = parse(text) as Record<string, unknown>;
-    return { source, values, lines: indexKeyLines(text) };
+    values = parse(text);
   } catch (err) {
     if (err instanceof TomlError) {
       const first = err.message.split('\n')[0] ?? err.message;
@@ -56,22 +64,74 @@ export function parseTomlLayer(text: string, source: string): ConfigLayer {
     }
     throw err;
   }
+  const lines = indexKeyLines(text);
+  const forbidden = findForbiddenKey(values);
+  if (forbidden !== undefined) {
+    const line = lines.get(forbidden) ?? lines.get(forbidden.slice(0, forbidden.lastIndexOf('.')));
+    throw new HammerError(
+      'CONFIG_INVALID',
+      `${source}${line ? `:${line}` : ''}: ${forbidden}: a key may not be named __proto__, constructor or prototype`,
+      { hint: `remove that key from ${source}` },
+    );
+  }
+  return { source, values, lines };
 }
 
-/** Read and parse a TOML file; `optional` files that do not exist give undefined. */
+/**
+ * Read and parse a TOML file: a regular file of at most MAX_CONFIG_BYTES, read through one open
+ * descriptor (so the size checked is the size read). `optional` files that do not exist give
+ * undefined; `noFollow` refuses a symlink as the file itself (a repository's config).
+ */
 export async function readTomlLayer(
   path: string,
-  options: { optional?: boolean } = {},
+  options: { optional?: boolean; noFollow?: boolean; hint?: string } = {},
 ): Promise<ConfigLayer | undefined> {
+  const hint = options.hint ?? 'check the path given to --config';
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readCappedText(path, options.noFollow === true);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && options.optional) return undefined;
-    throw new HammerError('CONFIG_INVALID', `cannot read config file ${path}: ${(err as Error).message}`, {
-      hint: 'check the path given to --config',
-      cause: err,
-    });
+    if (err instanceof HammerError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && options.optional) return undefined;
+    const why =
+      code === 'ELOOP' ? 'it is a symlink, and a repository config is never read through one' : (err as Error).message;
+    throw new HammerError('CONFIG_INVALID', `cannot read config file ${path}: ${why}`, { hint, cause: err });
   }
   return parseTomlLayer(text, path);
+}
+
+async function readCappedText(path: string, noFollow: boolean): Promise<string> {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused as not a regular file)
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | (noFollow ? constants.O_NOFOLLOW : 0);
+  const fh = await open(path, flags);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile())
+      throw new HammerError('CONFIG_INVALID', `cannot read config file ${path}: not a regular file`, {
+        hint: 'a config file must be a plain TOML file',
+      });
+    if (st.size > MAX_CONFIG_BYTES)
+      throw new HammerError(
+        'CONFIG_INVALID',
+        `cannot read config file ${path}: ${st.size} bytes, over the ${MAX_CONFIG_BYTES}-byte limit for a config file`,
+        { hint: 'a config file holds a few settings; this one is not a config file' },
+      );
+    // read at most one byte past the cap: a file that grows after the stat is still refused
+    const buf = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let n = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, n, buf.length - n, null);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+      if (n > MAX_CONFIG_BYTES)
+        throw new HammerError(
+          'CONFIG_INVALID',
+          `cannot read config file ${path}: it grew past ${MAX_CONFIG_BYTES} bytes`,
+        );
+    }
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    await fh.close();
+  }
 }

@@ -1,7 +1,8 @@
 // Rung 4: each hunk placed by its context in the current file content (exact, then
 // whitespace-tolerant; a unique match, or the one where the header says), applied in memory.
 import type { PatchHunk } from '../patch/parse-patch.js';
-import { notFound, type EditFailure } from './failures.js';
+import { alreadyAround, alreadyInFile } from './already-applied.js';
+import { alreadyApplied, notFound, type EditFailure } from './failures.js';
 import { dominantEol, hasFinalNewline, type FileText } from './file-text.js';
 import { indentMap } from './indent.js';
 import { indexLines, locateLines } from './locate.js';
@@ -73,12 +74,24 @@ export function applyHunks(path: string, text: FileText, hunks: readonly PatchHu
       return;
     }
     const loc = locateLines(index, sides.old, stated);
+    if (loc.kind !== 'found') {
+      const done = alreadyInFile(index, sides.old, sides.new, h.numbered ? Math.max(0, h.newStart - 1) : null);
+      if (done !== null) {
+        failures.push(alreadyApplied(path, what, done));
+        return;
+      }
+    }
     if (loc.kind === 'missing') {
       failures.push(notFound(path, what, text.lines, sides.old, stated));
       return;
     }
     if (loc.kind === 'ambiguous') {
       failures.push({ path, what, kind: 'ambiguous', at: loc.at.map((p) => p + 1) });
+      return;
+    }
+    const twice = alreadyAround(index, loc.at, sides.old, sides.new);
+    if (twice !== null) {
+      failures.push(alreadyApplied(path, what, twice));
       return;
     }
     exact &&= loc.exact;

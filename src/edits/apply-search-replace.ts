@@ -1,11 +1,14 @@
 // Rung 5, and the only rung of SEARCH/REPLACE answers: find the SEARCH lines (exact, then
 // whitespace-insensitive; a unique match) and put the REPLACE lines in their place, one edit after
 // another. Edits made from a diff's hunks may also drop unmatched context lines from their edges,
-// as long as what is left still matches exactly one place and holds the change.
-import { notFound, type EditFailure } from './failures.js';
+// as long as what is left still matches exactly one place and holds the change. An edit whose
+// REPLACE lines already stand where it would put them is reported as already applied, never
+// inserted a second time (also when edge lines were dropped: its inserted lines near the match).
+import { alreadyAround, alreadyInFile, insertedAround } from './already-applied.js';
+import { alreadyApplied, notFound, type EditFailure } from './failures.js';
 import type { FileText } from './file-text.js';
 import { indentMap } from './indent.js';
-import { indexLines, locateLines } from './locate.js';
+import { indexLines, locateLines, type LineIndex } from './locate.js';
 import { spliceLines, type NewLine } from './splice.js';
 
 /** One edit: the lines to find and the lines to put in their place. */
@@ -82,13 +85,33 @@ function applyOne(
       if (loc.kind === 'found') found.push({ at: loc.at - lead, lead, trail });
       else if (loc.kind === 'ambiguous' && k === 0) firstAmbiguous = loc.at.map((p) => p + 1);
     }
+    for (const m of found) {
+      const twice = copiesAround(path, index, e, m);
+      if (twice !== null) return twice;
+    }
     const starts = new Set(found.map((f) => f.at));
     if (starts.size > 1)
       return { path, what: e.what, kind: 'ambiguous', at: [...starts].map((p) => p + 1).sort((a, b) => a - b) };
     if (found.length > 0) return splice(text, e, found[0]!, common);
+    if (k === 0) {
+      const done = alreadyInFile(index, e.search, e.replace, null);
+      if (done !== null) return alreadyApplied(path, e.what, done);
+    }
   }
   if (firstAmbiguous !== null) return { path, what: e.what, kind: 'ambiguous', at: firstAmbiguous };
   return notFound(path, e.what, text.lines, e.search, null);
+}
+
+// The edit's REPLACE lines (as far as they match) already around the match: it was applied before.
+function copiesAround(path: string, index: LineIndex, e: SearchEdit, m: Match): EditFailure | null {
+  const search = e.search.slice(m.lead, e.search.length - m.trail);
+  const replace = e.replace.slice(m.lead, e.replace.length - m.trail);
+  const at = m.at + m.lead;
+  const slack = m.lead + m.trail;
+  const twice =
+    alreadyAround(index, at, search, replace, slack) ??
+    (slack > 0 ? insertedAround(index, at, search, replace, slack) : null);
+  return twice === null ? null : alreadyApplied(path, e.what, twice);
 }
 
 // Lines at the start and end that SEARCH and REPLACE share (the edit's context), or only the blank ones.

@@ -5,7 +5,25 @@ import { closestRegion, missingLines, type Region } from './closest-region.js';
 export type FailureDetail =
   | { kind: 'not_found'; missing: string[]; region: Region | null }
   | { kind: 'ambiguous'; at: number[] }
+  /** Its new lines already stand at 1-based line `at` (`count` lines) and its removed ones do not: applying it would copy them. */
+  | { kind: 'already_applied'; at: number; count: number }
+  /** It changes nothing: its new lines equal its old ones. */
+  | { kind: 'no_change' }
+  /**
+   * Applied, it leaves a syntax error the file did not have (`every`: at every rung that could
+   * apply it); `region` is the lines around the error after the edit.
+   */
+  | {
+      kind: 'syntax_error';
+      line: number;
+      column: number;
+      message: string;
+      region: { start: number; lines: string[]; at: 'error' | 'change' };
+      every: boolean;
+    }
   | { kind: 'no_file' }
+  /** No header named its file, and the name guessed from the text before it is not a file. */
+  | { kind: 'guessed_path' }
   | { kind: 'exists' }
   | { kind: 'unreadable'; reason: string }
   | { kind: 'no_context' }
@@ -15,6 +33,11 @@ export type FailureDetail =
 
 /** One hunk or block that could not be placed: the file, which edit ("hunk 2 (@@ -5,6 +5,6 @@)"), and why. */
 export type EditFailure = { path: string; what: string } & FailureDetail;
+
+/** An already_applied failure for new lines found at 0-based `where.at`. */
+export function alreadyApplied(path: string, what: string, where: { at: number; count: number }): EditFailure {
+  return { path, what, kind: 'already_applied', at: where.at + 1, count: where.count };
+}
 
 /** A not_found failure for `want` with the closest region of `file` and the lines missing from it. */
 export function notFound(

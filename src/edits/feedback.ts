@@ -35,8 +35,28 @@ function renderOne(f: EditFailure): string {
     }
     case 'ambiguous':
       return `${head} its lines match ${f.at.length} places (lines ${f.at.slice(0, 6).join(', ')}${f.at.length > 6 ? ', ...' : ''}); include more surrounding lines so they match exactly one place.`;
+    case 'already_applied': {
+      const lines = f.count === 1 ? `line ${f.at}` : `lines ${f.at}-${f.at + f.count - 1}`;
+      return `${head} it is already applied: its lines are in ${f.path} at ${lines}, and the lines it would remove are not there. Leave it out; applying it again would add a second copy.`;
+    }
+    case 'syntax_error': {
+      const end = f.region.start + f.region.lines.length - 1;
+      const width = String(end).length;
+      const numbered = f.region.lines
+        .map(
+          (l, k) => `${f.region.start + k === f.line ? '>' : ' '} ${String(f.region.start + k).padStart(width)} | ${l}`,
+        )
+        .join('\n');
+      const how = f.every ? 'every way it could be applied leaves' : 'applied, it leaves';
+      const shown = f.region.at === 'error' ? 'The lines around it' : 'The changed lines';
+      return `${head} ${how} a syntax error ${f.path} did not have, at line ${f.line}, column ${f.column}: ${f.message}. ${shown} would read:\n${numbered}`;
+    }
+    case 'no_change':
+      return `${head} it changes nothing: its added lines are the same as its removed lines (or it has only context lines).`;
     case 'no_file':
       return `${head} ${f.path} does not exist in the repository; create it with "--- /dev/null" (or an empty SEARCH), or use an existing path.`;
+    case 'guessed_path':
+      return `${head} no "---"/"+++" header names its file, and ${f.path}, the name taken from the text before it, is not a file in the repository; put "--- a/<path>" and "+++ b/<path>" lines naming the file before its hunks.`;
     case 'exists':
       return `${head} ${f.path} already exists; change it with hunks (or a SEARCH that quotes its lines) instead of creating it.`;
     case 'unreadable':

@@ -21,3 +21,11 @@ export { closestRegion, missingLines, type Region } from './closest-region.js';
 export { splitFileText, joinFileText, type FileText } from './file-text.js';
 export { renderFileDiff, type FileChange } from './file-diff.js';
 export { recountFiles } from './recount.js';
+export {
+  firstNewSyntaxError,
+  gateReads,
+  type GateFile,
+  type NewSyntaxError,
+  type ProblemCache,
+} from './syntax-gate.js';
+export { detectCutOff, cutOffReason, LENGTH_REASON, type CutOff } from './cut-off.js';

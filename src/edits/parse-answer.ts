@@ -9,7 +9,15 @@ export type EditFormat = 'udiff' | 'search-replace' | 'auto';
 
 /** The edits an answer holds, in one of the two formats. */
 export type AnswerEdits =
-  | { kind: 'udiff'; files: FilePatch[]; patch: string; blocks: number; fixes: string[] }
+  | {
+      kind: 'udiff';
+      files: FilePatch[];
+      patch: string;
+      blocks: number;
+      fixes: string[];
+      /** Paths whose headers were guessed from the text (see Extraction). */
+      guessed: string[];
+    }
   | { kind: 'search_replace'; blocks: SearchReplaceBlock[]; fixes: string[] };
 
 /** An answer, read. */
@@ -54,7 +62,14 @@ export function parseAnswer(answer: string, options: AnswerOptions): ParsedAnswe
     }
     return {
       kind: 'edits',
-      edits: { kind: 'udiff', files: ext.files, patch: ext.patch, blocks: ext.blocks, fixes: ext.fixes },
+      edits: {
+        kind: 'udiff',
+        files: ext.files,
+        patch: ext.patch,
+        blocks: ext.blocks,
+        fixes: ext.fixes,
+        guessed: ext.guessed,
+      },
     };
   }
   if (ext.kind === 'no_changes' || isNoChanges(text)) return { kind: 'no_changes' };

@@ -14,6 +14,7 @@ import { fileSides } from '../patch/file-paths.js';
 import { joinFileText, splitFileText, type FileText } from './file-text.js';
 import type { AnswerEdits } from './parse-answer.js';
 import { renderSearchReplace } from './parse-answer.js';
+import { blocksChangeNothing, diffChangesNothing } from './no-change.js';
 import { recountFiles } from './recount.js';
 import type { ApplyFlag, Candidate } from './rungs.js';
 
@@ -101,13 +102,27 @@ function planUdiff(
     ? { files: vet.files, lines: vet.lines, added: vet.added, removed: vet.removed }
     : { files: [], lines: 0, added: 0, removed: 0 };
   const plan: EditPlan = { text: edits.patch, hash: patchHash(edits.patch), ...base, candidates: [], failures: [] };
+  const nothing = diffChangesNothing(edits.files);
+  if (nothing !== null) return { ...plan, failures: nothing };
   const numbered = edits.files.every((f) => f.hunks.every((h) => h.numbered));
   const asIsOk = numbered && validateDiff(edits.patch, { maxDiffLines: options.maxDiffLines }).ok;
+  const guessed = new Set(edits.guessed);
+  const relocated = fromContents(edits.files, contents, 'relocate', guessed);
+  if (!relocated.ok && relocated.failures.some((f) => f.kind === 'already_applied' || f.kind === 'guessed_path')) {
+    // no rung may apply these (strict mode's one included): git would refuse such a hunk or,
+    // placing it by its context, insert its lines a second time; a guessed file name that is not
+    // a file is not the model's file
+    return { ...plan, failures: relocated.failures };
+  }
   if (asIsOk) plan.candidates.push({ rung: 'as_is', flags: [], patch: edits.patch });
   if (options.strict) return plan;
 
-  const relocated = fromContents(edits.files, contents, 'relocate');
-  const searched = fromContents(edits.files, contents, 'search_replace');
+  const searched = fromContents(edits.files, contents, 'search_replace', guessed);
+  if (!relocated.ok && !searched.ok && searched.failures.some((f) => f.kind === 'already_applied')) {
+    // placed only after dropping edge context, the change is already there: say so for those hunks
+    const done = new Map(searched.failures.filter((f) => f.kind === 'already_applied').map((f) => [key(f), f]));
+    return { ...plan, candidates: [], failures: relocated.failures.map((f) => done.get(key(f)) ?? f) };
+  }
   const recount = recText !== edits.patch || !asIsOk;
   if (numbered && vet.ok) {
     if (recount) plan.candidates.push({ rung: 'recount', flags: ['--recount'], patch: recText });
@@ -142,8 +157,8 @@ function planSearchReplace(
     byPath.set(b.path, list);
   });
   const changes: FileChange[] = [];
-  const failures: EditFailure[] = [];
-  for (const [path, list] of byPath) {
+  const failures: EditFailure[] = blocksChangeNothing(edits.blocks) ?? [];
+  for (const [path, list] of failures.length > 0 ? [] : byPath) {
     const state = contents.get(path) ?? { kind: 'missing' };
     if (state.kind === 'unreadable') {
       failures.push({ path, what: list[0]!.what, kind: 'unreadable', reason: state.reason });
@@ -201,6 +216,8 @@ function fromContents(
   files: readonly FilePatch[],
   contents: ReadonlyMap<string, FileState>,
   mode: 'relocate' | 'search_replace',
+  /** Paths named only by a guess from the text: they must exist unless the hunks create the file. */
+  guessed: ReadonlySet<string>,
 ): Built {
   const changes: FileChange[] = [];
   const failures: EditFailure[] = [];
@@ -235,7 +252,8 @@ function fromContents(
       continue;
     }
     if (state.kind === 'missing') {
-      failures.push({ path, what: hunks[0] ? hunkLabel(hunks[0], 0) : 'the file', kind: 'no_file' });
+      const what = hunks[0] ? hunkLabel(hunks[0], 0) : 'the file';
+      failures.push({ path, what, kind: guessed.has(path) ? 'guessed_path' : 'no_file' });
       continue;
     }
     const text = splitFileText(state.content);
@@ -283,6 +301,10 @@ function fromContents(
       ],
     };
   return { ok: true, patch, adjusted };
+}
+
+function key(f: EditFailure): string {
+  return `${f.path}\u0000${f.what}`;
 }
 
 function vetted(patch: string, options: PlanOptions): Built {

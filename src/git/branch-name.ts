@@ -1,7 +1,10 @@
-// Names of the branch hammer-box delivers: `<prefix><UTC timestamp>`, e.g. EngineerExternal/20261122T140501Z.
-import { randomBytes } from 'node:crypto';
+// Names of the branch hammer-box delivers: `<prefix><UTC timestamp>`, e.g. EngineerExternal/20261122T140501Z,
+// then `-2`, `-3`, ... after it when runs finishing in the same second want the same name.
 import { runGitResult } from './git-exec.js';
 import { userRepoGit, type UserRepo } from './user-repo.js';
+
+/** How many names branchCandidates offers: the timestamp, then `-2` up to `-<this>`. */
+export const MAX_BRANCH_CANDIDATES = 100;
 
 /** `<prefix>YYYYMMDDTHHMMSSZ` for `date` in UTC. */
 export function branchName(prefix: string, date: Date): string {
@@ -10,6 +13,16 @@ export function branchName(prefix: string, date: Date): string {
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   return `${prefix}${stamp}`;
+}
+
+/**
+ * The names a run may deliver its branch under, in the order it tries them: branchName(prefix, date),
+ * then the same with `-2`, `-3`, ... (the next free one is taken when another run got there first).
+ */
+export function* branchCandidates(prefix: string, date: Date): Generator<string, void, undefined> {
+  const name = branchName(prefix, date);
+  yield name;
+  for (let n = 2; n <= MAX_BRANCH_CANDIDATES; n++) yield `${name}-${n}`;
 }
 
 /** The commit refs/heads/<branch> points at in the user's repo, or null when there is no such branch. */
@@ -36,24 +49,4 @@ export async function branchExists(
     userRepoGit(repo, signal),
   );
   return result.exitCode === 0;
-}
-
-/**
- * branchName(prefix, date), with a short random suffix (`-1a2b`) when that name is already taken
- * in the user's repo (two runs finishing in the same second).
- */
-export async function freeBranchName(
-  repo: Pick<UserRepo, 'gitDir'>,
-  prefix: string,
-  date: Date,
-  opts: { signal?: AbortSignal; suffix?: () => string } = {},
-): Promise<string> {
-  const name = branchName(prefix, date);
-  if (!(await branchExists(repo, name, opts.signal))) return name;
-  const suffix = opts.suffix ?? (() => randomBytes(2).toString('hex'));
-  for (let attempt = 0; attempt < 16; attempt++) {
-    const candidate = `${name}-${suffix()}`;
-    if (!(await branchExists(repo, candidate, opts.signal))) return candidate;
-  }
-  return `${name}-${randomBytes(6).toString('hex')}`;
 }

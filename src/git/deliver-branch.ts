@@ -11,13 +11,22 @@ export interface DeliverRequest {
   userRepo: UserRepo;
   workbench: Workbench;
   commit: string;
-  /** The branch name without refs/heads/, e.g. EngineerExternal/20261122T140501Z. */
-  branch: string;
+  /**
+   * Branch names without refs/heads/, in order of preference (e.g. branchCandidates(prefix, now)):
+   * the branch is made under the first one still free when its ref is created.
+   */
+  names: Iterable<string>;
+  /**
+   * Called with each name just before its ref is created (record it there: a run stopped after
+   * this is resumed onto that name). Called again with the next name when another process took it.
+   */
+  claim?: (branch: string) => Promise<void>;
   signal?: AbortSignal;
 }
 
 /**
- * Create refs/heads/<branch> at `commit` in the user's repository, never overwriting a branch.
+ * Create refs/heads/<branch> at `commit` in the user's repository under the first free name of
+ * `names`, never overwriting a branch.
  *
  * Not `git fetch <workbench>` in the user's repo, on purpose: fetch resolves its source through the
  * repository's config, where url.<x>.insteadOf can turn the path into `ext::<command>` (and
@@ -27,20 +36,17 @@ export interface DeliverRequest {
  * repo), connectivity is checked with rev-list, and the ref is created with
  * `update-ref <ref> <commit> ''` (which fails if the ref exists) with no reflog, so the only change
  * besides new objects is the one ref file. None of these runs a hook, a transport or a filter.
+ *
+ * That create-only update is what decides between runs that want the same name at once (a
+ * check beforehand can be overtaken): when it finds the name taken, the next name is claimed and
+ * tried, so two runs never fail each other.
  */
 export async function deliverBranch(req: DeliverRequest): Promise<{ branch: string; commit: string }> {
-  const { userRepo, workbench, commit, branch, signal } = req;
+  const { userRepo, workbench, commit, signal } = req;
   assertObjectId(commit);
-  const ref = `refs/heads/${branch}`;
   const sig = signal ? { signal } : {};
   const user = userRepoGit(userRepo, signal);
 
-  const format = await runGitResult(['check-ref-format', ref], { cwd: workbench.dir, ...sig });
-  if (branch.startsWith('-') || format.exitCode !== 0) {
-    throw new HammerError('USAGE', `not a valid branch name: ${JSON.stringify(branch)}`, {
-      hint: 'use letters, digits, ".", "_", "-" and "/" in the branch prefix',
-    });
-  }
   const onBase = await runGitResult(
     ['merge-base', '--is-ancestor', workbench.baseCommit, commit],
     workbench.gitOptions(sig),
@@ -48,10 +54,53 @@ export async function deliverBranch(req: DeliverRequest): Promise<{ branch: stri
   if (onBase.exitCode !== 0) {
     throw new HammerError('INTERNAL', `commit ${commit} does not descend from the base ${workbench.baseCommit}`);
   }
-  if (await branchExists(userRepo, branch, signal)) throw branchTaken(branch, userRepo.root);
+  await sendObjects(req);
 
-  await workbench.git(['update-ref', ref, commit], sig);
+  const taken: string[] = [];
+  for (const branch of req.names) {
+    const ref = `refs/heads/${branch}`;
+    const format = await runGitResult(['check-ref-format', ref], { cwd: workbench.dir, ...sig });
+    if (branch.startsWith('-') || format.exitCode !== 0) {
+      throw new HammerError('USAGE', `not a valid branch name: ${JSON.stringify(branch)}`, {
+        hint: 'use letters, digits, ".", "_", "-" and "/" in the branch prefix',
+      });
+    }
+    if (await branchExists(userRepo, branch, signal)) {
+      taken.push(branch);
+      continue;
+    }
+    await req.claim?.(branch);
+    const created = await runGitResult(['-c', 'core.logAllRefUpdates=false', 'update-ref', ref, commit, ''], user);
+    if (created.exitCode !== 0) {
+      // another process made this branch since the check: take the next name
+      if (await branchExists(userRepo, branch, signal)) {
+        taken.push(branch);
+        continue;
+      }
+      throw new HammerError('GIT_FAILED', `could not create ${ref} in ${userRepo.root}: ${created.stderr.trim()}`);
+    }
+    const landed = await runGitResult(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], user);
+    const actual = landed.stdout.toString('utf8').trim();
+    if (landed.exitCode !== 0 || actual !== commit) {
+      throw new HammerError(
+        'GIT_FAILED',
+        `${ref} in ${userRepo.root} is at ${actual || 'nothing'}, expected ${commit}`,
+      );
+    }
+    return { branch, commit };
+  }
+  throw new HammerError(
+    'REPO_INVALID',
+    `every branch name tried already exists in ${userRepo.root} (${describeTaken(taken)}); hammer-box never overwrites a branch`,
+    { hint: 'pick another branch prefix (git.branch_prefix), or delete branches you no longer need' },
+  );
+}
 
+/** The commits between the base and `commit` into the user's repository as a pack, checked for connectivity. */
+async function sendObjects(req: DeliverRequest): Promise<void> {
+  const { userRepo, workbench, commit, signal } = req;
+  const sig = signal ? { signal } : {};
+  const user = userRepoGit(userRepo, signal);
   const revs = `${commit}\n^${workbench.baseCommit}\n`;
   const listed = await workbench.git(['rev-list', '--objects', '--stdin'], { ...sig, input: revs });
   if (listed.stdout.length > 0) {
@@ -63,26 +112,10 @@ export async function deliverBranch(req: DeliverRequest): Promise<{ branch: stri
     await runGit(['index-pack', '--stdin'], { ...user, input: pack.stdout });
   }
   await runGit(['rev-list', '--objects', '--quiet', commit, '--not', workbench.baseCommit], user);
-
-  const created = await runGitResult(['-c', 'core.logAllRefUpdates=false', 'update-ref', ref, commit, ''], user);
-  if (created.exitCode !== 0) {
-    if (await branchExists(userRepo, branch, signal)) throw branchTaken(branch, userRepo.root);
-    throw new HammerError('GIT_FAILED', `could not create ${ref} in ${userRepo.root}: ${created.stderr.trim()}`);
-  }
-  const landed = await runGitResult(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], user);
-  const actual = landed.stdout.toString('utf8').trim();
-  if (landed.exitCode !== 0 || actual !== commit) {
-    throw new HammerError('GIT_FAILED', `${ref} in ${userRepo.root} is at ${actual || 'nothing'}, expected ${commit}`);
-  }
-  return { branch, commit };
 }
 
-function branchTaken(branch: string, root: string): HammerError {
-  return new HammerError(
-    'REPO_INVALID',
-    `branch ${branch} already exists in ${root}; hammer-box never overwrites a branch`,
-    {
-      hint: 'pick another branch prefix, or let hammer-box choose a free name (freeBranchName)',
-    },
-  );
+function describeTaken(taken: readonly string[]): string {
+  if (taken.length === 0) return 'none was given';
+  if (taken.length <= 3) return taken.join(', ');
+  return `${taken[0]} to ${taken.at(-1)}, ${taken.length} names`;
 }

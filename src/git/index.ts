@@ -16,4 +16,5 @@ export { isSafePath } from './safe-path.js';
 export type { ArchiveOptions, ArchiveStats, BaseArchive } from './base-archive.js';
 export { deliverBranch } from './deliver-branch.js';
 export type { DeliverRequest } from './deliver-branch.js';
-export { branchName, branchCommit, branchExists, freeBranchName } from './branch-name.js';
+export { branchCandidates, branchName, branchCommit, branchExists, MAX_BRANCH_CANDIDATES } from './branch-name.js';
+export { trackedUnder } from './tracked-under.js';

@@ -144,6 +144,25 @@ export class Workbench {
     return run;
   }
 
+  /**
+   * The tree a patch would give on top of head(), through a temporary index like applyPatch, with
+   * nothing committed and head() unchanged; git's message when it refuses the patch.
+   */
+  treeAfter(
+    patch: string,
+    opts: { signal?: AbortSignal; flags?: readonly string[] } = {},
+  ): Promise<{ ok: true; tree: string } | { ok: false; message: string }> {
+    for (const f of opts.flags ?? []) {
+      if (!WORKBENCH_APPLY_FLAGS.includes(f))
+        return Promise.reject(
+          new HammerError('INTERNAL', `git apply flag not allowed in the workbench: ${JSON.stringify(f)}`),
+        );
+    }
+    const run = this.queue.then(() => this.treeNow(patch, opts));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   /** The entries of `commit`'s tree (symlinks and submodules marked by `kind`), at most maxEntries. */
   listTree(
     commit: string,
@@ -249,6 +268,28 @@ export class Workbench {
       this.headCommit = commit;
       this.headTree = tree;
       return { ok: true, commit, tree };
+    } finally {
+      await rm(index, { force: true });
+    }
+  }
+
+  private async treeNow(
+    patch: string,
+    opts: { signal?: AbortSignal; flags?: readonly string[] },
+  ): Promise<{ ok: true; tree: string } | { ok: false; message: string }> {
+    if (this.disposed) throw new HammerError('INTERNAL', 'workbench already disposed');
+    const index = join(this.dir, `check-${process.pid}.index`);
+    const withIndex = { env: { GIT_INDEX_FILE: index }, ...(opts.signal ? { signal: opts.signal } : {}) };
+    try {
+      await this.git(['read-tree', this.headTree], withIndex);
+      const applied = await runGitResult(
+        ['apply', '--cached', '--whitespace=nowarn', ...(opts.flags ?? []), '-'],
+        this.gitOptions({ ...withIndex, input: patch }),
+      );
+      if (applied.exitCode !== 0) {
+        return { ok: false, message: applied.stderr.trim() || `git apply exited with ${applied.exitCode}` };
+      }
+      return { ok: true, tree: (await this.git(['write-tree'], withIndex)).stdout.toString('utf8').trim() };
     } finally {
       await rm(index, { force: true });
     }

@@ -30,15 +30,15 @@ export interface BootstrapOptions {
   isRoot?: boolean;
   /** Give up on a pull that sends nothing for this long (default 30 s). */
   pullIdleTimeoutMs?: number;
-  /** The tag to make (default hammer-box/base:bookworm). For tests. */
+  /** The tag to make (default hammer-box/base:trixie). For tests. */
   tag?: string;
-  /** The registry image to pull (default debian:bookworm-slim). For tests. */
+  /** The registry image to pull (default debian:trixie-slim). For tests. */
   pullRef?: string;
   /** The local build script, called as `sh <script> <tag>` (default images/base/debootstrap.sh). For tests. */
   debootstrapScript?: string;
 }
 
-/** Make sure hammer-box/base:bookworm exists: present, else pulled, else debootstrapped, else IMAGE_MISSING. */
+/** Make sure hammer-box/base:trixie exists: present, else pulled, else debootstrapped, else IMAGE_MISSING. */
 export async function bootstrapBase(docker: Dockerode, options: BootstrapOptions = {}): Promise<BaseImage> {
   const { onProgress, signal } = options;
   const tag = options.tag ?? BASE_TAG;

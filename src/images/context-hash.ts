@@ -8,6 +8,8 @@ export interface ImageInputs {
   buildArgs: Readonly<Record<string, string>>;
   /** The base image's id (sha256:...), so a rebuilt base gives new toolchain tags. */
   baseImageId: string;
+  /** Registry packages ("name@version") added to the context: the registry never changes a published version. */
+  fetched?: readonly string[];
 }
 
 /** Length of the hex hash used in tags. */
@@ -36,6 +38,12 @@ export function hashImageInputs(inputs: ImageInputs): string {
     field(file.path);
     field((file.mode & 0o777).toString(8));
     field(file.content);
+  }
+  // absent for images without fetched packages, so their tags stay what they were
+  if (inputs.fetched && inputs.fetched.length > 0) {
+    field('fetched');
+    field(String(inputs.fetched.length));
+    for (const f of [...inputs.fetched].sort()) field(f);
   }
   return h.digest('hex').slice(0, TAG_HASH_LENGTH);
 }

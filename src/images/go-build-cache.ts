@@ -1,4 +1,4 @@
-// The go env image's warmed build cache. Go 1.19 cannot use a read-only GOCACHE, and the sandbox's
+// The go env image's warmed build cache. Go cannot use a read-only GOCACHE, and the sandbox's
 // only writable places are /tmp and /workspace, so setup compiles the repository's packages and
 // tests into GO_CACHE_SEED, and a `go` wrapper first on the env image's PATH copies that seed into
 // the (tmpfs) GOCACHE the first time go runs in a sandbox. A wrapper rather than a longer default

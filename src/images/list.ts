@@ -23,6 +23,8 @@ export interface ManagedImage {
   created: Date;
   /** The toolchain it was built for; 'base' for the base image. */
   toolchain: string;
+  /** The toolchain's version (toolchain and env images built since versions were recorded). */
+  version?: string;
   /** base, toolchain image, or env image (toolchain + a repository's dependencies). */
   kind: 'base' | 'toolchain' | 'env';
   /** For env images: the id of the toolchain image it was committed from. */
@@ -54,6 +56,7 @@ export async function listImages(
     const isBase = tags.includes(BASE_TAG);
     if (!managed && !isBase) continue;
     const parentId = labels['hammer-box.toolchain-image'];
+    const version = labels[IMAGE_LABELS.toolchainVersion];
     const used = usage[img.Id];
     out.push({
       tag: isBase ? BASE_TAG : (tags.find((t) => t.startsWith('hammer-box/')) ?? img.Id),
@@ -62,6 +65,7 @@ export async function listImages(
       created: new Date(img.Created * 1000),
       toolchain: isBase ? 'base' : (labels[IMAGE_LABELS.toolchain] ?? 'unknown'),
       kind: isBase ? 'base' : labels['hammer-box.env-hash'] !== undefined ? 'env' : 'toolchain',
+      ...(version && !isBase ? { version } : {}),
       ...(parentId ? { parentId } : {}),
       lastUsed: used ? new Date(used.last_used) : null,
       runs: used ? used.runs.map((r) => r.run_id) : [],

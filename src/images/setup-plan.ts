@@ -4,6 +4,7 @@
 // every default is unit-tested.
 import type { CarriedDir } from './env-carry.js';
 import { GO_WRAPPER_DIR, goBuildCacheSteps } from './go-build-cache.js';
+import { nodeSetup, type NodeSetupOptions } from './node-setup.js';
 import { PROBE_INDEX, pythonCommand, pythonSteps, type PythonPlan } from './python-setup.js';
 import { PYTHON_REQUIREMENTS } from './setup-inputs.js';
 
@@ -19,7 +20,11 @@ export const PYTHON_VENV = `${ENV_ROOT}/venv`;
  * repository has nothing to install. For python it is what the first of its setup steps runs
  * (see python-setup.ts for the offline fallbacks).
  */
-export function defaultSetupCommand(toolchain: string, rootFiles: readonly string[]): string {
+export function defaultSetupCommand(
+  toolchain: string,
+  rootFiles: readonly string[],
+  node: NodeSetupOptions = {},
+): string {
   const has = (f: string): boolean => rootFiles.includes(f);
   switch (toolchain) {
     case 'python': {
@@ -29,6 +34,7 @@ export function defaultSetupCommand(toolchain: string, rootFiles: readonly strin
       return '';
     }
     case 'node':
+      if (node.packageManager) return node.packageManager.setupCommand;
       return has('package-lock.json') || has('npm-shrinkwrap.json') ? 'npm ci' : '';
     case 'go':
       return has('go.mod') ? 'go mod download' : '';
@@ -48,19 +54,26 @@ export interface SetupRecipe {
   custom: boolean;
   /** Python's default: what its steps install. */
   python?: PythonPlan;
+  /** Node: the package manager setup installs first (also before a configured command), and its registry. */
+  node?: NodeSetupOptions;
 }
 
-/** The recipe for a toolchain: the configured command, or the default (python's planned from its pyproject.toml). */
+/**
+ * The recipe for a toolchain: the configured command, or the default (python's planned from its
+ * pyproject.toml; node's by its package manager).
+ */
 export function setupRecipe(
   toolchain: string,
   configured: string,
   rootFiles: readonly string[],
-  python?: PythonPlan,
+  plans: { python?: PythonPlan; node?: NodeSetupOptions } = {},
 ): SetupRecipe {
-  if (configured !== '') return { toolchain, command: configured, custom: true };
+  const { python, node } = plans;
+  const withNode = toolchain === 'node' && node?.packageManager ? { node } : {};
+  if (configured !== '') return { toolchain, command: configured, custom: true, ...withNode };
   if (toolchain === 'python' && python && (python.project || python.requirements.length > 0))
     return { toolchain, command: pythonCommand(python), custom: false, python };
-  return { toolchain, command: defaultSetupCommand(toolchain, rootFiles), custom: false };
+  return { toolchain, command: defaultSetupCommand(toolchain, rootFiles, node), custom: false, ...withNode };
 }
 
 /** The script, the environment and the image changes of one setup. */
@@ -116,19 +129,12 @@ export function setupScript(recipe: SetupRecipe): SetupScript {
       changes = (imagePath) => [`ENV VIRTUAL_ENV=${PYTHON_VENV}`, `ENV PATH=${PYTHON_VENV}/bin:${imagePath}`];
       break;
     }
-    case 'node':
-      // node_modules cannot stay in /workspace (the runner's git clean would remove it): the env
-      // image has it at /node_modules, which Node and npm find by walking up from /workspace.
-      env = {
-        NPM_CONFIG_CACHE: '/tmp/.npm',
-        NPM_CONFIG_UPDATE_NOTIFIER: 'false',
-        NPM_CONFIG_FUND: 'false',
-        NPM_CONFIG_AUDIT: 'false',
-      };
-      carried = [
-        { from: '/workspace/node_modules', to: '/node_modules', significant: (rel) => rel !== '.package-lock.json' },
-      ];
+    case 'node': {
+      const node = nodeSetup(recipe.node ?? {});
+      prelude.push(...node.prelude);
+      ({ env, carried, changes } = node);
       break;
+    }
     case 'go':
       env = { GOPROXY: 'https://proxy.golang.org,direct', GOFLAGS: '-mod=mod' };
       // the module cache is in GOMODCACHE already; the build cache needs warming and a wrapper

@@ -1,8 +1,11 @@
 // Toolchain images (hammer-box/<toolchain>:<content hash>): built once from images/<toolchain>/ on
-// top of the base image, and never rebuilt while what built them is unchanged.
+// top of the base image, for one release of the toolchain (its build arguments, and for Node.js the
+// registry packages, are part of the hash), and never rebuilt while what built them is unchanged.
+import type { Readable } from 'node:stream';
 import type Dockerode from 'dockerode';
 import path from 'node:path';
 import { HammerError, throwIfAborted } from '../errors.js';
+import { NpmRegistry, type RegistryOptions } from '../registry/npm-registry.js';
 import { packBuildContext, readBuildContext } from './build-context.js';
 import type { ContextFile } from './build-context.js';
 import { hashImageInputs } from './context-hash.js';
@@ -10,17 +13,23 @@ import { engineError, inspectImage, statusCodeOf } from './engine.js';
 import { BASE_TAG, IMAGE_LABELS, MANAGED_BY, toolchainRepo } from './labels.js';
 import { imagesDir } from './package-root.js';
 import { readProgress } from './progress.js';
+import { downloadFetches, nodeFetches, packWithFetches, type RegistryFetch } from './registry-context.js';
 import { getToolchain } from './toolchains.js';
+import { defaultRelease, type ToolchainRelease } from './versions/catalog.js';
 
 /** Options for planning or ensuring a toolchain image. */
 export interface ToolchainImageOptions {
   /** Build output, one line at a time (the CLI prints it on a TTY). */
   onProgress?: (line: string) => void;
   signal?: AbortSignal;
-  /** The image to build FROM (default hammer-box/base:bookworm). */
+  /** The image to build FROM (default hammer-box/base:trixie). */
   base?: string;
   /** Build context directory (default images/<toolchain dir>/ in the package). */
   contextDir?: string;
+  /** The release to build (default: the toolchain's default release). */
+  release?: ToolchainRelease;
+  /** How to reach the npm registry, for a release that takes packages from it. */
+  registry?: Omit<RegistryOptions, 'signal'>;
 }
 
 /** What an image would be built from, and the tag that names it. */
@@ -32,6 +41,10 @@ export interface ToolchainImagePlan {
   files: ContextFile[];
   buildArgs: Record<string, string>;
   baseImageId: string;
+  /** The release built (its version is also a label of the image). */
+  release: ToolchainRelease;
+  /** Registry packages the build context takes files from. */
+  fetches: RegistryFetch[];
 }
 
 /** A toolchain image present in the engine. */
@@ -49,9 +62,13 @@ const ERROR_TAIL_LINES = 20;
 export async function planToolchainImage(
   docker: Dockerode,
   name: string,
-  options: Pick<ToolchainImageOptions, 'signal' | 'base' | 'contextDir'> = {},
+  options: Pick<ToolchainImageOptions, 'signal' | 'base' | 'contextDir' | 'release'> = {},
 ): Promise<ToolchainImagePlan> {
   const toolchain = getToolchain(name);
+  const release = options.release ?? defaultRelease(toolchain.name);
+  if (!release || release.toolchain !== toolchain.name) {
+    throw new HammerError('INTERNAL', `no release of ${toolchain.name} to build`);
+  }
   const base = options.base ?? BASE_TAG;
   const baseImage = await inspectImage(docker, base, options.signal);
   if (!baseImage) {
@@ -64,8 +81,14 @@ export async function planToolchainImage(
   if (!files.some((f) => f.path === 'Dockerfile')) {
     throw new HammerError('IMAGE_BUILD_FAILED', `no Dockerfile in ${contextDir}`);
   }
-  const buildArgs = { BASE: base };
-  const contextHash = hashImageInputs({ files, buildArgs, baseImageId: baseImage.id });
+  const buildArgs = { BASE: base, ...release.buildArgs };
+  const fetches = toolchain.name === 'node' ? nodeFetches(release.buildArgs, baseImage.architecture ?? 'amd64') : [];
+  const contextHash = hashImageInputs({
+    files,
+    buildArgs,
+    baseImageId: baseImage.id,
+    fetched: fetches.map((f) => `${f.name}@${f.version}`),
+  });
   return {
     toolchain: toolchain.name,
     tag: `${toolchainRepo(toolchain.name)}:${contextHash}`,
@@ -74,6 +97,8 @@ export async function planToolchainImage(
     files,
     buildArgs,
     baseImageId: baseImage.id,
+    release,
+    fetches,
   };
 }
 
@@ -98,16 +123,44 @@ async function buildPlannedImage(
 ): Promise<string> {
   const what = `building ${plan.tag}`;
   throwIfAborted(options.signal, what);
-  options.onProgress?.(`building ${plan.tag} from ${plan.contextDir}`);
+  options.onProgress?.(`building ${plan.tag} (${plan.toolchain} ${plan.release.version}) from ${plan.contextDir}`);
+  const fetched = await fetchPackages(plan, options);
+  try {
+    return await buildFromContext(docker, plan, options, fetched ? packWithFetches(plan.files, fetched) : undefined);
+  } finally {
+    await fetched?.dispose();
+  }
+}
+
+/** Download the plan's registry packages (none for most toolchains). */
+async function fetchPackages(plan: ToolchainImagePlan, options: ToolchainImageOptions) {
+  if (plan.fetches.length === 0) return undefined;
+  const registry = new NpmRegistry({ ...options.registry, ...(options.signal ? { signal: options.signal } : {}) });
+  try {
+    return await downloadFetches(registry, plan.fetches, options.onProgress);
+  } finally {
+    await registry.close();
+  }
+}
+
+/** Send the build context to the engine and follow the build to its end. */
+async function buildFromContext(
+  docker: Dockerode,
+  plan: ToolchainImagePlan,
+  options: ToolchainImageOptions,
+  context: Readable | undefined,
+): Promise<string> {
+  const what = `building ${plan.tag}`;
   let summary;
   try {
-    const stream = await docker.buildImage(packBuildContext(plan.files), {
+    const stream = await docker.buildImage(context ?? packBuildContext(plan.files), {
       t: plan.tag,
       buildargs: plan.buildArgs,
       labels: {
         [IMAGE_LABELS.managedBy]: MANAGED_BY,
         [IMAGE_LABELS.toolchain]: plan.toolchain,
         [IMAGE_LABELS.contextHash]: plan.contextHash,
+        [IMAGE_LABELS.toolchainVersion]: plan.release.version,
       },
       // The base is local (no registry may be reachable); intermediate containers are always removed.
       pull: false,

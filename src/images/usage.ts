@@ -2,10 +2,10 @@
 // (images are immutable, so labels cannot record a later use). `images list` shows it and
 // `images prune` keeps recently used images first.
 import { mkdir, readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import { userStateDir } from '../state/state-key.js';
 
 /** Runs remembered per image (the newest). */
 const MAX_RUNS = 20;
@@ -23,11 +23,7 @@ export type ImageUsage = z.infer<typeof usageSchema>;
 
 /** The usage file: $XDG_STATE_HOME/hammer-box/image-usage.json (default ~/.local/state). */
 export function imageUsagePath(env: NodeJS.ProcessEnv = process.env): string {
-  const base =
-    env.XDG_STATE_HOME && env.XDG_STATE_HOME.startsWith('/')
-      ? env.XDG_STATE_HOME
-      : join(env.HOME ?? homedir(), '.local', 'state');
-  return join(base, 'hammer-box', 'image-usage.json');
+  return join(userStateDir(env), 'image-usage.json');
 }
 
 /** Read the usage file; a missing or unreadable file is no usage (it is a cache, never a source of truth). */

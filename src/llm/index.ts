@@ -12,4 +12,4 @@ export type { Timing } from './generate.js';
 export { createProvider } from './create-provider.js';
 export { createOllamaProvider } from './ollama.js';
 export { createOpenAIProvider } from './openai.js';
-export { createReplayProvider } from './replay.js';
+export { createReplayProvider, type RecordedAnswer } from './replay.js';

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { Agent } from 'undici';
 import type { Timing } from './generate.js';
+import type { RecordedAnswer } from './replay.js';
 
 /** Dependencies of createProvider; all optional, defaults are the real thing. */
 export interface ProviderDeps {
@@ -12,7 +13,7 @@ export interface ProviderDeps {
   /** HTTP dispatcher; by default the provider creates (and closes) its own Agent. */
   dispatcher?: Dispatcher;
   /** The answers a replay provider plays back, in order. */
-  replayAnswers?: string[];
+  replayAnswers?: readonly RecordedAnswer[];
   logger?: Logger;
   /** Clock, sleep and jitter (tests make retries instant). */
   timing?: Partial<Timing>;

@@ -2,10 +2,16 @@
 import { HammerError, throwIfAborted } from '../errors.js';
 import type { ModelProvider } from './types.js';
 
-/** A provider that answers each request with the next of `answers`. */
+/** A recorded answer: its text, and why the model stopped as the server said (absent when unknown). */
+export interface RecordedAnswer {
+  text: string;
+  finishReason?: string;
+}
+
+/** A provider that answers each request with the next of `answers`, with the finish reason recorded for it. */
 export function createReplayProvider(
   model: string,
-  answers: readonly string[],
+  answers: readonly RecordedAnswer[],
   now: () => number = () => performance.now(),
 ): ModelProvider {
   const queue = [...answers];
@@ -16,8 +22,8 @@ export function createReplayProvider(
     generate: async (req) => {
       throwIfAborted(req.signal, 'the model request');
       const start = now();
-      const text = queue.shift();
-      if (text === undefined) {
+      const next = queue.shift();
+      if (next === undefined) {
         throw new HammerError(
           'MODEL_ERROR',
           `replay has no more recorded answers (${answers.length} recorded, all ${served} played back)`,
@@ -25,9 +31,17 @@ export function createReplayProvider(
         );
       }
       served++;
+      const { text } = next;
       const elapsed = now() - start;
       req.onProgress?.({ tokens: 1, elapsedMs: elapsed, tokensPerSecond: 0, firstTokenMs: elapsed }, text);
-      return { text, model, durationMs: elapsed, firstTokenMs: elapsed, attempts: 1, finishReason: 'stop' };
+      return {
+        text,
+        model,
+        durationMs: elapsed,
+        firstTokenMs: elapsed,
+        attempts: 1,
+        ...(next.finishReason === undefined ? {} : { finishReason: next.finishReason }),
+      };
     },
     check: async (opts = {}) => {
       throwIfAborted(opts.signal, 'the model check');

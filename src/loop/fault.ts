@@ -1,12 +1,15 @@
-// Fault points, for testing crash recovery: HAMMER_FAULT=<signal>@<point> makes the process send
-// itself <signal> the first time a run reaches <point>: SIGKILL is a `kill -9` (nothing cleans up),
-// SIGINT a Ctrl-C, SIGTERM a terminate. Points are the phases (`prepare`, `baseline`, `read_state`,
-// `generate`, `extract`, `validate`, `apply`, `test`, `update_state`, `deliver`, `report`: as the
-// phase's work starts; validate, apply and test as their results come back from the sandbox, before
-// they are recorded) and `deliver:ref` (the branch exists in the user's repository, the state does
-// not say so yet). Unset, nothing happens.
+// Fault points, for testing crash recovery and races: HAMMER_FAULT=<signal>@<point> makes the process
+// send itself <signal> the first time a run reaches <point>: SIGKILL is a `kill -9` (nothing cleans
+// up), SIGINT a Ctrl-C, SIGTERM a terminate, SIGSTOP a freeze until the test sends SIGCONT. Points are
+// the phases (`prepare`, `baseline`, `read_state`, `generate`, `extract`, `validate`, `apply`, `test`,
+// `update_state`, `deliver`, `report`: as the phase's work starts; validate, apply and test as their
+// results come back from the sandbox, before they are recorded), `deliver:name` (a branch name is
+// recorded in the state, its ref not made yet), `deliver:ref` (the branch exists in the user's
+// repository, the state does not say so yet) and `cleanup` (the run ended or was interrupted; its
+// sandbox is about to be removed). HAMMER_FAULT_CLOCK=<ISO 8601 instant> stops the run's
+// clock there, so runs started apart want the same branch name. Unset, nothing happens.
 
-const SIGNALS = ['SIGKILL', 'SIGINT', 'SIGTERM'] as const;
+const SIGNALS = ['SIGKILL', 'SIGINT', 'SIGTERM', 'SIGSTOP'] as const;
 type FaultSignal = (typeof SIGNALS)[number];
 
 let armed: { signal: FaultSignal; point: string } | undefined = parseFault(process.env['HAMMER_FAULT']);
@@ -24,4 +27,12 @@ export function faultPoint(point: string): void {
   const { signal } = armed;
   armed = undefined;
   process.kill(process.pid, signal);
+}
+
+/** The clock HAMMER_FAULT_CLOCK stops at `value` (a UTC instant such as 2026-11-24T00:28:51Z), or undefined. */
+export function faultClock(value: string | undefined): (() => Date) | undefined {
+  if (!value || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(value)) return undefined;
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) return undefined;
+  return () => new Date(at.getTime());
 }

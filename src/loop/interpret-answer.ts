@@ -2,10 +2,13 @@
 // candidates, NO_CHANGES, or the reason the answer cannot be used. The content of the files the
 // edits touch is read through `read` (the workbench head, identical to the sandbox's tree).
 import {
+  cutOffReason,
+  detectCutOff,
   parseAnswer,
   planEdits,
   vetEdits,
   type Candidate,
+  type CutOff,
   type EditFailure,
   type EditFormat,
   type FileState,
@@ -32,13 +35,16 @@ export type Interpretation =
       failures: EditFailure[];
     }
   | { kind: 'no_changes' }
-  | { kind: 'unusable'; reason: string };
+  /** `cutOff`: the answer was cut off at the token limit (nothing of it is used). */
+  | { kind: 'unusable'; reason: string; cutOff?: CutOff };
 
 /** How answers are read and how far the ladder goes. */
 export interface InterpretOptions {
   maxDiffLines: number;
   format?: EditFormat;
   strict?: boolean;
+  /** Why the model stopped, as the server said ("length": the token limit); undefined when it did not say. */
+  finishReason?: string;
 }
 
 /** Reads the current content of repo paths (a path missing from the result does not exist). */
@@ -46,19 +52,25 @@ export type ReadForEdits = (paths: string[]) => Promise<ReadonlyMap<string, File
 
 const readNothing: ReadForEdits = async () => new Map();
 
-/** Extract the edits from an answer, vet them, and build the ladder; anything unacceptable becomes 'unusable' with its reason. */
+/**
+ * Extract the edits from an answer, vet them, and build the ladder; anything unacceptable becomes
+ * 'unusable' with its reason. A cut-off answer is unusable as a whole.
+ */
 export async function interpretAnswer(
   answer: string,
   options: InterpretOptions,
   read: ReadForEdits = readNothing,
 ): Promise<Interpretation> {
   const strict = options.strict ?? false;
+  const cutOff = detectCutOff(answer, options.finishReason);
+  if (cutOff !== null) return { kind: 'unusable', reason: cutOffReason(cutOff), cutOff };
   const parsed = parseAnswer(answer, { format: options.format ?? 'auto', strict });
   if (parsed.kind !== 'edits') return parsed;
   const planOptions = { maxDiffLines: options.maxDiffLines, strict };
   const vetted = vetEdits(parsed.edits, planOptions);
   if (vetted.kind === 'refused') return { kind: 'unusable', reason: vetted.reason };
-  const contents = strict || vetted.paths.length === 0 ? new Map<string, FileState>() : await read(vetted.paths);
+  // read in strict mode too: an edit that is already applied is refused at every rung
+  const contents = vetted.paths.length === 0 ? new Map<string, FileState>() : await read(vetted.paths);
   const plan = planEdits(vetted, contents, planOptions);
   const edits = parsed.edits;
   return {

@@ -1,5 +1,5 @@
 // One turn of the loop: read state, generate, extract, validate, apply, test, update state.
-import { fileStates, rejectionText, rungLabel, type Rung } from '../edits/index.js';
+import { fileStates, rejectionText, rungLabel, type CutOff, type Rung } from '../edits/index.js';
 import { commitMessage, type ApplyResult, type ReadFilesResult } from '../git/index.js';
 import type { GenerateResult } from '../llm/index.js';
 import { artifactNames } from '../state/artifact-names.js';
@@ -18,6 +18,7 @@ import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
 import { focusedRunStands, focusFor, withFocus } from './focus-tests.js';
 import { judgeExtracted } from '../patch/path-policy.js';
+import { gateCandidates } from './syntax-gate-run.js';
 import { buildPrompt, renderPromptArtifact, type BuiltPrompt, type PromptFile } from './prompt.js';
 import type { RunDeps, RunRequest } from './run-types.js';
 import { changedFiles, lastRejectedIteration, stabilitySignal } from './signal.js';
@@ -33,7 +34,7 @@ export async function runIteration(
   req: RunRequest,
   prep: Prepared,
   /** An answer already recorded for this iteration (resume): used instead of asking the model again. */
-  recorded?: { text: string; model: string },
+  recorded?: { text: string; model: string; finishReason?: string },
 ): Promise<Iteration> {
   const { config } = req;
   const signal = deps.signal;
@@ -56,7 +57,14 @@ export async function runIteration(
   // 2. generate
   const answer: GenerateResult = await rec.phase('generate', n, async () =>
     recorded
-      ? { text: recorded.text, model: recorded.model, durationMs: 0, firstTokenMs: Number.NaN, attempts: 0 }
+      ? {
+          text: recorded.text,
+          model: recorded.model,
+          ...(recorded.finishReason === undefined ? {} : { finishReason: recorded.finishReason }),
+          durationMs: 0,
+          firstTokenMs: Number.NaN,
+          attempts: 0,
+        }
       : deps.provider.generate({
           messages: prompt.messages,
           ...sig,
@@ -86,6 +94,7 @@ export async function runIteration(
     duration_ms: Math.round(answer.durationMs),
     first_token_ms: Number.isFinite(answer.firstTokenMs) ? Math.round(answer.firstTokenMs) : null,
     artifact: answerArtifact,
+    ...(answer.finishReason === undefined ? {} : { finish_reason: answer.finishReason.slice(0, 64) }),
   };
   await rec.update((s, now) => updateIteration(s, n, { answer: recordedAnswer }, now));
 
@@ -113,16 +122,28 @@ export async function runIteration(
   const interp: Interpretation = await rec.phase('extract', n, () =>
     interpretAnswer(
       answer.text,
-      { maxDiffLines: config.loop.max_diff_lines, format: config.model.edit_format, strict: config.edits.strict },
+      {
+        maxDiffLines: config.loop.max_diff_lines,
+        format: config.model.edit_format,
+        strict: config.edits.strict,
+        ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
+      },
       readEdits,
     ),
   );
   if (interp.kind !== 'diff') {
     const noChanges = interp.kind === 'no_changes';
+    const cutOff = interp.kind === 'unusable' ? interp.cutOff : undefined;
     await set({
-      extraction: noChanges ? { kind: 'no_changes' } : { kind: 'unusable', reason: interp.reason },
+      extraction: noChanges
+        ? { kind: 'no_changes' }
+        : { kind: 'unusable', reason: interp.reason, ...(cutOff ? { cut_off: cutOff } : {}) },
       outcome: noChanges ? 'no_changes' : 'unusable',
-      summary: noChanges ? 'the model answered NO_CHANGES' : `no usable diff: ${interp.reason}`,
+      summary: noChanges
+        ? 'the model answered NO_CHANGES'
+        : cutOff
+          ? cutOffSummary(cutOff, config.model.num_predict)
+          : `no usable diff: ${interp.reason}`,
     });
     return finish(rec, n);
   }
@@ -165,10 +186,19 @@ export async function runIteration(
     await set({ outcome: 'duplicate', summary: `repeated an earlier patch (${interp.hash.slice(0, 12)})` });
     return finish(rec, n);
   }
-  if (interp.candidates.length === 0) {
-    // nothing the host built can apply (a SEARCH not found, hunks not placed): no exec needed
-    const message = rejectionText(interp.failures, null);
-    const t = deps.now();
+  // the syntax gate ([edits] syntax_gate): candidates that add a syntax error are left out
+  const t0 = deps.now();
+  const gate =
+    interp.candidates.length === 0
+      ? null
+      : await gateCandidates(interp.candidates, prep.workbench, { enabled: config.edits.syntax_gate, ...sig });
+  const gateMs = deps.now().getTime() - t0.getTime();
+  if (gate !== null) await set({ syntax_gate: gate.record });
+  const failures = gate?.failure ? [...interp.failures, gate.failure] : interp.failures;
+  if (gate === null || gate.kept.length === 0) {
+    // nothing the host built can apply (a SEARCH not found, hunks not placed, every candidate
+    // adds a syntax error): no exec needed
+    const message = rejectionText(failures, null);
     rec.change((s, now) =>
       updateIteration(
         s,
@@ -177,7 +207,7 @@ export async function runIteration(
         now,
       ),
     );
-    await rec.recordPhase('validate', n, t, 0, 'failed');
+    await rec.recordPhase('validate', n, t0, gateMs, 'failed');
     return finish(rec, n);
   }
 
@@ -185,9 +215,8 @@ export async function runIteration(
   // (check, apply and commit the first that passes, tests). The host applies the first candidate
   // in its workbench at once, alongside; if the sandbox says another one passed, the host drops
   // that commit and applies the one the sandbox took, while the tests run
-  const candidates = interp.candidates.slice(0, MAX_STEP_CANDIDATES);
+  const candidates = gate.kept.slice(0, MAX_STEP_CANDIDATES);
   const before = { commit: prep.workbench.head(), tree: prep.workbench.tree() };
-  const t0 = deps.now();
   const applyOnHost = (k: number): Promise<ApplyResult> => {
     const c = candidates[k]!;
     // dated by the iteration's start, so resume replays it into the very same commit
@@ -233,7 +262,7 @@ export async function runIteration(
     if (inSandbox.kind === 'rejected' && (await first).ok) prep.workbench.resetHead(before.commit, before.tree);
     const message =
       inSandbox.kind === 'rejected'
-        ? rejectionText(interp.failures, inSandbox.messages.find((m) => m !== '') ?? inSandbox.message)
+        ? rejectionText(failures, inSandbox.messages.find((m) => m !== '') ?? inSandbox.message)
         : `the host's git refused the patch the sandbox applied: ${onHost && !onHost.ok ? onHost.message : 'no result'}`;
     rec.change((s, now) =>
       updateIteration(
@@ -243,7 +272,7 @@ export async function runIteration(
         now,
       ),
     );
-    await rec.recordPhase('validate', n, t0, inSandbox.validateMs, 'failed');
+    await rec.recordPhase('validate', n, t0, gateMs + inSandbox.validateMs, 'failed');
     return finish(rec, n);
   }
   const chosen = candidates[inSandbox.candidate]!;
@@ -293,11 +322,15 @@ export async function runIteration(
     updateIteration(s, n, { validation: { ok: true }, apply: { commit: onHost.commit, tree: onHost.tree }, test }, now),
   );
   await rec.recordPhases(n, [
-    { phase: 'validate', startedAt: t0, durationMs: inSandbox.validateMs },
-    { phase: 'apply', startedAt: new Date(t0.getTime() + inSandbox.validateMs), durationMs: inSandbox.applyMs },
+    { phase: 'validate', startedAt: t0, durationMs: gateMs + inSandbox.validateMs },
+    {
+      phase: 'apply',
+      startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs),
+      durationMs: inSandbox.applyMs,
+    },
     {
       phase: 'test',
-      startedAt: new Date(t0.getTime() + inSandbox.validateMs + inSandbox.applyMs),
+      startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs + inSandbox.applyMs),
       durationMs: testMs,
     },
   ]);
@@ -317,6 +350,12 @@ export async function runIteration(
     ),
   );
   return rec.state.iterations.at(-1)!;
+}
+
+/** The iteration's summary line for a cut-off answer: what happened, and the setting that decides the limit. */
+function cutOffSummary(cut: CutOff, numPredict: number): string {
+  const what = cut.by === 'server' ? 'cut off at the token limit' : 'cut off mid-edit';
+  return `${what}, nothing applied: raise [model] num_predict (now ${numPredict})`;
 }
 
 async function finish(rec: RunRecorder, n: number): Promise<Iteration> {

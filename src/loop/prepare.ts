@@ -139,7 +139,7 @@ export async function runTests(
 ): Promise<TestRecord> {
   const { config } = req;
   const run_id = rec.state.run_id;
-  // the runner kills whatever the tests leave running before it returns
+  // the runner kills whatever the tests leave running, and waits until it is gone, before it returns
   const result = await repo.test(
     req.testCommand,
     config.tools.test_timeout * 1000,

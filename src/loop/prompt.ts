@@ -8,6 +8,9 @@ import type { ContextReason } from './context.js';
 import { systemMessage } from './prompt-text.js';
 import { testStatus } from './signal.js';
 
+/** The [prompt] settings the prompt is built with (the directive's cap is applied when it is read). */
+export type PromptLimits = Omit<Config['prompt'], 'directive_max_bytes'>;
+
 /** A file's content as shown to the model. */
 export interface PromptFile {
   path: string;
@@ -33,7 +36,7 @@ export interface PromptInput {
   /** Repo file paths. */
   tree: readonly string[];
   files: readonly PromptFile[];
-  limits: Config['prompt'];
+  limits: PromptLimits;
   /** Shown to the model as the diff size limit. */
   maxDiffLines?: number;
   /** The answer format the system message teaches (default auto). */
@@ -155,7 +158,7 @@ function renderTree(tree: readonly string[], max: number): string {
   return `# Files in the repository (${sorted.length})\n\n${block(`${shown.join('\n')}${tail}`)}`;
 }
 
-function renderFiles(files: readonly PromptFile[], limits: Config['prompt']): string {
+function renderFiles(files: readonly PromptFile[], limits: PromptLimits): string {
   if (files.length === 0) return '# Relevant files\n\nNone selected.';
   let left = limits.budget_chars;
   const parts: string[] = ['# Relevant files'];

@@ -1,14 +1,14 @@
 // `hammer-box resume <run_id>`: continue a run that was interrupted, killed or broke, from its state file.
 import { hostname } from 'node:os';
-import { type Config, ConfigSchema } from '../config/schema.js';
 import { HammerError } from '../errors.js';
-import { resolveUserRepo } from '../git/index.js';
+import type { UserRepo } from '../git/index.js';
 import { pidAlive } from '../sandbox/gc.js';
 import type { RunState } from '../state/run-state.js';
 import { summarizePatch } from '../patch/patch-summary.js';
 import { iterationDate } from './iteration.js';
 import { resumeRefusal } from './resumable.js';
 import { drive } from './run.js';
+import { resolveRuntime } from './runtime.js';
 import type { RunDeps, RunOutcome, RunRequest } from './run-types.js';
 
 export { resumeRefusal };
@@ -36,34 +36,34 @@ export function assertResumable(old: RunState): void {
     throw new HammerError('USAGE', `cannot resume: ${refusal}`, { hint: "see 'hammer-box runs show <run_id>'" });
 }
 
-/** The config a run was started with, validated again (the state file is outside data). */
-export function recordedConfig(old: RunState): Config {
-  const parsed = ConfigSchema.safeParse(old.config);
-  if (!parsed.success)
-    throw new HammerError(
-      'STATE_INVALID',
-      `run ${old.run_id}'s recorded config is not valid any more: ${parsed.error.issues[0]?.message ?? ''}`,
-    );
-  return parsed.data;
-}
-
-/** Drive a run read from the store (already checked with assertResumable) from its first phase not done. */
+/**
+ * Drive a run read from the store (already checked with assertResumable) from its first phase not
+ * done, in `req`'s repository and with `req`'s configuration (the current user's: the state is a
+ * record, never a source of trust).
+ */
 export async function resumeLoop(
   old: RunState,
-  config: Config,
+  req: RunRequest & { userRepo: UserRepo },
   deps: RunDeps,
-  testCommand: string,
 ): Promise<RunOutcome> {
   const runId = old.run_id;
+  const { userRepo, config } = req;
   // whatever the dead process left on the engine goes first
   await deps.engine.gc({ runIds: [runId], ...(deps.signal ? { signal: deps.signal } : {}) });
-  const userRepo = await resolveUserRepo(
-    old.repo.path,
-    old.repo.base_commit,
-    deps.signal ? { signal: deps.signal } : {},
-  );
-  const image = await deps.resolveImage(deps.signal);
-  const state = resumableState(old, deps.now());
+  const [image, runtime] = await Promise.all([
+    deps.resolveImage(deps.signal),
+    resolveRuntime(config.sandbox.runtime, deps.engine, deps.signal),
+  ]);
+  const used = { ...config, sandbox: { ...config.sandbox, runtime } };
+  const state: RunState = {
+    ...resumableState(old, deps.now()),
+    repo: { ...old.repo, path: userRepo.root },
+    config: used,
+    model: { provider: used.model.provider, name: used.model.name, url: used.model.url },
+    artifacts_dir: deps.store.artifactsDir(runId),
+    // a branch name recorded under another prefix is not adopted: the current prefix decides
+    delivering: old.delivering?.name.startsWith(used.git.branch_prefix) ? old.delivering : null,
+  };
   const applied = [];
   for (const it of state.iterations) {
     if (it.outcome !== 'applied' || !it.patch || !it.apply) continue;
@@ -78,15 +78,20 @@ export async function resumeLoop(
   // an iteration cut short after its answer arrived continues from that answer, without a new model call
   const cut = old.iterations.find((it) => it.outcome === null && it.answer !== null);
   const pendingAnswer = cut?.answer
-    ? { text: await deps.store.readArtifact(runId, cut.answer.artifact), model: cut.answer.model }
+    ? {
+        text: await deps.store.readArtifact(runId, cut.answer.artifact),
+        model: cut.answer.model,
+        ...(cut.answer.finish_reason === undefined ? {} : { finishReason: cut.answer.finish_reason }),
+      }
     : undefined;
   await deps.store.write(state);
-  const req: RunRequest = {
-    repoPath: old.repo.path,
-    directivePath: old.directive.path,
-    directiveText: old.directive.text,
-    config,
-    testCommand,
-  };
-  return drive(state, req, deps, { ...userRepo, base: old.repo.base_ref }, image, applied, pendingAnswer);
+  return drive(
+    state,
+    { ...req, config: used },
+    deps,
+    { ...userRepo, base: old.repo.base_ref },
+    image,
+    applied,
+    pendingAnswer,
+  );
 }

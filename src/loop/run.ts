@@ -2,7 +2,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { abortError, HammerError, isHammerError, withRunRef } from '../errors.js';
-import { branchCommit, deliverBranch, freeBranchName, resolveUserRepo, type UserRepo } from '../git/index.js';
+import { branchCandidates, branchCommit, deliverBranch, resolveUserRepo, type UserRepo } from '../git/index.js';
 import { baselinePassWarning } from '../report/baseline-warning.js';
 import { renderPrSummary } from '../report/pr-summary.js';
 import { artifactNames } from '../state/artifact-names.js';
@@ -67,7 +67,7 @@ export async function drive(
   known: ResolvedImage | null,
   applied: { patch: string; iteration: number; summary: string; tree: string; date: Date }[],
   /** The answer an interrupted iteration had already received (resume continues after generate). */
-  pendingAnswer?: { text: string; model: string },
+  pendingAnswer?: { text: string; model: string; finishReason?: string },
 ): Promise<RunOutcome> {
   const { config } = req;
   const signal = deps.signal;
@@ -158,6 +158,7 @@ export async function drive(
   } finally {
     // never leave a container, volume or temp repo behind, whatever happened (a second Ctrl-C exits
     // hard); the provider belongs to the caller, who closes it
+    faultPoint('cleanup');
     await Promise.allSettled([made.sandbox?.destroy(), made.workbench?.dispose()]);
   }
 
@@ -202,8 +203,9 @@ async function end(
 
 /**
  * Bring the accepted commits into the user's repository as one new branch (never any other change).
- * The name is recorded before the ref is made: a run killed in between is resumed onto that branch
- * (adopted when it already points at the commit), never onto a second one.
+ * Each name is recorded before its ref is made: a run killed in between is resumed onto that branch
+ * (adopted when it already points at the commit), never onto a second one. When another run makes
+ * the same name first, the next free name is recorded and taken instead.
  */
 async function deliver(
   rec: RunRecorder,
@@ -222,12 +224,22 @@ async function deliver(
       await rec.update((s) => ({ ...s, branch: { name: pending, commit }, delivering: null }));
       return;
     }
-    const name =
-      pending !== null && made === null
-        ? pending
-        : await freeBranchName(userRepo, req.config.git.branch_prefix, deps.now(), sig);
-    await rec.update((s) => ({ ...s, delivering: { name, commit } }));
-    const branch = await deliverBranch({ userRepo, workbench: prep.workbench, commit, branch: name, ...sig });
+    const fresh = branchCandidates(req.config.git.branch_prefix, deps.now());
+    // a recorded name nobody made yet is tried first; one another run made goes to the fresh names
+    const names = pending !== null && made === null ? [pending, ...fresh] : fresh;
+    const branch = await deliverBranch({
+      userRepo,
+      workbench: prep.workbench,
+      commit,
+      names,
+      claim: async (name) => {
+        if (rec.state.delivering?.name !== undefined && rec.state.delivering.name !== name)
+          rec.logger.info({ taken: rec.state.delivering.name, branch: name }, 'branch name taken by another run');
+        await rec.update((s) => ({ ...s, delivering: { name, commit } }));
+        faultPoint('deliver:name');
+      },
+      ...sig,
+    });
     faultPoint('deliver:ref');
     rec.logger.info(
       { branch: branch.branch, commit: branch.commit, commits: appliedCount(rec.state) },

@@ -1,8 +1,8 @@
 // The repository inside the sandbox, driven through the runner: the loop's only way to run git
 // and tests there. Everything that comes back is untrusted; only hashes and exit codes are used.
 import { HammerError } from '../errors.js';
-import { parseRunnerResult, runnerArgv, splitRunnerOutput } from '../runner/index.js';
-import type { RunnerOp } from '../runner/index.js';
+import { parseRunnerResult, runnerArgv, runnerCannotFork, splitRunnerOutput } from '../runner/index.js';
+import type { RunnerOp, RunnerResult } from '../runner/index.js';
 import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.js';
 
 /** One iteration's sandbox work (see the runner's `step` op), with each stage's wall time. */
@@ -125,7 +125,14 @@ export class SandboxRepo {
     );
     const end = performance.now();
     const result = exec.timedOut ? undefined : splitRunnerOutput(exec.stdout.text).result;
+    if (result?.fork === false) throw runnerCannotFork('step');
     if (!applied) {
+      if (result?.op === 'step' && result.settled === false)
+        throw new HammerError(
+          'SANDBOX_PIDS_FULL',
+          'processes the earlier tests left in the sandbox were still there after being killed',
+          { hint: 'a process the tests started cannot be killed; the sandbox is not usable any more' },
+        );
       if (result && result.op === 'step' && result.applied === false && exec.exitCode === 1 && checked === undefined) {
         const messages = splitChecks(exec.stderr.text, candidates.length);
         const msg = messages.filter((m) => m !== '').join('\n') || `git apply --check exited ${result.exit}`;
@@ -145,6 +152,7 @@ export class SandboxRepo {
         'the runner applied a patch without saying which candidate passed its check',
       );
     }
+    await this.settleAfterTests(exec, result, signal);
     const testMs = end - applied.at;
     const timedOut = exec.timedOut || ((exec.exitCode === 124 || exec.exitCode === 137) && testMs >= test.timeoutMs);
     const stdout = stripStageLines(exec.stdout.text);
@@ -175,8 +183,21 @@ export class SandboxRepo {
       ...(signal ? { signal } : {}),
     });
     // The runner's result line is not test output.
-    const { output } = splitRunnerOutput(r.stdout.text);
+    const { output, result } = splitRunnerOutput(r.stdout.text);
+    await this.settleAfterTests(r, r.timedOut ? undefined : result, signal);
     return { ...r, stdout: { ...r.stdout, text: output } };
+  }
+
+  /**
+   * Before the next command, every process of the tests must be gone and the pids limit free. The
+   * runner waits for that itself ("settled": true); a timed-out exec was killed and waited for by
+   * the exec. Otherwise (the runner died, or gave up waiting) kill and wait from the host:
+   * SANDBOX_PIDS_FULL when the processes never go.
+   */
+  private async settleAfterTests(exec: ExecResult, result: RunnerResult | undefined, signal?: AbortSignal) {
+    if (result?.fork === false) throw runnerCannotFork(result.op);
+    if (exec.timedOut || (result?.settled === true && result.exit === exec.exitCode)) return;
+    await this.sandbox.killAll(signal ? { signal } : {});
   }
 
   private async op(op: RunnerOp, args: string[], signal?: AbortSignal) {

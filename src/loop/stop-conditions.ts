@@ -111,7 +111,9 @@ export function decideNext(state: RunState, limits: LoopLimits): NextAction {
   }
   const streak = unusableStreak(state);
   if (streak >= limits.maxUnusableAnswers) {
-    return stop('failed', 'no_usable_diff', `${streak} answers in a row without a usable diff`);
+    const cut = done.slice(-streak).filter((it) => it.extraction?.cut_off !== undefined).length;
+    const why = cut > 0 ? ` (${cut} cut off at the token limit: raise [model] num_predict)` : '';
+    return stop('failed', 'no_usable_diff', `${streak} answers in a row without a usable diff${why}`);
   }
   if (done.length >= limits.maxIterations) {
     return stop(

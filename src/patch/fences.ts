@@ -8,6 +8,10 @@ export interface FencedBlock {
   unclosed: boolean;
   /** 0-based line of the opening fence in the text. */
   start: number;
+  /** 0-based line just after the block (after its closing fence, or the end of the text). */
+  end: number;
+  /** The fence's character: '`' or '~'. */
+  fence: '`' | '~';
 }
 
 const OPEN = /^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)[^`]*$/;
@@ -48,6 +52,8 @@ export function findFencedBlocks(text: string): FencedBlock[] {
       content: body.length === 0 ? '' : `${body.join('\n')}\n`,
       unclosed: !closed,
       start,
+      end: i,
+      fence: fence[0] === '~' ? '~' : '`',
     });
   }
   return blocks;

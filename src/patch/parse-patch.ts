@@ -61,6 +61,11 @@ export interface ParseOptions {
    * validation never repairs.
    */
   repairContext?: boolean;
+  /**
+   * The fence the text was inside (a fenced block's content): only lines opening a fence of that
+   * character are never taken as context (a docstring's ~~~~ underline inside a ``` block is).
+   */
+  fence?: '`' | '~';
 }
 
 const EXTENDED =
@@ -175,11 +180,12 @@ function readHunk(
   };
   const stops = (k: number): boolean => isFileStart(k) || isHunkHeader(lines[k]!);
   const bodyFollows = (k: number): boolean => k < lines.length && !stops(k) && /^[ +-]/.test(lines[k]!);
+  const fenceLine = options.fence === '`' ? /^```/ : options.fence === '~' ? /^~~~/ : /^```|^~~~/;
   const repairable = (k: number): boolean =>
     options.repairContext === true &&
     options.overflow === 'hunk' &&
     lines[k]!.trim() !== '' &&
-    !/^```|^~~~/.test(lines[k]!) &&
+    !fenceLine.test(lines[k]!) &&
     bodyFollows(k + 1);
   let i = start + 1;
   if (m !== null) {
@@ -200,7 +206,7 @@ function readHunk(
           newLeft <= 0 ||
           !(
             repairable(i) ||
-            (options.repairContext === true && options.overflow === 'hunk' && !/^(```|~~~)/.test(l) && l.trim() !== '')
+            (options.repairContext === true && options.overflow === 'hunk' && !fenceLine.test(l) && l.trim() !== '')
           )
         )
           break;

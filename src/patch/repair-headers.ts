@@ -5,11 +5,24 @@ import { isHunkHeader, type FilePatch } from './parse-patch.js';
 import { stripPrefix } from './patch-paths.js';
 import { parseGitHeader } from './validate-diff.js';
 
+/** Where the file of hunks without headers was named: the prose just before them, or the block before. */
+export interface HeaderHint {
+  path: string;
+  /** 'prose': a guess from the text (it must name an existing file, or the hunks must create one); 'previous': the explicit header of the diff block before. */
+  from: 'prose' | 'previous';
+}
+
 /**
  * Add the ---/+++ lines a diff text lacks: before hunks that come with no file header at all
  * (when `hint` names the file), and beside a lone "--- x" or "+++ x" line followed by a hunk.
+ * `used` says whether the hint was put in.
  */
-export function insertMissingHeaders(text: string, hint: string | null, fixes: string[]): string {
+export function insertMissingHeaders(
+  text: string,
+  hint: HeaderHint | null,
+  fixes: string[],
+): { text: string; used: boolean } {
+  let used = false;
   const lines = text.split('\n');
   const out: string[] = [];
   let sawFile = false;
@@ -37,14 +50,19 @@ export function insertMissingHeaders(text: string, hint: string | null, fixes: s
     if (isHunkHeader(l)) {
       inHunk = true;
       if (!sawFile && hint !== null) {
-        out.push(`--- a/${hint}`, `+++ b/${hint}`);
-        fixes.push(`added the file headers the diff left out, for ${hint} (named before the diff)`);
+        out.push(`--- a/${hint.path}`, `+++ b/${hint.path}`);
+        fixes.push(
+          hint.from === 'prose'
+            ? `added the file headers the diff left out, for ${hint.path} (named before the diff)`
+            : `took the hunks of a diff block without file headers as more of ${hint.path}, the file of the block before`,
+        );
         sawFile = true;
+        used = true;
       }
     }
     out.push(l);
   }
-  return out.join('\n');
+  return { text: out.join('\n'), used };
 }
 
 function swapPrefix(value: string, prefix: 'a/' | 'b/'): string {

@@ -1,6 +1,7 @@
 // PR_SUMMARY.md: what a reviewer needs to judge the branch, from the state alone. Every piece of
 // text that came from the model, the repo or the sandbox is sanitised on the way in.
 import { rungLabel, rungNumber } from '../edits/rungs.js';
+import { cutOffLine } from './cut-off-line.js';
 import { finishedIterations, latestTest } from '../loop/stop-conditions.js';
 import { testStatus } from '../loop/signal.js';
 import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
@@ -78,6 +79,12 @@ function imageRows(image: RunState['image']): string[][] {
   const cell = (img: { ref: string; id: string }): string => `${cellCode(img.ref)} (${cellCode(img.id)})`;
   if (image === null) return [['Image', 'none (the run ended before its environment was ready)']];
   const rows = [['Image', cell(image)]];
+  const tv = image.toolchain_version;
+  if (tv) {
+    const why = tv.declared ? tableCell(tv.declared) : tv.source === 'default' ? 'nothing declared: the default' : '';
+    rows.push(['Toolchain', `${tv.toolchain} ${cellCode(tv.version)} from ${tv.origin} (${why})`]);
+    if (tv.package_manager) rows.push(['Package manager', tableCell(tv.package_manager)]);
+  }
   if (image.toolchain) rows.push(['Toolchain image', cell(image.toolchain)]);
   if (image.env !== undefined)
     rows.push(['Env image', image.env === null ? 'none (nothing to install)' : cell(image.env)]);
@@ -169,7 +176,9 @@ function renderRejected(iterations: readonly Iteration[]): string | null {
         ? `not applied: ${it.validation?.message ?? 'rejected'}`
         : it.outcome === 'duplicate'
           ? 'repeated an earlier patch'
-          : `unusable answer: ${it.extraction?.reason ?? 'no diff'}`;
+          : it.extraction?.cut_off
+            ? `answer ${cutOffLine(it.extraction.cut_off, it.answer?.completion_tokens)}; raise [model] num_predict for longer answers`
+            : `unusable answer: ${it.extraction?.reason ?? 'no diff'}`;
     const artifact = it.patch?.artifact ?? it.answer?.artifact;
     return `- Iteration ${it.n}: ${sanitizeLine(truncateText(why, 300))}${artifact === undefined ? '' : ` (${code(artifact)})`}`;
   });

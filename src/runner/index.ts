@@ -2,5 +2,5 @@
 export { runnerScript, runnerScriptPath } from './script.js';
 export { PATCH_DIR, RUNNER_OPS, patchPath, runnerArgv } from './argv.js';
 export type { RunnerOp } from './argv.js';
-export { parseRunnerResult, runnerResultSchema, splitRunnerOutput } from './result.js';
+export { parseRunnerResult, runnerCannotFork, runnerResultSchema, splitRunnerOutput } from './result.js';
 export type { RunnerOutput, RunnerResult } from './result.js';

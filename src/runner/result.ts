@@ -22,6 +22,10 @@ export const runnerResultSchema = z.strictObject({
   applied: z.boolean().optional(),
   /** `step`: which candidate (1-based, in the order given) passed its check and was applied. */
   candidate: z.number().int().min(1).max(64).optional(),
+  /** `test`, `step`: every process the tests left is gone (false: some outlived the runner's wait). */
+  settled: z.boolean().optional(),
+  /** The runner could not start a process: every pid of the sandbox's limit was taken. */
+  fork: z.literal(false).optional(),
 });
 
 /** A parsed runner result. */
@@ -55,9 +59,24 @@ export function splitRunnerOutput(stdout: string): RunnerOutput {
   return { output, result: parsed.success ? parsed.data : undefined };
 }
 
-/** The result of a runner exec; SANDBOX_BROKEN when there is none or it contradicts the exec's exit code. */
+/** The error for a runner that could not start a process (its result says "fork":false). */
+export function runnerCannotFork(op: string): HammerError {
+  return new HammerError(
+    'SANDBOX_PIDS_FULL',
+    `the sandbox runner (${op}) could not start a process: every pid of the sandbox's limit is taken`,
+    {
+      hint: 'processes the tests started hold sandbox.pids_limit and did not go away when killed; raise sandbox.pids_limit if the tests need more processes',
+    },
+  );
+}
+
+/**
+ * The result of a runner exec; SANDBOX_PIDS_FULL when the runner could not start a process,
+ * SANDBOX_BROKEN when there is no result or it contradicts the exec's exit code.
+ */
 export function parseRunnerResult(stdout: string, options: { exitCode?: number } = {}): RunnerResult {
   const { result } = splitRunnerOutput(stdout);
+  if (result?.fork === false) throw runnerCannotFork(result.op);
   if (result === undefined) {
     throw new HammerError('SANDBOX_BROKEN', 'the sandbox runner printed no valid result line', {
       hint: 'the image must provide sh, git, tar and coreutils (see README, "Bring your own image")',

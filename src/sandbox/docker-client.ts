@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Dockerode from 'dockerode';
 import { HammerError, abortError } from '../errors.js';
 import { ENGINE_HINT, messageOf } from './docker-errors.js';
+import { withRequestDeadlines } from './engine-deadline.js';
 
 /** How to reach the engine, read from the environment (pure). */
 export type EngineAddress =
@@ -40,8 +41,15 @@ export function engineAddress(env: NodeJS.ProcessEnv): EngineAddress {
   };
 }
 
-/** A dockerode client for the engine DOCKER_HOST names (keep-alive on a local socket: it saves time on every exec). */
+/**
+ * A dockerode client for the engine DOCKER_HOST names (keep-alive on a local socket: it saves time
+ * on every exec), every request of which has a deadline (see engine-deadline.ts).
+ */
 export function createDockerClient(env: NodeJS.ProcessEnv = process.env): Dockerode {
+  return withRequestDeadlines(dockerClient(env));
+}
+
+function dockerClient(env: NodeJS.ProcessEnv): Dockerode {
   const address = engineAddress(env);
   // Explicit undefineds: dockerode merges its own reading of process.env under these options.
   const base = { host: undefined, port: undefined, protocol: undefined, socketPath: undefined, username: undefined };
@@ -87,28 +95,34 @@ export function createDockerClient(env: NodeJS.ProcessEnv = process.env): Docker
 
 /** The hint shown whenever no engine answers. */
 
-/** Check that the engine answers within `timeoutMs`; throws ENGINE_UNAVAILABLE (or ABORTED) otherwise. */
-export async function pingEngine(docker: Dockerode, signal?: AbortSignal, timeoutMs = 10_000): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
+/** How long the engine has to answer the first request (connect and ping). */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Check that the engine answers within `timeoutMs`; throws ENGINE_UNAVAILABLE (or ABORTED)
+ * otherwise. The request is aborted at the deadline (its socket closed), so nothing is left
+ * waiting on an engine that accepted the connection and never answered.
+ */
+export async function pingEngine(
+  docker: Dockerode,
+  signal?: AbortSignal,
+  timeoutMs = CONNECT_TIMEOUT_MS,
+): Promise<void> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+  const abortSignal = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
   try {
-    await Promise.race([
-      docker.ping(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-        onAbort = () => reject(new Error('aborted'));
-        if (signal?.aborted) onAbort();
-        signal?.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
+    // dockerode's ping takes options (abortSignal) that its type definitions leave out
+    const ping = docker.ping.bind(docker) as unknown as (opts: { abortSignal: AbortSignal }) => Promise<unknown>;
+    await ping({ abortSignal });
   } catch (err) {
     if (signal?.aborted) throw abortError(signal, 'reaching the Docker engine');
-    throw new HammerError('ENGINE_UNAVAILABLE', `no Docker engine answers (${messageOf(err)})`, {
+    const cause: unknown = deadline.signal.aborted ? deadline.signal.reason : err;
+    throw new HammerError('ENGINE_UNAVAILABLE', `no Docker engine answers (${messageOf(cause)})`, {
       hint: ENGINE_HINT,
-      cause: err,
+      cause,
     });
   } finally {
     clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }

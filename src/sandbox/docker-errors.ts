@@ -21,7 +21,8 @@ export function messageOf(err: unknown): string {
 /** What to do when no engine answers (shared by the ping and by an engine lost mid-run). */
 export const ENGINE_HINT = "run 'make engine', start Docker Desktop/colima, or set DOCKER_HOST";
 
-const LOST_CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+// ENGINE_TIMEOUT: the engine took a request and did not answer it in time (engine-deadline.ts)
+const LOST_CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ENGINE_TIMEOUT']);
 
 /**
  * True when `err` says the connection to the engine itself failed (the daemon stopped, restarted

@@ -7,7 +7,8 @@ import { HammerError, isHammerError, throwIfAborted } from '../errors.js';
 import { packFiles, readSingleFile } from './archive.js';
 import { packDirectory, repackTar } from './copy-in.js';
 import { isEngineLost, isNotFound, sandboxFailure } from './docker-errors.js';
-import { ContainerStateSchema, execInSandbox, killAllProcesses, type ExecTarget } from './exec.js';
+import { ContainerStateSchema, execInSandbox } from './exec.js';
+import { killAllProcesses, type ExecTarget } from './kill-all.js';
 import { WORKDIR } from './hardening.js';
 import { sleep } from './stream-end.js';
 import { workspaceRelative } from './paths.js';
@@ -136,7 +137,7 @@ export class DockerSandbox implements Sandbox {
     return readSingleFile(source, posix.basename(abs), options.maxBytes);
   }
 
-  /** Kill every process of the sandbox user, keeping the sandbox alive. */
+  /** Kill every process of the sandbox user and wait until all are gone, keeping the sandbox alive. */
   killAll(options: { signal?: AbortSignal } = {}): Promise<void> {
     return killAllProcesses(this.target, options.signal);
   }

@@ -1,13 +1,15 @@
 // Running a command in a sandbox: demuxed, capped, live, with a wall-clock timeout and an abort
-// that kill every process of the sandbox user, and the exit code read after the stream has ended.
+// that kill every process of the sandbox user (and wait until they are gone), and the exit code
+// read after the stream has ended.
 import type { Duplex } from 'node:stream';
 import type Dockerode from 'dockerode';
 import { z } from 'zod';
-import { HammerError, abortError, throwIfAborted } from '../errors.js';
+import { HammerError, abortError, isHammerError, throwIfAborted } from '../errors.js';
 import { OutputCapture } from './capture.js';
 import { FrameDemuxer } from './demux.js';
-import { isNotFound, sandboxFailure, statusCode } from './docker-errors.js';
+import { sandboxFailure } from './docker-errors.js';
 import { envList, WORKDIR } from './hardening.js';
+import { execState, killAllProcesses, pidsFull, pidsFullError, type ExecTarget } from './kill-all.js';
 import { settlesWithin, sleep, streamEnd } from './stream-end.js';
 import type { ExecOptions, ExecResult } from './types.js';
 
@@ -46,20 +48,6 @@ export const ContainerStateSchema = z.object({
   HostConfig: z.object({ Runtime: z.string().nullish() }).nullish(),
 });
 
-/** What an exec needs to know about its sandbox. */
-export interface ExecTarget {
-  container: Dockerode.Container;
-  /** "uid:gid" every command runs as. */
-  user: string;
-}
-
-const ExecStateSchema = z.object({ Running: z.boolean(), ExitCode: z.number().int().nullable() });
-
-async function execState(exec: Dockerode.Exec): Promise<{ running: boolean; exitCode: number | null }> {
-  const s = ExecStateSchema.parse(await exec.inspect());
-  return { running: s.Running, exitCode: s.ExitCode };
-}
-
 async function startExec(
   target: ExecTarget,
   cmd: string[],
@@ -80,28 +68,6 @@ async function startExec(
   });
   const stream: Duplex = await exec.start({ hijack: true, stdin: false });
   return { exec, stream };
-}
-
-/** Kill every process of the sandbox user (daemons included); PID 1 and the keeper run as another user and stay. */
-export async function killAllProcesses(target: ExecTarget, signal?: AbortSignal): Promise<void> {
-  let lastError: unknown;
-  // A fork bomb can hold every pid of the limit; retry until our one-process killer gets a slot.
-  for (let attempt = 0; attempt < 40; attempt++) {
-    throwIfAborted(signal, 'killing the sandbox processes');
-    try {
-      // sh's builtin kill: one process, and kill(-1) spares the caller itself.
-      const { exec, stream } = await startExec(target, ['sh', '-c', 'kill -KILL -1 2>/dev/null; exit 0'], {}, '/');
-      stream.resume();
-      await streamEnd(stream);
-      stream.destroy();
-      if ((await execState(exec)).exitCode === 0) return;
-    } catch (err) {
-      if (isNotFound(err) || statusCode(err) === 409) throw sandboxFailure(err, 'killing the sandbox processes');
-      lastError = err;
-    }
-    await sleep(Math.min(25 * (attempt + 1), 250));
-  }
-  throw new HammerError('SANDBOX_BROKEN', 'could not kill the sandbox processes', { cause: lastError });
 }
 
 /** Run `cmd` (argv, no shell) in the sandbox; a failing or timed-out command is a result, a broken sandbox throws. */
@@ -139,11 +105,16 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
 
   let timedOut = false;
   let aborted = false;
+  // the last kill's failure: processes that outlived it leave the sandbox unusable for the next command
+  let killFailure: unknown;
   let killing: Promise<void> | undefined;
   const killUntilEnded = (): Promise<void> =>
     (killing ??= (async () => {
       for (let round = 0; round < 3; round++) {
-        await killAllProcesses(target).catch(() => undefined);
+        killFailure = await killAllProcesses(target).then(
+          () => undefined,
+          (err: unknown) => err,
+        );
         if (await settlesWithin(ended, 5_000)) return;
       }
       stream.destroy();
@@ -182,6 +153,8 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
   // Never return while a killer is in flight: it would hit the next command's processes.
   if (killing) await killing;
   if (aborted) throw abortError(signal, 'command');
+  // a timed-out command whose processes did not go away: the next command could not start
+  if (isHammerError(killFailure, 'SANDBOX_PIDS_FULL')) throw killFailure;
   if (streamError !== undefined && !timedOut) throw sandboxFailure(streamError, `reading the output of ${cmd[0]}`);
   if (callbackError !== undefined) throw callbackError;
 
@@ -205,6 +178,11 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
     // Docker records the exit a moment after the streams close: poll soon, then back off
     await sleep(Math.min(20, 2 ** polls++));
     state = await inspect();
+  }
+  // the engine could not start the process (exit 126): when the pids limit is why, say so
+  if (state.exitCode === 126 && !timedOut) {
+    const full = await pidsFull(target.container);
+    if (full) throw pidsFullError(`could not start ${cmd[0]} in the sandbox`, full.limit);
   }
   return {
     exitCode: state.exitCode ?? (timedOut ? 137 : -1),

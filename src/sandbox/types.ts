@@ -113,7 +113,10 @@ export interface Sandbox {
   copyIn(source: RepoSource, options?: { signal?: AbortSignal }): Promise<CopyInStats>;
   /** Read one regular file back (untrusted data): refuses links and non-regular files, caps the size. */
   readFile(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<Buffer>;
-  /** Kill every process the sandbox user runs (leftover daemons), keeping the sandbox alive. */
+  /**
+   * Kill every process the sandbox user runs (leftover daemons, a killed test's tree) and wait until
+   * all are gone and their pids free, keeping the sandbox alive; SANDBOX_PIDS_FULL when they never are.
+   */
   killAll(options?: { signal?: AbortSignal }): Promise<void>;
   /** Remove the container and its volume. Safe to call twice. */
   destroy(options?: { signal?: AbortSignal }): Promise<void>;

@@ -142,6 +142,8 @@ export const IterationSchema = z.strictObject({
       duration_ms: ms,
       first_token_ms: ms.nullable(),
       artifact: ArtifactNameSchema,
+      /** Why the model stopped, as the server said ("stop", "length": the token limit); absent when it did not say. */
+      finish_reason: z.string().max(64).optional(),
     })
     .nullable(),
   extraction: z
@@ -152,6 +154,8 @@ export const IterationSchema = z.strictObject({
       files: count.optional(),
       /** Repairs made to the model's diff while extracting it (e.g. a/ b/ prefixes added). */
       fixes: z.array(z.string()).optional(),
+      /** The answer was cut off at the token limit (the server said so, or its last edit never ends): nothing of it was used. */
+      cut_off: z.strictObject({ by: z.enum(['server', 'text']), where: z.string() }).optional(),
     })
     .nullable(),
   patch: z
@@ -180,6 +184,19 @@ export const IterationSchema = z.strictObject({
   summary: z.string(),
   /** Sensitive paths the patch edits, allowed by [policy] and flagged for review ("path: why"). */
   review: z.array(z.string()).optional(),
+  /**
+   * The syntax gate ([edits] syntax_gate): whether it ran, the touched files it parsed, and the
+   * candidates it left out because they added a syntax error (rung, file, first new error).
+   */
+  syntax_gate: z
+    .strictObject({
+      on: z.boolean(),
+      files: z.array(z.string()),
+      skipped: z.array(
+        z.strictObject({ rung: z.enum(RUNGS), path: z.string(), line: z.number().int().min(1), message: z.string() }),
+      ),
+    })
+    .optional(),
 });
 export type Iteration = z.infer<typeof IterationSchema>;
 
@@ -239,6 +256,20 @@ export const RunStateSchema = z.strictObject({
       id: z.string(),
       toolchain: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
       env: z.strictObject({ ref: z.string(), id: z.string() }).nullable().optional(),
+      /** The toolchain's version in the toolchain image and what chose it. Absent in older files and for a user's image. */
+      toolchain_version: z
+        .strictObject({
+          toolchain: z.string(),
+          version: z.string(),
+          /** Where it comes from: "Debian 13", "Debian 13 backports", "npm registry". */
+          origin: z.string(),
+          source: z.enum(['declared', 'override', 'default']),
+          /** The declaring file and its words, e.g. ".nvmrc: 22". */
+          declared: z.string().optional(),
+          /** Node: the package manager and what chose it, e.g. "pnpm 10 (pnpm-lock.yaml (lockfileVersion 9.0))". */
+          package_manager: z.string().optional(),
+        })
+        .optional(),
     })
     .nullable(),
   /** The environment the run decided on, and from what (see EnvironmentSchema). */
@@ -267,3 +298,6 @@ export const RunStateSchema = z.strictObject({
   resumed: z.number().int().min(0).optional(),
 });
 export type RunState = z.infer<typeof RunStateSchema>;
+
+/** The toolchain version a run recorded. */
+export type ToolchainVersionRecord = NonNullable<NonNullable<RunState['image']>['toolchain_version']>;

@@ -1,18 +1,26 @@
 // The run store: state files in <dir>/runs/<run_id>.json, artifacts in <dir>/runs/<run_id>/.
+// Every state file is sealed with the user's state key; a file whose seal does not verify is not
+// trusted (a repository can carry any file under its .hammer/, but not the key).
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { HammerError, isHammerError } from '../errors.js';
 import { sweepTempFiles, writeFileAtomic } from './atomic-write.js';
+import { boundStateTexts } from './bound-texts.js';
 import { isRunId, newRunId, RUN_ID_PATTERN } from './run-id.js';
 import { ArtifactNameSchema, RUN_STATE_SCHEMA_VERSION, RunStateSchema, type RunState } from './run-state.js';
+import { STATE_KEY_ENV, type StateKey } from './state-key.js';
+import { openSealedState, sealState } from './state-mac.js';
 
-const MAX_STATE_BYTES = 64 * 1024 * 1024;
+/** The largest state file read or written (its free texts are bounded far below this). */
+export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 const MAX_ARTIFACT_BYTES = 64 * 1024 * 1024;
 
 export interface RunStoreOptions {
-  /** The state directory, <repo>/.hammer. */
+  /** The state directory, <repo>/.hammer (checked by the caller: a real directory inside the repository). */
   dir: string;
+  /** The user's state key: every state file written is sealed with it, every one read must verify. */
+  key: StateKey;
 }
 
 /** A state file list() could not read, and why. */
@@ -33,10 +41,12 @@ export class RunStore {
   readonly runsDir: string;
   // Writes of one run are serialised so the file always ends up holding the last state written.
   readonly #pending = new Map<string, Promise<void>>();
+  readonly #key: StateKey;
 
   constructor(options: RunStoreOptions) {
     this.dir = options.dir;
     this.runsDir = join(options.dir, 'runs');
+    this.#key = options.key;
   }
 
   /** A new unique run id (timestamp to the second plus random base32). */
@@ -57,8 +67,15 @@ export class RunStore {
   /** Start a run: claim its id (fails if taken) and write its first state. */
   async create(state: RunState): Promise<void> {
     const runId = checkRunId(state.run_id);
-    await mkdir(this.runsDir, { recursive: true });
-    await this.#refuseSymlinks();
+    // each level checked before anything is made in it: nothing is ever made through a symlink (the
+    // caller has checked the levels between the repository and this.dir)
+    await this.#refuseSymlinks([this.dir], true);
+    await mkdir(this.dir, { recursive: true });
+    await this.#refuseSymlinks([this.dir]);
+    await mkdir(this.runsDir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
+    await this.#refuseSymlinks([this.dir, this.runsDir]);
     // state writes cut short by kill -9 leave temp files; a new run clears those of dead writers
     await sweepTempFiles(this.runsDir);
     try {
@@ -72,9 +89,9 @@ export class RunStore {
     await this.write(state);
   }
 
-  /** Replace a run's state file atomically (temp file, fsync, rename, fsync dir). */
+  /** Replace a run's state file atomically (temp file, fsync, rename, fsync dir), its free texts bounded, sealed. */
   async write(state: RunState): Promise<void> {
-    const parsed = RunStateSchema.safeParse(state);
+    const parsed = RunStateSchema.safeParse(boundStateTexts(state));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new HammerError(
@@ -83,13 +100,21 @@ export class RunStore {
       );
     }
     const path = this.statePath(state.run_id);
-    const body = `${JSON.stringify(parsed.data, null, 2)}\n`;
+    const body = sealState(`${JSON.stringify(parsed.data, null, 2)}\n`, this.#key.bytes);
+    if (Buffer.byteLength(body) > MAX_STATE_BYTES)
+      throw new HammerError(
+        'STATE_UNWRITABLE',
+        `the state of run ${state.run_id} would be over ${MAX_STATE_BYTES} bytes`,
+        {
+          hint: 'lower loop.max_iterations or the [prompt] output line limits',
+        },
+      );
     await this.#serialise(state.run_id, () =>
       writeFileAtomic(path, body).catch((err: unknown) => unwritable(err, path, state.run_id)),
     );
   }
 
-  /** Read and validate a run's state. Throws RUN_NOT_FOUND or STATE_INVALID (naming file and field). */
+  /** Read, verify and validate a run's state. Throws RUN_NOT_FOUND or STATE_INVALID (naming file, and field or seal). */
   async read(runId: string): Promise<RunState> {
     if (!isRunId(runId)) {
       throw new HammerError(
@@ -114,7 +139,20 @@ export class RunStore {
       }
       throw new HammerError('STATE_INVALID', `${path}: cannot read: ${(err as Error).message}`, { cause: err });
     }
-    return parseState(path, runId, text);
+    return parseState(path, runId, this.#open(path, text));
+  }
+
+  /** The body of a state file whose seal verifies under the user's key; STATE_INVALID saying why not. */
+  #open(path: string, text: string): string {
+    const opened = openSealedState(text, this.#key.bytes);
+    if (opened.ok) return opened.body;
+    const why =
+      opened.reason === 'unsealed'
+        ? 'it carries no seal, so hammer-box did not write it for you (a state file committed to the repository or copied from elsewhere, or one written before state files were sealed)'
+        : `its seal does not match your state key (${this.#key.source}): the file was changed after hammer-box wrote it, or it was written under another key`;
+    throw new HammerError('STATE_INVALID', `${path}: not trusted: ${why}`, {
+      hint: `hammer-box resumes, replays and lists only runs it recorded under your key; start a new run with 'hammer-box run' (a run recorded on another machine needs that machine's key in ${STATE_KEY_ENV})`,
+    });
   }
 
   /** Every readable run, newest first; unreadable state files are reported, not fatal. Temp files are ignored. */
@@ -167,23 +205,33 @@ export class RunStore {
     }
   }
 
-  /** The model answers recorded by a run, in iteration order: what `hammer-box replay <run_id>` plays back. */
-  async readReplayAnswers(runId: string): Promise<string[]> {
+  /**
+   * The model answers recorded by a run, in iteration order, with the server's finish reason when
+   * it was recorded: what `hammer-box replay <run_id>` plays back.
+   */
+  async readReplayAnswers(runId: string): Promise<{ text: string; finishReason?: string }[]> {
     const state = await this.read(runId);
-    const answers: string[] = [];
+    const answers: { text: string; finishReason?: string }[] = [];
     for (const it of [...state.iterations].sort((a, b) => a.n - b.n)) {
-      if (it.answer !== null) answers.push(await this.readArtifact(runId, it.answer.artifact));
+      if (it.answer === null) continue;
+      const text = await this.readArtifact(runId, it.answer.artifact);
+      answers.push(it.answer.finish_reason === undefined ? { text } : { text, finishReason: it.answer.finish_reason });
     }
     return answers;
   }
 
-  async #refuseSymlinks(): Promise<void> {
-    for (const dir of [this.dir, this.runsDir]) {
-      const st = await lstat(dir);
-      if (!st.isDirectory()) {
+  async #refuseSymlinks(dirs: string[], missingOk = false): Promise<void> {
+    for (const dir of dirs) {
+      const st = await lstat(dir).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      });
+      if (st === undefined && missingOk) continue;
+      if (st?.isDirectory() !== true) {
         throw new HammerError(
           'REPO_INVALID',
-          `${dir} is not a directory (a symlink?); hammer-box keeps its state only in a real directory`,
+          `${dir} is ${st === undefined ? 'missing' : st.isSymbolicLink() ? 'a symlink' : 'not a directory'}; hammer-box keeps its state only in a real directory`,
+          { hint: 'remove it from the repository, or set [state] dir to another directory inside it' },
         );
       }
     }

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctor, type DoctorCheck, type DoctorReport } from '../../src/api/doctor.js';
 import { BASE_TAG } from '../../src/images/index.js';
+import { createFixtureRepo } from '../helpers/fixture-repo.js';
 import { toolchainImage } from '../helpers/images.js';
 import { DEFAULT_TEST_MODEL, startModelServer, type ModelServer } from '../helpers/model-server.js';
 
@@ -43,11 +44,16 @@ describe('doctor', () => {
       'user namespaces',
       'runtime',
       'cgroup',
+      'toolchain',
       'base image',
       'toolchain image',
       'model',
     ]);
     expect(find(report, 'engine')?.detail).toMatch(/^Docker \S+ \(API \d+\.\d+\), linux\//);
+    expect(find(report, 'toolchain')).toMatchObject({
+      status: 'ok',
+      detail: 'python 3.13 (default) from Debian 13',
+    });
     expect(find(report, 'base image')).toMatchObject({ status: 'ok', detail: expect.stringContaining(BASE_TAG) });
     expect(find(report, 'toolchain image')).toMatchObject({
       status: 'ok',
@@ -62,6 +68,39 @@ describe('doctor', () => {
     expect(find(report, 'cgroup')?.detail).toBe(`cgroup v${report.engine?.cgroupVersion}`);
     // the model check asked the server for its models, and nothing else
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/tags']);
+  });
+
+  it('with --repo, shows the toolchain, version and package manager that repository would get', async () => {
+    const repo = await createFixtureRepo({
+      files: {
+        '.nvmrc': '22\n',
+        'package.json': '{"name":"x","scripts":{"test":"node t.js"}}\n',
+        'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+        't.js': '',
+      },
+    });
+    try {
+      const env = baseEnv({ HAMMER_LLM_URL: server.url, HAMMER_MODEL: DEFAULT_TEST_MODEL });
+      const report = await doctor({ env, repo: repo.path });
+      expect(find(report, 'toolchain')).toEqual({
+        name: 'toolchain',
+        status: 'ok',
+        detail:
+          'node 22.23.3 (.nvmrc: 22) from npm registry; package manager pnpm 10 (pnpm-lock.yaml (lockfileVersion 9.0)); also available: 16.20.2, 18.20.8, 20.20.2, 24.21.0, 26.10.0',
+      });
+      expect(find(report, 'toolchain image')?.detail).toMatch(/^hammer-box\/node:[0-9a-f]{12}/);
+      await repo.write({ '.nvmrc': '21\n' });
+      await repo.git(['commit', '-qam', 'node 21']);
+      const refused = await doctor({ env, repo: repo.path });
+      expect(find(refused, 'toolchain')).toMatchObject({
+        status: 'fail',
+        detail: expect.stringContaining('.nvmrc asks for node 21 (matching 21)'),
+        hint: expect.stringContaining('[sandbox] toolchain_version'),
+      });
+      expect(find(refused, 'toolchain image')).toBeUndefined();
+    } finally {
+      await repo.cleanup();
+    }
   });
 
   it('fails the runtime check when the configured runtime is not one the engine offers', async () => {

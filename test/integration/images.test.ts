@@ -56,8 +56,8 @@ describe('bootstrapBase when the base is missing', () => {
     expect(isHammerError(err, 'IMAGE_MISSING')).toBe(true);
     const { message, hint } = err as { message: string; hint: string };
     expect(message).toContain('cannot be pulled');
-    expect(hint).toContain(`docker pull debian:bookworm-slim && docker tag debian:bookworm-slim ${tag}`);
-    expect(lines.some((l) => l.startsWith('cannot pull debian:bookworm-slim'))).toBe(true);
+    expect(hint).toContain(`docker pull debian:trixie-slim && docker tag debian:trixie-slim ${tag}`);
+    expect(lines.some((l) => l.startsWith('cannot pull debian:trixie-slim'))).toBe(true);
   });
 
   it('as root on Linux runs the local build script, streaming its output', async () => {

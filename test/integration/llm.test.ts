@@ -83,6 +83,13 @@ const ANSWER =
 describe.each(['ollama', 'openai'] as const)('%s provider', (kind) => {
   const chatPath = kind === 'ollama' ? '/api/chat' : '/v1/chat/completions';
 
+  it('reports an answer the server stopped at the token limit as finishReason "length"', async () => {
+    const server = await serve([{ answer: ANSWER.slice(0, 40), doneReason: 'length' }]);
+    const { p } = provider(modelConfig({ provider: kind, url: server.url }));
+    const result = await p.generate({ messages });
+    expect(result).toMatchObject({ text: ANSWER.slice(0, 40), finishReason: 'length' });
+  });
+
   it('assembles a streamed answer and sends the model, messages and options', async () => {
     const server = await serve([{ answer: ANSWER, chunkSize: 3 }]);
     const { p } = provider(modelConfig({ provider: kind, url: server.url }));
@@ -312,7 +319,9 @@ describe('ollama provider specifics', () => {
 
 describe('replay provider', () => {
   it('returns the recorded answers in order', async () => {
-    const p = createProvider(modelConfig({ provider: 'replay' }), { replayAnswers: ['first', 'second'] });
+    const p = createProvider(modelConfig({ provider: 'replay' }), {
+      replayAnswers: [{ text: 'first' }, { text: 'second' }],
+    });
     expect((await p.generate({ messages })).text).toBe('first');
     expect((await p.generate({ messages })).text).toBe('second');
     expect((await failure(p.generate({ messages }))).code).toBe('MODEL_ERROR');

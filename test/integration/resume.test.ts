@@ -95,7 +95,13 @@ describe('resume after kill -9', () => {
     expect((await leftovers(runId)).containers.length).toBe(1); // what kill -9 leaves behind
     expect(server.chatRequests().length).toBe(1);
 
-    const outcome = await resume({ repo: fx.repo.path, runId, env });
+    // the model comes from the current configuration, never from the state file
+    const outcome = await resume({
+      repo: fx.repo.path,
+      runId,
+      env,
+      flags: { model: { url: server.url, name: 'test-model' } },
+    });
     expect(outcome.state.run_id).toBe(runId);
     expect(outcome.state.status).toBe('stable');
     expect(outcome.state.resumed).toBe(1);

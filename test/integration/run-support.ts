@@ -7,6 +7,7 @@ import Docker from 'dockerode';
 import { vi } from 'vitest';
 import { LABELS } from '../../src/sandbox/index.js';
 import { RunStateSchema, type RunState } from '../../src/state/run-state.js';
+import { unsealedBody } from '../../src/state/state-mac.js';
 import type { FixtureRepo } from '../helpers/fixture-repo.js';
 import type { ModelServer, RecordedRequest } from '../helpers/model-server.js';
 
@@ -59,7 +60,8 @@ export async function runIdsIn(repoPath: string): Promise<string[]> {
 
 /** Read and validate a run's state file with the schema the store uses. */
 export async function readState(repoPath: string, runId: string): Promise<RunState> {
-  return RunStateSchema.parse(JSON.parse(await readFile(join(repoPath, '.hammer', 'runs', `${runId}.json`), 'utf8')));
+  const text = await readFile(join(repoPath, '.hammer', 'runs', `${runId}.json`), 'utf8');
+  return RunStateSchema.parse(JSON.parse(unsealedBody(text)));
 }
 
 /** Containers and volumes on the engine that carry the run's label. */

@@ -50,7 +50,7 @@ describe('runner in a hardened sandbox', () => {
     expect(init.exitCode).toBe(0);
 
     const baseline = await op('test', '60', 'python3 -m pytest -q -p no:cacheprovider');
-    expect(baseline.result).toEqual({ op: 'test', ok: false, exit: 1 });
+    expect(baseline.result).toEqual({ op: 'test', ok: false, exit: 1, settled: true });
     expect(baseline.exitCode).toBe(1);
 
     await sandbox.putFiles(`${sandbox.workdir}/${PATCH_DIR}`, [{ path: 'fix.diff', content: FIX }]);
@@ -62,7 +62,7 @@ describe('runner in a hardened sandbox', () => {
     expect(commit.result?.tree).not.toBe(init.result?.tree);
 
     const tests = await op('test', '60', 'python3 -m pytest -q -p no:cacheprovider');
-    expect(tests.result).toEqual({ op: 'test', ok: true, exit: 0 });
+    expect(tests.result).toEqual({ op: 'test', ok: true, exit: 0, settled: true });
     expect(tests.output).toContain('1 passed');
   });
 

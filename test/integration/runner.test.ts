@@ -121,7 +121,7 @@ describe('runner in the python image', () => {
     expect(init.result?.tree).toMatch(/^[0-9a-f]{40}$/);
 
     const baseline = await op('test', '120', 'python3 -m pytest -q');
-    expect(baseline.result).toEqual({ op: 'test', ok: false, exit: 1 });
+    expect(baseline.result).toEqual({ op: 'test', ok: false, exit: 1, settled: true });
     expect(baseline.exitCode).toBe(1);
     expect(baseline.output).toContain('1 failed');
 
@@ -137,7 +137,7 @@ describe('runner in the python image', () => {
     expect(commit.result?.tree).not.toBe(init.result?.tree);
 
     const tests = await op('test', '120', 'python3 -m pytest -q');
-    expect(tests.result).toEqual({ op: 'test', ok: true, exit: 0 });
+    expect(tests.result).toEqual({ op: 'test', ok: true, exit: 0, settled: true });
     expect(tests.exitCode).toBe(0);
     expect(tests.output).toContain('1 passed');
 
@@ -162,6 +162,25 @@ describe('runner in the python image', () => {
     expect((await op('status')).result).toMatchObject({ ok: true, clean: true });
     const check = await op('test', '60', 'test ! -e junk && grep -q "a + b" calc.py');
     expect(check.result?.exit).toBe(0);
+  });
+
+  it('the test command runs programs from its TMPDIR (in the workspace) while /tmp stays noexec', async () => {
+    const r = await op(
+      'test',
+      '60',
+      'echo "$TMPDIR"; touch "$TMPDIR/left"; cp /bin/true "$TMPDIR/prog" && "$TMPDIR/prog" && echo ran-from-tmpdir; ' +
+        'cp /bin/true /tmp/prog && { /tmp/prog 2>/dev/null && echo ran-from-tmp || echo tmp-noexec; }',
+    );
+    const lines = r.output.trim().split('\n');
+    expect(lines).toEqual(['/workspace/.git/hammer-tmp', 'ran-from-tmpdir', 'tmp-noexec']);
+    // nothing shows in the tree, and the next run starts with an empty directory
+    expect((await op('status')).result).toMatchObject({ ok: true, clean: true });
+    const next = await op(
+      'test',
+      '60',
+      'ls -A "$TMPDIR" | wc -l; test -e /workspace/.git/hammer-tmp/left || echo gone',
+    );
+    expect(next.output.trim().split('\n')).toEqual(['0', 'gone']);
   });
 
   it('the test command cannot write outside the workspace and /tmp', async () => {

@@ -124,7 +124,7 @@ describe('workspace volume without a size cap', () => {
   });
 
   it('an image without an owned /workspace is IMAGE_CONTRACT, and nothing is left behind', async () => {
-    const spec = await testSpec({ image: 'hammer-box/base:bookworm' }, { workspaceBytes: 0 });
+    const spec = await testSpec({ image: 'hammer-box/base:trixie' }, { workspaceBytes: 0 });
     const err = await engine.create(spec).catch((e: unknown) => e);
     expect(isHammerError(err, 'IMAGE_CONTRACT')).toBe(true);
     const report = await engine.gc({ runIds: [spec.runId] });

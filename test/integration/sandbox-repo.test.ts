@@ -1,15 +1,17 @@
 // The loop's sandbox operations in a real hardened sandbox: one `step` exec per iteration that
 // checks, applies, commits and tests; a refused patch as data; daemons left by tests gone when the
-// op returns; the test timeout enforced inside the same exec.
+// op returns; the test timeout enforced inside the same exec; a fork bomb the tests leave killed
+// and gone before the op returns; a sandbox whose pids limit stays full reported as that.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/resolve.js';
+import { isHammerError } from '../../src/errors.js';
 import { SandboxRepo } from '../../src/loop/sandbox-repo.js';
 import { sandboxSpec } from '../../src/loop/sandbox-spec.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { toolchainImage } from '../helpers/images.js';
 import { testEngine } from './sandbox-fixtures.js';
 
-const { engine } = testEngine();
+const { docker, engine } = testEngine();
 let sandbox: Sandbox;
 let repo: SandboxRepo;
 let head: string;
@@ -87,5 +89,71 @@ describe('SandboxRepo in a hardened sandbox', () => {
     if (r.kind !== 'applied') return;
     expect(r.test.timedOut).toBe(true);
     expect((await otherUids()).filter((u) => u !== 65534)).toEqual([]);
+  });
+});
+
+describe('SandboxRepo when the tests fill the pids limit', () => {
+  let box: Sandbox;
+  let small: SandboxRepo;
+  beforeAll(async () => {
+    const { config } = await resolveConfig({ env: {} });
+    const spec = sandboxSpec(config, `test-pids-${process.pid}`, await toolchainImage());
+    spec.limits = { ...spec.limits, pidsLimit: 32, memoryBytes: 256 * 1024 ** 2 };
+    box = await engine.create(spec);
+    await box.putFiles(box.workdir, [{ path: 'm.py', content: 'def f():\n    return 1\n' }]);
+    small = new SandboxRepo(box, { execTimeoutMs: 60_000, maxOutputBytes: 64 * 1024 });
+    await small.init();
+  });
+  afterAll(async () => {
+    await box?.destroy();
+  });
+
+  /** Processes of the sandbox user left in the small sandbox (builtins only). */
+  async function leftInBox(): Promise<number> {
+    const list =
+      'n=0; for d in /proc/[0-9]*; do [ "${d#/proc/}" = "$$" ] && continue; while read -r k v rest; do [ "$k" = "Uid:" ] && { [ "$v" = "$(id -u)" ] && n=$((n+1)); break; }; done < $d/status 2>/dev/null; done; echo "$n"';
+    const r = await box.exec(['sh', '-c', list], { timeoutMs: 30_000 });
+    return Number(r.stdout.text.trim());
+  }
+
+  it('kills a fork bomb the tests left and waits until its pids are free before it returns', async () => {
+    // every bomb process retries a failed fork at once, so no pid comes back by itself; the script
+    // forks nothing after the bomb, so its exit is 7 whatever the bomb holds
+    const r = await small.test(
+      `python3 -c 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass' >/dev/null 2>&1 &\nread -r t0 _ </proc/uptime\nwhile read -r t _ </proc/uptime && [ "\${t%.*}" -lt $((\${t0%.*} + 2)) ]; do :; done\nexit 7`,
+      60_000,
+    );
+    expect(r.exitCode, r.stderr.text.slice(-300)).toBe(7);
+    expect(r.timedOut).toBe(false);
+    // at once, with no wait: a command starts, and nothing of the bomb is left
+    expect(await leftInBox()).toBe(0);
+  });
+
+  it('a command that cannot start for a full pids limit is SANDBOX_PIDS_FULL; killAll brings the sandbox back', async () => {
+    // sleepers fill every pid (bash retries its failed forks, so none comes back by itself); a
+    // watcher with no process of its own kills them once the host places /workspace/release
+    const fill =
+      `(while [ ! -e /workspace/release ]; do read -r _ _ </proc/uptime; done; kill -KILL -1) >/dev/null 2>&1 </dev/null &\n` +
+      `bash -c 'while :; do sleep 1000 & done' >/dev/null 2>&1 </dev/null &\necho filling`;
+    expect((await box.exec(['sh', '-c', fill], { timeoutMs: 30_000 })).stdout.text).toContain('filling');
+    const container = docker.getContainer(box.id);
+    for (let look = 0; ; look++) {
+      const stats = (await container.stats({ stream: false, 'one-shot': true })) as {
+        pids_stats?: { current?: number };
+      };
+      if ((stats.pids_stats?.current ?? 0) >= 32) break;
+      if (look > 600) throw new Error(`the pids limit never filled: ${JSON.stringify(stats.pids_stats)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const err = await small.test('echo alive', 30_000).catch((e: unknown) => e);
+    expect(isHammerError(err, 'SANDBOX_PIDS_FULL'), String(err)).toBe(true);
+    expect((err as Error).message).toMatch(/every pid of the sandbox's limit( \(32\))? is taken/);
+
+    await box.putFiles(box.workdir, [{ path: 'release', content: '' }]);
+    await box.killAll();
+    expect(await leftInBox()).toBe(0);
+    const after = await small.test('echo alive', 30_000);
+    expect(after.exitCode).toBe(0);
+    expect(after.stdout.text).toContain('alive');
   });
 });

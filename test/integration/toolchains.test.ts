@@ -103,9 +103,13 @@ async function expectWarmGoBuildCache(envImageId: string, repoPath: string): Pro
       })),
     );
     await sandbox.putFiles(sandbox.workdir, files);
-    // GOTMPDIR is /workspace/.git (the runner's init makes it); the test output is the cache's verdict
+    // TMPDIR as the runner sets it (an exec-allowed directory in the workspace); the test output is the cache's verdict
     const r = await sandbox.exec(
-      ['sh', '-c', 'mkdir -p .git && go test -x ./... 2>&1; echo "entries=$(ls "$GOCACHE" | wc -l)"; command -v go'],
+      [
+        'sh',
+        '-c',
+        'mkdir -p .git/t && TMPDIR=$PWD/.git/t go test -x ./... 2>&1; echo "entries=$(ls "$GOCACHE" | wc -l)"; command -v go',
+      ],
       { timeoutMs: 120_000 },
     );
     const out = r.stdout.text;

@@ -1,7 +1,8 @@
 // kill -9 and Ctrl-C at every phase, including the ones that last milliseconds: the CLI sends
 // itself the signal at a fault point (HAMMER_FAULT=<signal>@<point>, src/loop/fault.ts), so each
-// lands exactly where it is meant to, among them `deliver:ref`, the moment the branch exists in the
-// user's repository and the state does not say so yet. After each: the state parses, nothing of the
+// lands exactly where it is meant to, among them `deliver:name` (the branch name is recorded, the
+// branch not made yet) and `deliver:ref`, the moment the branch exists in the user's repository and
+// the state does not say so yet. After each: the state parses, nothing of the
 // run is left on the engine, `hammer-box resume` finishes the run, and the repository gained exactly
 // one branch, holding the commits the state records. (faults.test.ts stops the slow phases from
 // outside, by watching the state file.)
@@ -26,6 +27,7 @@ const ALL_POINTS = [
   'test',
   'update_state',
   'deliver',
+  'deliver:name',
   'deliver:ref',
   'report',
 ];
@@ -39,6 +41,7 @@ const AFTER_THE_ANSWER = new Set([
   'test',
   'update_state',
   'deliver',
+  'deliver:name',
   'deliver:ref',
   'report',
 ]);
@@ -82,7 +85,9 @@ describe.each([
         if (signal === 'SIGINT') await expectNoLeftovers(runId);
         // resume without the fault (it would stop itself at the same point)
         const { HAMMER_FAULT: _fault, ...env } = s.env;
-        const resumed = late ? null : await runCli(['resume', runId, '--repo', s.fx.repo.path], env);
+        const resumed = late
+          ? null
+          : await runCli(['resume', runId, '--repo', s.fx.repo.path, '--config', s.configFile], env);
         if (resumed) expect(resumed.code, resumed.stderr.slice(-800)).toBe(0);
         const final = (await stateNow(s))!;
         expect(final.status).toBe('stable');

@@ -104,7 +104,7 @@ describe('the Docker daemon restarting mid-run', () => {
         expect(after.iterations[0]?.outcome ?? null, 'the restart landed after the test phase had finished').toBeNull();
         const oldBox = after.sandbox?.container_id;
 
-        const resumed = await runCli(['resume', runId, '--repo', s.fx.repo.path], s.env);
+        const resumed = await runCli(['resume', runId, '--repo', s.fx.repo.path, '--config', s.configFile], s.env);
         expect(resumed.code, resumed.stderr.slice(-1200)).toBe(0);
         const final = (await stateNow(s))!;
         expect(final.run_id).toBe(runId);

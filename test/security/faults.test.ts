@@ -12,6 +12,7 @@ import type { Script } from '../helpers/model-server.js';
 import { runIdsIn } from '../integration/run-support.js';
 import type { RunState } from '../../src/state/run-state.js';
 import { RunStateSchema } from '../../src/state/run-state.js';
+import { unsealedBody } from '../../src/state/state-mac.js';
 import { runCli, waitFor, type CliResult } from './support/cli.js';
 import { attack } from './support/record.js';
 import { expectCanarySafe, expectNoLeftovers, expectRepoIntact, stateNow, type Scene } from './support/scene.js';
@@ -23,7 +24,7 @@ const { cleanups, scene } = attackFileHooks();
 
 /** `hammer-box resume <id>` through the CLI. */
 function resumeCli(s: Scene, runId: string): Promise<CliResult> {
-  return runCli(['resume', runId, '--repo', s.fx.repo.path], s.env);
+  return runCli(['resume', runId, '--repo', s.fx.repo.path, '--config', s.configFile], s.env);
 }
 
 const newFile = (path: string, body: string): string =>
@@ -142,30 +143,42 @@ describe.each([
 
 describe('a second Ctrl-C', () => {
   it('exits at once with 130; resume removes what is left and continues', async () => {
+    // the run freezes itself as its cleanup starts (SIGSTOP at the `cleanup` fault point), so the
+    // second Ctrl-C lands during the cleanup however fast or slow the machine is
     const s = await scene({
       answers: [{ answer: answerWith(FIX_PATCH) }],
       files: { 'slow.flag': '1\n' },
       testCommand: SLOW_TESTS,
+      env: { HAMMER_FAULT: 'SIGSTOP@cleanup' },
     });
     const cli = s.start();
     await waitFor(async () => (await stateNow(s))?.phases.prepare?.status === 'done', 120_000, 'the baseline');
     cli.child.kill('SIGINT');
-    await waitFor(() => cli.output().stderr.includes('cleaning up'), 10_000, 'the first interrupt to be seen');
+    await waitFor(() => isStopped(cli.child.pid!), 120_000, 'the run to stop as its cleanup starts');
+    await waitFor(() => cli.output().stderr.includes('cleaning up'), 120_000, 'the first interrupt to be seen');
     cli.child.kill('SIGINT');
+    cli.child.kill('SIGCONT');
     const stopped = await cli.done;
     await attack('second Ctrl-C', 'forces exit 130; resume cleans up and continues', async () => {
       expect(stopped.code).toBe(130);
       expect(stopped.stderr).toContain('interrupted again, exiting now');
       const runId = (await stateNow(s))!.run_id;
-      const resumed = await resumeCli(s, runId);
+      const { HAMMER_FAULT: _fault, ...env } = s.env;
+      const resumed = await runCli(['resume', runId, '--repo', s.fx.repo.path], env);
       expect(resumed.code, resumed.stderr.slice(-800)).toBe(0);
       expect((await stateNow(s))!.status).toBe('stable');
       await expectNoLeftovers(runId);
       expect(await expectRepoIntact(s)).toHaveLength(1);
-      return 'exit 130 at once; resume: stable, no leftovers';
+      return 'exit 130 at once, during the cleanup; resume: stable, no leftovers';
     });
   });
 });
+
+/** True once process `pid` is stopped (state T in /proc/<pid>/stat). */
+async function isStopped(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return /^\d+ \(.*\) T /.test(stat);
+}
 
 const MODEL_FAULTS: { fault: string; script: Script; code: RegExp }[] = [
   { fault: 'hangs (no headers)', script: { hang: true }, code: /MODEL_TIMEOUT|MODEL_UNREACHABLE|MODEL_ERROR/ },
@@ -280,7 +293,7 @@ describe('two runs on the same repository at once', () => {
         const states = await Promise.all(
           ids.map(async (id) =>
             RunStateSchema.parse(
-              JSON.parse(await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${id}.json`), 'utf8')),
+              JSON.parse(unsealedBody(await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${id}.json`), 'utf8'))),
             ),
           ),
         );

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src/state/store.js';
+import { TEST_KEY_ENV, TEST_STATE_KEY } from '../helpers/state-key.js';
 import { makeState } from '../unit/state/make-state.js';
 import { tempDir } from '../helpers/fixture-repo.js';
 import { ROOT, requireBuiltCli } from './support/cli.js';
@@ -25,7 +26,10 @@ afterAll(async () => {
 /** Start a writer, let it write, kill it with SIGKILL after a random delay; resolves when it is gone. */
 function killOneWriter(dir: string, runId: string): Promise<{ wrote: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WRITER.pathname, STORE, dir, runId], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [WRITER.pathname, STORE, dir, runId], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...TEST_KEY_ENV },
+    });
     let wrote = false;
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
@@ -50,7 +54,7 @@ describe('kill -9 during state writes', () => {
         const dir = await tempDir('hb-state-kill-');
         dirs.push(dir);
         const runId = `20261122T140501Z-kwaaa${'abcdefgh'[w]}`;
-        const store = new RunStore({ dir });
+        const store = new RunStore({ dir, key: TEST_STATE_KEY });
         await store.create(makeState({ run_id: runId, artifacts_dir: join(dir, 'runs', runId) }));
         return { dir, runId, store, index: w };
       }),
@@ -65,7 +69,7 @@ describe('kill -9 during state writes', () => {
           kills++;
           const state = await store.read(runId); // throws STATE_INVALID on a torn or partial file
           expect(state.run_id).toBe(runId);
-          sizes.add(state.reason_detail?.length ?? 0);
+          sizes.add(state.directive.text.length);
           parsed++;
         }
       }),

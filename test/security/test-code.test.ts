@@ -71,8 +71,10 @@ function tests(out: Outcome) {
 
 describe('hostile test code', () => {
   it('a fork bomb is stopped by the pids limit; the same sandbox forks normally right after', async () => {
+    // the script itself forks nothing after the bomb (it waits on /proc/uptime), so its exit is
+    // always 7: the runner must report that, though the bomb holds every pid when the script ends
     const { s, out } = await attackRun(
-      `bomb() { bomb | bomb & }\nbomb\nsleep 3\necho bomb-launched\nexit 1`,
+      `bomb() { bomb | bomb & }\nbomb\nread -r t0 _ </proc/uptime\nwhile read -r t _ </proc/uptime && [ "\${t%.*}" -lt $((\${t0%.*} + 3)) ]; do :; done\necho bomb-launched\nexit 7`,
       `for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.1 & done; wait; echo forked-10-ok`,
       { config: '[sandbox]\npids_limit = 64\n', testTimeout: 20 },
     );
@@ -83,13 +85,44 @@ describe('hostile test code', () => {
       expect(`${baseline.stdout_tail}\n${baseline.stderr_tail}`).toMatch(
         /Cannot fork|Resource temporarily unavailable|fork/i,
       );
+      // the runner outlived the bomb and reported the script's own exit (not its own death, exit 2)
+      expect(baseline.exit_code, baseline.stderr_tail.slice(-300)).toBe(7);
+      expect(baseline.stdout_tail).toContain('bomb-launched');
       expect(iter.exit_code).toBe(0);
       expect(iter.stdout_tail).toContain('forked-10-ok');
       await expectNoLeftovers(out.runId);
       await expectCanarySafe(s, out);
       await expectRepoIntact(s);
-      return `baseline: fork failed at pids_limit 64; control: 10 forks ok; run ${out.state.status}`;
+      return `baseline: fork failed at pids_limit 64, the script's exit 7 reported; control: 10 forks ok; run ${out.state.status}`;
     });
+  });
+
+  it('a fork bomb that retries every failed fork is killed by the runner itself; the sandbox forks right after', async () => {
+    // every bomb process retries a failed fork at once, so a pid that comes free (the script's own,
+    // when it exits) is taken again before anything else can start: the runner must kill the bomb
+    // without starting a process, and the host can start none until it has
+    const { s, out } = await attackRun(
+      `python3 -c 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass' >/dev/null 2>&1 &\nread -r t0 _ </proc/uptime\nwhile read -r t _ </proc/uptime && [ "\${t%.*}" -lt $((\${t0%.*} + 3)) ]; do :; done\necho bomb-launched\nexit 7`,
+      `for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.1 & done; wait; echo forked-10-ok`,
+      { config: '[sandbox]\npids_limit = 64\n', testTimeout: 20 },
+    );
+    if ((await sceneRuntime()) === 'runsc')
+      return attack('fork bomb retrying every fork', GVISOR_BOMB, () => expectStoppedUnderGvisor(s, out));
+    await attack(
+      'fork bomb retrying every fork',
+      'killed by the runner (no process needed); exit reported; control forks after',
+      async () => {
+        const { baseline, iter } = tests(out);
+        expect(baseline.exit_code, baseline.stderr_tail.slice(-300)).toBe(7);
+        expect(baseline.timed_out).toBe(false);
+        expect(iter.exit_code).toBe(0);
+        expect(iter.stdout_tail).toContain('forked-10-ok');
+        await expectNoLeftovers(out.runId);
+        await expectCanarySafe(s, out);
+        await expectRepoIntact(s);
+        return `baseline: exit 7 reported in ${Math.round(baseline.duration_ms / 1000)} s, not timed out; control: 10 forks ok; run ${out.state.status}`;
+      },
+    );
   });
 
   it('a memory bomb is killed at the memory limit and recorded as out of memory', async () => {

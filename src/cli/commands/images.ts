@@ -1,4 +1,6 @@
 // `hammer-box images bootstrap | build [toolchain] | list | prune [toolchain]`
+import { registryOptions } from '../../api/resolve-image.js';
+import { resolveConfig } from '../../config/resolve.js';
 import { parseSize } from '../../config/units.js';
 import { HammerError } from '../../errors.js';
 import {
@@ -10,6 +12,8 @@ import {
   readImageUsage,
   toolchainNames,
 } from '../../images/index.js';
+import { printOutsideLine } from '../terminal-text.js';
+import { resolveToolchainVersion } from '../../images/versions/index.js';
 import { connectEngine } from '../connect.js';
 import { interruptSignal } from '../interrupt.js';
 
@@ -27,20 +31,34 @@ const mb = (bytes: number): string => `${(bytes / 1024 ** 2).toFixed(0).padStart
 export default async function images(opts: ImagesOptions): Promise<number> {
   const signal = interruptSignal();
   const docker = await connectEngine(signal);
-  const progress = (line: string): void => {
-    process.stderr.write(`  ${line.replace(/\s+$/, '')}\n`);
-  };
+  const progress = (line: string): void => printOutsideLine(line);
   if (opts.action === 'bootstrap') {
     const base = await bootstrapBase(docker, { onProgress: progress, signal });
     process.stdout.write(`${base.tag} ${base.id} (${base.method})\n`);
     return 0;
   }
   if (opts.action === 'build') {
-    const names = opts.toolchain ? [opts.toolchain] : toolchainNames();
+    // "node@22": a release as --toolchain-version names it; a bare name: the toolchain's default
+    const specs = opts.toolchain ? [opts.toolchain] : toolchainNames();
+    const resolved = specs.map((spec) => {
+      const at = spec.indexOf('@');
+      return at < 0
+        ? resolveToolchainVersion(spec, null)
+        : resolveToolchainVersion(spec.slice(0, at), null, spec.slice(at + 1) || 'none');
+    });
+    const { config } = await resolveConfig({ env: process.env });
+    const registry = await registryOptions(config, process.env);
     await bootstrapBase(docker, { onProgress: progress, signal });
-    for (const name of names) {
-      const img = await ensureToolchainImage(docker, name, { onProgress: progress, signal });
-      process.stdout.write(`${img.tag} ${img.id} (${img.built ? 'built' : 'up to date'})\n`);
+    for (const r of resolved) {
+      const img = await ensureToolchainImage(docker, r.toolchain, {
+        release: r.release,
+        registry,
+        onProgress: progress,
+        signal,
+      });
+      process.stdout.write(
+        `${img.tag} ${img.id} ${r.toolchain} ${r.release.version} (${img.built ? 'built' : 'up to date'})\n`,
+      );
     }
     return 0;
   }
@@ -82,7 +100,7 @@ export default async function images(opts: ImagesOptions): Promise<number> {
     return 0;
   }
   process.stdout.write(
-    `${'TAG'.padEnd(44)} ${'KIND'.padEnd(9)} ${'SIZE'.padStart(9)}  ${'CREATED'.padEnd(20)} ${'LAST USED'.padEnd(20)} RUNS\n`,
+    `${'TAG'.padEnd(44)} ${'KIND'.padEnd(9)} ${'VERSION'.padEnd(9)} ${'SIZE'.padStart(9)}  ${'CREATED'.padEnd(20)} ${'LAST USED'.padEnd(20)} RUNS\n`,
   );
   for (const img of list) {
     const when = (d: Date | null): string => (d ? d.toISOString().slice(0, 19).replace('T', ' ') : '-').padEnd(20);
@@ -91,7 +109,7 @@ export default async function images(opts: ImagesOptions): Promise<number> {
         ? '-'
         : `${img.runs.slice(0, 3).join(', ')}${img.runs.length > 3 ? ` (+${img.runs.length - 3})` : ''}`;
     process.stdout.write(
-      `${img.tag.padEnd(44)} ${img.kind.padEnd(9)} ${mb(img.sizeBytes)}  ${when(img.created)} ${when(img.lastUsed)} ${runs}\n`,
+      `${img.tag.padEnd(44)} ${img.kind.padEnd(9)} ${(img.version ?? '-').padEnd(9)} ${mb(img.sizeBytes)}  ${when(img.created)} ${when(img.lastUsed)} ${runs}\n`,
     );
   }
   return 0;

@@ -3,12 +3,14 @@ import { run } from '../../api/run.js';
 import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
 import { printRunResult } from '../run-result.js';
+import { printOutsideLine } from '../terminal-text.js';
 
 interface RunFlags {
   repo: string;
   directive: string;
   base?: string;
   toolchain?: string;
+  toolchainVersion?: string;
   image?: string;
   testCommand?: string;
   testTimeout?: number;
@@ -32,6 +34,7 @@ export function flagsToConfig(f: RunFlags): Record<string, unknown> {
   };
   set('git', 'base', f.base);
   set('sandbox', 'toolchain', f.toolchain);
+  set('sandbox', 'toolchain_version', f.toolchainVersion);
   set('sandbox', 'image', f.image);
   set('tools', 'test_command', f.testCommand);
   set('tools', 'test_timeout', f.testTimeout);
@@ -54,7 +57,7 @@ export default async function runCommand(f: RunFlags): Promise<number> {
       emit: progress,
       signal: interruptSignal(),
       ...(f.logLevel ? { logLevel: f.logLevel } : {}),
-      onImageProgress: (line) => process.stderr.write(`  ${line.trimEnd()}\n`),
+      onImageProgress: printOutsideLine,
     });
     return printRunResult(outcome, f.json === true);
   } finally {

@@ -1,6 +1,7 @@
 // `hammer-box runs show <run_id>`
 import { showRun, type RunDetails } from '../../api/runs.js';
 import { describeReason, latestTest, testPassed } from '../../loop/stop-conditions.js';
+import { cutOffLine } from '../../report/cut-off-line.js';
 import { formatDuration } from '../../report/markdown.js';
 import { sanitizeLine, sanitizeText, truncateText } from '../../report/sanitize.js';
 import type { Iteration, TestRecord } from '../../state/run-state.js';
@@ -71,6 +72,13 @@ function describeTest(t: TestRecord): string {
 function iterationLine(it: Iteration, one: (text: string, max?: number) => string): string {
   const parts = [one(it.summary, 80)];
   if (it.outcome === 'rejected' && it.validation?.message) parts.push(`git: ${one(it.validation.message, 120)}`);
+  if (it.extraction?.cut_off) parts.push(one(cutOffLine(it.extraction.cut_off, it.answer?.completion_tokens), 160));
+  const skipped = it.syntax_gate?.skipped ?? [];
+  if (skipped.length > 0) {
+    const s = skipped[0]!;
+    const rungs = skipped.map((x) => x.rung).join(', ');
+    parts.push(one(`syntax gate skipped ${rungs} (${s.path}:${s.line}: ${s.message})`, 160));
+  }
   if (it.test) parts.push(`tests ${describeTest(it.test)}`);
   return parts.join('; ');
 }

@@ -15,6 +15,7 @@ import { createPythonFixture, type PythonFixture } from '../../helpers/python-fi
 import { leftovers, readState, runIdsIn, testEnv } from '../../integration/run-support.js';
 import { createDockerClient } from '../../../src/sandbox/index.js';
 import { RunStateSchema, type RunState } from '../../../src/state/run-state.js';
+import { unsealedBody } from '../../../src/state/state-mac.js';
 import { filesUnder, plantCanary, type Canary } from './canary.js';
 import { runCli, startCli, type CliProcess, type CliResult } from './cli.js';
 
@@ -44,6 +45,8 @@ export interface Scene {
   /** The repository before the run (retake it after planting things in the repository). */
   before: RepoSnapshot;
   args: string[];
+  /** The --config file the run was started with (resume and replay take the model from it too). */
+  configFile: string;
   env: NodeJS.ProcessEnv;
   run(): Promise<CliResult>;
   start(): CliProcess;
@@ -108,6 +111,7 @@ export async function createScene(opts: SceneOptions): Promise<Scene> {
     canary,
     before,
     args,
+    configFile: config,
     env,
     run: () => runCli(args, env),
     start: () => startCli(args, env),
@@ -125,7 +129,7 @@ export async function stateNow(scene: Scene): Promise<RunState | null> {
   const id = (await runIdsIn(scene.fx.repo.path)).sort().at(-1);
   if (!id) return null;
   const text = await readFile(join(scene.fx.repo.path, '.hammer', 'runs', `${id}.json`), 'utf8').catch(() => null);
-  return text === null ? null : RunStateSchema.parse(JSON.parse(text));
+  return text === null ? null : RunStateSchema.parse(JSON.parse(unsealedBody(text)));
 }
 
 /** Read what the (only or newest) run of the scene left. */

@@ -11,6 +11,8 @@ import { renderError } from '../../../src/cli/render-error.js';
 import { isHammerError } from '../../../src/errors.js';
 import { renderRunLine } from '../../../src/report/run-line.js';
 import { RunStore } from '../../../src/state/store.js';
+import { sealState } from '../../../src/state/state-mac.js';
+import { TEST_KEY_ENV, TEST_STATE_KEY, TEST_STATE_SECRET } from '../../helpers/state-key.js';
 import { iteration, makeState, testRecord } from '../state/make-state.js';
 
 const OLD = '20261122T140501Z-abcdef';
@@ -48,20 +50,25 @@ const newState = makeState({
 
 beforeAll(async () => {
   repo = await mkdtemp(join(tmpdir(), 'hb-runs-'));
-  store = new RunStore({ dir: join(repo, '.hammer') });
+  vi.stubEnv('HAMMER_STATE_KEY', TEST_STATE_SECRET);
+  store = new RunStore({ dir: join(repo, '.hammer'), key: TEST_STATE_KEY });
   await store.create(oldState);
   await store.create(newState);
   await store.writeArtifact(NEW, 'PR_SUMMARY.md', '# summary\n');
-  await writeFile(join(store.runsDir, `${BROKEN}.json`), '{"schema_version": 1, "run_id": ');
+  await writeFile(
+    join(store.runsDir, `${BROKEN}.json`),
+    sealState('{\n"schema_version": 1, "run_id": ', TEST_STATE_KEY.bytes),
+  );
 });
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await rm(repo, { recursive: true, force: true });
 });
 
 describe('listRuns', () => {
   it('lists readable runs newest first and reports the unreadable state file', async () => {
-    const listing = await listRuns({ repo, env: {} });
+    const listing = await listRuns({ repo, env: TEST_KEY_ENV });
     expect(listing.dir).toBe(join(repo, '.hammer', 'runs'));
     expect(listing.runs.map((r) => r.run_id)).toEqual([NEW, OLD]);
     expect(listing.skipped).toHaveLength(1);
@@ -70,7 +77,7 @@ describe('listRuns', () => {
   });
 
   it('summarises each run for --json', async () => {
-    const listing = await listRuns({ repo, env: {} });
+    const listing = await listRuns({ repo, env: TEST_KEY_ENV });
     expect(listing.runs.map(runSummary)).toEqual([
       {
         run_id: NEW,
@@ -94,12 +101,12 @@ describe('listRuns', () => {
   it('finds nothing in a repository without runs, and refuses a path that is not a directory', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'hb-runs-empty-'));
     try {
-      expect(await listRuns({ repo: empty, env: {} })).toEqual({
+      expect(await listRuns({ repo: empty, env: TEST_KEY_ENV })).toEqual({
         dir: join(empty, '.hammer', 'runs'),
         runs: [],
         skipped: [],
       });
-      const err = await listRuns({ repo: join(empty, 'nope'), env: {} }).catch((e: unknown) => e);
+      const err = await listRuns({ repo: join(empty, 'nope'), env: TEST_KEY_ENV }).catch((e: unknown) => e);
       expect(isHammerError(err, 'REPO_INVALID')).toBe(true);
     } finally {
       await rm(empty, { recursive: true, force: true });
@@ -109,17 +116,17 @@ describe('listRuns', () => {
 
 describe('showRun', () => {
   it('returns the validated state and the paths of the state file, PR_SUMMARY.md and artifacts', async () => {
-    const d = await showRun({ repo, runId: NEW, env: {} });
+    const d = await showRun({ repo, runId: NEW, env: TEST_KEY_ENV });
     expect(d.state).toEqual(newState);
     expect(d.statePath).toBe(join(repo, '.hammer', 'runs', `${NEW}.json`));
     expect(d.artifactsDir).toBe(join(repo, '.hammer', 'runs', NEW));
     expect(d.summaryPath).toBe(join(repo, '.hammer', 'runs', NEW, 'PR_SUMMARY.md'));
-    expect((await showRun({ repo, runId: OLD, env: {} })).summaryPath).toBeNull();
+    expect((await showRun({ repo, runId: OLD, env: TEST_KEY_ENV })).summaryPath).toBeNull();
   });
 
   it('says RUN_NOT_FOUND (exit 2) with the runs list command as the next step, for unknown and malformed ids', async () => {
     for (const id of ['20261122T140501Z-nothere', '../../etc/passwd']) {
-      const err = await showRun({ repo, runId: id, env: {} }).catch((e: unknown) => e);
+      const err = await showRun({ repo, runId: id, env: TEST_KEY_ENV }).catch((e: unknown) => e);
       expect(isHammerError(err, 'RUN_NOT_FOUND')).toBe(true);
       const rendered = renderError(err);
       expect(rendered.exitCode).toBe(2);
@@ -130,21 +137,21 @@ describe('showRun', () => {
   it('quotes a repository path with spaces in that next step', async () => {
     const spaced = join(repo, "it's here");
     await mkdir(spaced);
-    const err = await showRun({ repo: spaced, runId: OLD, env: {} }).catch((e: unknown) => e);
+    const err = await showRun({ repo: spaced, runId: OLD, env: TEST_KEY_ENV }).catch((e: unknown) => e);
     expect(isHammerError(err, 'RUN_NOT_FOUND') && err.hint).toBe(
       `list the runs with: hammer-box runs list --repo '${repo}/it'\\''s here'`,
     );
   });
 
   it('says STATE_INVALID for a state file that does not parse', async () => {
-    const err = await showRun({ repo, runId: BROKEN, env: {} }).catch((e: unknown) => e);
+    const err = await showRun({ repo, runId: BROKEN, env: TEST_KEY_ENV }).catch((e: unknown) => e);
     expect(isHammerError(err, 'STATE_INVALID')).toBe(true);
   });
 });
 
 describe('rendering', () => {
   it('shows status and reason, branch, each iteration with its outcome, the final test and the paths', async () => {
-    const text = renderRunDetails(await showRun({ repo, runId: OLD, env: {} })).join('\n');
+    const text = renderRunDetails(await showRun({ repo, runId: OLD, env: TEST_KEY_ENV })).join('\n');
     expect(text).toContain('status     failed: reached the iteration limit (max_iterations)');
     expect(text).toContain('gave up after 2 iterations');
     expect(text).toContain('branch     none');
@@ -157,7 +164,7 @@ describe('rendering', () => {
   });
 
   it('never lets text from the model, the tests or the directive reach the terminal raw', async () => {
-    const details = await showRun({ repo, runId: NEW, env: {} });
+    const details = await showRun({ repo, runId: NEW, env: TEST_KEY_ENV });
     const text = [...renderRunDetails(details), renderRunLine(details.state)].join('\n');
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(text).toContain('directive  Fix add<U+202E>() please');
@@ -207,7 +214,7 @@ describe('the runs commands through the program', () => {
     );
     expect(lines[1]).toMatch(new RegExp(`^${OLD}  failed +max_iterations +2 it  -  Fix the add function`));
     expect(err.join('')).toBe(
-      `hammer-box: skipped ${join(repo, '.hammer', 'runs', `${BROKEN}.json`)}: ${(await listRuns({ repo, env: {} })).skipped[0]?.message}\n`,
+      `hammer-box: skipped ${join(repo, '.hammer', 'runs', `${BROKEN}.json`)}: ${(await listRuns({ repo, env: TEST_KEY_ENV })).skipped[0]?.message}\n`,
     );
     expect(process.exitCode).toBe(0);
   });
@@ -215,7 +222,7 @@ describe('the runs commands through the program', () => {
   it('runs list --json prints the summaries', async () => {
     await cli('runs', 'list', '--repo', repo, '--json');
     const parsed: unknown = JSON.parse(out.join(''));
-    expect(parsed).toEqual((await listRuns({ repo, env: {} })).runs.map(runSummary));
+    expect(parsed).toEqual((await listRuns({ repo, env: TEST_KEY_ENV })).runs.map(runSummary));
   });
 
   it('runs show --json prints the state file as JSON, escaped for the terminal', async () => {

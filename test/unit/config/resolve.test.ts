@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -38,10 +38,10 @@ describe('resolveConfig', () => {
     await mkdir(join(dir, '.hammer'));
     await writeFile(
       join(dir, '.hammer', 'config.toml'),
-      '[loop]\nmax_iterations = 3\nmax_diff_lines = 100\n[tools]\ntest_command = "make check"\n',
+      '[loop]\nmax_diff_lines = 100\n[tools]\ntest_command = "make check"\n',
     );
     const file = join(dir, 'mine.toml');
-    await writeFile(file, '[loop]\nmax_iterations = 4\n[model]\nname = "from-file"\n');
+    await writeFile(file, '[loop]\nmax_iterations = 4\n[model]\nname = "from-file"\n[tools]\ntest_command = "mine"\n');
     const { config, sources } = await resolveConfig({
       repo: dir,
       configFile: file,
@@ -49,11 +49,74 @@ describe('resolveConfig', () => {
       flags: { loop: { max_iterations: 7 } },
     });
     expect(config.loop.max_diff_lines).toBe(100);
-    expect(config.tools.test_command).toBe('make check');
+    expect(config.tools.test_command).toBe('mine');
     expect(config.model.name).toBe('from-env');
     expect(config.loop.max_iterations).toBe(7);
     expect(sources.get('loop.max_iterations')).toBe('command line');
     expect(sources.get('loop.max_diff_lines')).toBe(join(dir, '.hammer', 'config.toml'));
+  });
+
+  it("takes a limit the repository lowers, even below the user's own value", async () => {
+    await mkdir(join(dir, '.hammer'));
+    await writeFile(join(dir, '.hammer', 'config.toml'), '[loop]\nmax_iterations = 3\n[prompt]\nbudget_chars = 2000\n');
+    const { config, sources } = await resolveConfig({ repo: dir, env: {}, flags: { loop: { max_iterations: 7 } } });
+    expect(config.loop.max_iterations).toBe(3);
+    expect(config.prompt.budget_chars).toBe(2000);
+    expect(sources.get('loop.max_iterations')).toBe(join(dir, '.hammer', 'config.toml'));
+  });
+
+  it("refuses a repository config that raises a limit above the user's, naming file, line, key and limit", async () => {
+    await mkdir(join(dir, '.hammer'));
+    await writeFile(
+      join(dir, '.hammer', 'config.toml'),
+      '[prompt]\nfile_max_bytes = 63000000\nbudget_chars = 400000000\n[loop]\nmax_iterations = 1000\n',
+    );
+    const msg = await expectConfigError(resolveConfig({ repo: dir, env: {} }));
+    expect(msg).toContain('config.toml:2: prompt.file_max_bytes = 63000000 is above your limit 16000');
+    expect(msg).toContain('config.toml:3: prompt.budget_chars');
+    expect(msg).toContain('config.toml:5: loop.max_iterations = 1000 is above your limit 10');
+    // the user raising their own ceiling lets the same file through
+    const ok = await resolveConfig({
+      repo: dir,
+      env: {},
+      flags: { prompt: { file_max_bytes: 63_000_000, budget_chars: 400_000_000 }, loop: { max_iterations: 1000 } },
+    });
+    expect(ok.config.loop.max_iterations).toBe(1000);
+  });
+
+  it.each([
+    ['[prompt.__proto__]\nbudget_chars = 5\n', 'prompt.__proto__'],
+    ['[loop]\nconstructor = 1\n', 'loop.constructor'],
+    ['prototype = { polluted = 1 }\n', 'prototype'],
+  ])('refuses a prototype key (%s) naming the file that holds it', async (toml, key) => {
+    await mkdir(join(dir, '.hammer'));
+    await writeFile(join(dir, '.hammer', 'config.toml'), toml);
+    const msg = await expectConfigError(resolveConfig({ repo: dir, env: {} }));
+    expect(msg).toContain(join(dir, '.hammer', 'config.toml'));
+    expect(msg).toContain(key);
+    expect(msg).not.toContain('default.toml');
+    expect(({} as Record<string, unknown>)['budget_chars']).toBeUndefined();
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('never reads a repository config through a symlink, and caps the size of every config file', async () => {
+    await mkdir(join(dir, '.hammer'));
+    await symlink('/dev/zero', join(dir, '.hammer', 'config.toml'));
+    expect(await expectConfigError(resolveConfig({ repo: dir, env: {} }))).toContain('symlink');
+    await rm(join(dir, '.hammer'), { recursive: true });
+    const elsewhere = join(dir, 'elsewhere');
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'config.toml'), '[loop]\nmax_iterations = 2\n');
+    await symlink(elsewhere, join(dir, '.hammer'));
+    expect(await expectConfigError(resolveConfig({ repo: dir, env: {} }))).toContain('is a symlink');
+    const big = join(dir, 'big.toml');
+    await writeFile(big, `# ${'x'.repeat(2 * 1024 * 1024)}\n`);
+    expect(await expectConfigError(resolveConfig({ configFile: big, env: {} }))).toContain(
+      'over the 1048576-byte limit',
+    );
+    expect(await expectConfigError(resolveConfig({ configFile: '/dev/zero', env: {} }))).toContain(
+      'not a regular file',
+    );
   });
 
   it('names file, line and key for a bad value', async () => {

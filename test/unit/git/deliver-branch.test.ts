@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HammerError } from '../../../src/errors.js';
 import {
   Workbench,
+  MAX_BRANCH_CANDIDATES,
+  branchCandidates,
   branchName,
   deliverBranch,
-  freeBranchName,
   resolveUserRepo,
   type UserRepo,
 } from '../../../src/git/index.js';
@@ -45,7 +46,7 @@ describe('deliverBranch', () => {
     expect((await wb.applyPatch(patch1, { iteration: 1, summary: 'upper' })).ok).toBe(true);
     expect((await wb.applyPatch(patch2, { iteration: 2, summary: 'bee' })).ok).toBe(true);
     const branch = branchName('EngineerExternal/', new Date(Date.UTC(2026, 10, 22, 14, 5, 1)));
-    expect(await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), branch })).toEqual({
+    expect(await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), names: [branch] })).toEqual({
       branch,
       commit: wb.head(),
     });
@@ -80,7 +81,7 @@ describe('deliverBranch', () => {
       userRepo: user,
       workbench: wb,
       commit: wb.head(),
-      branch: 'EngineerExternal/taken',
+      names: ['EngineerExternal/taken'],
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HammerError);
     expect((err as HammerError).message).toMatch(/already exists/);
@@ -90,7 +91,9 @@ describe('deliverBranch', () => {
   it('refuses an invalid branch name', async () => {
     const { user, wb } = await setup();
     for (const branch of ['bad..name', '-x', 'a b', 'x.lock']) {
-      await expect(deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), branch })).rejects.toMatchObject({
+      await expect(
+        deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), names: [branch] }),
+      ).rejects.toMatchObject({
         code: 'USAGE',
       });
     }
@@ -98,7 +101,7 @@ describe('deliverBranch', () => {
 
   it('delivers a branch at the base when nothing was applied', async () => {
     const { repo, user, wb } = await setup();
-    await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), branch: 'EngineerExternal/empty' });
+    await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), names: ['EngineerExternal/empty'] });
     expect((await repo.git(['rev-parse', 'EngineerExternal/empty'])).trim()).toBe(user.baseCommit);
   });
 });
@@ -111,19 +114,85 @@ describe('branch names', () => {
     expect(branchName('', new Date('2026-01-02T03:04:05Z'))).toBe('20260102T030405Z');
   });
 
-  it('adds a short suffix when the name is taken (two runs in the same second)', async () => {
-    const { repo, user } = await setup();
-    const date = new Date('2026-11-22T14:05:01Z');
-    expect(await freeBranchName(user, 'EngineerExternal/', date)).toBe('EngineerExternal/20261122T140501Z');
-    await repo.git(['branch', 'EngineerExternal/20261122T140501Z']);
-    const suffixes = ['aaaa', 'bbbb'];
-    await repo.git(['branch', 'EngineerExternal/20261122T140501Z-aaaa']);
-    expect(await freeBranchName(user, 'EngineerExternal/', date, { suffix: () => suffixes.shift() ?? 'zzzz' })).toBe(
-      'EngineerExternal/20261122T140501Z-bbbb',
-    );
-    expect(await freeBranchName(user, 'EngineerExternal/', date)).toMatch(
-      /^EngineerExternal\/20261122T140501Z-[0-9a-f]{4}$/,
-    );
+  it('offers the timestamp, then -2, -3, ... up to a bound', () => {
+    const names = [...branchCandidates('EngineerExternal/', new Date('2026-11-22T14:05:01.789Z'))];
+    expect(names.slice(0, 3)).toEqual([
+      'EngineerExternal/20261122T140501Z',
+      'EngineerExternal/20261122T140501Z-2',
+      'EngineerExternal/20261122T140501Z-3',
+    ]);
+    expect(names).toHaveLength(MAX_BRANCH_CANDIDATES);
+    expect(names.at(-1)).toBe(`EngineerExternal/20261122T140501Z-${MAX_BRANCH_CANDIDATES}`);
+  });
+});
+
+describe('choosing a free name', () => {
+  const date = new Date('2026-11-22T14:05:01Z');
+  const NAME = 'EngineerExternal/20261122T140501Z';
+
+  it('skips names that exist without claiming them, and claims the one it makes', async () => {
+    const { repo, user, wb } = await setup();
+    await repo.git(['branch', NAME]);
+    await repo.git(['branch', `${NAME}-2`]);
+    await wb.applyPatch(patch1, { iteration: 1, summary: 'x' });
+    const claimed: string[] = [];
+    const made = await deliverBranch({
+      userRepo: user,
+      workbench: wb,
+      commit: wb.head(),
+      names: branchCandidates('EngineerExternal/', date),
+      claim: async (name) => {
+        claimed.push(name);
+      },
+    });
+    expect(made).toEqual({ branch: `${NAME}-3`, commit: wb.head() });
+    expect(claimed).toEqual([`${NAME}-3`]);
+  });
+
+  it('takes the next free name when another process makes the claimed one before its ref is created', async () => {
+    const { repo, user, wb } = await setup();
+    const base = await repo.head();
+    await wb.applyPatch(patch1, { iteration: 1, summary: 'x' });
+    const refsBefore = await repo.git(['for-each-ref']);
+    const claimed: string[] = [];
+    const made = await deliverBranch({
+      userRepo: user,
+      workbench: wb,
+      commit: wb.head(),
+      names: branchCandidates('EngineerExternal/', date),
+      // the other run: it makes the same name between this run's check and its update-ref
+      claim: async (name) => {
+        claimed.push(name);
+        if (claimed.length === 1) await repo.git(['branch', name, base]);
+      },
+    });
+    expect(claimed).toEqual([NAME, `${NAME}-2`]);
+    expect(made).toEqual({ branch: `${NAME}-2`, commit: wb.head() });
+    // the other run's branch is untouched; this run added exactly its own
+    expect((await repo.git(['rev-parse', NAME])).trim()).toBe(base);
+    const added = (await repo.git(['for-each-ref'])).split('\n').filter((l) => l && !refsBefore.includes(l));
+    expect(added).toEqual([`${base} commit\trefs/heads/${NAME}`, `${wb.head()} commit\trefs/heads/${NAME}-2`]);
+  });
+
+  it('fails with REPO_INVALID, touching no branch, when every name is taken', async () => {
+    const { repo, user, wb } = await setup();
+    await repo.git(['branch', 'EngineerExternal/a']);
+    await wb.applyPatch(patch1, { iteration: 1, summary: 'x' });
+    const claimed: string[] = [];
+    const err = await deliverBranch({
+      userRepo: user,
+      workbench: wb,
+      commit: wb.head(),
+      names: ['EngineerExternal/a', 'EngineerExternal/b'],
+      claim: async (name) => {
+        claimed.push(name);
+        await repo.git(['branch', name]);
+      },
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'REPO_INVALID' });
+    expect((err as Error).message).toContain('EngineerExternal/a, EngineerExternal/b');
+    expect(claimed).toEqual(['EngineerExternal/b']);
+    expect((await repo.git(['rev-parse', 'EngineerExternal/b'])).trim()).toBe(await repo.head());
   });
 });
 
@@ -134,7 +203,7 @@ describe('repository layouts', () => {
     cleanups.push(() => wb.dispose());
     const applied = await wb.applyPatch(patch1, { iteration: 1, summary: 'upper' });
     expect(applied.ok).toBe(true);
-    await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), branch: 'EngineerExternal/layout' });
+    await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), names: ['EngineerExternal/layout'] });
     return wb.head();
   }
 

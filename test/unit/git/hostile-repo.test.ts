@@ -169,7 +169,7 @@ describe('a hostile user repository', () => {
     await archive.done;
     expect(files.get('a.txt')?.toString()).toBe('committed a\n');
     expect(files.has('untracked-secret.txt')).toBe(false);
-    await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), branch: 'EngineerExternal/hostile' });
+    await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), names: ['EngineerExternal/hostile'] });
     await wb.dispose();
 
     expect(await c.fired()).toEqual([]);

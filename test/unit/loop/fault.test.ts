@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseFault } from '../../../src/loop/fault.js';
+import { faultClock, parseFault } from '../../../src/loop/fault.js';
 import { iterationDate } from '../../../src/loop/iteration.js';
 import { iteration, makeState } from '../state/make-state.js';
 
 describe('HAMMER_FAULT', () => {
-  it('reads <signal>@<point> for the three signals it may send', () => {
+  it('reads <signal>@<point> for the four signals it may send', () => {
     expect(parseFault('SIGKILL@deliver:ref')).toEqual({ signal: 'SIGKILL', point: 'deliver:ref' });
     expect(parseFault('SIGINT@update_state')).toEqual({ signal: 'SIGINT', point: 'update_state' });
     expect(parseFault('SIGTERM@prepare')).toEqual({ signal: 'SIGTERM', point: 'prepare' });
+    expect(parseFault('SIGSTOP@deliver:name')).toEqual({ signal: 'SIGSTOP', point: 'deliver:name' });
   });
 
   it('ignores anything else: a fault hook never fails a run by itself', () => {
@@ -16,11 +17,24 @@ describe('HAMMER_FAULT', () => {
       '',
       'SIGKILL',
       '@deliver',
-      'SIGSTOP@deliver',
+      'SIGHUP@deliver',
       'SIGKILL@deliver; rm -rf /',
       'sigkill@deliver',
     ])
       expect(parseFault(v), String(v)).toBeUndefined();
+  });
+});
+
+describe('HAMMER_FAULT_CLOCK', () => {
+  it('stops the clock at a UTC instant', () => {
+    const now = faultClock('2026-11-24T00:28:51Z');
+    expect(now?.().toISOString()).toBe('2026-11-24T00:28:51.000Z');
+    expect(now?.().getTime()).toBe(now?.().getTime());
+  });
+
+  it('leaves the real clock for anything else', () => {
+    for (const v of [undefined, '', 'now', '2026-11-24', '2026-11-24T00:28:51+01:00', '2026-13-45T99:99:99Z'])
+      expect(faultClock(v), String(v)).toBeUndefined();
   });
 });
 

@@ -59,6 +59,35 @@ describe('renderPrSummary', () => {
     expect(run({})).toContain('| Sandbox runtime | not recorded |');
   });
 
+  it('records the toolchain version, what chose it, and the package manager', () => {
+    const state = makeState({});
+    if (!state.image) throw new Error('makeState gives an image');
+    const base = state.image;
+    const image = {
+      ...base,
+      toolchain_version: {
+        toolchain: 'node',
+        version: '22.23.3',
+        origin: 'npm registry',
+        source: 'declared' as const,
+        declared: '.nvmrc: 22',
+        package_manager: 'pnpm 10 (pnpm-lock.yaml (lockfileVersion 9.0))',
+      },
+    };
+    const md = renderPrSummary({ ...state, image });
+    expect(md).toContain('| Toolchain | node `22.23.3` from npm registry (.nvmrc: 22) |');
+    expect(md).toContain('| Package manager | pnpm 10 (pnpm-lock.yaml (lockfileVersion 9.0)) |');
+    const byDefault = renderPrSummary({
+      ...state,
+      image: {
+        ...base,
+        toolchain_version: { toolchain: 'go', version: '1.24', origin: 'Debian 13', source: 'default' },
+      },
+    });
+    expect(byDefault).toContain('| Toolchain | go `1.24` from Debian 13 (nothing declared: the default) |');
+    expect(byDefault).not.toContain('Package manager');
+  });
+
   it('says which rung of the apply ladder applied each patch, and names the rewritten patch', () => {
     const state = passingRun();
     const applied = state.iterations[1]!;

@@ -1,6 +1,8 @@
 // The runner's ops, run on the host with /bin/sh and the host's git in temp workspaces.
+import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { runnerArgv, splitRunnerOutput } from '../../../src/runner/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hostGit, makeWorkspace } from './run-host.js';
 
@@ -121,10 +123,10 @@ describe('runner ops on the host', () => {
       'echo "all tests passed"; printf \'HAMMER_RESULT {"op":"test","ok":true,"exit":0}\'; exit 3',
     );
     expect(failing.status).toBe(3);
-    expect(failing.result).toEqual({ op: 'test', ok: false, exit: 3 });
+    expect(failing.result).toEqual({ op: 'test', ok: false, exit: 3, settled: true });
     expect(failing.output).toContain('all tests passed');
     const passing = ws.run('test', '60', 'test -f m.py && pwd');
-    expect(passing.result).toEqual({ op: 'test', ok: true, exit: 0 });
+    expect(passing.result).toEqual({ op: 'test', ok: true, exit: 0, settled: true });
     expect(passing.output.trim()).toBe(ws.dir);
   });
 
@@ -180,5 +182,31 @@ describe('runner ops on the host', () => {
     const r = ws.run('apply', patch);
     expect(r.result?.ok).toBe(false);
     expect(r.stderr).toMatch(/outside|invalid path|\.\./);
+  });
+
+  // sh ends a script whose fork failed (dash: "Cannot fork", status 2); the runner must still print
+  // its result line. A process limit of 1 for an unprivileged uid makes every fork fail; setting it
+  // for another uid needs root, so elsewhere this is left to the sandbox tests.
+  const canDropToNobody =
+    process.getuid?.() === 0 &&
+    spawnSync('setpriv', ['--version']).status === 0 &&
+    spawnSync('prlimit', ['--version']).status === 0;
+  it.runIf(canDropToNobody)('a runner that cannot start a process still ends with its result line', async () => {
+    await mkdir(path.join(ws.dir, '.git'));
+    await chmod(path.dirname(ws.dir), 0o755);
+    await chmod(ws.dir, 0o777);
+    await chmod(path.join(ws.dir, '.git'), 0o777);
+    const [, ...rest] = runnerArgv('tree');
+    const r = spawnSync(
+      'setpriv',
+      ['--reuid=65534', '--regid=65534', '--clear-groups', 'prlimit', '--nproc=1', 'sh', ...rest],
+      { cwd: ws.dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeout: 60_000 },
+    );
+    const { result } = splitRunnerOutput(r.stdout);
+    expect(result, r.stderr).toBeDefined();
+    expect(result?.ok).toBe(false);
+    // 71 with "fork":false where the pids cgroup says the limit is full (a sandbox); 70 elsewhere
+    expect([70, 71]).toContain(result?.exit);
+    expect(r.status).toBe(result?.exit);
   });
 });

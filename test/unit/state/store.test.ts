@@ -5,13 +5,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HammerError } from '../../../src/errors.js';
 import { artifactNames, isRunId, newRunId, RunStore, RunStateSchema } from '../../../src/state/index.js';
 import { iteration, makeState, RUN_ID, testRecord } from './make-state.js';
+import { TEST_STATE_KEY } from '../../helpers/state-key.js';
+import { sealState, unsealedBody } from '../../../src/state/state-mac.js';
+
+/** A file text sealed with the test key, as if hammer-box had written it (to reach the checks behind the seal). */
+const sealed = (v: unknown): string =>
+  sealState(typeof v === 'string' ? v : `${JSON.stringify(v, null, 2)}\n`, TEST_STATE_KEY.bytes);
 
 let dir: string;
 let store: RunStore;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hb-store-'));
-  store = new RunStore({ dir: join(dir, '.hammer') });
+  store = new RunStore({ dir: join(dir, '.hammer'), key: TEST_STATE_KEY });
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -72,11 +78,11 @@ describe('RunStore', () => {
   });
 
   it('keeps the file whole when two stores (two writers) rewrite it at once', async () => {
-    const other = new RunStore({ dir: store.dir });
+    const other = new RunStore({ dir: store.dir, key: TEST_STATE_KEY });
     await store.create(makeState());
     const big = (k: number) =>
       makeState({
-        reason_detail: String(k).repeat(20_000),
+        directive: { path: 'D.md', text: String(k).repeat(20_000), sha256: 'd'.repeat(64) },
         iterations: [iteration(1, 'unusable', { reason: String(k) })],
       });
     const jobs: Promise<unknown>[] = [];
@@ -84,15 +90,15 @@ describe('RunStore', () => {
       jobs.push((k % 2 === 0 ? store : other).write(big(k)));
       jobs.push(
         other.read(RUN_ID).then((s) => {
-          // The first state (no detail yet) or one whole written state, never a mix.
-          const d = s.reason_detail ?? '';
-          expect(d === '' || d === d.slice(0, d.length / 20_000).repeat(20_000)).toBe(true);
+          // The first state (its own directive) or one whole written state, never a mix.
+          const d = s.directive.text;
+          expect(d === makeState().directive.text || d === d.slice(0, d.length / 20_000).repeat(20_000)).toBe(true);
         }),
       );
     }
     await Promise.all(jobs);
     const final = await store.read(RUN_ID);
-    expect(final.reason_detail).toBe(final.iterations[0]!.extraction!.reason!.repeat(20_000));
+    expect(final.directive.text).toBe(final.iterations[0]!.extraction!.reason!.repeat(20_000));
   });
 
   it('never leaves a half-written file across 200 overlapping rewrites, and keeps the last', async () => {
@@ -129,7 +135,7 @@ describe('RunStore', () => {
     const path = store.statePath(RUN_ID);
     const json = JSON.parse(await readFile(path, 'utf8')) as { iterations: { test: { exit_code: unknown } }[] };
     json.iterations[0]!.test.exit_code = 'one';
-    await writeFile(path, JSON.stringify(json));
+    await writeFile(path, sealed(json));
     const err = await expectError(store.read(RUN_ID), 'STATE_INVALID', /iterations\[0\]\.test\.exit_code/);
     expect(err.message).toContain(path);
   });
@@ -137,16 +143,16 @@ describe('RunStore', () => {
   it('says STATE_INVALID for a truncated file, a newer schema, a mismatched run id and a traversing artifact', async () => {
     const path = store.statePath(RUN_ID);
     await store.create(makeState());
-    const good = await readFile(path, 'utf8');
-    await writeFile(path, good.slice(0, good.length / 2));
+    const good = unsealedBody(await readFile(path, 'utf8'));
+    await writeFile(path, sealed(good.slice(0, good.length / 2)));
     await expectError(store.read(RUN_ID), 'STATE_INVALID', /not valid JSON/);
-    await writeFile(path, JSON.stringify({ ...makeState(), schema_version: 2 }));
+    await writeFile(path, sealed({ ...makeState(), schema_version: 2 }));
     await expectError(store.read(RUN_ID), 'STATE_INVALID', /schema_version is 2/);
-    await writeFile(path, JSON.stringify({ ...makeState(), run_id: '20261122T140501Z-bbbbbb' }));
+    await writeFile(path, sealed({ ...makeState(), run_id: '20261122T140501Z-bbbbbb' }));
     await expectError(store.read(RUN_ID), 'STATE_INVALID', /does not match the file name/);
     const evil = makeState({ iterations: [iteration(1, 'unusable')] });
     evil.iterations[0]!.answer!.artifact = '../../../etc/passwd';
-    await writeFile(path, JSON.stringify(evil));
+    await writeFile(path, sealed(evil));
     await expectError(store.read(RUN_ID), 'STATE_INVALID', /answer\.artifact/);
   });
 
@@ -162,8 +168,40 @@ describe('RunStore', () => {
     await mkdir(join(dir, 'target'));
     await mkdir(store.dir);
     await symlink(join(dir, 'target'), store.runsDir);
-    await expectError(store.create(makeState()), 'REPO_INVALID', /not a directory/);
+    await expectError(store.create(makeState()), 'REPO_INVALID', /is a symlink/);
     expect(await readdir(join(dir, 'target'))).toEqual([]);
+  });
+
+  it('makes nothing through a symlinked or dangling state directory', async () => {
+    await mkdir(join(dir, 'target'));
+    await symlink(join(dir, 'target'), store.dir);
+    await expectError(store.create(makeState()), 'REPO_INVALID', /\.hammer is a symlink/);
+    expect(await readdir(join(dir, 'target'))).toEqual([]);
+    await rm(store.dir);
+    await symlink(join(dir, 'nowhere'), store.dir);
+    await expectError(store.create(makeState()), 'REPO_INVALID', /\.hammer is a symlink/);
+    expect(await readdir(dir)).not.toContain('nowhere');
+  });
+
+  it('trusts only files sealed under its key: an unsealed, an edited and a foreign-key file are STATE_INVALID', async () => {
+    await store.create(makeState());
+    const path = store.statePath(RUN_ID);
+    const text = await readFile(path, 'utf8');
+    expect(text.split('\n')[1]).toMatch(/^ {2}"mac": "hmac-sha256:[0-9a-f]{64}",$/);
+    // unsealed: what a repository could carry
+    await writeFile(path, unsealedBody(text));
+    await expectError(store.read(RUN_ID), 'STATE_INVALID', /not trusted: it carries no seal/);
+    // sealed, then changed (a later created_at to be listed first)
+    await writeFile(path, text.replace('"created_at": "2026', '"created_at": "2099'));
+    await expectError(store.read(RUN_ID), 'STATE_INVALID', /its seal does not match your state key \(the test key\)/);
+    // sealed under another key
+    await writeFile(path, sealState(unsealedBody(text), Buffer.from('another user'.padEnd(40, '!'))));
+    const err = await expectError(store.read(RUN_ID), 'STATE_INVALID', /seal does not match/);
+    expect(err.hint).toContain('HAMMER_STATE_KEY');
+    expect((await store.list()).runs).toEqual([]);
+    // control: the file as written reads back
+    await writeFile(path, text);
+    expect((await store.read(RUN_ID)).run_id).toBe(RUN_ID);
   });
 
   it('lists runs newest first, skipping (and reporting) unreadable ones and ignoring temp files', async () => {
@@ -171,7 +209,7 @@ describe('RunStore', () => {
     const newer = makeState({ run_id: '20261122T100000Z-bbbbbb', created_at: '2026-11-22T10:00:00.000Z' });
     await store.create(older);
     await store.create(newer);
-    await writeFile(join(store.runsDir, '20261120T100000Z-cccccc.json'), '{"schema_version": 1');
+    await writeFile(join(store.runsDir, '20261120T100000Z-cccccc.json'), sealed('{\n"schema_version": 1'));
     // What a crash mid-write leaves behind, and unrelated files.
     await writeFile(join(store.runsDir, `.${RUN_ID}.json.123.abcd.tmp`), '{"half');
     await writeFile(join(store.runsDir, 'notes.json'), 'hello');
@@ -199,14 +237,19 @@ describe('RunStore', () => {
     await expect(store.writeArtifact(RUN_ID, 'a/b.md', 'x')).rejects.toThrow(/not an artifact name/);
   });
 
-  it('reads back the recorded answers in iteration order for replay, byte for byte', async () => {
+  it('reads back the recorded answers in iteration order for replay, byte for byte, with their finish reasons', async () => {
     const answers = ['```diff\n--- a/x\n+++ b/x\n```\n', 'NO_CHANGES', 'weird \u001b[31m bytes\r\n'];
     const its = [iteration(2, 'no_changes'), iteration(1, 'rejected', { patch: 'a' }), iteration(3, 'unusable')];
+    its[2] = { ...its[2]!, answer: { ...its[2]!.answer!, finish_reason: 'length' } };
     await store.create(makeState({ iterations: its }));
     await store.writeArtifact(RUN_ID, artifactNames.answer(1), answers[0]!);
     await store.writeArtifact(RUN_ID, artifactNames.answer(2), answers[1]!);
     await store.writeArtifact(RUN_ID, artifactNames.answer(3), answers[2]!);
-    expect(await store.readReplayAnswers(RUN_ID)).toEqual(answers);
+    expect(await store.readReplayAnswers(RUN_ID)).toEqual([
+      { text: answers[0] },
+      { text: answers[1] },
+      { text: answers[2], finishReason: 'length' },
+    ]);
   });
 
   it('says STATE_INVALID when a recorded answer is missing', async () => {

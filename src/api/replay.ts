@@ -1,0 +1,61 @@
+// The programmatic API behind `hammer-box replay <run_id>`: the same directive, base commit and image,
+// with the model's recorded answers, under the current user's configuration.
+import { resolve } from 'node:path';
+import { resolveConfig } from '../config/resolve.js';
+import { HammerError } from '../errors.js';
+import type { RunOutcome } from '../loop/run-types.js';
+import { openRunStore } from './run-store.js';
+import { run, type RunOptions } from './run.js';
+
+/** What `replay` takes: the run, and the same configuration sources as `run`. */
+export interface ReplayOptions extends Pick<
+  RunOptions,
+  'configFile' | 'env' | 'emit' | 'signal' | 'logLevel' | 'onImageProgress' | 'onSetupOutput'
+> {
+  repo: string;
+  runId: string;
+  /** Config keys set on the command line (the highest layer). */
+  flags?: Record<string, unknown>;
+}
+
+/**
+ * Run a recorded run again from its sealed state: its directive, base commit, image and answers,
+ * its reproducibility settings (see resume-config.ts), and everything else from the current
+ * configuration (a state file never widens trust).
+ */
+export async function replay(options: ReplayOptions): Promise<RunOutcome> {
+  const env = options.env ?? process.env;
+  const repo = resolve(options.repo);
+  const { config } = await resolveConfig({
+    repo,
+    env,
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.flags ? { flags: options.flags } : {}),
+  });
+  const store = await openRunStore(repo, config, env);
+  const original = await store.read(options.runId);
+  if (original.image === null)
+    throw new HammerError(
+      'USAGE',
+      `run ${options.runId} ended before its environment was ready, so there is nothing to replay`,
+      { hint: 'start a new run' },
+    );
+  const answers = await store.readReplayAnswers(options.runId);
+  const flags = options.flags ?? {};
+  const table = (name: string): Record<string, unknown> => (flags[name] ?? {}) as Record<string, unknown>;
+  return run({
+    ...options,
+    repo,
+    env,
+    directive: original.directive.path,
+    directiveText: original.directive.text,
+    flags: {
+      ...flags,
+      model: { ...table('model'), provider: 'replay', replay_run: original.run_id },
+      git: { ...table('git'), base: original.repo.base_commit },
+    },
+    recorded: original,
+    replayAnswers: answers,
+    pinnedImage: original.image,
+  });
+}
