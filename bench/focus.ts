@@ -12,7 +12,7 @@ import { heading, printFigure } from './lib.js';
 const ITERATIONS = 2;
 const SLOW_TESTS = 22;
 const MODEL = 'bench-model';
-const TEST_COMMAND = 'python3 -m pytest -q -p no:cacheprovider';
+const TEST_COMMAND = 'python3 -m pytest -q';
 
 /** 22 tests of a second each (the slow suite) and one failing test that takes none. */
 function slowSuiteFiles(): Record<string, string> {

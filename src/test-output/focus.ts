@@ -14,6 +14,8 @@ export interface FocusPlan {
 
 /** Characters that make a command more than a plain word list (the filter is not added to those). */
 const SHELL_SYNTAX = /[;&|<>$`"'\\(){}\n\r#]/;
+/** pytest and unittest flags whose value is the next word (not a test selection). */
+const VALUE_FLAGS = new Set(['-p', '-k', '-m', '-o', '-c', '-W', '--tb', '--rootdir', '--maxfail', '--durations']);
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** How each runner is invoked (words after any leading VAR=value), and how its filter is added. */
@@ -111,7 +113,8 @@ export function focusCommand(command: string, failing: readonly FailingTest[]): 
   if (!head) return null;
   const rest = words.slice(start + head.length);
   if (rest.some((w) => shape.owns.some((o) => w === o || w.startsWith(`${o}=`)))) return null;
-  if (shape.positionalSelects && rest.some((w) => !w.startsWith('-'))) return null;
+  if (shape.positionalSelects && rest.some((w, k) => !w.startsWith('-') && !VALUE_FLAGS.has(rest[k - 1] ?? '')))
+    return null;
   const tests = [...new Map(failing.map((t) => [t.id, t])).values()];
   const extra = shape.filter(tests, rest);
   if (!extra) return null;

@@ -30,6 +30,12 @@ describe('focusCommand, per runner, from real output', () => {
     );
   });
 
+  it("pytest: a flag's value is not a test selection", () => {
+    expect(
+      focusCommand('python3 -m pytest -q -p no:cacheprovider', failing('pytest-7-collect-error.txt'))?.command,
+    ).toBe('python3 -m pytest -q -p no:cacheprovider tests/test_broken.py');
+  });
+
   it('pytest: a file that failed to load is selected by its path', () => {
     expect(focusCommand('pytest -x', failing('pytest-7-collect-error.txt'))?.command).toBe(
       'pytest -x tests/test_broken.py',
