@@ -40,6 +40,8 @@ export const SandboxConfigSchema = z.strictObject({
 export const ToolsConfigSchema = z.strictObject({
   test_command: z.string(),
   test_timeout: seconds,
+  /** Failing tests first: after a failing run, run the tests it named before the whole suite. */
+  focus: z.boolean().default(true),
   /** Module paths (absolute, or relative to the working directory) that register more tools. */
   plugins: z.array(z.string().min(1)),
 });

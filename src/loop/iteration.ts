@@ -3,6 +3,7 @@ import { fileStates, rejectionText, rungLabel, type CutOff, type Rung } from '..
 import { commitMessage, type ApplyResult, type ReadFilesResult } from '../git/index.js';
 import type { ChatMessage, GenerateResult } from '../llm/index.js';
 import { artifactNames } from '../state/artifact-names.js';
+import type { ExecResult } from '../sandbox/types.js';
 import type { AskRecord, Iteration, RunState, ShownItem, TestRecord } from '../state/run-state.js';
 import { askItems, askedShown, replyTo, requestsIn } from './ask.js';
 import { startIteration, updateIteration } from '../state/transitions.js';
@@ -24,6 +25,7 @@ import { assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
 import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
+import { focusedRunStands, focusFor, withFocus } from './focus-tests.js';
 import { judgeExtracted } from '../patch/path-policy.js';
 import { gateCandidates } from './syntax-gate-run.js';
 import { buildPrompt, renderPromptArtifact, type BuiltPrompt } from './prompt.js';
@@ -298,17 +300,16 @@ export async function runIteration(
     other.catch(() => undefined);
     return other;
   };
+  // failing tests first: the tests the last run named, when its runner can be filtered
+  const focus = focusFor(rec.state, req.testCommand, config.tools.focus);
+  const onTestOutput = (stream: 'stdout' | 'stderr', chunk: Buffer): void =>
+    deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') });
   const inSandbox = await prep.repo.step(
     prep.sandboxHead,
     `iter-${String(n).padStart(2, '0')}.patch`,
     candidates,
     commitMessage(n, summary),
-    {
-      command: req.testCommand,
-      timeoutMs: config.tools.test_timeout * 1000,
-      onOutput: (stream, chunk) =>
-        deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') }),
-    },
+    { command: focus?.command ?? req.testCommand, timeoutMs: config.tools.test_timeout * 1000, onOutput: onTestOutput },
     { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)) },
   );
   const onHost: ApplyResult | null =
@@ -350,15 +351,29 @@ export async function runIteration(
   if (prep.treesComparable) assertSameTree(onHost.tree, inSandbox.tree, n);
   prep.sandboxHead = inSandbox.commit;
   const testName = artifactNames.testLog(n);
-  await deps.store.writeArtifact(runId, testName, renderTestLog(req.testCommand, inSandbox.test));
-  const test = toTestRecord(inSandbox.test, {
-    command: req.testCommand,
-    artifact: testName,
-    headLines: config.prompt.output_head_lines,
-    tailLines: config.prompt.output_tail_lines,
-    failureLines: config.prompt.output_failure_lines,
-    maxFailures: config.prompt.output_max_failures,
-  });
+  const recordOf = (result: ExecResult, command: string): TestRecord =>
+    toTestRecord(result, {
+      command,
+      artifact: testName,
+      headLines: config.prompt.output_head_lines,
+      tailLines: config.prompt.output_tail_lines,
+      failureLines: config.prompt.output_failure_lines,
+      maxFailures: config.prompt.output_max_failures,
+    });
+  let test = recordOf(inSandbox.test, focus?.command ?? req.testCommand);
+  let testLog = renderTestLog(test.command, inSandbox.test);
+  let testMs = inSandbox.test.durationMs;
+  if (focus) {
+    if (focusedRunStands(test)) test = { ...test, scope: 'focused' };
+    else {
+      // the focused tests pass (or named nothing): the whole suite decides
+      const full = await prep.repo.test(req.testCommand, config.tools.test_timeout * 1000, onTestOutput, signal);
+      test = withFocus(recordOf(full, req.testCommand), test);
+      testLog = `${testLog}\n${renderTestLog(req.testCommand, full)}`;
+      testMs += full.durationMs;
+    }
+  }
+  await deps.store.writeArtifact(runId, testName, testLog);
   // validate, apply and test all ended when the one exec returned: record them and write once
   rec.change((s, now) =>
     updateIteration(s, n, { validation: { ok: true }, apply: { commit: onHost.commit, tree: onHost.tree }, test }, now),
@@ -373,7 +388,7 @@ export async function runIteration(
     {
       phase: 'test',
       startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs + inSandbox.applyMs),
-      durationMs: inSandbox.test.durationMs,
+      durationMs: testMs,
     },
   ]);
 
@@ -385,7 +400,7 @@ export async function runIteration(
         n,
         {
           outcome: 'applied',
-          summary: `${summary}${rungNote(chosen.rung)}; tests ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}`,
+          summary: `${summary}${rungNote(chosen.rung)}; ${test.scope === 'focused' ? 'the failing tests, run first,' : 'tests'} ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}`,
         },
         now,
       ),

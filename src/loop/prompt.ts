@@ -111,6 +111,8 @@ function renderTest(test: TestRecord | null): string {
   const out: string[] = [
     `# Last test run\n\nCommand: \`${sanitizeText(test.command).replace(/\n/g, ' ')}\`\nResult: ${test.exit_code === 0 && !test.timed_out ? 'passed' : 'failed'} (${testStatus(test)})`,
   ];
+  if (test.scope === 'focused')
+    out.push('Only the tests that failed before ran (failing tests first); the whole suite runs once they pass.');
   const listed = renderFailingTests(test);
   if (listed !== '') out.push(listed);
   // the excerpts were cut once, when the record was made: shown as they are

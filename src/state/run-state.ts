@@ -107,6 +107,15 @@ export const TestRecordSchema = z.strictObject({
   /** Bytes of that not kept by the sandbox's capture. */
   dropped_bytes: count,
   artifact: ArtifactNameSchema.nullable(),
+  /**
+   * "focused": this is the run of the previous run's failing tests alone, and it failed, so the whole
+   * suite did not run. Absent: the whole suite ran (a focused record never decides that tests pass).
+   */
+  scope: z.literal('focused').optional(),
+  /** The focused run that came first and passed, when the whole suite ran after it. */
+  focus: z
+    .strictObject({ command: z.string(), exit_code: z.number().int(), duration_ms: ms, timed_out: z.boolean() })
+    .optional(),
 });
 export type TestRecord = z.infer<typeof TestRecordSchema>;
 

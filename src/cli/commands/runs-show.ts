@@ -64,7 +64,13 @@ function describeTest(t: TestRecord): string {
   const how = t.timed_out
     ? `timed out after ${formatDuration(t.duration_ms)}`
     : `exit ${t.exit_code} after ${formatDuration(t.duration_ms)}`;
-  return `${testPassed(t) ? 'passed' : 'failed'} (${how})`;
+  const focus =
+    t.scope === 'focused'
+      ? '; the failing tests alone, run first'
+      : t.focus
+        ? `; after the failing tests alone passed in ${formatDuration(t.focus.duration_ms)}`
+        : '';
+  return `${testPassed(t) ? 'passed' : 'failed'} (${how}${focus})`;
 }
 
 function iterationLine(it: Iteration, one: (text: string, max?: number) => string): string {
