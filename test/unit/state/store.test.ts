@@ -284,7 +284,11 @@ describe('RunStore', () => {
     await store.writeArtifact(RUN_ID, artifactNames.askAnswer(1, 1), 'READ a.py');
     await store.writeArtifact(RUN_ID, artifactNames.askAnswer(1, 2), 'GREP b');
     await store.writeArtifact(RUN_ID, artifactNames.answer(1), 'NO_CHANGES');
-    expect(await store.readReplayAnswers(RUN_ID)).toEqual(['READ a.py', 'GREP b', 'NO_CHANGES']);
+    expect(await store.readReplayAnswers(RUN_ID)).toEqual([
+      { text: 'READ a.py' },
+      { text: 'GREP b' },
+      { text: 'NO_CHANGES' },
+    ]);
   });
 
   it('says STATE_INVALID when a recorded answer is missing', async () => {
