@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { packageRoot } from '../src/paths.js';
 import { createDockerClient, DockerSandboxEngine } from '../src/sandbox/index.js';
+import { benchConcurrency } from './concurrency.js';
+import { benchContext } from './context.js';
 import { benchEdits } from './edits.js';
+import { benchFocus } from './focus.js';
 import { benchRuntime } from './fixtures.js';
 import { benchImages } from './images.js';
 import { benchLoop } from './loop.js';
@@ -18,8 +21,11 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   sandbox: benchSandbox,
   images: benchImages,
   loop: benchLoop,
+  concurrency: benchConcurrency,
+  focus: benchFocus,
   edits: benchEdits,
   syntax: benchSyntax,
+  context: benchContext,
 };
 
 async function printMachine(): Promise<void> {

@@ -40,6 +40,8 @@ export const SandboxConfigSchema = z.strictObject({
 export const ToolsConfigSchema = z.strictObject({
   test_command: z.string(),
   test_timeout: seconds,
+  /** Failing tests first: after a failing run, run the tests it named before the whole suite. */
+  focus: z.boolean().default(true),
   /** Module paths (absolute, or relative to the working directory) that register more tools. */
   plugins: z.array(z.string().min(1)),
 });
@@ -69,6 +71,8 @@ export const LoopConfigSchema = z.strictObject({
   max_iterations: z.number().int().min(1).max(1000),
   max_diff_lines: z.number().int().min(1),
   max_unusable_answers: z.number().int().min(1),
+  /** Requests to see more (files, line ranges, searches) the model may make in one iteration before it must answer. */
+  max_asks: z.number().int().min(0).max(20).default(3),
 });
 
 export const EditsConfigSchema = z.strictObject({
@@ -105,6 +109,8 @@ export const PromptConfigSchema = z.strictObject({
     .default(64 * 1024),
   output_failure_lines: z.number().int().min(0),
   output_max_failures: z.number().int().min(0),
+  /** Characters of the repository map (an outline of relevant files not shown); 0 leaves it out. */
+  map_chars: z.number().int().min(0).default(6000),
 });
 
 export const GitConfigSchema = z.strictObject({

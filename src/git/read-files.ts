@@ -54,6 +54,28 @@ export async function readFiles(
   }
 
   const contents = new Map<string, FileContent>();
+  for (const r of await readBlobs(git, blobs, maxBytesPerFile)) {
+    if (r === null) continue;
+    if (r.binary) skipped.push({ path: r.path, reason: 'binary' });
+    else contents.set(r.path, { path: r.path, content: r.content, bytes: r.bytes, truncated: r.truncated });
+  }
+  const files = wanted.flatMap((p) => {
+    const c = contents.get(p);
+    return c ? [c] : [];
+  });
+  return { files, skipped };
+}
+
+/** A blob's text as readBlobs returns it, or that it is binary (holds a NUL byte in what was read). */
+export type BlobText = (FileContent & { oid: string; binary: false }) | { path: string; oid: string; binary: true };
+
+/** Read blobs of known tree entries by their ids (one cat-file process), each capped at maxBytes; in order. */
+export async function readBlobs(
+  git: GitOptions,
+  blobs: readonly Pick<TreeEntry, 'path' | 'oid'>[],
+  maxBytes: number,
+): Promise<(BlobText | null)[]> {
+  const out: (BlobText | null)[] = blobs.map(() => null);
   await catFileBatch(
     blobs.map((b) => b.oid),
     git,
@@ -63,27 +85,23 @@ export async function readFiles(
       const kept: Buffer[] = [];
       let keptBytes = 0;
       await body((chunk) => {
-        if (keptBytes >= maxBytesPerFile) return;
-        const part = chunk.subarray(0, maxBytesPerFile - keptBytes);
+        if (keptBytes >= maxBytes) return;
+        const part = chunk.subarray(0, maxBytes - keptBytes);
         kept.push(part);
         keptBytes += part.length;
       });
       const data = Buffer.concat(kept);
-      if (data.includes(0)) {
-        skipped.push({ path: entry.path, reason: 'binary' });
-        return;
-      }
-      contents.set(entry.path, {
-        path: entry.path,
-        content: data.toString('utf8'),
-        bytes: header.size,
-        truncated: header.size > keptBytes,
-      });
+      out[index] = data.includes(0)
+        ? { path: entry.path, oid: entry.oid, binary: true }
+        : {
+            path: entry.path,
+            oid: entry.oid,
+            binary: false,
+            content: data.toString('utf8'),
+            bytes: header.size,
+            truncated: header.size > keptBytes,
+          };
     },
   );
-  const files = wanted.flatMap((p) => {
-    const c = contents.get(p);
-    return c ? [c] : [];
-  });
-  return { files, skipped };
+  return out;
 }

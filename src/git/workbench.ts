@@ -6,7 +6,8 @@ import { HammerError } from '../errors.js';
 import { gitText, runGit, runGitResult, type GitOptions, type GitResult } from './git-exec.js';
 import { commitMessage } from './commit-message.js';
 import { assertObjectId } from './object-id.js';
-import { readFiles, type ReadFilesResult } from './read-files.js';
+import { grepTree, type GrepHit } from './grep-tree.js';
+import { readBlobs, readFiles, type BlobText, type ReadFilesResult } from './read-files.js';
 import { treeEntries, type TreeEntry } from './tree-entries.js';
 import type { UserRepo } from './user-repo.js';
 
@@ -204,6 +205,24 @@ export class Workbench {
     opts: { maxBytesPerFile: number; signal?: AbortSignal },
   ): Promise<ReadFilesResult> {
     return readFiles(this.gitOptions(opts.signal ? { signal: opts.signal } : {}), commit, paths, opts.maxBytesPerFile);
+  }
+
+  /** The text of blobs of known entries of a tree (listTree's), by their ids, capped per file; in order (null: not read). */
+  readBlobs(
+    blobs: readonly Pick<TreeEntry, 'path' | 'oid'>[],
+    opts: { maxBytesPerFile: number; signal?: AbortSignal },
+  ): Promise<(BlobText | null)[]> {
+    return readBlobs(this.gitOptions(opts.signal ? { signal: opts.signal } : {}), blobs, opts.maxBytesPerFile);
+  }
+
+  /** Lines of `commit`'s text files holding any of the fixed strings (see grepTree). */
+  grep(
+    commit: string,
+    strings: readonly string[],
+    opts: { words: boolean; maxHits: number; paths?: readonly string[]; signal?: AbortSignal },
+  ): Promise<GrepHit[]> {
+    const { signal, ...rest } = opts;
+    return grepTree(commit, strings, { ...this.gitOptions(signal ? { signal } : {}), ...rest });
   }
 
   /** The unified diff between two commits, without external diff drivers or textconv. */

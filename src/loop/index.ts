@@ -3,6 +3,6 @@ export * from './events.js';
 export * from './interpret-answer.js';
 export * from './stop-conditions.js';
 export * from './signal.js';
-export * from './context.js';
+export * from './prompt-context.js';
 export * from './prompt.js';
 export * from './test-record.js';

@@ -1,11 +1,21 @@
 // One turn of the loop: read state, generate, extract, validate, apply, test, update state.
 import { fileStates, rejectionText, rungLabel, type CutOff, type Rung } from '../edits/index.js';
 import { commitMessage, type ApplyResult, type ReadFilesResult } from '../git/index.js';
-import type { GenerateResult } from '../llm/index.js';
+import type { ChatMessage, GenerateResult } from '../llm/index.js';
 import { artifactNames } from '../state/artifact-names.js';
-import type { Iteration, RunState } from '../state/run-state.js';
+import type { ExecResult } from '../sandbox/types.js';
+import type { AskRecord, Iteration, RunState, ShownItem, TestRecord } from '../state/run-state.js';
+import { askItems, askedShown, replyTo, requestsIn } from './ask.js';
 import { startIteration, updateIteration } from '../state/transitions.js';
-import { selectContextFiles } from './context.js';
+import {
+  buildContext,
+  changedRanges,
+  sharedPrefixLength,
+  type ContextEntry,
+  type ContextResult,
+} from '../context/index.js';
+import { contextRecord } from './context-record.js';
+import { workbenchSource } from './context-source.js';
 import { interpretAnswer, type Interpretation } from './interpret-answer.js';
 import { summarizePatch } from '../patch/patch-summary.js';
 import { toPatchFiles } from '../patch/validate-diff.js';
@@ -15,15 +25,18 @@ import { assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
 import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
+import { focusedRunStands, focusFor, withFocus } from './focus-tests.js';
 import { judgeExtracted } from '../patch/path-policy.js';
 import { gateCandidates } from './syntax-gate-run.js';
-import { buildPrompt, renderPromptArtifact, type BuiltPrompt, type PromptFile } from './prompt.js';
+import { buildPrompt, renderPromptArtifact, type BuiltPrompt } from './prompt.js';
 import type { RunDeps, RunRequest } from './run-types.js';
-import { changedFiles, lastRejectedIteration, stabilitySignal } from './signal.js';
+import { lastRejectedIteration, stabilitySignal } from './signal.js';
 import { latestTest, seenPatchHash, testPassed } from './stop-conditions.js';
 
 /** The most bytes of a file read to place edits by its content. */
 const EDIT_READ_BYTES = 2 * 1024 * 1024;
+/** The most tree entries a request to see a file is answered from. */
+const ASK_TREE_ENTRIES = 100_000;
 
 /** Run iteration n+1 to its outcome, recording every phase. */
 export async function runIteration(
@@ -47,36 +60,82 @@ export async function runIteration(
   // 1. read state: the prompt is rebuilt from the state file and the host's git, never remembered
   // the files the prompt shows, read at the head: phase 3 places edits in them without reading again
   const shown: ReadFilesResult[] = [];
-  const prompt = await rec.phase('read_state', n, () => promptFor(rec.state, req, prep, deps.store, n, signal, shown));
-  const promptArtifact = artifactNames.prompt(n);
-  await deps.store.writeArtifact(runId, promptArtifact, renderPromptArtifact(prompt));
-  await set({ prompt: { chars: prompt.chars, artifact: promptArtifact } });
-
-  // 2. generate
-  const answer: GenerateResult = await rec.phase('generate', n, async () =>
-    recorded
-      ? {
-          text: recorded.text,
-          model: recorded.model,
-          ...(recorded.finishReason === undefined ? {} : { finishReason: recorded.finishReason }),
-          durationMs: 0,
-          firstTokenMs: Number.NaN,
-          attempts: 0,
-        }
-      : deps.provider.generate({
-          messages: prompt.messages,
-          ...sig,
-          onProgress: (p) =>
-            deps.emit({
-              type: 'model_progress',
-              run_id: runId,
-              iteration: n,
-              tokens: p.tokens,
-              tps: p.tokensPerSecond,
-              elapsed_ms: p.elapsedMs,
-            }),
-        }),
+  const { prompt, context } = await rec.phase('read_state', n, () =>
+    promptFor(rec.state, req, prep, deps.store, n, signal, shown),
   );
+  const promptArtifact = artifactNames.prompt(n);
+  const promptText = renderPromptArtifact(prompt);
+  await deps.store.writeArtifact(runId, promptArtifact, promptText);
+  const shared = await sharedWithPrevious(rec.state, deps.store, n, promptText);
+  await set({
+    prompt: {
+      chars: prompt.chars,
+      artifact: promptArtifact,
+      ...(shared === null ? {} : { shared_prefix_chars: shared }),
+    },
+    context: contextRecord(context),
+  });
+
+  // 2. generate: an answer that asks to see more is answered from the head and the model asked again
+  // (up to loop.max_asks times; counted apart from iterations, replayed in order)
+  const asks: AskRecord[] = [];
+  const asked: ShownItem[] = [];
+  const generate = (messages: ChatMessage[]): Promise<GenerateResult> =>
+    deps.provider.generate({
+      messages,
+      ...sig,
+      onProgress: (p) =>
+        deps.emit({
+          type: 'model_progress',
+          run_id: runId,
+          iteration: n,
+          tokens: p.tokens,
+          tps: p.tokensPerSecond,
+          elapsed_ms: p.elapsedMs,
+        }),
+    });
+  const answer: GenerateResult = await rec.phase('generate', n, async () => {
+    if (recorded)
+      return {
+        text: recorded.text,
+        model: recorded.model,
+        ...(recorded.finishReason === undefined ? {} : { finishReason: recorded.finishReason }),
+        durationMs: 0,
+        firstTokenMs: Number.NaN,
+        attempts: 0,
+      };
+    let messages: ChatMessage[] = [...prompt.messages];
+    let askTree: readonly ContextEntry[] | null = null;
+    for (;;) {
+      const a = await generate(messages);
+      const requests =
+        asks.length < config.loop.max_asks
+          ? requestsIn(a.text, { format: config.model.edit_format, strict: config.edits.strict })
+          : [];
+      if (requests.length === 0) return a;
+      const k = asks.length + 1;
+      askTree ??= (await prep.workbench.listTree(prep.workbench.head(), { maxEntries: ASK_TREE_ENTRIES, ...sig }))
+        .entries;
+      const source = workbenchSource(prep.workbench, prep.workbench.head(), signal);
+      const { answers, reply } = await replyTo(requests, askTree, source, { k, max: config.loop.max_asks });
+      const record: AskRecord = {
+        answer_artifact: artifactNames.askAnswer(n, k),
+        reply_artifact: artifactNames.askReply(n, k),
+        items: askItems(answers),
+        chars: reply.length,
+      };
+      await deps.store.writeArtifact(runId, record.answer_artifact, a.text);
+      await deps.store.writeArtifact(runId, record.reply_artifact, reply);
+      asks.push(record);
+      asked.push(...askedShown(answers));
+      const context = rec.state.iterations.find((i) => i.n === n)?.context;
+      await set({
+        asks: [...asks],
+        ...(context ? { context: { ...context, items: [...context.items, ...asked] } } : {}),
+      });
+      messages = [...messages, { role: 'assistant', content: a.text }, { role: 'user', content: reply }];
+    }
+  });
   // the sandbox's repository (made in the background since the baseline) is needed from here on
   await prep.ready();
   rec.change((s) => (s.sandbox ? { ...s, sandbox: { ...s.sandbox, base_tree_matches: prep.treesComparable } } : s));
@@ -241,17 +300,16 @@ export async function runIteration(
     other.catch(() => undefined);
     return other;
   };
+  // failing tests first: the tests the last run named, when its runner can be filtered
+  const focus = focusFor(rec.state, req.testCommand, config.tools.focus);
+  const onTestOutput = (stream: 'stdout' | 'stderr', chunk: Buffer): void =>
+    deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') });
   const inSandbox = await prep.repo.step(
     prep.sandboxHead,
     `iter-${String(n).padStart(2, '0')}.patch`,
     candidates,
     commitMessage(n, summary),
-    {
-      command: req.testCommand,
-      timeoutMs: config.tools.test_timeout * 1000,
-      onOutput: (stream, chunk) =>
-        deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') }),
-    },
+    { command: focus?.command ?? req.testCommand, timeoutMs: config.tools.test_timeout * 1000, onOutput: onTestOutput },
     { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)) },
   );
   const onHost: ApplyResult | null =
@@ -293,15 +351,29 @@ export async function runIteration(
   if (prep.treesComparable) assertSameTree(onHost.tree, inSandbox.tree, n);
   prep.sandboxHead = inSandbox.commit;
   const testName = artifactNames.testLog(n);
-  await deps.store.writeArtifact(runId, testName, renderTestLog(req.testCommand, inSandbox.test));
-  const test = toTestRecord(inSandbox.test, {
-    command: req.testCommand,
-    artifact: testName,
-    headLines: config.prompt.output_head_lines,
-    tailLines: config.prompt.output_tail_lines,
-    failureLines: config.prompt.output_failure_lines,
-    maxFailures: config.prompt.output_max_failures,
-  });
+  const recordOf = (result: ExecResult, command: string): TestRecord =>
+    toTestRecord(result, {
+      command,
+      artifact: testName,
+      headLines: config.prompt.output_head_lines,
+      tailLines: config.prompt.output_tail_lines,
+      failureLines: config.prompt.output_failure_lines,
+      maxFailures: config.prompt.output_max_failures,
+    });
+  let test = recordOf(inSandbox.test, focus?.command ?? req.testCommand);
+  let testLog = renderTestLog(test.command, inSandbox.test);
+  let testMs = inSandbox.test.durationMs;
+  if (focus) {
+    if (focusedRunStands(test)) test = { ...test, scope: 'focused' };
+    else {
+      // the focused tests pass (or named nothing): the whole suite decides
+      const full = await prep.repo.test(req.testCommand, config.tools.test_timeout * 1000, onTestOutput, signal);
+      test = withFocus(recordOf(full, req.testCommand), test);
+      testLog = `${testLog}\n${renderTestLog(req.testCommand, full)}`;
+      testMs += full.durationMs;
+    }
+  }
+  await deps.store.writeArtifact(runId, testName, testLog);
   // validate, apply and test all ended when the one exec returned: record them and write once
   rec.change((s, now) =>
     updateIteration(s, n, { validation: { ok: true }, apply: { commit: onHost.commit, tree: onHost.tree }, test }, now),
@@ -316,7 +388,7 @@ export async function runIteration(
     {
       phase: 'test',
       startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs + inSandbox.applyMs),
-      durationMs: inSandbox.test.durationMs,
+      durationMs: testMs,
     },
   ]);
 
@@ -328,7 +400,7 @@ export async function runIteration(
         n,
         {
           outcome: 'applied',
-          summary: `${summary}${rungNote(chosen.rung)}; tests ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}`,
+          summary: `${summary}${rungNote(chosen.rung)}; ${test.scope === 'focused' ? 'the failing tests, run first,' : 'tests'} ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}`,
         },
         now,
       ),
@@ -356,36 +428,38 @@ async function promptFor(
   n: number,
   signal?: AbortSignal,
   shown?: ReadFilesResult[],
-): Promise<BuiltPrompt> {
+): Promise<{ prompt: BuiltPrompt; context: ContextResult }> {
   const { config } = req;
   const sig = signal ? { signal } : {};
   const wb = prep.workbench;
   const head = wb.head();
-  const [tree, diffSoFar] = await Promise.all([
+  const last = latestTest(state);
+  const [tree, diffSoFar, failureOutput] = await Promise.all([
     wb.listTree(head, { maxEntries: PROMPT_TREE_ENTRIES, ...sig }),
     wb.diff(wb.baseCommit, head, sig),
+    last && !testPassed(last) ? failingOutput(state, last, store) : Promise.resolve(''),
   ]);
-  const last = latestTest(state);
-  const failingOutput = last && !testPassed(last) ? `${last.stdout_tail}\n${last.stderr_tail}` : '';
-  const picks = selectContextFiles({
-    directive: req.directiveText,
-    testOutput: failingOutput,
-    changedFiles: changedFiles(state),
-    tree: tree.entries,
-    budget: { chars: config.prompt.budget_chars, fileMaxBytes: config.prompt.file_max_bytes },
-  });
-  const read = await wb.readFiles(
-    head,
-    picks.map((p) => p.path),
-    { maxBytesPerFile: config.prompt.file_max_bytes, ...sig },
+  const context = await buildContext(
+    {
+      tree: tree.entries,
+      directive: req.directiveText,
+      failureOutput,
+      changed: changedRanges(diffSoFar),
+      budget: {
+        chars: config.prompt.budget_chars,
+        fileMaxBytes: config.prompt.file_max_bytes,
+        mapChars: config.prompt.map_chars,
+      },
+    },
+    workbenchSource(wb, head, signal),
+    prep.parseCache,
   );
-  shown?.push(read);
-  const byPath = new Map(read.files.map((f) => [f.path, f]));
-  const files: PromptFile[] = picks.flatMap((p) => {
-    const f = byPath.get(p.path);
-    if (!f) return [];
-    const content = f.content.length > p.readBytes ? f.content.slice(0, p.readBytes) : f.content;
-    return [{ path: p.path, content, reason: p.reason, truncated: p.truncated || f.truncated }];
+  // files read whole at this head are reused to place the answer's edits
+  shown?.push({
+    files: context.read
+      .filter((t) => !t.truncated)
+      .map((t) => ({ path: t.path, content: t.text, bytes: Buffer.byteLength(t.text), truncated: false })),
+    skipped: [],
   });
   const rejected = lastRejectedIteration(state);
   let lastRejection: { patch: string; message: string } | null = null;
@@ -395,7 +469,7 @@ async function promptFor(
       message: rejected.validation.message,
     };
   }
-  return buildPrompt({
+  const prompt = buildPrompt({
     directive: req.directiveText,
     iteration: n,
     maxIterations: config.loop.max_iterations,
@@ -404,12 +478,34 @@ async function promptFor(
     lastTest: last,
     lastRejection,
     tree: tree.entries.map((e) => e.path),
-    files,
+    context,
     limits: config.prompt,
     maxDiffLines: config.loop.max_diff_lines,
     editFormat: config.model.edit_format,
     strict: config.edits.strict,
+    maxAsks: config.loop.max_asks,
   });
+  return { prompt, context };
+}
+
+/** The failing run's whole output (its log artifact), or the excerpts the state keeps when there is none. */
+async function failingOutput(state: RunState, test: TestRecord, store: RunDeps['store']): Promise<string> {
+  const excerpt = `${test.stdout_tail}\n${test.stderr_tail}`;
+  if (test.artifact === null) return excerpt;
+  return store.readArtifact(state.run_id, test.artifact).catch(() => excerpt);
+}
+
+/** Characters the prompt shares from its start with the previous iteration's prompt (null for the first). */
+async function sharedWithPrevious(
+  state: RunState,
+  store: RunDeps['store'],
+  n: number,
+  text: string,
+): Promise<number | null> {
+  const previous = state.iterations.find((it) => it.n === n - 1)?.prompt;
+  if (!previous) return null;
+  const before = await store.readArtifact(state.run_id, previous.artifact).catch(() => null);
+  return before === null ? null : sharedPrefixLength(before, text);
 }
 
 /** " (applied: hunks relocated by their context)" for any rung but the first. */

@@ -1,5 +1,6 @@
 // The run's `prepare` and `baseline` phases: the host workbench, the image, the hardened sandbox,
 // the base tree copied in as one tar stream, and the first test run.
+import { ParseCache } from '../context/index.js';
 import { HammerError } from '../errors.js';
 import { Workbench, type UserRepo } from '../git/index.js';
 import { preflightTree } from '../git/preflight.js';
@@ -30,6 +31,8 @@ export interface Prepared {
   startInit(): void;
   /** Resolves when the sandbox's repository exists (await before the first sandbox git operation). */
   ready(): Promise<void>;
+  /** The run's parses, by blob id: a file unchanged between prompts is parsed once. */
+  parseCache: ParseCache;
 }
 
 /**
@@ -87,8 +90,12 @@ export async function prepare(
       );
     }
   }
-  // the first prompt's file listing does not depend on the baseline: list it while the sandbox fills
-  void workbench.listTree(workbench.head(), { maxEntries: PROMPT_TREE_ENTRIES }).catch(() => undefined);
+  // the first prompt's tree listing and the grammars its files need, while the sandbox starts
+  const parseCache = new ParseCache();
+  void workbench
+    .listTree(workbench.head(), { maxEntries: PROMPT_TREE_ENTRIES })
+    .then((listed) => parseCache.warm(listed.entries.map((e) => e.path)))
+    .catch(() => undefined);
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
   const initOptions = {
     sandbox,
@@ -111,6 +118,7 @@ export async function prepare(
     sandboxHead: '',
     startInit: () => void begin(),
     ready: () => begin(),
+    parseCache,
   };
   let init: Promise<void> | undefined;
   const begin = (): Promise<void> => {

@@ -4,21 +4,14 @@ import type { EditFormat } from '../edits/index.js';
 import { fenceFor } from '../report/markdown.js';
 import { sanitizeText } from '../report/sanitize.js';
 import type { TestRecord } from '../state/run-state.js';
-import type { ContextReason } from './context.js';
+import { renderFocusParts, renderMap, renderShownFiles, type PromptContext } from './prompt-context.js';
 import { systemMessage } from './prompt-text.js';
 import { testStatus } from './signal.js';
 
 /** The [prompt] settings the prompt is built with (the directive's cap is applied when it is read). */
 export type PromptLimits = Omit<Config['prompt'], 'directive_max_bytes'>;
 
-/** A file's content as shown to the model. */
-export interface PromptFile {
-  path: string;
-  content: string;
-  reason: ContextReason;
-  /** Only the start of the file is shown. */
-  truncated: boolean;
-}
+export type { PromptContext } from './prompt-context.js';
 
 /** Everything one prompt is built from. */
 export interface PromptInput {
@@ -35,7 +28,8 @@ export interface PromptInput {
   lastRejection: { patch: string; message: string } | null;
   /** Repo file paths. */
   tree: readonly string[];
-  files: readonly PromptFile[];
+  /** The files, regions and map the context layer chose. */
+  context: PromptContext;
   limits: PromptLimits;
   /** Shown to the model as the diff size limit. */
   maxDiffLines?: number;
@@ -43,6 +37,8 @@ export interface PromptInput {
   editFormat?: EditFormat;
   /** `[edits] strict`: unified diffs applied as written only. */
   strict?: boolean;
+  /** Requests to see more the model may make per iteration (0 or absent: not taught). */
+  maxAsks?: number;
 }
 
 /** One chat message. */
@@ -57,21 +53,32 @@ export interface BuiltPrompt {
   chars: number;
 }
 
-const REASON_LABEL: Record<ContextReason, string> = {
-  directive: 'named in the directive',
-  test_output: 'in the failing test output',
-  changed: 'changed so far',
-};
-
-/** Build the system and user messages for one iteration. */
+/**
+ * Build the system and user messages for one iteration. What stays the same between iterations comes
+ * first (system, directive, tree, map, files without their parts in focus), what changes last (the
+ * last test run, the changes so far, the code in focus as it is now, the iteration and its status,
+ * the last rejection): a local server reuses the cached prefix.
+ */
 export function buildPrompt(input: PromptInput): BuiltPrompt {
   const { limits } = input;
   const parts: string[] = [];
   parts.push(`# Directive\n\n${sanitizeText(input.directive).trim()}`);
+  parts.push(renderTree(input.tree, limits.tree_max_entries));
+  const map = renderMap(input.context.map);
+  if (map !== '') parts.push(map);
+  parts.push(renderShownFiles(input.context));
+  parts.push(renderTest(input.lastTest));
+  const diff = sanitizeText(input.diffSoFar);
+  parts.push(
+    diff.trim() === ''
+      ? '# Changes so far\n\nNone yet: the repository is at the base commit.'
+      : `# Changes so far (diff against the base commit, already committed)\n\n${block(capMiddle(diff, Math.floor(limits.budget_chars / 3)), 'diff')}`,
+  );
+  const focus = renderFocusParts(input.context);
+  if (focus !== '') parts.push(focus);
   parts.push(
     `# Iteration\n\nIteration ${input.iteration} of ${input.maxIterations}. Status: ${sanitizeText(input.signal)}.`,
   );
-  parts.push(renderTest(input.lastTest));
   if (input.lastRejection !== null) {
     const patch = capMiddle(sanitizeText(input.lastRejection.patch), Math.floor(limits.budget_chars / 4));
     const isDiff = /^(diff --git |--- )/m.test(patch);
@@ -80,16 +87,8 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
         `The rejected patch was:\n\n${block(patch, isDiff ? 'diff' : '')}`,
     );
   }
-  const diff = sanitizeText(input.diffSoFar);
-  parts.push(
-    diff.trim() === ''
-      ? '# Changes so far\n\nNone yet: the repository is at the base commit.'
-      : `# Changes so far (diff against the base commit, already committed)\n\n${block(capMiddle(diff, Math.floor(limits.budget_chars / 3)), 'diff')}`,
-  );
-  parts.push(renderTree(input.tree, limits.tree_max_entries));
-  parts.push(renderFiles(input.files, limits));
   const user = `${parts.join('\n\n')}\n`;
-  const system = systemMessage(input.maxDiffLines, input.editFormat, input.strict);
+  const system = systemMessage(input.maxDiffLines, input.editFormat, input.strict, input.maxAsks);
   return {
     messages: [
       { role: 'system', content: system },
@@ -112,6 +111,8 @@ function renderTest(test: TestRecord | null): string {
   const out: string[] = [
     `# Last test run\n\nCommand: \`${sanitizeText(test.command).replace(/\n/g, ' ')}\`\nResult: ${test.exit_code === 0 && !test.timed_out ? 'passed' : 'failed'} (${testStatus(test)})`,
   ];
+  if (test.scope === 'focused')
+    out.push('Only the tests that failed before ran (failing tests first); the whole suite runs once they pass.');
   const listed = renderFailingTests(test);
   if (listed !== '') out.push(listed);
   // the excerpts were cut once, when the record was made: shown as they are
@@ -154,28 +155,6 @@ function renderTree(tree: readonly string[], max: number): string {
   const more = sorted.length - shown.length;
   const tail = more > 0 ? `\n... and ${more} more files` : '';
   return `# Files in the repository (${sorted.length})\n\n${block(`${shown.join('\n')}${tail}`)}`;
-}
-
-function renderFiles(files: readonly PromptFile[], limits: PromptLimits): string {
-  if (files.length === 0) return '# Relevant files\n\nNone selected.';
-  let left = limits.budget_chars;
-  const parts: string[] = ['# Relevant files'];
-  for (const f of files) {
-    const room = Math.min(limits.file_max_bytes, left);
-    if (room <= 0) break;
-    let content = sanitizeText(f.content);
-    let truncated = f.truncated;
-    if (content.length > room) {
-      content = content.slice(0, room);
-      truncated = true;
-    }
-    left -= content.length;
-    const marker = truncated ? '\n[... truncated: the rest of the file is not shown ...]' : '';
-    parts.push(
-      `## ${sanitizeText(f.path).replace(/\n/g, ' ')} (${REASON_LABEL[f.reason]})\n\n${block(`${content.replace(/\n$/, '')}${marker}`)}`,
-    );
-  }
-  return parts.join('\n\n');
 }
 
 function block(content: string, info = ''): string {

@@ -12,9 +12,12 @@ export type NextAction =
   | { action: 'generate' }
   | { action: 'stop'; status: Extract<RunStatus, 'stable' | 'failed'>; reason: ExitReason; detail: string };
 
-/** A test run passed: exit code 0 and not timed out. Never decided by what the tests print. */
+/**
+ * A test run passed: the whole suite, exit code 0 and not timed out. Never decided by what the tests
+ * print, nor by a focused run of some tests.
+ */
 export function testPassed(test: TestRecord | null): boolean {
-  return test !== null && test.exit_code === 0 && !test.timed_out;
+  return test !== null && test.scope === undefined && test.exit_code === 0 && !test.timed_out;
 }
 
 /** Iterations whose outcome is recorded (an iteration still in progress is left out). */

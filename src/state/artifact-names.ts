@@ -8,6 +8,10 @@ export const artifactNames = {
   prompt: (n: number): string => `${iter(n)}-prompt.md`,
   /** The model's raw answer in iteration n, byte for byte (replay plays these back). */
   answer: (n: number): string => `${iter(n)}-answer.md`,
+  /** The model's k-th answer of iteration n that asked to see more, byte for byte (replayed before the final answer). */
+  askAnswer: (n: number, k: number): string => `${iter(n)}-ask-${k}-answer.md`,
+  /** What the runtime answered to that request (sent to the model as the next user message). */
+  askReply: (n: number, k: number): string => `${iter(n)}-ask-${k}-reply.md`,
   /** The normalised patch extracted from iteration n's answer. */
   patch: (n: number): string => `${iter(n)}.patch`,
   /** The test run's log after iteration n's patch. */

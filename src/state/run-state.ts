@@ -107,6 +107,15 @@ export const TestRecordSchema = z.strictObject({
   /** Bytes of that not kept by the sandbox's capture. */
   dropped_bytes: count,
   artifact: ArtifactNameSchema.nullable(),
+  /**
+   * "focused": this is the run of the previous run's failing tests alone, and it failed, so the whole
+   * suite did not run. Absent: the whole suite ran (a focused record never decides that tests pass).
+   */
+  scope: z.literal('focused').optional(),
+  /** The focused run that came first and passed, when the whole suite ran after it. */
+  focus: z
+    .strictObject({ command: z.string(), exit_code: z.number().int(), duration_ms: ms, timed_out: z.boolean() })
+    .optional(),
 });
 export type TestRecord = z.infer<typeof TestRecordSchema>;
 
@@ -119,12 +128,74 @@ export const PatchFileSchema = z.strictObject({
 });
 export type PatchFile = z.infer<typeof PatchFileSchema>;
 
+/**
+ * Why the prompt showed a file: named in the directive, named by (or holding) the failure, imported
+ * by the failing code, changed so far, outlined in the repository map, asked for by the model, or
+ * part of a small repository shown whole.
+ */
+export const SHOWN_REASONS = ['directive', 'failure', 'import', 'changed', 'map', 'asked', 'repository'] as const;
+
+/** One file the prompt showed: why, how (whole, regions, an outline in the map) and its size. */
+export const ShownItemSchema = z.strictObject({
+  path: z.string(),
+  reason: z.enum(SHOWN_REASONS),
+  /** Why, in a few words ("imported by tests/test_calc.py"). */
+  detail: z.string().optional(),
+  shown: z.enum(['whole', 'regions', 'outline']),
+  /** The line ranges shown of a file shown as regions: "120-180,400-420". */
+  lines: z.string().optional(),
+  chars: count,
+});
+export type ShownItem = z.infer<typeof ShownItemSchema>;
+
+/** What one prompt showed of the repository. */
+export const PromptContextRecordSchema = z.strictObject({
+  /** Every source file fitted the budget and was shown whole. */
+  whole_repository: z.boolean(),
+  items: z.array(ShownItemSchema),
+});
+export type PromptContextRecord = z.infer<typeof PromptContextRecordSchema>;
+
+/** One request the model made to see more, and what came of it. */
+export const AskItemSchema = z.strictObject({
+  kind: z.enum(['read', 'search']),
+  /** The file (read) or the fixed string searched for (search), as asked. */
+  target: z.string(),
+  outcome: z.enum(['shown', 'cut', 'missing', 'refused', 'no_hits', 'over_limit']),
+  /** The lines shown of a read: "10-40". */
+  lines: z.string().optional(),
+  /** Matching lines shown of a search. */
+  hits: count.optional(),
+  chars: count,
+});
+export type AskItem = z.infer<typeof AskItemSchema>;
+
+/** One time the model asked to see more before answering (counted apart from iterations). */
+export const AskRecordSchema = z.strictObject({
+  /** The model's answer that asked, byte for byte (replay plays it back). */
+  answer_artifact: ArtifactNameSchema,
+  /** What the runtime answered. */
+  reply_artifact: ArtifactNameSchema,
+  items: z.array(AskItemSchema),
+  chars: count,
+});
+export type AskRecord = z.infer<typeof AskRecordSchema>;
+
 /** One turn of the loop. Fields are null until their phase has run (or when it was skipped). */
 export const IterationSchema = z.strictObject({
   n: z.number().int().min(1),
   started_at: timestamp,
   phases: z.partialRecord(z.enum(ITERATION_PHASES), PhaseRecordSchema),
-  prompt: z.strictObject({ chars: count, artifact: ArtifactNameSchema }).nullable(),
+  prompt: z
+    .strictObject({
+      chars: count,
+      artifact: ArtifactNameSchema,
+      /** Characters this prompt shares from its start with the previous iteration's (absent for the first). */
+      shared_prefix_chars: count.optional(),
+    })
+    .nullable(),
+  /** What the prompt showed of the repository and why (absent in files written before it was recorded). */
+  context: PromptContextRecordSchema.optional(),
   answer: z
     .strictObject({
       model: z.string(),
@@ -137,6 +208,8 @@ export const IterationSchema = z.strictObject({
       finish_reason: z.string().max(64).optional(),
     })
     .nullable(),
+  /** The model's requests to see more before its answer, in order (absent when it made none). */
+  asks: z.array(AskRecordSchema).optional(),
   extraction: z
     .strictObject({
       kind: z.enum(['diff', 'no_changes', 'unusable']),

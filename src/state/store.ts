@@ -224,6 +224,8 @@ export class RunStore {
     const state = await this.read(runId);
     const answers: { text: string; finishReason?: string }[] = [];
     for (const it of [...state.iterations].sort((a, b) => a.n - b.n)) {
+      // the answers that asked to see more came before the iteration's answer
+      for (const ask of it.asks ?? []) answers.push({ text: await this.readArtifact(runId, ask.answer_artifact) });
       if (it.answer === null) continue;
       const text = await this.readArtifact(runId, it.answer.artifact);
       answers.push(it.answer.finish_reason === undefined ? { text } : { text, finishReason: it.answer.finish_reason });

@@ -13,3 +13,4 @@ export {
   type TestOutputReport,
   type TestRunner,
 } from './types.js';
+export { escapeRegex, focusCommand, quote, type FocusPlan } from './focus.js';

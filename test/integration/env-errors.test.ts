@@ -5,7 +5,7 @@
 // IMAGE_CONTRACT naming both platforms before any container starts.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -17,12 +17,11 @@ import { run } from '../../src/api/run.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { HammerError } from '../../src/errors.js';
 import { packageRoot } from '../../src/paths.js';
-import { RunStateSchema } from '../../src/state/run-state.js';
 import { createFixtureRepo } from '../helpers/fixture-repo.js';
 import { toolchainImage } from '../helpers/images.js';
 import { startModelServer, type ModelServer } from '../helpers/model-server.js';
 import { createToolchainFixture } from '../fixtures/toolchains/fixtures.js';
-import { modelFlags, testEnv } from './run-support.js';
+import { modelFlags, readStateFile, testEnv } from './run-support.js';
 
 const docker = new Docker();
 const madeImages = new Set<string>();
@@ -98,7 +97,7 @@ describe('a failing dependency setup', () => {
       expect(nets).toEqual([]);
       // the run still left its state file: failed in the setup phase, no image, the error recorded
       expect(e.run?.statePath).toBeTruthy();
-      const state = RunStateSchema.parse(JSON.parse(await readFile(e.run!.statePath, 'utf8')));
+      const state = await readStateFile(e.run!.statePath);
       expect(state).toMatchObject({ status: 'error', image: null });
       expect(state.phases.setup?.status).toBe('failed');
       expect(state.errors[0]?.code).toBe('SETUP_FAILED');
@@ -139,7 +138,7 @@ describe('a failing dependency setup', () => {
       expect(doc.error.code).toBe('SETUP_FAILED');
       expect(doc.error.message).toContain('exited with 3');
       expect(doc.run_id).toMatch(/^\d{8}T\d{6}Z-/);
-      const state = RunStateSchema.parse(JSON.parse(await readFile(doc.state_path, 'utf8')));
+      const state = await readStateFile(doc.state_path);
       expect(state.run_id).toBe(doc.run_id);
       expect(result.stderr).toContain('hammer-box: toolchain node (package.json');
     } finally {

@@ -4,19 +4,18 @@
 // Prints a table of shape, toolchain, setup seconds and run seconds (figures, never asserted).
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
-import { RunStateSchema } from '../../src/state/run-state.js';
 import { pythonShapes } from '../fixtures/env-shapes/python.js';
 import { createFixtureRepo, tempDir } from '../helpers/fixture-repo.js';
 import { toolchainImage } from '../helpers/images.js';
 import { startModelServer, type ModelServer } from '../helpers/model-server.js';
-import { testEnv } from './run-support.js';
+import { readStateFile, testEnv } from './run-support.js';
 
 const docker = new Docker();
 const made = new Set<string>();
@@ -66,7 +65,7 @@ describe.each(pythonShapes(randomBytes(6).toString('hex')))('$name', (shape) => 
       ).catch((err: { stdout: string; stderr: string }) => err);
       const seconds = (Date.now() - t0) / 1000;
       const doc = JSON.parse(result.stdout) as { state_path: string; status?: string };
-      const state = RunStateSchema.parse(JSON.parse(await readFile(doc.state_path, 'utf8')));
+      const state = await readStateFile(doc.state_path);
       if (state.image?.env) made.add(state.image.env.id);
       expect(state.status, `${result.stderr.slice(-4000)}`).toBe('stable');
       expect(state.reason).toBe('tests_pass');

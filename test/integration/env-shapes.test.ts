@@ -13,12 +13,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunStateSchema } from '../../src/state/run-state.js';
 import { ENV_SHAPES, answerWith, type EnvShape } from '../fixtures/env-shapes/index.js';
 import { createFixtureRepo } from '../helpers/fixture-repo.js';
 import { toolchainImage } from '../helpers/images.js';
 import { startModelServer, type ModelServer } from '../helpers/model-server.js';
-import { testEnv } from './run-support.js';
+import { readStateFile, testEnv } from './run-support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -118,7 +117,7 @@ describe.each(ENV_SHAPES.map((s) => [s.name, s] as const))('%s', (_name, shape: 
       const stderr = r.lines.map((l) => l.text).join('\n');
       expect(r.stdout, stderr).not.toBe('');
       const result = JSON.parse(r.stdout) as { state_path: string; summary_path: string | null };
-      const state = RunStateSchema.parse(JSON.parse(await readFile(result.state_path, 'utf8')));
+      const state = await readStateFile(result.state_path);
       if (state.image?.env) made.add(state.image.env.id);
       const final = state.iterations.at(-1)?.test;
       const why = `${state.reason_detail}\n${state.baseline?.stdout_tail}\n${state.baseline?.stderr_tail}\n${stderr}`;

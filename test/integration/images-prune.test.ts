@@ -154,7 +154,7 @@ describe('images list and images prune with the real engine', () => {
 
   it('the text listing has a row with the last use and run for a used image', async () => {
     const text = await cli(['images', 'list']);
-    expect(text.split('\n')[0]).toMatch(/^TAG\s+KIND\s+SIZE\s+CREATED\s+LAST USED\s+RUNS$/);
+    expect(text.split('\n')[0]).toMatch(/^TAG\s+KIND\s+VERSION\s+SIZE\s+CREATED\s+LAST USED\s+RUNS$/);
     expect(text.split('\n').find((l) => l.startsWith(tags.e2))).toMatch(/env .* MB .* prunetest-run-1$/);
   });
 

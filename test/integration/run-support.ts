@@ -60,8 +60,12 @@ export async function runIdsIn(repoPath: string): Promise<string[]> {
 
 /** Read and validate a run's state file with the schema the store uses. */
 export async function readState(repoPath: string, runId: string): Promise<RunState> {
-  const text = await readFile(join(repoPath, '.hammer', 'runs', `${runId}.json`), 'utf8');
-  return RunStateSchema.parse(JSON.parse(unsealedBody(text)));
+  return readStateFile(join(repoPath, '.hammer', 'runs', `${runId}.json`));
+}
+
+/** A sealed state file at `path`, its seal set aside. */
+export async function readStateFile(path: string): Promise<RunState> {
+  return RunStateSchema.parse(JSON.parse(unsealedBody(await readFile(path, 'utf8'))));
 }
 
 /** Containers and volumes on the engine that carry the run's label. */

@@ -1,5 +1,5 @@
 // The test output the model is shown (real engine, real git, a scripted model server): a node
-// repository whose 463-line TAP output fails at test 8 (line ~110). The first prompt holds the
+// repository whose 463-line TAP output (node --test-reporter=tap; Node 23+ defaults to spec) fails at test 8 (line ~110). The first prompt holds the
 // whole failure block between the head and the tail, markers with true counts, and the failing test
 // listed by name and place; the state records it once, cut the same way.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -38,7 +38,7 @@ describe('the prompt shows the failing part of long test output', () => {
     repo = await createFixtureRepo({
       files: {
         'package.json':
-          '{ "name": "rows", "version": "1.0.0", "type": "module", "scripts": { "test": "node --test" } }\n',
+          '{ "name": "rows", "version": "1.0.0", "type": "module", "scripts": { "test": "node --test --test-reporter=tap" } }\n',
         'test/rows.test.js': ROWS_TEST,
       },
     });

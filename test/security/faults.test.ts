@@ -50,7 +50,8 @@ const PHASES: PhaseCase[] = [
       Array.from({ length: 30 }, (_, i) => [`data/blob-${i}.txt`, `${String(i).repeat(1024 * 1024)}\n`]),
     ),
     answers: [{ answer: answerWith(FIX_PATCH) }],
-    inside: () => true,
+    // past setup (a run stopped in setup is not resumed: it has no environment yet)
+    inside: (st) => st.image !== null,
     unfinished: (st) => st.phases.prepare?.status !== 'done',
   },
   {
@@ -164,7 +165,7 @@ describe('a second Ctrl-C', () => {
       expect(stopped.stderr).toContain('interrupted again, exiting now');
       const runId = (await stateNow(s))!.run_id;
       const { HAMMER_FAULT: _fault, ...env } = s.env;
-      const resumed = await runCli(['resume', runId, '--repo', s.fx.repo.path], env);
+      const resumed = await runCli(['resume', runId, '--repo', s.fx.repo.path, '--config', s.configFile], env);
       expect(resumed.code, resumed.stderr.slice(-800)).toBe(0);
       expect((await stateNow(s))!.status).toBe('stable');
       await expectNoLeftovers(runId);
@@ -238,7 +239,12 @@ describe('model server faults', () => {
 describe('no space left for the state directory', () => {
   it('the run stops with an error naming it and leaves nothing; with room again, resume continues', async () => {
     const s = await scene({
-      answers: [{ answer: answerWith(NOOP_PATCH_A) }, { answer: answerWith(FIX_PATCH) }],
+      // a third answer: where the 64k fill up lands decides whether the second was already taken
+      answers: [
+        { answer: answerWith(NOOP_PATCH_A) },
+        { answer: answerWith(FIX_PATCH) },
+        { answer: answerWith(FIX_PATCH) },
+      ],
       maxIterations: 3,
     });
     const stateDir = join(s.fx.repo.path, '.hammer');

@@ -9,6 +9,8 @@ import { printJson } from '../terminal-json.js';
 
 /** Lines of test output shown under the final test. */
 const OUTPUT_TAIL_LINES = 8;
+/** Shown files listed under an iteration at most. */
+const SHOWN_ITEMS = 8;
 
 /** The run's state for a person: status and why, branch, each iteration, the final test, and where the files are. */
 export function renderRunDetails(d: RunDetails): string[] {
@@ -35,8 +37,10 @@ export function renderRunDetails(d: RunDetails): string[] {
   lines.push(row('branch', s.branch ? `${one(s.branch.name)} (${s.branch.commit.slice(0, 12)})` : 'none'));
   lines.push(row('baseline', s.baseline ? describeTest(s.baseline) : 'not run'));
   lines.push(row('iterations', String(s.iterations.length)));
-  for (const it of s.iterations)
+  for (const it of s.iterations) {
     lines.push(`  ${String(it.n).padStart(2)}  ${(it.outcome ?? 'running').padEnd(10)}  ${iterationLine(it, one)}`);
+    lines.push(...shownLines(it, one));
+  }
   const final = latestTest(s);
   if (final) {
     lines.push(row('final test', `${describeTest(final)}: ${one(final.command)}`));
@@ -60,7 +64,13 @@ function describeTest(t: TestRecord): string {
   const how = t.timed_out
     ? `timed out after ${formatDuration(t.duration_ms)}`
     : `exit ${t.exit_code} after ${formatDuration(t.duration_ms)}`;
-  return `${testPassed(t) ? 'passed' : 'failed'} (${how})`;
+  const focus =
+    t.scope === 'focused'
+      ? '; the failing tests alone, run first'
+      : t.focus
+        ? `; after the failing tests alone passed in ${formatDuration(t.focus.duration_ms)}`
+        : '';
+  return `${testPassed(t) ? 'passed' : 'failed'} (${how}${focus})`;
 }
 
 function iterationLine(it: Iteration, one: (text: string, max?: number) => string): string {
@@ -75,6 +85,38 @@ function iterationLine(it: Iteration, one: (text: string, max?: number) => strin
   }
   if (it.test) parts.push(`tests ${describeTest(it.test)}`);
   return parts.join('; ');
+}
+
+/** What the iteration's prompt showed and why, and how much of it the previous prompt shared. */
+function shownLines(it: Iteration, one: (text: string, max?: number) => string): string[] {
+  const out: string[] = [];
+  const pad = ' '.repeat(18);
+  const p = it.prompt;
+  if (p) {
+    const shared =
+      p.shared_prefix_chars === undefined
+        ? ''
+        : `, ${Math.min(100, Math.round((100 * p.shared_prefix_chars) / Math.max(1, p.chars)))}% shared with the previous prompt`;
+    out.push(`${pad}prompt ${p.chars} chars${shared}`);
+  }
+  for (const [i, ask] of (it.asks ?? []).entries()) {
+    const items = ask.items.map((a) => {
+      const what = a.kind === 'read' ? `read ${one(a.target, 80)}` : `search ${JSON.stringify(one(a.target, 60))}`;
+      const how = a.lines ? `lines ${a.lines}` : a.hits === undefined ? '' : `${a.hits} hits`;
+      return `${what} (${[a.outcome.replace('_', ' '), how].filter((x) => x !== '').join(', ')})`;
+    });
+    out.push(`${pad}asked (${i + 1}): ${items.join('; ')}; answered with ${ask.chars} chars`);
+  }
+  const c = it.context;
+  if (!c) return out;
+  if (c.whole_repository) out.push(`${pad}small repository: every source file shown whole`);
+  for (const item of c.items.slice(0, SHOWN_ITEMS)) {
+    const how = item.shown === 'regions' ? `lines ${one(item.lines ?? '', 60)}` : item.shown;
+    const why = item.detail ? `${item.reason}: ${one(item.detail, 60)}` : item.reason;
+    out.push(`${pad}${one(item.path, 80)} (${why}; ${how}; ${item.chars} chars)`);
+  }
+  if (c.items.length > SHOWN_ITEMS) out.push(`${pad}... and ${c.items.length - SHOWN_ITEMS} more`);
+  return out;
 }
 
 /** The last lines the final test printed (stdout, then stderr), sanitised. */

@@ -174,6 +174,40 @@ describe('rendering', () => {
   });
 });
 
+describe('what each prompt showed', () => {
+  it('lists the files and regions shown with their reasons and sizes, and the prefix shared with the previous prompt', () => {
+    const base = iteration(2, 'applied', { patch: 'c' });
+    const state = makeState({
+      iterations: [
+        iteration(1, 'rejected', { patch: 'a' }),
+        {
+          ...base,
+          prompt: { chars: 1000, artifact: 'iter-02-prompt.md', shared_prefix_chars: 850 },
+          context: {
+            whole_repository: false,
+            items: [
+              {
+                path: 'tests/test_calc.py',
+                reason: 'failure',
+                detail: 'line 5 in the failure',
+                shown: 'whole',
+                chars: 120,
+              },
+              { path: 'calc.py', reason: 'import', shown: 'regions', lines: '10-20,4300-4340', chars: 900 },
+              { path: `x${EVIL}.py`, reason: 'map', shown: 'outline', chars: 60 },
+            ],
+          },
+        },
+      ],
+    });
+    const text = renderRunDetails({ state, statePath: 's', summaryPath: null, artifactsDir: 'a' }).join('\n');
+    expect(text).toContain('prompt 1000 chars, 85% shared with the previous prompt');
+    expect(text).toContain('tests/test_calc.py (failure: line 5 in the failure; whole; 120 chars)');
+    expect(text).toContain('calc.py (import; lines 10-20,4300-4340; 900 chars)');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
+
 describe('the runs commands through the program', () => {
   let out: string[];
   let err: string[];

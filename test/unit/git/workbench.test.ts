@@ -265,3 +265,51 @@ describe('Workbench listing and diff shortcuts', () => {
     expect(await wb.diff(wb.head(), wb.head())).toBe('');
   });
 });
+
+describe('Workbench blobs and search for the prompt context', () => {
+  it('reads listed blobs by id, capped, in order, and marks binary ones', async () => {
+    const { wb } = await setup({
+      files: { 'a.py': 'print(1)\n', 'big.txt': 'x'.repeat(500), 'img.bin': Buffer.from([1, 0, 2]) },
+    });
+    const entries = (await wb.listTree(wb.head())).entries;
+    const byPath = (p: string) => entries.find((e) => e.path === p)!;
+    const read = await wb.readBlobs([byPath('big.txt'), byPath('a.py'), byPath('img.bin')], { maxBytesPerFile: 100 });
+    expect(read).toEqual([
+      {
+        path: 'big.txt',
+        oid: byPath('big.txt').oid,
+        binary: false,
+        content: 'x'.repeat(100),
+        bytes: 500,
+        truncated: true,
+      },
+      { path: 'a.py', oid: byPath('a.py').oid, binary: false, content: 'print(1)\n', bytes: 9, truncated: false },
+      { path: 'img.bin', oid: byPath('img.bin').oid, binary: true },
+    ]);
+  });
+
+  it('searches the commit for fixed strings, as words when asked, in given paths only when given', async () => {
+    const { wb } = await setup({
+      files: {
+        'src/a.py': 'def parse_header(x):\n    return x\n',
+        'tests/test_a.py': "def test_it():\n    assert parse_header('a.b') == 'a.b'\n",
+        'notes.txt': 'parse_headers everywhere\n',
+      },
+    });
+    const head = wb.head();
+    expect(await wb.grep(head, ['parse_header'], { words: true, maxHits: 10 })).toEqual([
+      { path: 'src/a.py', line: 1, text: 'def parse_header(x):' },
+      { path: 'tests/test_a.py', line: 2, text: "    assert parse_header('a.b') == 'a.b'" },
+    ]);
+    // a fixed string, not a pattern: "a.b" never matches "axb"
+    expect((await wb.grep(head, ['a.b'], { words: false, maxHits: 10 })).map((h) => h.path)).toEqual([
+      'tests/test_a.py',
+    ]);
+    expect(
+      (await wb.grep(head, ['parse_header'], { words: false, maxHits: 10, paths: ['notes.txt'] })).map((h) => h.path),
+    ).toEqual(['notes.txt']);
+    expect(await wb.grep(head, ['parse_header'], { words: false, maxHits: 1 })).toHaveLength(1);
+    expect(await wb.grep(head, ['nowhere to be found'], { words: false, maxHits: 10 })).toEqual([]);
+    expect(await wb.grep(head, ['x'], { words: false, maxHits: 10, paths: [] })).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ShownFile } from '../../../src/context/index.js';
 import { buildPrompt, renderPromptArtifact, type PromptInput } from '../../../src/loop/prompt.js';
 import { toTestRecord } from '../../../src/loop/test-record.js';
 import { testRecord } from '../state/make-state.js';
@@ -13,7 +14,31 @@ const limits = {
   output_tail_lines: 3,
   output_failure_lines: 40,
   output_max_failures: 5,
+  map_chars: 6000,
 };
+
+/** A file shown whole (or as the given ranges). */
+function shown(path: string, text: string, extra: Partial<ShownFile> = {}): ShownFile {
+  const lines = text.replace(/\n$/, '').split('\n').length;
+  return {
+    path,
+    reason: 'directive',
+    detail: '',
+    whole: true,
+    ranges: [{ start: 1, end: lines }],
+    totalLines: lines,
+    text,
+    stableText: extra.text ?? text,
+    focusParts: [],
+    changed: false,
+    test: false,
+    ...extra,
+  };
+}
+
+function context(files: ShownFile[], extra: Partial<PromptInput['context']> = {}): PromptInput['context'] {
+  return { files, map: null, wholeRepository: false, sourceFiles: files.length, ...extra };
+}
 
 function input(extra: Partial<PromptInput> = {}): PromptInput {
   return {
@@ -25,7 +50,7 @@ function input(extra: Partial<PromptInput> = {}): PromptInput {
     lastTest: testRecord(1),
     lastRejection: null,
     tree: ['tests/test_calc.py', 'calc.py'],
-    files: [{ path: 'calc.py', content: 'def add(a, b):\n    return a - b\n', reason: 'directive', truncated: false }],
+    context: context([shown('calc.py', 'def add(a, b):\n    return a - b\n')]),
     limits,
     maxDiffLines: 500,
     ...extra,
@@ -136,7 +161,9 @@ describe('buildPrompt', () => {
         lastRejection: { patch: evil, message: evil },
         diffSoFar: evil,
         tree: [`x${evil}.py`],
-        files: [{ path: 'calc.py', content: evil, reason: 'changed', truncated: false }],
+        context: context([shown(`calc${evil}.py`, evil, { detail: evil, changed: true })], {
+          map: { text: evil, files: [] },
+        }),
       }),
     );
     const all = p.messages.map((m) => m.content).join('\n');
@@ -150,37 +177,85 @@ describe('buildPrompt', () => {
     expect(user).toContain('# Files in the repository (10)\n\n```\nf0.py\nf1.py\nf2.py\n... and 7 more files\n```');
   });
 
-  it('truncates file contents with a marker, and a fence the content cannot close', () => {
-    const content = 'x = """\n```\n"""\n' + 'y\n'.repeat(1000);
+  it('shows a file whole or as regions with their markers, in a fence the content cannot close', () => {
+    const regions = '[lines 3-4]\nx = """\n```\n[... lines 5-9 not shown ...]';
     const user = buildPrompt(
       input({
-        files: [{ path: 'doc.py', content, reason: 'test_output', truncated: false }],
-        limits: { ...limits, file_max_bytes: 300 },
+        context: context([
+          shown('doc.py', regions, {
+            whole: false,
+            ranges: [{ start: 3, end: 4 }],
+            totalLines: 9,
+            reason: 'failure',
+            detail: 'line 4 in the failure',
+          }),
+        ]),
       }),
     ).messages[1].content;
-    expect(user).toContain('## doc.py (in the failing test output)\n\n````\nx = """\n```\n"""');
-    expect(user).toContain('[... truncated: the rest of the file is not shown ...]\n````');
-    const shown = user.slice(user.indexOf('## doc.py'));
-    expect(shown.split('\ny').length - 1).toBeLessThan(300);
+    expect(user).toContain('"[lines A-B]" starts a region at line A');
+    expect(user).toContain(`## doc.py (line 4 in the failure; regions)\n\n\`\`\`\`\n${regions}\n\`\`\`\``);
   });
 
-  it('marks a file the reader already truncated', () => {
+  it('says when a small repository is shown whole, and shows the repository map', () => {
     const user = buildPrompt(
-      input({ files: [{ path: 'big.json', content: '{', reason: 'directive', truncated: true }] }),
+      input({
+        context: context([shown('calc.py', 'x = 1\n')], {
+          wholeRepository: true,
+          sourceFiles: 1,
+          map: { text: 'util.py:\n     3: def helper(x)', files: [{ path: 'util.py', definitions: 1, chars: 30 }] },
+        }),
+      }),
     ).messages[1].content;
-    expect(user).toContain('{\n[... truncated: the rest of the file is not shown ...]');
+    expect(user).toContain('The repository is small: all 1 source files are shown whole.');
+    expect(user).toContain('# Repository map\n\n');
+    expect(user).toContain('util.py:\n     3: def helper(x)');
   });
 
-  it('keeps the total of file contents within the budget', () => {
-    const files = Array.from({ length: 10 }, (_, k) => ({
-      path: `f${k}.py`,
-      content: 'z'.repeat(900),
-      reason: 'changed' as const,
-      truncated: false,
-    }));
-    const user = buildPrompt(input({ files, limits: { ...limits, budget_chars: 2000, file_max_bytes: 900 } }))
-      .messages[1].content;
-    expect((user.match(/z/g) ?? []).length).toBeLessThanOrEqual(2000);
+  it('puts what stays the same first and what changes last', () => {
+    const user = buildPrompt(
+      input({
+        diffSoFar: '--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 @@\n-a\n+b\n',
+        lastRejection: { patch: 'x', message: 'no' },
+        context: context(
+          [
+            shown('calc.py', 'def add(a, b):\n    return a + b\n', {
+              stableText: '[... add: shown below, in "Code in focus" ...]\n',
+              focusParts: [{ label: 'add', start: 1, end: 2, changed: true, text: 'def add(a, b):\n    return a + b' }],
+              changed: true,
+            }),
+          ],
+          { map: { text: 'm.py:\n  1: def m()', files: [] } },
+        ),
+      }),
+    ).messages[1].content;
+    const order = [
+      '# Directive',
+      '# Files in the repository',
+      '# Repository map',
+      '# Relevant files',
+      '[... add: shown below, in "Code in focus" ...]',
+      '# Last test run',
+      '# Changes so far',
+      '# Code in focus, as it is now',
+      '## calc.py: add (lines 1-2, changed so far)\n\n```\ndef add(a, b):\n    return a + b\n```',
+      '# Iteration',
+      '# Last rejected patch',
+    ].map((h) => user.indexOf(h));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('shows tests first, then code from the least to the most relevant', () => {
+    const files = [
+      shown('tests/test_a.py', 'a\n', { test: true, reason: 'failure' }),
+      shown('a.py', 'a\n', { reason: 'import' }),
+      shown('b.py', 'b\n', { reason: 'import', changed: true }),
+      shown('c.py', 'c\n', { reason: 'import' }),
+    ];
+    const user = buildPrompt(input({ context: context(files) })).messages[1].content;
+    const at = ['## tests/test_a.py', '## c.py', '## b.py', '## a.py'].map((h) => user.indexOf(h));
+    expect(at.every((x) => x >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
   });
 
   it('caps a huge diff so far in the middle', () => {

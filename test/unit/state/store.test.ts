@@ -290,6 +290,24 @@ describe('RunStore', () => {
     ]);
   });
 
+  it("plays an iteration's answers that asked to see more before its answer, in order", async () => {
+    const ask = (k: number) => ({
+      answer_artifact: artifactNames.askAnswer(1, k),
+      reply_artifact: artifactNames.askReply(1, k),
+      items: [],
+      chars: 0,
+    });
+    await store.create(makeState({ iterations: [{ ...iteration(1, 'no_changes'), asks: [ask(1), ask(2)] }] }));
+    await store.writeArtifact(RUN_ID, artifactNames.askAnswer(1, 1), 'READ a.py');
+    await store.writeArtifact(RUN_ID, artifactNames.askAnswer(1, 2), 'GREP b');
+    await store.writeArtifact(RUN_ID, artifactNames.answer(1), 'NO_CHANGES');
+    expect(await store.readReplayAnswers(RUN_ID)).toEqual([
+      { text: 'READ a.py' },
+      { text: 'GREP b' },
+      { text: 'NO_CHANGES' },
+    ]);
+  });
+
   it('says STATE_INVALID when a recorded answer is missing', async () => {
     await store.create(makeState({ iterations: [iteration(1, 'unusable')] }));
     await expectError(store.readReplayAnswers(RUN_ID), 'STATE_INVALID', /iter-01-answer\.md/);

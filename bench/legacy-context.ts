@@ -1,4 +1,5 @@
-// Which files the model gets to see, within the prompt budget: pure, over a file tree with sizes.
+// The selection the prompt used before src/context (kept for `make bench BENCH=context` to compare):
+// files named in the directive, in failing test output, changed so far; heads of files cut at file_max_bytes.
 
 /**
  * A path of the repository's tree with its size. src/git's TreeEntry fits; entries whose kind is

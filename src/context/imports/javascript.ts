@@ -1,0 +1,68 @@
+// JavaScript/TypeScript imports to repository files: relative specifiers (ESM and CommonJS) with
+// extensions, TypeScript's `.js` for `.ts`, index files, and workspace packages by directory name.
+import type { ImportRef } from '../../syntax/index.js';
+import { baseName, dirName, isSkippedPath, joinPath, normalizePath } from '../source-files.js';
+import type { TreeIndex } from '../tree-index.js';
+
+const EXTENSIONS = ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'];
+/** What a written extension may stand for (TypeScript's ESM imports name the built .js). */
+const SWAPS: Record<string, string[]> = {
+  '.js': ['.ts', '.tsx', '.jsx'],
+  '.jsx': ['.tsx'],
+  '.mjs': ['.mts'],
+  '.cjs': ['.cts'],
+};
+
+/** The file a JS/TS import names, with the names taken from it. */
+export function resolveJavaScript(ref: ImportRef, from: string, index: TreeIndex): { path: string; names: string[] }[] {
+  const spec = ref.source.split(/[?#]/)[0]!;
+  if (spec === '') return [];
+  const names = ref.names.filter((n) => n !== '*');
+  if (spec.startsWith('.')) {
+    const target = normalizePath(joinPath(dirName(from), spec));
+    const hit = target === null ? null : fileFor(index, target);
+    return hit === null ? [] : [{ path: hit, names }];
+  }
+  const hit = workspacePackage(index, spec);
+  return hit === null ? [] : [{ path: hit, names }];
+}
+
+/** The file a path without or with an extension stands for: itself, with an extension, or its index. */
+export function fileFor(index: TreeIndex, target: string): string | null {
+  if (target !== '' && index.has(target) && /\.[cm]?[jt]sx?$/.test(target)) return target;
+  const ext = /\.[a-z]+$/.exec(target)?.[0];
+  if (ext !== undefined) {
+    for (const swap of SWAPS[ext] ?? []) {
+      const p = `${target.slice(0, -ext.length)}${swap}`;
+      if (index.has(p)) return p;
+    }
+  }
+  for (const e of EXTENSIONS) if (index.has(`${target}${e}`)) return `${target}${e}`;
+  for (const e of EXTENSIONS) {
+    const p = joinPath(target, `index${e}`);
+    if (index.has(p)) return p;
+  }
+  return null;
+}
+
+/**
+ * A bare specifier that names a package of this repository (a monorepo's workspace): a directory
+ * with a package.json named like the package, then its entry (src/index, index, lib/index) or subpath.
+ */
+function workspacePackage(index: TreeIndex, spec: string): string | null {
+  const parts = spec.split('/');
+  const scoped = spec.startsWith('@');
+  const name = scoped ? parts[1] : parts[0];
+  const sub = parts.slice(scoped ? 2 : 1).join('/');
+  if (name === undefined || name === '') return null;
+  for (const manifest of index.byBase.get('package.json') ?? []) {
+    const dir = dirName(manifest);
+    if (dir === '' || isSkippedPath(manifest) || baseName(dir) !== name) continue;
+    const tries = sub === '' ? ['src/index', 'index', 'lib/index', 'src/main', 'main'] : [`src/${sub}`, sub];
+    for (const t of tries) {
+      const hit = fileFor(index, joinPath(dir, t));
+      if (hit !== null) return hit;
+    }
+  }
+  return null;
+}

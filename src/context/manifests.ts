@@ -1,0 +1,71 @@
+// The few facts the import resolvers read from manifests: Go module paths and Rust crate names (pure).
+import { dirName } from './source-files.js';
+
+/** A Go module: the directory of its go.mod and its module path. */
+export interface GoModule {
+  dir: string;
+  path: string;
+}
+
+/** A Rust package: the directory of its Cargo.toml and its crate name (`-` as `_`). */
+export interface RustCrate {
+  dir: string;
+  name: string;
+}
+
+/** What the resolvers know about the repository's modules and crates. */
+export interface ProjectFacts {
+  goModules: readonly GoModule[];
+  crates: readonly RustCrate[];
+}
+
+/** No manifests read. */
+export const NO_FACTS: ProjectFacts = { goModules: [], crates: [] };
+
+/** The manifests whose content the resolvers need. */
+export function isFactManifest(path: string): boolean {
+  return path === 'go.mod' || path.endsWith('/go.mod') || path === 'Cargo.toml' || path.endsWith('/Cargo.toml');
+}
+
+/** Facts from the texts of go.mod and Cargo.toml files, by path. */
+export function readFacts(manifests: ReadonlyMap<string, string>): ProjectFacts {
+  const goModules: GoModule[] = [];
+  const crates: RustCrate[] = [];
+  for (const [path, text] of manifests) {
+    if (path === 'go.mod' || path.endsWith('/go.mod')) {
+      const m = /^\s*module\s+"?([^\s"]+)"?/m.exec(text);
+      if (m) goModules.push({ dir: dirName(path), path: m[1]! });
+    } else {
+      const name = cargoPackageName(text);
+      if (name !== null) crates.push({ dir: dirName(path), name: name.replace(/-/g, '_') });
+    }
+  }
+  // deepest first: a file belongs to its nearest manifest
+  const deepest = (a: { dir: string }, b: { dir: string }): number => b.dir.length - a.dir.length;
+  return { goModules: goModules.sort(deepest), crates: crates.sort(deepest) };
+}
+
+/** `name` of Cargo.toml's [package] table (or [lib] name when given), null when it has none. */
+function cargoPackageName(text: string): string | null {
+  let table = '';
+  let pkg: string | null = null;
+  let lib: string | null = null;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const header = /^\[([^\]]+)\]/.exec(line);
+    if (header) {
+      table = header[1]!.trim();
+      continue;
+    }
+    const m = /^name\s*=\s*"([^"]+)"/.exec(line);
+    if (!m) continue;
+    if (table === 'package') pkg = m[1]!;
+    else if (table === 'lib') lib = m[1]!;
+  }
+  return lib ?? pkg;
+}
+
+/** The nearest item whose directory contains the path. */
+export function nearest<T extends { dir: string }>(items: readonly T[], path: string): T | undefined {
+  return items.find((i) => i.dir === '' || path.startsWith(`${i.dir}/`));
+}

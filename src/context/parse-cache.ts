@@ -1,0 +1,63 @@
+// What the context layer keeps for a run, by blob id: texts read and their parses. A file unchanged
+// between prompts is read and parsed once.
+import { analyzeSource, languageForPath, type SourceAnalysis } from '../syntax/index.js';
+import type { ContextText } from './types.js';
+
+/** Bytes of texts kept at most (the oldest are dropped first). */
+const MAX_TEXT_BYTES = 64 * 1024 * 1024;
+/** Parses kept at most (the oldest are dropped first). */
+const MAX_PARSES = 4000;
+
+/** Texts and their definitions, imports and identifiers, cached by blob id (and language). */
+export class ParseCache {
+  private readonly parses = new Map<string, Promise<SourceAnalysis>>();
+  private readonly texts = new Map<string, ContextText>();
+  private textBytes = 0;
+
+  /** How many texts were parsed (not served from the cache). */
+  parsed = 0;
+
+  /** The analysis of a file's text, or null when hammer-box has no grammar for its path. */
+  analyze(path: string, oid: string, text: string): Promise<SourceAnalysis> | null {
+    const language = languageForPath(path);
+    if (language === null) return null;
+    const key = `${language}:${oid}`;
+    let pending = this.parses.get(key);
+    if (pending === undefined) {
+      this.parsed++;
+      pending = analyzeSource(language, text, { definitions: true, imports: true, identifiers: true });
+      this.parses.set(key, pending);
+      pending.catch(() => this.parses.delete(key));
+      if (this.parses.size > MAX_PARSES) this.parses.delete(this.parses.keys().next().value!);
+    }
+    return pending;
+  }
+
+  /**
+   * Load the grammars of the languages among `paths` and compile their queries, in the background of
+   * something slower (the sandbox's start), so the first prompt does not pay for it.
+   */
+  async warm(paths: readonly string[]): Promise<void> {
+    const languages = new Set(paths.map(languageForPath).filter((l) => l !== null));
+    await Promise.all(
+      [...languages].map((l) => analyzeSource(l, '', { definitions: true, imports: true, identifiers: true })),
+    );
+  }
+
+  /** A text read earlier for this blob (under any path: the caller sets the path). */
+  text(oid: string): Omit<ContextText, 'path'> | undefined {
+    return this.texts.get(oid);
+  }
+
+  /** Keep a text read for its blob. */
+  remember(text: ContextText): void {
+    if (this.texts.has(text.oid)) return;
+    this.texts.set(text.oid, text);
+    this.textBytes += text.text.length;
+    while (this.textBytes > MAX_TEXT_BYTES && this.texts.size > 1) {
+      const [oldest, t] = this.texts.entries().next().value!;
+      this.texts.delete(oldest);
+      this.textBytes -= t.text.length;
+    }
+  }
+}

@@ -1,0 +1,38 @@
+// Failing tests first: which command an iteration's tests start with, and, once it ran, whether the
+// whole suite must run after it (pure decisions; the runs themselves are the sandbox's).
+import type { RunState, TestRecord } from '../state/run-state.js';
+import { focusCommand, type FocusPlan } from '../test-output/index.js';
+import { latestTest, testPassed } from './stop-conditions.js';
+
+/**
+ * The focused command for the next test run: the failing tests the latest run named, when focus is
+ * on, that run failed, and its runner can be filtered (see focusCommand); null for the whole suite.
+ */
+export function focusFor(state: RunState, testCommand: string, enabled: boolean): FocusPlan | null {
+  if (!enabled) return null;
+  const last = latestTest(state);
+  if (last === null || testPassed(last) || !last.parsed) return null;
+  return focusCommand(testCommand, last.parsed.failing);
+}
+
+/**
+ * The focused run decides the iteration only when it failed and named failing tests; when it passed,
+ * or failed without naming any (a filter that matched nothing, a crash), the whole suite runs next.
+ */
+export function focusedRunStands(focused: TestRecord): boolean {
+  const failed = focused.exit_code !== 0 || focused.timed_out;
+  return failed && (focused.parsed?.failing.length ?? 0) > 0;
+}
+
+/** The record of the whole suite's run with the focused run that passed before it. */
+export function withFocus(full: TestRecord, focused: TestRecord): TestRecord {
+  return {
+    ...full,
+    focus: {
+      command: focused.command,
+      exit_code: focused.exit_code,
+      duration_ms: focused.duration_ms,
+      timed_out: focused.timed_out,
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import {
+  candidateRegions,
+  focusRegions,
+  lineRegion,
+  MAX_REGION_LINES,
+  mergeRanges,
+  renderRegions,
+  renderWhole,
+} from '../../../src/context/regions.js';
+import type { Definition } from '../../../src/syntax/index.js';
+
+function def(
+  name: string,
+  startLine: number,
+  endLine: number,
+  depth = 0,
+  kind: Definition['kind'] = 'function',
+): Definition {
+  return { kind, name, qualifiedName: name, startLine, endLine, depth, signature: `def ${name}()` };
+}
+
+describe('lineRegion', () => {
+  it('is the outermost enclosing definition short enough to show whole', () => {
+    const defs = [def('Cart', 10, 60, 0, 'class'), def('total', 40, 45, 1, 'method')];
+    expect(lineRegion(defs, 42)).toEqual({ start: 10, end: 60 });
+  });
+  it('falls back to the innermost definition, then to a window, when the class is too long', () => {
+    const defs = [def('Big', 1, 1 + MAX_REGION_LINES * 3, 0, 'class'), def('m', 300, 320, 1, 'method')];
+    expect(lineRegion(defs, 310)).toEqual({ start: 300, end: 320 });
+    expect(lineRegion(defs, 200)).toEqual({ start: 188, end: 212 });
+    expect(lineRegion([], 5)).toEqual({ start: 1, end: 17 });
+  });
+});
+
+describe('candidateRegions', () => {
+  const defs = [def('a', 30, 34), def('helper', 50, 52), def('b', 100, 110), def('c', 200, 205)];
+  const ids = [
+    { name: 'helper', line: 32 },
+    { name: 'x', line: 101 },
+  ];
+  it('orders asked ranges, failure lines, named definitions, their callees, then the imports at the top', () => {
+    const r = candidateRegions(defs, ids, 300, { lines: [102], names: ['a'], ranges: [{ start: 250, end: 260 }] });
+    expect(r).toEqual([
+      { start: 250, end: 260, why: 'range' },
+      { start: 100, end: 110, why: 'line' },
+      { start: 30, end: 34, why: 'name' },
+      { start: 50, end: 52, why: 'callee' },
+      { start: 1, end: 25, why: 'imports' },
+    ]);
+  });
+  it('offers nothing when nothing targets the file', () => {
+    expect(candidateRegions(defs, ids, 300, { lines: [], names: ['zzz'], ranges: [] })).toEqual([]);
+  });
+});
+
+describe('mergeRanges and renderRegions', () => {
+  it('merges touching and close ranges, sorted', () => {
+    expect(
+      mergeRanges([
+        { start: 10, end: 12 },
+        { start: 1, end: 3 },
+        { start: 14, end: 20 },
+        { start: 30, end: 31 },
+      ]),
+    ).toEqual([
+      { start: 1, end: 3 },
+      { start: 10, end: 20 },
+      { start: 30, end: 31 },
+    ]);
+  });
+  it('marks every region with its lines and every gap with an elision marker', () => {
+    const lines = Array.from({ length: 10 }, (_, k) => `line ${k + 1}`);
+    expect(
+      renderRegions(lines, [
+        { start: 3, end: 4 },
+        { start: 8, end: 8 },
+      ]),
+    ).toBe(
+      [
+        '[... lines 1-2 not shown ...]',
+        '[lines 3-4]',
+        'line 3',
+        'line 4',
+        '[... lines 5-7 not shown ...]',
+        '[lines 8-8]',
+        'line 8',
+        '[... lines 9-10 not shown ...]',
+      ].join('\n'),
+    );
+    expect(renderRegions(lines, [{ start: 1, end: 10 }])).toBe(['[lines 1-10]', ...lines].join('\n'));
+  });
+});
+
+describe('changed parts', () => {
+  const defs: Definition[] = [
+    { kind: 'function', name: 'a', qualifiedName: 'a', startLine: 3, endLine: 5, depth: 0, signature: 'def a()' },
+    { kind: 'function', name: 'b', qualifiedName: 'b', startLine: 7, endLine: 9, depth: 0, signature: 'def b()' },
+  ];
+  it('names each changed definition, and merges neighbours', () => {
+    expect(focusRegions(defs, 40, [{ start: 4, end: 4 }])).toEqual([{ start: 3, end: 5, label: 'a' }]);
+    expect(focusRegions(defs, 40, [{ start: 4, end: 8 }])).toEqual([{ start: 3, end: 9, label: 'lines 3-9' }]);
+    expect(focusRegions(defs, 40, [{ start: 30, end: 30 }])).toEqual([{ start: 18, end: 40, label: 'lines 18-40' }]);
+  });
+  it('replaces a cut part by its marker, whole or in regions', () => {
+    const lines = Array.from({ length: 9 }, (_, k) => `l${k + 1}`);
+    const cut = [{ start: 3, end: 5, marker: '[... a: changed ...]' }];
+    expect(renderWhole(`${lines.join('\n')}\n`, lines, cut)).toBe('l1\nl2\n[... a: changed ...]\nl6\nl7\nl8\nl9\n');
+    expect(renderRegions(lines, [{ start: 2, end: 6 }], cut)).toBe(
+      '[... lines 1-1 not shown ...]\n[lines 2-6]\nl2\n[... a: changed ...]\nl6\n[... lines 7-9 not shown ...]',
+    );
+  });
+});
