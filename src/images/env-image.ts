@@ -81,6 +81,9 @@ export function setupEnvironment(proxyUrl: string, withCa: boolean): Record<stri
     https_proxy: proxyUrl,
     NO_PROXY: '',
     no_proxy: '',
+    // yarn berry reads only its own proxy settings, never HTTP(S)_PROXY
+    YARN_HTTP_PROXY: proxyUrl,
+    YARN_HTTPS_PROXY: proxyUrl,
   };
   if (withCa) for (const name of CA_VARIABLES) env[name] = SETUP_CA_PATH;
   return env;

@@ -14,7 +14,7 @@ import { IMAGE_LABELS, MANAGED_BY } from './labels.js';
 import { refusedHosts } from './proxy-config.js';
 import { describeSteps, hintFor, kindText, SetupLog, type SetupStepRecord } from './setup-failure.js';
 import { ENV_ROOT, SETUP_DIR, type SetupRecipe, type SetupScript } from './setup-plan.js';
-import { SETUP_PURPOSE } from './setup-network.js';
+import { SETUP_PURPOSE, setupLabels } from './setup-network.js';
 
 /** Everything one setup needs. */
 export interface SetupRequest {
@@ -90,7 +90,7 @@ const inspectSchema = z.object({
 export async function runSetupAndCommit(docker: Dockerode, req: SetupRequest): Promise<SetupResult> {
   const { signal } = req;
   throwIfAborted(signal, 'dependency setup');
-  const labels = { [IMAGE_LABELS.managedBy]: MANAGED_BY, 'hammer-box.purpose': SETUP_PURPOSE };
+  const labels = setupLabels();
   let container: Dockerode.Container;
   try {
     container = await docker.createContainer({

@@ -5,12 +5,27 @@
 import { randomBytes } from 'node:crypto';
 import type Dockerode from 'dockerode';
 import { z } from 'zod';
+import { currentOwner, LABELS, type Owner } from '../sandbox/labels.js';
 import { engineError } from './engine.js';
 import { IMAGE_LABELS, MANAGED_BY } from './labels.js';
 import { PROXY_PORT, proxyConfig, proxyFilter } from './proxy-config.js';
 
 /** The label value marking setup's network and proxy (gc and tests find them by it). */
 export const SETUP_PURPOSE = 'env-setup';
+
+/**
+ * Labels of what a setup makes and removes itself (its network, proxy and container): managed-by,
+ * purpose, and the owning process, so `gc` removes them when that process was killed.
+ */
+export function setupLabels(owner: Owner = currentOwner()): Record<string, string> {
+  return {
+    [IMAGE_LABELS.managedBy]: MANAGED_BY,
+    'hammer-box.purpose': SETUP_PURPOSE,
+    [LABELS.created]: owner.now.toISOString(),
+    [LABELS.ownerPid]: String(owner.pid),
+    [LABELS.ownerHost]: owner.host,
+  };
+}
 
 /** An open setup network: its name, the proxy URL setup uses, and how to close it. */
 export interface SetupNetwork {
@@ -31,11 +46,18 @@ const containerNetSchema = z.object({
 /** Create the internal network and start the proxy on it; closes what it made when any step fails. */
 export async function openSetupNetwork(
   docker: Dockerode,
-  opts: { proxyImage: string; hosts: readonly string[]; hostEnv: NodeJS.ProcessEnv; signal?: AbortSignal },
+  opts: {
+    proxyImage: string;
+    hosts: readonly string[];
+    hostEnv: NodeJS.ProcessEnv;
+    /** The process gc judges the network and proxy by (default: this one). */
+    owner?: Owner;
+    signal?: AbortSignal;
+  },
 ): Promise<SetupNetwork> {
   const { signal } = opts;
   const name = `hammer-box-setup-${randomBytes(6).toString('hex')}`;
-  const labels = { [IMAGE_LABELS.managedBy]: MANAGED_BY, 'hammer-box.purpose': SETUP_PURPOSE };
+  const labels = setupLabels(opts.owner);
   let network: Dockerode.Network | undefined;
   let proxy: Dockerode.Container | undefined;
   const close = async (): Promise<void> => {

@@ -1,4 +1,5 @@
-// Which sandboxes belong to dead runs (pure), and removing them by label.
+// Which sandboxes belong to dead runs (pure), and removing them by label: a run's containers and
+// volumes, and what a killed dependency setup left (its container, proxy and network).
 import type Dockerode from 'dockerode';
 import { z } from 'zod';
 import { sandboxFailure, isNotFound } from './docker-errors.js';
@@ -43,27 +44,33 @@ const ContainerListSchema = z.array(
     Labels: z.record(z.string(), z.string()).nullish(),
   }),
 );
+const NetworkListSchema = z.array(
+  z.object({ Id: z.string(), Name: z.string(), Labels: z.record(z.string(), z.string()).nullish() }),
+);
 const VolumeListSchema = z.object({
   Volumes: z.array(z.object({ Name: z.string(), Labels: z.record(z.string(), z.string()).nullish() })).nullish(),
 });
 
-/** Remove the containers (running or not) and volumes of dead runs; return what was removed. */
+/** Remove the containers (running or not), volumes and networks of dead runs; return what was removed. */
 export async function collectGarbage(docker: Dockerode, live: Liveness, signal?: AbortSignal): Promise<GcReport> {
   const filters = { label: [`${LABELS.managedBy}=${MANAGED_BY}`] };
   const opt = signal ? { abortSignal: signal } : {};
   let containers: z.infer<typeof ContainerListSchema>;
   let volumes: z.infer<typeof VolumeListSchema>;
+  let networks: z.infer<typeof NetworkListSchema>;
   try {
     containers = ContainerListSchema.parse(await docker.listContainers({ all: true, filters, ...opt }));
     volumes = VolumeListSchema.parse(await docker.listVolumes({ filters, ...opt }));
+    networks = NetworkListSchema.parse(await docker.listNetworks({ filters, ...opt }));
   } catch (err) {
     throw sandboxFailure(err, 'listing sandboxes', signal);
   }
-  const report: GcReport = { containers: [], volumes: [] };
+  const report: GcReport = { containers: [], volumes: [], networks: [] };
   for (const c of containers) {
     if (!isDeadRun(c.Labels ?? {}, live)) continue;
     try {
-      await docker.getContainer(c.Id).remove({ force: true, ...opt });
+      // v: the anonymous volumes a setup container writes go with it
+      await docker.getContainer(c.Id).remove({ force: true, v: true, ...opt });
     } catch (err) {
       if (!isNotFound(err)) throw sandboxFailure(err, `removing container ${c.Id}`, signal);
     }
@@ -73,6 +80,17 @@ export async function collectGarbage(docker: Dockerode, live: Liveness, signal?:
     if (!isDeadRun(v.Labels ?? {}, live)) continue;
     await removeVolume(docker, v.Name, signal);
     report.volumes.push(v.Name);
+  }
+  // networks last: a setup network can go once its proxy and setup containers are gone
+  for (const n of networks) {
+    if (!isDeadRun(n.Labels ?? {}, live)) continue;
+    try {
+      await docker.getNetwork(n.Id).remove(opt);
+    } catch (err) {
+      if (isNotFound(err)) continue;
+      throw sandboxFailure(err, `removing network ${n.Name}`, signal);
+    }
+    report.networks.push(n.Name);
   }
   return report;
 }

@@ -138,9 +138,11 @@ export interface EngineInfo {
   cgroupVersion: string;
 }
 
+/** What gc removed: containers, volumes, and the networks of dependency setups whose process died. */
 export interface GcReport {
   containers: string[];
   volumes: string[];
+  networks: string[];
 }
 
 /** Creates sandboxes and cleans up after dead runs. */

@@ -1,18 +1,25 @@
 // gc removes the container and volume of a run whose owner process was killed, leaves a live run's
-// sandbox alone, and removes named runs on request.
+// sandbox alone, and removes named runs on request; it also removes the network and proxy a killed
+// dependency setup left behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isHammerError } from '../../src/errors.js';
+import { ensureProxyImage } from '../../src/images/proxy-image.js';
+import { openSetupNetwork, setupLabels } from '../../src/images/setup-network.js';
 import { DockerSandboxEngine, LABELS, MANAGED_BY, pidAlive, type Sandbox } from '../../src/sandbox/index.js';
 import { testEngine, testSpec } from './sandbox-fixtures.js';
 
 const { docker, engine } = testEngine();
 const cleanup: Sandbox[] = [];
 
-async function exists(kind: 'container' | 'volume', name: string): Promise<boolean> {
+async function exists(kind: 'container' | 'volume' | 'network', name: string): Promise<boolean> {
   try {
-    await (kind === 'container' ? docker.getContainer(name).inspect() : docker.getVolume(name).inspect());
+    await (kind === 'container'
+      ? docker.getContainer(name).inspect()
+      : kind === 'volume'
+        ? docker.getVolume(name).inspect()
+        : docker.getNetwork(name).inspect());
     return true;
   } catch {
     return false;
@@ -90,5 +97,41 @@ describe('gc', () => {
     const err = await sandbox.exec(['true'], { timeoutMs: 30_000 }).catch((e: unknown) => e);
     expect(isHammerError(err, 'SANDBOX_BROKEN')).toBe(true);
     await sandbox.destroy(); // a second removal finds nothing and succeeds
+  });
+
+  it("removes the network and proxy of a setup whose process was killed, and leaves a live setup's alone", async () => {
+    const proxyImage = await ensureProxyImage(docker);
+    const child: ChildProcess = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const pid = child.pid ?? 0;
+    expect(pid).toBeGreaterThan(0);
+    const open = (owner?: { pid: number; host: string; now: Date }) =>
+      openSetupNetwork(docker, {
+        proxyImage: proxyImage.id,
+        hosts: ['registry.npmjs.org'],
+        hostEnv: {},
+        ...(owner ? { owner } : {}),
+      });
+    const killed = await open({ pid, host: hostname(), now: new Date() });
+    const live = await open();
+    try {
+      expect(setupLabels()['hammer-box.purpose']).toBe('env-setup');
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      expect(pidAlive(pid)).toBe(false);
+
+      const report = await engine.gc();
+      expect(report.networks).toContain(killed.name);
+      expect(report.containers).toContain(`${killed.name}-proxy`);
+      expect(await exists('network', killed.name)).toBe(false);
+      expect(await exists('container', `${killed.name}-proxy`)).toBe(false);
+
+      expect(report.networks).not.toContain(live.name);
+      expect(await exists('network', live.name)).toBe(true);
+      expect(await exists('container', `${live.name}-proxy`)).toBe(true);
+    } finally {
+      await killed.close();
+      await live.close();
+    }
   });
 });

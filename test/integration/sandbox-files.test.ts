@@ -128,6 +128,6 @@ describe('workspace volume without a size cap', () => {
     const err = await engine.create(spec).catch((e: unknown) => e);
     expect(isHammerError(err, 'IMAGE_CONTRACT')).toBe(true);
     const report = await engine.gc({ runIds: [spec.runId] });
-    expect(report).toEqual({ containers: [], volumes: [] });
+    expect(report).toEqual({ containers: [], volumes: [], networks: [] });
   });
 });

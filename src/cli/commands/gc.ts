@@ -4,11 +4,12 @@ import { sanitizeLine } from '../../report/sanitize.js';
 import { interruptSignal } from '../interrupt.js';
 import { printJson } from '../terminal-json.js';
 
-/** One line per removed container and volume, or "nothing to remove". */
+/** One line per removed container, volume and network, or "nothing to remove". */
 export function renderGcReport(report: GcReport): string[] {
   const lines = [
     ...report.containers.map((c) => `removed container ${sanitizeLine(c)}`),
     ...report.volumes.map((v) => `removed volume ${sanitizeLine(v)}`),
+    ...report.networks.map((n) => `removed network ${sanitizeLine(n)}`),
   ];
   return lines.length > 0 ? lines : ['nothing to remove'];
 }

@@ -4,18 +4,23 @@ import { renderGcReport } from '../../../src/cli/commands/gc.js';
 import { terminalJson } from '../../../src/cli/terminal-json.js';
 
 describe('gc output', () => {
-  it('names every removed container and volume', () => {
+  it('names every removed container, volume and network', () => {
     expect(
-      renderGcReport({ containers: ['hammer-box-run-1-ab12'], volumes: ['hammer-box-run-1-ab12-ws', 'orphan-ws'] }),
+      renderGcReport({
+        containers: ['hammer-box-run-1-ab12'],
+        volumes: ['hammer-box-run-1-ab12-ws', 'orphan-ws'],
+        networks: ['hammer-box-setup-0a1b2c3d4e5f'],
+      }),
     ).toEqual([
       'removed container hammer-box-run-1-ab12',
       'removed volume hammer-box-run-1-ab12-ws',
       'removed volume orphan-ws',
+      'removed network hammer-box-setup-0a1b2c3d4e5f',
     ]);
   });
 
   it('says so when there is nothing to remove', () => {
-    expect(renderGcReport({ containers: [], volumes: [] })).toEqual(['nothing to remove']);
+    expect(renderGcReport({ containers: [], volumes: [], networks: [] })).toEqual(['nothing to remove']);
   });
 });
 

@@ -140,6 +140,8 @@ describe('setupEnvironment', () => {
       HTTPS_PROXY: 'http://172.20.0.2:3128',
       http_proxy: 'http://172.20.0.2:3128',
       NO_PROXY: '',
+      // yarn berry ignores HTTPS_PROXY
+      YARN_HTTPS_PROXY: 'http://172.20.0.2:3128',
     });
     for (const v of [
       'SSL_CERT_FILE',
