@@ -17,6 +17,7 @@ import { run } from '../../src/api/run.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { HammerError } from '../../src/errors.js';
 import { packageRoot } from '../../src/paths.js';
+import { LABELS } from '../../src/sandbox/labels.js';
 import { createFixtureRepo } from '../helpers/fixture-repo.js';
 import { toolchainImage } from '../helpers/images.js';
 import { startModelServer, type ModelServer } from '../helpers/model-server.js';
@@ -92,8 +93,10 @@ describe('a failing dependency setup', () => {
       const left = await docker.listContainers({ all: true, filters: { label: ['hammer-box.purpose=env-setup'] } });
       expect(left.filter((c) => c.ImageID === nodeId && c.Created >= since)).toEqual([]);
       expect(server.requests).toHaveLength(requestsBefore);
-      // the setup network and its proxy are gone too
-      const nets = await docker.listNetworks({ filters: { label: ['hammer-box.purpose=env-setup'] } });
+      // the setup network and its proxy are gone too (this process's: other test files set up beside it)
+      const nets = await docker.listNetworks({
+        filters: { label: ['hammer-box.purpose=env-setup', `${LABELS.ownerPid}=${process.pid}`] },
+      });
       expect(nets).toEqual([]);
       // the run still left its state file: failed in the setup phase, no image, the error recorded
       expect(e.run?.statePath).toBeTruthy();
