@@ -104,8 +104,8 @@ describe('a failing dependency setup', () => {
       expect(state).toMatchObject({ status: 'error', image: null });
       expect(state.phases.setup?.status).toBe('failed');
       expect(state.errors[0]?.code).toBe('SETUP_FAILED');
-      expect(state.environment?.line).toBe(
-        'toolchain node (package.json, package.json test script), test command: npm test',
+      expect(state.environment?.line).toMatch(
+        /^toolchain node \d+\.\d+\.\d+ \(package\.json, package\.json test script\), test command: npm test$/,
       );
     } finally {
       await fx.cleanup();
@@ -143,7 +143,7 @@ describe('a failing dependency setup', () => {
       expect(doc.run_id).toMatch(/^\d{8}T\d{6}Z-/);
       const state = await readStateFile(doc.state_path);
       expect(state.run_id).toBe(doc.run_id);
-      expect(result.stderr).toContain('hammer-box: toolchain node (package.json');
+      expect(result.stderr).toMatch(/hammer-box: toolchain node \d+\.\d+\.\d+ \(package\.json/);
     } finally {
       await fx.cleanup();
       await rm(dir, { recursive: true, force: true });
