@@ -67,7 +67,7 @@ describe('a failing dependency setup', () => {
     const fx = await createToolchainFixture('node');
     const started: string[] = [];
     const since = Math.floor(Date.now() / 1000) - 1;
-    const requestsBefore = server.requests.length;
+    const chatsBefore = server.chatRequests().length;
     try {
       const err = await rejection(
         run({
@@ -92,7 +92,8 @@ describe('a failing dependency setup', () => {
       // the setup container (with network) is gone, and no sandbox was started
       const left = await docker.listContainers({ all: true, filters: { label: ['hammer-box.purpose=env-setup'] } });
       expect(left.filter((c) => c.ImageID === nodeId && c.Created >= since)).toEqual([]);
-      expect(server.requests).toHaveLength(requestsBefore);
+      // the model was checked beside setup (GET /api/tags) but never asked to answer
+      expect(server.chatRequests()).toHaveLength(chatsBefore);
       // the setup network and its proxy are gone too (this process's: other test files set up beside it)
       const nets = await docker.listNetworks({
         filters: { label: ['hammer-box.purpose=env-setup', `${LABELS.ownerPid}=${process.pid}`] },
@@ -215,7 +216,7 @@ describe('an --image built for another architecture', () => {
     expect((await docker.getImage(ref).inspect()).Architecture).toBe(foreign);
 
     const repo = await createFixtureRepo({ files: { 'notes.txt': 'nothing to detect\n' } });
-    const requestsBefore = server.requests.length;
+    const chatsBefore = server.chatRequests().length;
     try {
       const err = await rejection(
         run({
@@ -233,7 +234,7 @@ describe('an --image built for another architecture', () => {
         `the image ${ref} is built for linux/${foreign}, but the engine runs ${version.Os}/${version.Arch}`,
       );
       expect(e.hint).toContain(`--platform ${version.Os}/${version.Arch}`);
-      expect(server.requests).toHaveLength(requestsBefore);
+      expect(server.chatRequests()).toHaveLength(chatsBefore);
     } finally {
       await repo.cleanup();
     }
