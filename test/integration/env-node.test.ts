@@ -91,8 +91,10 @@ describe('node env image: setup once with network, iterations offline, reused un
     expect(inspected.Config.Labels['hammer-box.dependency-files']).toBe('package-lock.json,package.json');
     expect(inspected.Config.Env.join('\n')).not.toMatch(/SSL_CERT_FILE|HTTPS?_PROXY/);
     const summary = await readFile(outcomes[0]!.summaryPath!, 'utf8');
-    expect(summary).toContain(image.env!.id);
-    expect(summary).toContain(image.toolchain!.id);
+    // PR_SUMMARY.md names each image by its short id (12 hex digits)
+    const shortId = (id: string): string => id.replace(/^sha256:/, '').slice(0, 12);
+    expect(summary).toContain(shortId(image.env!.id));
+    expect(summary).toContain(shortId(image.toolchain!.id));
   });
 
   it('a second run of the unchanged repository reuses the env image and never runs setup', () => {
