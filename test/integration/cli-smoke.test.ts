@@ -114,7 +114,7 @@ describe('the hammer-box binary', () => {
     expect(lines[0]).toMatch(/^hammer-box: stable: tests pass \(tests_pass\) after /);
     expect(lines.filter((l) => /stable/.test(l))).toHaveLength(1);
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}baseline {3}failed \(exit 1 after /));
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}tokens {5}\d+ in, \d+ out$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}tokens {5}[\d,]+ in, [\d,]+ out$/));
     const next = lines.slice(lines.indexOf('next:') + 1);
     expect(next[0]).toMatch(/^ {2}git -C \S+ push origin EngineerExternal\//);
     expect(next[1]).toMatch(
