@@ -1,5 +1,5 @@
 // Reading many objects through one `git cat-file --batch` process, streaming each object's bytes.
-import { HammerError } from '../errors.js';
+import { abortError, HammerError } from '../errors.js';
 import type { GitOptions } from './git-exec.js';
 import { streamGit } from './git-stream.js';
 import { assertObjectId } from './object-id.js';
@@ -41,6 +41,10 @@ export async function catFileBatch(oids: readonly string[], opts: GitOptions, ha
       await git.reader.readExact(1, () => undefined); // the LF after each object
     }
     complete = true;
+  } catch (err) {
+    // an abort stops the process: what reads as an early end is the abort
+    if (opts.signal?.aborted) throw abortError(opts.signal, 'git cat-file');
+    throw err;
   } finally {
     if (complete) await git.finish();
     else await git.stop();
