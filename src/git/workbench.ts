@@ -134,15 +134,7 @@ export class Workbench {
     patch: string,
     opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal; flags?: readonly string[] },
   ): Promise<ApplyResult> {
-    for (const f of opts.flags ?? []) {
-      if (!WORKBENCH_APPLY_FLAGS.includes(f))
-        return Promise.reject(
-          new HammerError('INTERNAL', `git apply flag not allowed in the workbench: ${JSON.stringify(f)}`),
-        );
-    }
-    const run = this.queue.then(() => this.applyNow(patch, opts));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queuedApply(opts.flags, () => this.applyNow(patch, opts));
   }
 
   /**
@@ -153,13 +145,18 @@ export class Workbench {
     patch: string,
     opts: { signal?: AbortSignal; flags?: readonly string[] } = {},
   ): Promise<{ ok: true; tree: string } | { ok: false; message: string }> {
-    for (const f of opts.flags ?? []) {
+    return this.queuedApply(opts.flags, () => this.treeNow(patch, opts));
+  }
+
+  /** Run `work` after what is queued, once every git apply flag is one the workbench allows. */
+  private queuedApply<T>(flags: readonly string[] | undefined, work: () => Promise<T>): Promise<T> {
+    for (const f of flags ?? []) {
       if (!WORKBENCH_APPLY_FLAGS.includes(f))
         return Promise.reject(
           new HammerError('INTERNAL', `git apply flag not allowed in the workbench: ${JSON.stringify(f)}`),
         );
     }
-    const run = this.queue.then(() => this.treeNow(patch, opts));
+    const run = this.queue.then(work);
     this.queue = run.catch(() => undefined);
     return run;
   }
