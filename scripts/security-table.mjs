@@ -47,6 +47,18 @@ const out = [
   rule,
   ...rows.map(line),
 ];
-const failed = rows.filter((r) => r.verdict !== 'pass').length;
-process.stdout.write(`\n${out.join('\n')}\n\n${rows.length} attacks: ${rows.length - failed} pass, ${failed} FAIL\n`);
+const failedRows = rows.filter((r) => r.verdict !== 'pass');
+const failed = failedRows.length;
+// each failure again in full below the count, so the last lines of a CI log say which attack failed and why
+const bound = (s) => {
+  const t = clean(s);
+  return t.length > 600 ? `${t.slice(0, 599)}…` : t;
+};
+const details = failedRows.map(
+  (r) => `FAIL ${bound(r.attack)}\n  expected: ${bound(r.expected)}\n  observed: ${bound(r.observed)}`,
+);
+process.stdout.write(
+  `\n${out.join('\n')}\n\n${rows.length} attacks: ${rows.length - failed} pass, ${failed} FAIL\n` +
+    (details.length ? `\n${details.join('\n')}\n` : ''),
+);
 process.exit(rows.length === 0 || failed > 0 ? 1 : 0);
