@@ -3,7 +3,7 @@
 import type { Logger } from '../log.js';
 import type { IterationPhase, PhaseRecord, RunPhase, RunState } from '../state/run-state.js';
 import type { RunStore } from '../state/store.js';
-import { recordIterationPhase, recordRunPhase } from '../state/transitions.js';
+import { finishRun, recordIterationPhase, recordRunPhase } from '../state/transitions.js';
 import type { LoopEmitter } from './events.js';
 import { faultPoint } from './fault.js';
 
@@ -22,6 +22,29 @@ export class RunRecorder {
     this.change(change);
     await this.store.write(this.state);
     return this.state;
+  }
+
+  /**
+   * Record `interrupted` the moment `signal` aborts, before the cleanup the abort starts: a cleanup
+   * that runs out of its grace time (a loaded machine, a slow engine) still leaves the state saying
+   * so. A run that goes on to finish anyway (its branch already made) records its real end over it.
+   * Returns the function that stops listening.
+   */
+  interruptOn(signal: AbortSignal | undefined): () => void {
+    if (!signal) return () => undefined;
+    const record = (): void => {
+      void this.update((s, now) =>
+        s.status === 'running'
+          ? finishRun(s, { status: 'interrupted', reason: 'interrupted', detail: 'interrupted; cleaning up' }, now)
+          : s,
+      ).catch((err: unknown) => this.logger.warn({ err }, 'recording the interruption failed'));
+    };
+    if (signal.aborted) {
+      record();
+      return () => undefined;
+    }
+    signal.addEventListener('abort', record, { once: true });
+    return () => signal.removeEventListener('abort', record);
   }
 
   /** Replace the state in memory only; the next phase record writes it. */

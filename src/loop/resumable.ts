@@ -17,6 +17,10 @@ export function resumeRefusal(state: RunState, isAlive: (pid: number) => boolean
   if (state.status === 'running' && state.owner && state.owner.host === host && isAlive(state.owner.pid)) {
     return `run ${state.run_id} is still running (process ${state.owner.pid})`;
   }
+  // recorded the moment a Ctrl-C arrived: its process may still be removing the sandbox
+  if (state.status === 'interrupted' && state.owner && state.owner.host === host && isAlive(state.owner.pid)) {
+    return `run ${state.run_id} is still cleaning up after its interruption (process ${state.owner.pid}); try again in a few seconds`;
+  }
   return null;
 }
 

@@ -91,6 +91,8 @@ export async function drive(
   const runId = state.run_id;
   const logger = deps.loggerFor(runId).child({ run_id: runId });
   const rec = new RunRecorder(state, deps.store, deps.emit, deps.now, logger);
+  // a Ctrl-C is in the state the moment it arrives, before the cleanup it starts (see interruptOn)
+  const stopRecordingInterrupt = rec.interruptOn(outer);
   deps.emit({
     type: 'run_started',
     run_id: runId,
@@ -179,6 +181,7 @@ export async function drive(
     // never leave a container, volume or temp repo behind, whatever happened (a second Ctrl-C exits
     // hard); the provider belongs to the caller, who closes it
     gate.dispose();
+    stopRecordingInterrupt();
     faultPoint('cleanup');
     await Promise.allSettled([made.sandbox?.destroy(), made.workbench?.dispose()]);
   }

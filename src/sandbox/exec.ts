@@ -123,9 +123,13 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
     timedOut = true;
     void killUntilEnded();
   }, options.timeoutMs);
+  // An abort ends the whole run, whose cleanup removes the container with every process in it: stop
+  // reading at once and kill in the background, never spending the interrupt's short grace time
+  // (SIGINT/SIGTERM end the process within five seconds) waiting for the processes to go.
   const onAbort = (): void => {
     aborted = true;
-    void killUntilEnded();
+    if (!killing) void killAllProcesses(target).catch(() => undefined);
+    stream.destroy();
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   // A container that stops under a long command (under gVisor a memory or fork bomb takes the whole
@@ -150,9 +154,9 @@ export async function execInSandbox(target: ExecTarget, cmd: string[], options: 
   }
   if (containerStopped && !aborted)
     throw new HammerError('SANDBOX_BROKEN', `the sandbox stopped while running ${cmd[0]}`);
+  if (aborted) throw abortError(signal, 'command');
   // Never return while a killer is in flight: it would hit the next command's processes.
   if (killing) await killing;
-  if (aborted) throw abortError(signal, 'command');
   // a timed-out command whose processes did not go away: the next command could not start
   if (isHammerError(killFailure, 'SANDBOX_PIDS_FULL')) throw killFailure;
   if (streamError !== undefined && !timedOut) throw sandboxFailure(streamError, `reading the output of ${cmd[0]}`);

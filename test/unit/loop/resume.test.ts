@@ -50,6 +50,12 @@ describe('resumeRefusal', () => {
     expect(resumeRefusal(s, alive, 'other')).toBeNull();
   });
 
+  it('refuses an interrupted run whose process is still cleaning up, and allows it once that is gone', () => {
+    const s = makeState({ status: 'interrupted', reason: 'interrupted', owner: { pid: 4242, host: 'h' } });
+    expect(resumeRefusal(s, alive, 'h')).toMatch(/still cleaning up .*process 4242/);
+    expect(resumeRefusal(s, dead, 'h')).toBeNull();
+  });
+
   it('allows interrupted and broken runs', () => {
     expect(resumeRefusal(makeState({ status: 'interrupted', reason: 'interrupted' }), alive, 'h')).toBeNull();
     expect(resumeRefusal(makeState({ status: 'error', reason: 'error' }), alive, 'h')).toBeNull();

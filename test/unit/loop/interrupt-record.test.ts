@@ -1,0 +1,73 @@
+// A Ctrl-C is written into the state the moment it arrives, before the cleanup it starts: a cleanup
+// that runs out of its grace time (the process then exits 130 without unwinding) still leaves a
+// state that says `interrupted`, never `running`.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../../src/log.js';
+import { RunRecorder } from '../../../src/loop/phase-runner.js';
+import { RunStore } from '../../../src/state/index.js';
+import type { RunState } from '../../../src/state/run-state.js';
+import { TEST_STATE_KEY } from '../../helpers/state-key.js';
+import { makeState, RUN_ID } from '../state/make-state.js';
+
+let dir: string;
+let store: RunStore;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hb-interrupt-'));
+  store = new RunStore({ dir: join(dir, '.hammer'), key: TEST_STATE_KEY });
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function recorder(state: RunState): Promise<RunRecorder> {
+  await store.create(state);
+  return new RunRecorder(
+    state,
+    store,
+    () => undefined,
+    () => new Date('2026-11-24T08:00:00Z'),
+    createLogger({ level: 'silent' }),
+  );
+}
+
+describe('RunRecorder.interruptOn', () => {
+  it('writes interrupted to the state file when the signal aborts, while the phase in flight still runs', async () => {
+    const rec = await recorder(makeState({ status: 'running' }));
+    const ctl = new AbortController();
+    const stop = rec.interruptOn(ctl.signal);
+    ctl.abort();
+    // nothing else happens in the run (its phase is stuck killing processes): the file already says so
+    await vi.waitFor(async () => expect((await store.read(RUN_ID)).status).toBe('interrupted'));
+    const written = await store.read(RUN_ID);
+    expect(written.reason).toBe('interrupted');
+    stop();
+  });
+
+  it('leaves a run that already ended alone, and a later end is recorded over it', async () => {
+    const ended = await recorder(makeState({ status: 'stable', reason: 'tests_pass' }));
+    const ctl = new AbortController();
+    ended.interruptOn(ctl.signal);
+    ctl.abort();
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await store.read(RUN_ID)).status).toBe('stable');
+  });
+
+  it('records at once when the signal had already aborted, and not at all after stop()', async () => {
+    const rec = await recorder(makeState({ status: 'running' }));
+    rec.interruptOn(AbortSignal.abort());
+    await vi.waitFor(async () => expect((await store.read(RUN_ID)).status).toBe('interrupted'));
+
+    await rm(join(dir, '.hammer'), { recursive: true, force: true });
+    store = new RunStore({ dir: join(dir, '.hammer'), key: TEST_STATE_KEY });
+    const quiet = await recorder(makeState({ status: 'running' }));
+    const ctl = new AbortController();
+    quiet.interruptOn(ctl.signal)();
+    ctl.abort();
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await store.read(RUN_ID)).status).toBe('running');
+  });
+});
