@@ -65,6 +65,8 @@ export const ModelConfigSchema = z.strictObject({
   retries: z.number().int().min(0).max(10),
   replay_run: z.string(),
   edit_format: z.enum(['udiff', 'search-replace', 'auto']),
+  /** Offer the ask requests as provider tools (`auto`: when asking is on, falling back to text if refused). */
+  tools: z.enum(['auto', 'off']).default('auto'),
 });
 
 export const LoopConfigSchema = z.strictObject({

@@ -10,7 +10,8 @@ export { sharedPrefixLength } from './shared-prefix.js';
 export { memorySource, type ContextSource, type SearchHit } from './source.js';
 export { isSourcePath, isTestPath } from './source-files.js';
 export * from './types.js';
-export { parseAskRequests, type AskRequest } from './ask/parse-requests.js';
+export { parseAskRequests, type AskCall, type AskRequest } from './ask/parse-requests.js';
+export { ASK_TOOLS, toolCallRequests, type AskTool, type AskToolCall } from './ask/tool-calls.js';
 export {
   answerRequests,
   repoPath,

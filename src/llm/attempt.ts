@@ -2,6 +2,8 @@
 import { request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { HammerError, isHammerError } from '../errors.js';
+import { ToolCallAssembler } from './tool-calls.js';
+import type { ToolCall } from './types.js';
 import type { StreamParser } from './wire-events.js';
 
 /** Which of our timers ended an attempt. */
@@ -43,6 +45,8 @@ export interface AttemptAnswer {
   promptTokens?: number;
   completionTokens?: number;
   finishReason?: string;
+  /** The tools the model called (absent when none). */
+  toolCalls?: ToolCall[];
 }
 
 /** The result of one attempt. */
@@ -66,16 +70,25 @@ export async function runAttempt(o: AttemptOptions): Promise<AttemptOutcome> {
   let tokens = 0;
   let text = '';
   const answer: Omit<AttemptAnswer, 'text'> = {};
+  const calls = new ToolCallAssembler();
   let done = false;
 
+  const token = (): void => {
+    if (tokens === 0) {
+      clearTimeout(phase);
+      phase = setTimeout(() => fire('idle'), o.idleMs);
+    }
+    tokens++;
+  };
   const take = (events: ReturnType<StreamParser['push']>): void => {
     for (const ev of events) {
-      if (ev.type === 'delta') {
-        if (tokens === 0) {
-          clearTimeout(phase);
-          phase = setTimeout(() => fire('idle'), o.idleMs);
-        }
-        tokens++;
+      if (ev.type === 'tool_call') {
+        // a piece of a tool call is a token too: an answer may be nothing else
+        token();
+        calls.push(ev);
+        o.onDelta('', '');
+      } else if (ev.type === 'delta') {
+        token();
         text += ev.text;
         if (text.length > MAX_ANSWER_CHARS) {
           throw new HammerError('MODEL_ERROR', `the answer grew past ${MAX_ANSWER_CHARS} characters`, {
@@ -126,7 +139,8 @@ export async function runAttempt(o: AttemptOptions): Promise<AttemptOutcome> {
     }
     take(o.parser.end());
     if (!done && answer.finishReason === undefined) return { ok: false, failure: { kind: 'truncated', tokens } };
-    return { ok: true, answer: { text, ...answer } };
+    const toolCalls = calls.result();
+    return { ok: true, answer: { text, ...answer, ...(toolCalls.length > 0 ? { toolCalls } : {}) } };
   } catch (err) {
     if (o.signal?.aborted) return { ok: false, failure: { kind: 'aborted' } };
     if (timedOut !== undefined) return { ok: false, failure: { kind: 'timeout', which: timedOut, tokens } };

@@ -26,6 +26,11 @@ export interface ChatCall {
   body: string;
   createParser: () => StreamParser;
   retries: number;
+  /**
+   * When `body` offers tools: the body without them, and how to tell the server refused them (the
+   * reason, from an HTTP error's status and body; null when it is another error).
+   */
+  withoutTools?: { body: string; refused: (status: number, body: string) => string | null };
 }
 
 /** Everything a generation needs from outside. */
@@ -47,6 +52,8 @@ export async function generateStreamed(
   const deadline = start + t.total * 1000;
   let tokens = 0;
   let firstTokenAt: number | undefined;
+  let body = call.body;
+  let toolsRefused: string | undefined;
 
   const onDelta = (text: string): void => {
     const now = timing.now();
@@ -79,7 +86,7 @@ export async function generateStreamed(
     const outcome = await runAttempt({
       url: call.chatUrl,
       headers: call.headers,
-      body: call.body,
+      body,
       dispatcher: deps.dispatcher,
       parser: call.createParser(),
       signal: req.signal,
@@ -99,9 +106,23 @@ export async function generateStreamed(
         durationMs: end - start,
         firstTokenMs: (firstTokenAt ?? end) - start,
         attempts: attempt,
+        ...(outcome.answer.toolCalls === undefined ? {} : { toolCalls: outcome.answer.toolCalls }),
+        ...(toolsRefused === undefined ? {} : { toolsRefused }),
       };
     }
     if (outcome.failure.kind === 'aborted') throw abortError(req.signal, 'the model request');
+    // a server or model without tool calling: ask again at once, without tools (not a retry)
+    const refused =
+      outcome.failure.kind === 'http' && call.withoutTools && toolsRefused === undefined
+        ? call.withoutTools.refused(outcome.failure.status, outcome.failure.body)
+        : null;
+    if (refused !== null && call.withoutTools) {
+      toolsRefused = refused;
+      body = call.withoutTools.body;
+      deps.logger?.warn({ reason: refused }, 'the model server refused tools; asking again without them');
+      attempt--;
+      continue;
+    }
     const described = describeFailure(call.server, outcome.failure);
     if (!described.retryable || attempt > call.retries) throw afterAttempts(described.error, attempt);
     const wait = Math.max(

@@ -1,6 +1,8 @@
 // The model providers: the only place that speaks HTTP to a model server.
 export type {
   ChatMessage,
+  ToolCall,
+  ToolSpec,
   GenerateProgress,
   GenerateRequest,
   GenerateResult,

@@ -7,6 +7,12 @@ import type { StreamParser, WireEvent } from './wire-events.js';
 
 const count = z.number().int().nonnegative();
 
+/** One tool call in a chunk: always whole, its arguments an object (a string from some servers). */
+export const OllamaToolCallSchema = z.object({
+  id: z.string().optional(),
+  function: z.object({ name: z.string(), arguments: z.unknown().optional() }),
+});
+
 /** One line of a streamed /api/chat answer. */
 export const OllamaChatChunkSchema = z.object({
   model: z.string().optional(),
@@ -15,6 +21,7 @@ export const OllamaChatChunkSchema = z.object({
       role: z.string().optional(),
       content: z.string().optional(),
       thinking: z.string().optional(),
+      tool_calls: z.array(OllamaToolCallSchema).nullish(),
     })
     .optional(),
   done: z.boolean(),
@@ -36,6 +43,8 @@ export class OllamaStreamParser implements StreamParser {
   private readonly lines = new LineDecoder();
   private done = false;
   private failed = false;
+  /** Tool calls seen so far: each chunk's calls are whole, numbered across the stream. */
+  private calls = 0;
 
   push(chunk: Uint8Array): WireEvent[] {
     return this.guard(() => this.lines.push(chunk));
@@ -81,6 +90,16 @@ export class OllamaStreamParser implements StreamParser {
     const text = chunk.message?.content ?? '';
     const thinking = chunk.message?.thinking ?? '';
     if (text !== '' || thinking !== '') events.push({ type: 'delta', text, thinking });
+    for (const call of chunk.message?.tool_calls ?? []) {
+      const args = call.function.arguments;
+      events.push({
+        type: 'tool_call',
+        index: this.calls++,
+        ...(call.id === undefined ? {} : { id: call.id }),
+        name: call.function.name,
+        arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+      });
+    }
     if (chunk.done) {
       this.done = true;
       if (chunk.prompt_eval_count !== undefined || chunk.eval_count !== undefined) {

@@ -10,7 +10,8 @@ import { OllamaErrorSchema, OllamaStreamParser, OllamaTagsSchema } from './ollam
 import { preview } from './preview.js';
 import { type ProviderDeps, resolveDispatcher, resolveTiming } from './provider-deps.js';
 import { checkTimeoutMs, timeoutsOf } from './server-info.js';
-import type { ChatMessage, ModelProvider } from './types.js';
+import { ollamaMessage, toolsField, toolsRefusal } from './tool-wire.js';
+import type { ChatMessage, ModelProvider, ToolSpec } from './types.js';
 import { trimBase } from './urls.js';
 
 const LABEL = 'Ollama';
@@ -22,6 +23,9 @@ export function createOllamaProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
   const model = cfg.name;
   const { dispatcher, close } = resolveDispatcher(deps.dispatcher, cfg.connect_timeout);
   const timing = resolveTiming(deps.timing);
+  let toolsOff = cfg.tools === 'off';
+  const offered = (tools: readonly ToolSpec[] | undefined) =>
+    toolsOff || tools === undefined || tools.length === 0 ? undefined : tools;
   const server: ServerInfo = {
     label: LABEL,
     model,
@@ -34,19 +38,26 @@ export function createOllamaProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
   return {
     name: 'ollama',
     model,
-    generate: (req) =>
-      generateStreamed(
+    generate: async (req) => {
+      const result = await generateStreamed(
         {
           server,
           chatUrl: `${base}/api/chat`,
           headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
-          body: JSON.stringify(ollamaChatBody(cfg, req.messages)),
+          body: JSON.stringify(ollamaChatBody(cfg, req.messages, offered(req.tools))),
+          ...(offered(req.tools) === undefined
+            ? {}
+            : { withoutTools: { body: JSON.stringify(ollamaChatBody(cfg, req.messages)), refused: toolsRefusal } }),
           createParser: () => new OllamaStreamParser(),
           retries: cfg.retries,
         },
         req,
         { dispatcher, timing, logger: deps.logger },
-      ),
+      );
+      // a server that refused tools once is not offered them again
+      if (result.toolsRefused !== undefined) toolsOff = true;
+      return result;
+    },
     check: async (opts = {}) => {
       const res = await getJson(`${base}/api/tags`, {
         dispatcher,
@@ -84,11 +95,16 @@ export function createOllamaProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
   };
 }
 
-/** The JSON body of a streamed /api/chat request. */
-export function ollamaChatBody(cfg: ModelConfig, messages: ChatMessage[]): Record<string, unknown> {
+/** The JSON body (with `tools` when given) of a streamed /api/chat request. */
+export function ollamaChatBody(
+  cfg: ModelConfig,
+  messages: readonly ChatMessage[],
+  tools?: readonly ToolSpec[],
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: cfg.name,
-    messages: messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: messages.map(ollamaMessage),
+    ...(tools === undefined || tools.length === 0 ? {} : { tools: toolsField(tools) }),
     stream: true,
     options: { temperature: cfg.temperature, num_predict: cfg.num_predict, num_ctx: cfg.num_ctx },
   };

@@ -8,6 +8,14 @@ import type { StreamParser, WireEvent } from './wire-events.js';
 const count = z.number().int().nonnegative();
 const text = z.string().nullish();
 
+/** A piece of one tool call in a delta: `arguments` is a fragment of JSON text, to concatenate by `index`. */
+export const OpenAIToolCallDeltaSchema = z.object({
+  index: z.number().int().nonnegative().optional(),
+  id: z.string().nullish(),
+  type: z.string().nullish(),
+  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+});
+
 /** One `data:` event of a streamed chat completion. */
 export const OpenAIChunkSchema = z.object({
   object: z.string().optional(),
@@ -16,7 +24,13 @@ export const OpenAIChunkSchema = z.object({
     z.object({
       index: z.number().optional(),
       delta: z
-        .object({ role: z.string().nullish(), content: text, reasoning_content: text, reasoning: text })
+        .object({
+          role: z.string().nullish(),
+          content: text,
+          reasoning_content: text,
+          reasoning: text,
+          tool_calls: z.array(OpenAIToolCallDeltaSchema).nullish(),
+        })
         .nullish(),
       finish_reason: z.string().nullish(),
     }),
@@ -105,6 +119,16 @@ export class OpenAIStreamParser implements StreamParser {
     const content = choice?.delta?.content ?? '';
     const thinking = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning ?? '';
     if (content !== '' || thinking !== '') events.push({ type: 'delta', text: content, thinking });
+    for (const [i, call] of (choice?.delta?.tool_calls ?? []).entries()) {
+      events.push({
+        type: 'tool_call',
+        // servers that send each call whole in one delta may leave the index out
+        index: call.index ?? i,
+        ...(call.id ? { id: call.id } : {}),
+        ...(call.function?.name ? { name: call.function.name } : {}),
+        ...(call.function?.arguments ? { arguments: call.function.arguments } : {}),
+      });
+    }
     if (choice?.finish_reason) events.push({ type: 'finish', reason: choice.finish_reason });
     const usage = parsed.data.usage;
     if (usage)

@@ -9,7 +9,8 @@ import { OpenAIErrorSchema, OpenAIModelsSchema, OpenAIStreamParser, openAIErrorD
 import { preview } from './preview.js';
 import { type ProviderDeps, resolveDispatcher, resolveTiming } from './provider-deps.js';
 import { checkTimeoutMs, timeoutsOf } from './server-info.js';
-import type { ChatMessage, ModelProvider } from './types.js';
+import { openAIMessage, toolsField, toolsRefusal } from './tool-wire.js';
+import type { ChatMessage, ModelProvider, ToolSpec } from './types.js';
 import { openAIRoot } from './urls.js';
 
 const LABEL = 'the OpenAI-compatible server';
@@ -23,6 +24,9 @@ export function createOpenAIProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
   const auth: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
   const { dispatcher, close } = resolveDispatcher(deps.dispatcher, cfg.connect_timeout);
   const timing = resolveTiming(deps.timing);
+  let toolsOff = cfg.tools === 'off';
+  const offered = (tools: readonly ToolSpec[] | undefined) =>
+    toolsOff || tools === undefined || tools.length === 0 ? undefined : tools;
   const server: ServerInfo = {
     label: LABEL,
     model,
@@ -36,19 +40,26 @@ export function createOpenAIProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
   return {
     name: 'openai',
     model,
-    generate: (req) =>
-      generateStreamed(
+    generate: async (req) => {
+      const result = await generateStreamed(
         {
           server,
           chatUrl: `${root}/v1/chat/completions`,
           headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...auth },
-          body: JSON.stringify(openAIChatBody(cfg, req.messages)),
+          body: JSON.stringify(openAIChatBody(cfg, req.messages, offered(req.tools))),
+          ...(offered(req.tools) === undefined
+            ? {}
+            : { withoutTools: { body: JSON.stringify(openAIChatBody(cfg, req.messages)), refused: toolsRefusal } }),
           createParser: () => new OpenAIStreamParser(),
           retries: cfg.retries,
         },
         req,
         { dispatcher, timing, logger: deps.logger },
-      ),
+      );
+      // a server that refused tools once is not offered them again
+      if (result.toolsRefused !== undefined) toolsOff = true;
+      return result;
+    },
     check: async (opts = {}) => {
       const res = await getJson(`${root}/v1/models`, {
         dispatcher,
@@ -89,11 +100,16 @@ export function createOpenAIProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
   };
 }
 
-/** The JSON body of a streamed chat completion request. */
-export function openAIChatBody(cfg: ModelConfig, messages: ChatMessage[]): Record<string, unknown> {
+/** The JSON body (with `tools` when given) of a streamed chat completion request. */
+export function openAIChatBody(
+  cfg: ModelConfig,
+  messages: readonly ChatMessage[],
+  tools?: readonly ToolSpec[],
+): Record<string, unknown> {
   return {
     model: cfg.name,
-    messages: messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: messages.map(openAIMessage),
+    ...(tools === undefined || tools.length === 0 ? {} : { tools: toolsField(tools) }),
     stream: true,
     temperature: cfg.temperature,
     max_tokens: cfg.num_predict,

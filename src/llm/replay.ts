@@ -1,11 +1,12 @@
 // The replay provider: plays back recorded answers in order, so a run can be reproduced exactly.
 import { HammerError, throwIfAborted } from '../errors.js';
-import type { ModelProvider } from './types.js';
+import type { ModelProvider, ToolCall } from './types.js';
 
-/** A recorded answer: its text, and why the model stopped as the server said (absent when unknown). */
+/** A recorded answer: its text, why the model stopped as the server said (absent when unknown), its tool calls. */
 export interface RecordedAnswer {
   text: string;
   finishReason?: string;
+  toolCalls?: ToolCall[];
 }
 
 /** A provider that answers each request with the next of `answers`, with the finish reason recorded for it. */
@@ -41,6 +42,7 @@ export function createReplayProvider(
         firstTokenMs: elapsed,
         attempts: 1,
         ...(next.finishReason === undefined ? {} : { finishReason: next.finishReason }),
+        ...(next.toolCalls === undefined || next.toolCalls.length === 0 ? {} : { toolCalls: next.toolCalls }),
       };
     },
     check: async (opts = {}) => {

@@ -1,11 +1,28 @@
 // The model contract the loop speaks: our types, never undici's.
 import type { HammerError } from '../errors.js';
 
-/** One message of a chat conversation. */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
+/** A tool call the model made, as the server sent it: `arguments` is the raw JSON text (maybe malformed). */
+export interface ToolCall {
+  /** The server's id for the call (OpenAI's `tool_call_id`), or one we made up (`call_<index>`). */
+  id: string;
+  name: string;
+  arguments: string;
 }
+
+/** A tool offered to the model: a function with a JSON-schema for its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** One message of a chat conversation. */
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  /** An answer; `toolCalls` when it called tools (the next messages answer each call). */
+  | { role: 'assistant'; content: string; toolCalls?: readonly ToolCall[] }
+  /** The answer to one tool call. */
+  | { role: 'tool'; content: string; toolCallId: string; toolName: string };
 
 /** How far a streamed answer has come (reported after every delta). */
 export interface GenerateProgress {
@@ -25,6 +42,8 @@ export interface GenerateRequest {
   signal?: AbortSignal;
   /** Called after each delta; `delta` is the answer text it added ('' for thinking-only chunks). */
   onProgress?: (progress: GenerateProgress, delta: string) => void;
+  /** Tools to offer; a server that refuses tools is asked again without them (see `toolsRefused`). */
+  tools?: readonly ToolSpec[];
 }
 
 /** A complete answer. A partial answer is never returned: it is an error. */
@@ -41,6 +60,10 @@ export interface GenerateResult {
   firstTokenMs: number;
   /** HTTP attempts made (1 when the first one answered). */
   attempts: number;
+  /** The tools the model called, in the order the server numbered them (absent when none). */
+  toolCalls?: ToolCall[];
+  /** Set when tools were offered and the server refused them: why (the answer came without tools). */
+  toolsRefused?: string;
 }
 
 /** What `doctor` learns about the model server. */

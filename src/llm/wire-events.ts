@@ -4,6 +4,11 @@ import type { HammerError } from '../errors.js';
 /** One meaningful piece of a streamed answer. */
 export type WireEvent =
   | { type: 'delta'; text: string; thinking: string }
+  /**
+   * A piece of the tool call numbered `index`: OpenAI streams `arguments` as text fragments to
+   * concatenate (name and id come once); Ollama sends each call whole.
+   */
+  | { type: 'tool_call'; index: number; id?: string; name?: string; arguments?: string }
   | { type: 'usage'; promptTokens?: number; completionTokens?: number }
   | { type: 'finish'; reason: string }
   | { type: 'done' }

@@ -5,9 +5,11 @@ import type { ChatMessage, GenerateResult } from '../llm/index.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { ExecResult } from '../sandbox/types.js';
 import type { AskRecord, Iteration, RunState, ShownItem, TestRecord } from '../state/run-state.js';
-import { askItems, askedShown, replyTo, requestsIn } from './ask.js';
+import { askedIn, askItems, askedShown, askMessages, replyTo } from './ask.js';
+import { renderToolCallsArtifact } from '../state/tool-calls-artifact.js';
 import { startIteration, updateIteration } from '../state/transitions.js';
 import {
+  ASK_TOOLS,
   buildContext,
   changedRanges,
   sharedPrefixLength,
@@ -83,6 +85,8 @@ export async function runIteration(
   const generate = (messages: ChatMessage[]): Promise<GenerateResult> =>
     deps.provider.generate({
       messages,
+      // the requests are offered as tools while asks are left (a server that refuses them gets text only)
+      ...(config.model.tools === 'auto' && asks.length < config.loop.max_asks ? { tools: ASK_TOOLS } : {}),
       ...sig,
       onProgress: (p) =>
         deps.emit({
@@ -108,10 +112,19 @@ export async function runIteration(
     let askTree: readonly ContextEntry[] | null = null;
     for (;;) {
       const a = await generate(messages);
-      const requests =
+      if (a.toolsRefused !== undefined) {
+        deps.emit({
+          type: 'notice',
+          run_id: runId,
+          at: deps.now().toISOString(),
+          level: 'warning',
+          text: `the model server refused tool calls (${a.toolsRefused}); the model asks in the text format for the rest of the run`,
+        });
+      }
+      const { requests, toolCalls } =
         asks.length < config.loop.max_asks
-          ? requestsIn(a.text, { format: config.model.edit_format, strict: config.edits.strict })
-          : [];
+          ? askedIn(a, { format: config.model.edit_format, strict: config.edits.strict })
+          : { requests: [], toolCalls: null };
       if (requests.length === 0) return a;
       const k = asks.length + 1;
       askTree ??= (await prep.workbench.listTree(prep.workbench.head(), { maxEntries: ASK_TREE_ENTRIES, ...sig }))
@@ -121,11 +134,15 @@ export async function runIteration(
       const record: AskRecord = {
         answer_artifact: artifactNames.askAnswer(n, k),
         reply_artifact: artifactNames.askReply(n, k),
+        ...(toolCalls === null ? {} : { tool_calls_artifact: artifactNames.askToolCalls(n, k) }),
         items: askItems(answers),
         chars: reply.length,
       };
       await deps.store.writeArtifact(runId, record.answer_artifact, a.text);
       await deps.store.writeArtifact(runId, record.reply_artifact, reply);
+      if (record.tool_calls_artifact !== undefined && toolCalls !== null) {
+        await deps.store.writeArtifact(runId, record.tool_calls_artifact, renderToolCallsArtifact(toolCalls));
+      }
       asks.push(record);
       asked.push(...askedShown(answers));
       const context = rec.state.iterations.find((i) => i.n === n)?.context;
@@ -133,7 +150,7 @@ export async function runIteration(
         asks: [...asks],
         ...(context ? { context: { ...context, items: [...context.items, ...asked] } } : {}),
       });
-      messages = [...messages, { role: 'assistant', content: a.text }, { role: 'user', content: reply }];
+      messages = [...messages, ...askMessages(a.text, toolCalls, answers, reply, { k, max: config.loop.max_asks })];
     }
   });
   // the sandbox's repository (made in the background since the baseline) is needed from here on

@@ -10,6 +10,8 @@ export const artifactNames = {
   answer: (n: number): string => `${iter(n)}-answer.md`,
   /** The model's k-th answer of iteration n that asked to see more, byte for byte (replayed before the final answer). */
   askAnswer: (n: number, k: number): string => `${iter(n)}-ask-${k}-answer.md`,
+  /** The tool calls of that answer, as JSON (replayed with it), when it asked with tool calls. */
+  askToolCalls: (n: number, k: number): string => `${iter(n)}-ask-${k}-tool-calls.json`,
   /** What the runtime answered to that request (sent to the model as the next user message). */
   askReply: (n: number, k: number): string => `${iter(n)}-ask-${k}-reply.md`,
   /** The normalised patch extracted from iteration n's answer. */

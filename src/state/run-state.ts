@@ -158,9 +158,12 @@ export type PromptContextRecord = z.infer<typeof PromptContextRecordSchema>;
 
 /** One request the model made to see more, and what came of it. */
 export const AskItemSchema = z.strictObject({
-  kind: z.enum(['read', 'search']),
-  /** The file (read) or the fixed string searched for (search), as asked. */
+  /** `invalid`: a tool call that could not be read (malformed arguments, an unknown tool). */
+  kind: z.enum(['read', 'search', 'invalid']),
+  /** The file (read), the fixed string searched for (search) or the tool's name (invalid), as asked. */
   target: z.string(),
+  /** The request came as a provider tool call, not written in the answer's text. */
+  via: z.literal('tool_call').optional(),
   outcome: z.enum(['shown', 'cut', 'missing', 'refused', 'no_hits', 'over_limit']),
   /** The lines shown of a read: "10-40". */
   lines: z.string().optional(),
@@ -176,6 +179,8 @@ export const AskRecordSchema = z.strictObject({
   answer_artifact: ArtifactNameSchema,
   /** What the runtime answered. */
   reply_artifact: ArtifactNameSchema,
+  /** The tool calls of that answer (JSON: id, name, arguments as sent), when it asked with tool calls. */
+  tool_calls_artifact: ArtifactNameSchema.optional(),
   items: z.array(AskItemSchema),
   chars: count,
 });

@@ -10,6 +10,7 @@ import { boundStateTexts } from './bound-texts.js';
 import { isRunId, newRunId, RUN_ID_PATTERN } from './run-id.js';
 import { ArtifactNameSchema, RUN_STATE_SCHEMA_VERSION, RunStateSchema, type RunState } from './run-state.js';
 import { STATE_KEY_ENV, type StateKey } from './state-key.js';
+import { parseToolCallsArtifact, type RecordedToolCall } from './tool-calls-artifact.js';
 import { openSealedState, sealState } from './state-mac.js';
 
 /** The largest state file read or written (its free texts are bounded far below this). */
@@ -220,12 +221,22 @@ export class RunStore {
    * The model answers recorded by a run, in iteration order, with the server's finish reason when
    * it was recorded: what `hammer-box replay <run_id>` plays back.
    */
-  async readReplayAnswers(runId: string): Promise<{ text: string; finishReason?: string }[]> {
+  async readReplayAnswers(
+    runId: string,
+  ): Promise<{ text: string; finishReason?: string; toolCalls?: RecordedToolCall[] }[]> {
     const state = await this.read(runId);
-    const answers: { text: string; finishReason?: string }[] = [];
+    const answers: { text: string; finishReason?: string; toolCalls?: RecordedToolCall[] }[] = [];
     for (const it of [...state.iterations].sort((a, b) => a.n - b.n)) {
-      // the answers that asked to see more came before the iteration's answer
-      for (const ask of it.asks ?? []) answers.push({ text: await this.readArtifact(runId, ask.answer_artifact) });
+      // the answers that asked to see more came before the iteration's answer, with their tool calls
+      for (const ask of it.asks ?? []) {
+        const text = await this.readArtifact(runId, ask.answer_artifact);
+        const calls = ask.tool_calls_artifact;
+        if (calls === undefined) answers.push({ text });
+        else {
+          const toolCalls = parseToolCallsArtifact(await this.readArtifact(runId, calls), `${runId}/${calls}`);
+          answers.push({ text, toolCalls });
+        }
+      }
       if (it.answer === null) continue;
       const text = await this.readArtifact(runId, it.answer.artifact);
       answers.push(it.answer.finish_reason === undefined ? { text } : { text, finishReason: it.answer.finish_reason });

@@ -29,6 +29,7 @@ function modelConfig(over: Partial<ModelConfig>): ModelConfig {
     retries: 0,
     replay_run: '',
     edit_format: 'auto',
+    tools: 'auto',
     ...over,
   };
 }

@@ -101,11 +101,17 @@ function shownLines(it: Iteration, one: (text: string, max?: number) => string):
   }
   for (const [i, ask] of (it.asks ?? []).entries()) {
     const items = ask.items.map((a) => {
-      const what = a.kind === 'read' ? `read ${one(a.target, 80)}` : `search ${JSON.stringify(one(a.target, 60))}`;
+      const what =
+        a.kind === 'read'
+          ? `read ${one(a.target, 80)}`
+          : a.kind === 'search'
+            ? `search ${JSON.stringify(one(a.target, 60))}`
+            : `unusable call of ${one(a.target, 60)}`;
       const how = a.lines ? `lines ${a.lines}` : a.hits === undefined ? '' : `${a.hits} hits`;
       return `${what} (${[a.outcome.replace('_', ' '), how].filter((x) => x !== '').join(', ')})`;
     });
-    out.push(`${pad}asked (${i + 1}): ${items.join('; ')}; answered with ${ask.chars} chars`);
+    const via = ask.tool_calls_artifact === undefined ? '' : ' with tool calls';
+    out.push(`${pad}asked (${i + 1})${via}: ${items.join('; ')}; answered with ${ask.chars} chars`);
   }
   const c = it.context;
   if (!c) return out;

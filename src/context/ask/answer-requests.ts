@@ -63,7 +63,9 @@ export async function answerRequests(
     const answer =
       request.kind === 'read'
         ? await answerRead(request, files, source, limits, left)
-        : await answerSearch(request, source, limits, left);
+        : request.kind === 'search'
+          ? await answerSearch(request, source, limits, left)
+          : { ...none, outcome: 'refused' as const, note: request.reason };
     left -= answer.text.length;
     out.push(answer);
   }

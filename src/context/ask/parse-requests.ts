@@ -4,9 +4,21 @@
 // `<tool_call>`), and JSON tool calls (`{"name": …, "arguments": …}`, OpenAI's `{"function": …}`,
 // lists of them, bare or fenced).
 
-/** One request: a file or a range of its lines, or a search for a fixed string. */
-export type AskRequest =
-  { kind: 'read'; path: string; start: number | null; end: number | null } | { kind: 'search'; query: string };
+/** The provider tool call a request came as (absent for requests written in the content). */
+export interface AskCall {
+  id: string;
+  name: string;
+}
+
+/**
+ * One request: a file or a range of its lines, or a search for a fixed string; `invalid` is a tool
+ * call that could not be read (it is answered with the reason, as every tool call needs an answer).
+ */
+export type AskRequest = (
+  | { kind: 'read'; path: string; start: number | null; end: number | null }
+  | { kind: 'search'; query: string }
+  | { kind: 'invalid'; tool: string; reason: string }
+) & { call?: AskCall };
 
 /** The most requests read from one answer (the rest are ignored). */
 export const MAX_REQUESTS_READ = 32;
@@ -76,7 +88,7 @@ function xmlCalls(text: string): AskRequest[] {
     for (const p of body.matchAll(/<parameter=([\w.-]{1,64})>([\s\S]*?)(?:<\/parameter>|(?=<parameter=)|$)/g)) {
       args[p[1]!] = p[2]!.trim();
     }
-    const r = toRequest(m[1]!, args);
+    const r = toolRequest(m[1]!, args);
     if (r !== null) out.push(r);
   });
   return out;
@@ -100,7 +112,7 @@ function jsonCalls(text: string): AskRequest[] {
       continue;
     }
     for (const call of callsIn(value)) {
-      const r = toRequest(call.name, call.args);
+      const r = toolRequest(call.name, call.args);
       if (r !== null) out.push(r);
     }
   }
@@ -128,7 +140,7 @@ function callsIn(value: unknown, depth = 0): { name: string; args: Record<string
 }
 
 /** A request from a tool's name and arguments (null for a tool that is not one of ours). */
-function toRequest(name: string, args: Record<string, unknown>): AskRequest | null {
+export function toolRequest(name: string, args: Record<string, unknown>): AskRequest | null {
   const n = name.toLowerCase().replace(/^functions\./, '');
   if (READ_NAMES.has(n)) {
     const path = firstString(args, PATH_KEYS);

@@ -22,6 +22,7 @@ const cfg: ModelConfig = {
   retries: 1,
   replay_run: '',
   edit_format: 'auto',
+  tools: 'auto',
 };
 const messages = [{ role: 'user' as const, content: 'hi' }];
 
