@@ -17,7 +17,20 @@ export type Script =
   /** Send headers, then one character of `dribble` every `intervalMs`. */
   | { dribble: string; intervalMs: number }
   /** Answer 200 with this raw text as the body. */
-  | { garbage: string };
+  | { garbage: string }
+  /**
+   * Call tools, after `content` if any: Ollama gets each call whole in one chunk (arguments an
+   * object); OpenAI gets id and name first, then the arguments' JSON text in `fragment`-character
+   * pieces (default 5), the calls' pieces interleaved by index across events, then finish_reason
+   * "tool_calls". A string `arguments` is sent as is (to script malformed JSON on the OpenAI wire).
+   */
+  | { toolCalls: ScriptedToolCall[]; content?: string; fragment?: number };
+
+/** One scripted tool call. */
+export interface ScriptedToolCall {
+  name: string;
+  arguments: Record<string, unknown> | string;
+}
 
 /** A request the server received. */
 export interface RecordedRequest {
@@ -203,6 +216,14 @@ function serveScript(
   const write = (s: string): void => {
     if (!res.destroyed) res.write(s);
   };
+  if ('toolCalls' in entry) {
+    write(f.start());
+    if (entry.content) write(f.delta(entry.content));
+    for (const piece of f.toolCalls(entry.toolCalls, entry.fragment ?? 5)) write(piece);
+    write(f.final(wire === 'ollama' ? 'stop' : 'tool_calls', promptTokens(body), entry.toolCalls.length));
+    res.end();
+    return;
+  }
   let pieces: string[];
   let gap: number;
   let finish: () => void;
@@ -292,6 +313,43 @@ class Framer {
       });
     }
     return `${out}data: [DONE]\n\n`;
+  }
+
+  /** The chunks (Ollama) or events (OpenAI) that carry these calls. */
+  toolCalls(calls: ScriptedToolCall[], fragment: number): string[] {
+    const text = (a: ScriptedToolCall['arguments']): string => (typeof a === 'string' ? a : JSON.stringify(a));
+    if (this.wire === 'ollama') {
+      return calls.map(
+        (c) =>
+          `${JSON.stringify({
+            model: this.model,
+            created_at: new Date().toISOString(),
+            message: {
+              role: 'assistant',
+              content: '',
+              tool_calls: [
+                { function: { name: c.name, arguments: typeof c.arguments === 'string' ? {} : c.arguments } },
+              ],
+            },
+            done: false,
+          })}\n`,
+      );
+    }
+    const event = (tc: Record<string, unknown>): string =>
+      this.sse({
+        ...this.head(),
+        choices: [{ index: 0, delta: { tool_calls: [tc] }, logprobs: null, finish_reason: null }],
+      });
+    const out = calls.map((c, index) =>
+      event({ index, id: `call_test_${index}`, type: 'function', function: { name: c.name, arguments: '' } }),
+    );
+    const pieces = calls.map((c) => split(text(c.arguments), fragment));
+    for (let k = 0; pieces.some((p) => k < p.length); k++) {
+      pieces.forEach((p, index) => {
+        if (k < p.length) out.push(event({ index, function: { arguments: p[k] } }));
+      });
+    }
+    return out;
   }
 
   error(message: string): string {

@@ -102,3 +102,47 @@ describe('names and URLs', () => {
     expect(preview('🦀'.repeat(100), 3)).toBe('🦀🦀🦀…');
   });
 });
+
+describe('tools in request bodies', () => {
+  const tools = [{ name: 'read_file', description: 'Show a file.', parameters: { type: 'object', properties: {} } }];
+  const calls = [{ id: 'call_a', name: 'read_file', arguments: '{"path":"a.py"}' }];
+  const convo = [
+    { role: 'user' as const, content: 'fix it' },
+    { role: 'assistant' as const, content: '', toolCalls: calls },
+    { role: 'tool' as const, content: 'the file', toolCallId: 'call_a', toolName: 'read_file' },
+  ];
+  const fn = {
+    type: 'function',
+    function: { name: 'read_file', description: 'Show a file.', parameters: tools[0]!.parameters },
+  };
+
+  it('offers tools to Ollama and continues with the call (arguments as an object) and a tool message by name', () => {
+    const body = ollamaChatBody(cfg, convo, tools);
+    expect(body.tools).toEqual([fn]);
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'fix it' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ function: { name: 'read_file', arguments: { path: 'a.py' } } }],
+      },
+      { role: 'tool', content: 'the file', tool_name: 'read_file' },
+    ]);
+    expect(ollamaChatBody(cfg, messages)).not.toHaveProperty('tools');
+  });
+
+  it('offers tools to OpenAI-compatible servers and continues with the call (arguments as text) and a tool message by id', () => {
+    const body = openAIChatBody(cfg, convo, tools);
+    expect(body.tools).toEqual([fn]);
+    expect(body.messages).toEqual([
+      { role: 'user', content: 'fix it' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.py"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_a', content: 'the file' },
+    ]);
+    expect(openAIChatBody(cfg, messages, [])).not.toHaveProperty('tools');
+  });
+});
