@@ -34,6 +34,16 @@ describe('resolveConfig', () => {
     expect(config.git.branch_prefix).toBe('EngineerExternal/');
   });
 
+  it('offers tools by default; [model] tools takes "off" and refuses anything else, naming the key', async () => {
+    expect((await resolveConfig({ env: {} })).config.model.tools).toBe('auto');
+    const off = join(dir, 'off.toml');
+    await writeFile(off, '[model]\ntools = "off"\n');
+    expect((await resolveConfig({ configFile: off, env: {} })).config.model.tools).toBe('off');
+    const bad = join(dir, 'bad.toml');
+    await writeFile(bad, '[model]\ntools = "always"\n');
+    expect(await expectConfigError(resolveConfig({ configFile: bad, env: {} }))).toMatch(/model\.tools/);
+  });
+
   it('applies layers in order: defaults < repo < --config < env < flags', async () => {
     await mkdir(join(dir, '.hammer'));
     await writeFile(
