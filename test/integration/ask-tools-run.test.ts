@@ -163,3 +163,56 @@ describe.each(['openai', 'ollama'] as const)(
     });
   },
 );
+
+describe('run: a model without tool support falls back to the text format, once, with a notice', () => {
+  let fx: PythonFixture;
+  let server: ModelServer;
+  let result: CliResult;
+  let state: RunState;
+
+  beforeAll(async () => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build it first with 'make build'.`);
+    await toolchainImage('python');
+    fx = await createPythonFixture();
+    server = await startModelServer({
+      script: [
+        { status: 400, body: { error: 'registry.ollama.ai/library/test-model:latest does not support tools' } },
+        { answer: 'READ calc.py' },
+        { answer: answerWith(FIX_PATCH) },
+      ],
+    });
+    result = await cli([
+      'run',
+      '--repo',
+      fx.repo.path,
+      '--directive',
+      fx.directive,
+      '--provider',
+      'ollama',
+      '--model',
+      'test-model',
+      '--llm-url',
+      server.url,
+      '--max-iterations',
+      '2',
+      '--json',
+    ]);
+    const doc = JSON.parse(result.stdout) as { run_id: string };
+    state = await readState(fx.repo.path, doc.run_id);
+  }, 600_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await fx?.cleanup();
+  });
+
+  it('asks again without tools, never offers them again, and the text request is answered', () => {
+    expect(result.code, result.stderr).toBe(0);
+    expect(state.status).toBe('stable');
+    expect(server.chatRequests().map((r) => 'tools' in (r.body as object))).toEqual([true, false, false]);
+    expect(result.stderr).toContain('refused tool calls');
+    expect(state.iterations[0]!.asks![0]!.items[0]).toMatchObject({ kind: 'read', target: 'calc.py' });
+    expect(state.iterations[0]!.asks![0]!.items[0]).not.toHaveProperty('via');
+    expect(messagesOf(server, 2)[3]).toMatchObject({ role: 'user' });
+  });
+});
