@@ -1,7 +1,8 @@
 // What the context layer keeps for a run, by blob id: texts read and their parses. A file unchanged
-// between prompts is read and parsed once.
+// between prompts is read and parsed once, and a tree listed once is indexed once.
 import { analyzeSource, languageForPath, type SourceAnalysis } from '../syntax/index.js';
-import type { ContextText } from './types.js';
+import { indexTree, type TreeIndex } from './tree-index.js';
+import type { ContextEntry, ContextText } from './types.js';
 
 /** Bytes of texts kept at most (the oldest are dropped first). */
 const MAX_TEXT_BYTES = 64 * 1024 * 1024;
@@ -13,6 +14,7 @@ export class ParseCache {
   private readonly parses = new Map<string, Promise<SourceAnalysis>>();
   private readonly texts = new Map<string, ContextText>();
   private textBytes = 0;
+  private readonly indexes = new WeakMap<readonly ContextEntry[], TreeIndex>();
 
   /** How many texts were parsed (not served from the cache). */
   parsed = 0;
@@ -42,6 +44,16 @@ export class ParseCache {
     await Promise.all(
       [...languages].map((l) => analyzeSource(l, '', { definitions: true, imports: true, identifiers: true })),
     );
+  }
+
+  /** The index of a tree listing, built once per listing (a workbench lists each commit once). */
+  index(tree: readonly ContextEntry[]): TreeIndex {
+    let index = this.indexes.get(tree);
+    if (index === undefined) {
+      index = indexTree(tree);
+      this.indexes.set(tree, index);
+    }
+    return index;
   }
 
   /** A text read earlier for this blob (under any path: the caller sets the path). */
