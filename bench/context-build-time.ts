@@ -1,7 +1,11 @@
 // How long building the prompt takes on a 5,000-file repository in git: the first prompt of a run
 // (nothing parsed yet) and a later one (texts and parses cached by blob id), in wall-clock and in this
 // process's CPU time (which a loaded machine stretches less), beside the old selection's build.
+import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { z } from 'zod';
 import { buildContext, ParseCache, type ContextEntry } from '../src/context/index.js';
 import { resolveUserRepo, Workbench } from '../src/git/index.js';
 import { CONTEXT_READ_BYTES, workbenchSource } from '../src/loop/context-source.js';
@@ -13,6 +17,15 @@ import { heading, printFigure } from './lib.js';
 import { newPrompt, testRecord, type PromptLimits } from './context.js';
 
 const TIMING_RUNS = 10;
+/** Fresh processes per warm-up mode (each lists, warms and builds once). */
+const FIRST_RUNS = 5;
+
+/** One first prompt build in a fresh node process (bench/context-first-build.ts). */
+async function firstBuild(dir: string, mode: 'rehearsal' | 'grammars'): Promise<{ wall: number; cpu: number }> {
+  const script = fileURLToPath(new URL('./context-first-build.js', import.meta.url));
+  const { stdout } = await execFileAsync(process.execPath, [script, dir, mode]);
+  return z.object({ wall: z.number(), cpu: z.number() }).parse(JSON.parse(stdout));
+}
 
 /** Wall-clock and CPU milliseconds of each of `n` runs of `fn`, after one unmeasured run. */
 async function sampleWithCpu(
@@ -32,6 +45,8 @@ async function sampleWithCpu(
   }
   return { wall, cpu };
 }
+
+const execFileAsync = promisify(execFile);
 
 const load = (): string =>
   loadavg()
@@ -85,7 +100,7 @@ export async function benchBuildTime(c: ContextCase, limits: PromptLimits): Prom
       `load average ${loadBefore} before these runs, ${load()} after (2 cores: above 2, runs wait for a core)\n`,
     );
     printFigure({
-      name: 'first prompt: read, parse (cold), rank, render; wall',
+      name: 'first prompt (nothing parsed yet): read, parse, rank, render; wall',
       samples: cold.wall,
       reference: { name: 'old selection (heads of named files), wall', samples: old.wall },
       targetMedian: 100,
@@ -105,6 +120,32 @@ export async function benchBuildTime(c: ContextCase, limits: PromptLimits): Prom
     const listing = await sampleWithCpu(TIMING_RUNS, (k) => {
       const wb = lists[k + 1]!;
       return wb.listTree(wb.head(), { maxEntries: 100_000 });
+    });
+    const first = {
+      new: { wall: [] as number[], cpu: [] as number[] },
+      old: { wall: [] as number[], cpu: [] as number[] },
+    };
+    for (let k = 0; k < FIRST_RUNS; k++) {
+      for (const mode of ['rehearsal', 'grammars'] as const) {
+        const r = await firstBuild(dir, mode);
+        const into = mode === 'rehearsal' ? first.new : first.old;
+        into.wall.push(r.wall);
+        into.cpu.push(r.cpu);
+      }
+    }
+    process.stdout.write(
+      `fresh processes (a run's first prompt), warmed while a 1 s sandbox start would run; load ${load()}\n`,
+    );
+    printFigure({
+      name: "a run's first prompt (fresh process); wall",
+      samples: first.new.wall,
+      reference: { name: 'only the grammars loaded beforehand (before), wall', samples: first.old.wall },
+      targetMedian: 100,
+    });
+    printFigure({
+      name: '  the same, CPU time of the process (git excluded)',
+      samples: first.new.cpu,
+      reference: { name: 'only the grammars loaded beforehand (before), CPU', samples: first.old.cpu },
     });
     printFigure({ name: 'listing the tree (git ls-tree; done while the sandbox starts)', samples: listing.wall });
     for (const wb of workbenches) await wb.dispose();

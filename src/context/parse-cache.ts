@@ -2,6 +2,7 @@
 // between prompts is read and parsed once, and a tree listed once is indexed once.
 import { analyzeSource, languageForPath, type SourceAnalysis } from '../syntax/index.js';
 import { indexTree, type TreeIndex } from './tree-index.js';
+import { rehearseBuilds } from './warm-up.js';
 import type { ContextEntry, ContextText } from './types.js';
 
 /** Bytes of texts kept at most (the oldest are dropped first). */
@@ -36,14 +37,16 @@ export class ParseCache {
   }
 
   /**
-   * Load the grammars of the languages among `paths` and compile their queries, in the background of
-   * something slower (the sandbox's start), so the first prompt does not pay for it.
+   * Load the grammars of the languages among `paths`, compile their queries, and rehearse a prompt
+   * build in each, in the background of something slower (the sandbox's start), so the first prompt
+   * pays neither for loading nor for the engine's first, unoptimised runs of the parser and this code.
    */
   async warm(paths: readonly string[]): Promise<void> {
     const languages = new Set(paths.map(languageForPath).filter((l) => l !== null));
     await Promise.all(
       [...languages].map((l) => analyzeSource(l, '', { definitions: true, imports: true, identifiers: true })),
     );
+    await rehearseBuilds(languages);
   }
 
   /** The index of a tree listing, built once per listing (a workbench lists each commit once). */
