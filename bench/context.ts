@@ -13,21 +13,18 @@ import {
   type ContextEntry,
   type ContextResult,
 } from '../src/context/index.js';
-import { resolveUserRepo, Workbench } from '../src/git/index.js';
-import { workbenchSource } from '../src/loop/context-source.js';
 import { buildPrompt, type BuiltPrompt } from '../src/loop/prompt.js';
 import { cutTestOutput, parseTestOutput } from '../src/test-output/index.js';
 import type { TestRecord } from '../src/state/run-state.js';
 import { LANGUAGE_IDS, preloadGrammars } from '../src/syntax/index.js';
-import { contextCorpus, lineOf, noise, type ContextCase } from './context-corpus/index.js';
-import { largeRepoFiles, makeGitRepo, removeDir } from './fixtures.js';
+import { contextCorpus, lineOf, type ContextCase } from './context-corpus/index.js';
 import { selectContextFiles } from './legacy-context.js';
 import { buildPrompt as legacyPrompt, type PromptFile } from './legacy-prompt.js';
-import { heading, median, printFigure, sample } from './lib.js';
+import { benchBuildTime } from './context-build-time.js';
+import { heading, median, printFigure } from './lib.js';
 
-type PromptLimits = Parameters<typeof buildPrompt>[0]['limits'];
-
-const TIMING_RUNS = 10;
+/** The prompt limits of the config. */
+export type PromptLimits = Parameters<typeof buildPrompt>[0]['limits'];
 
 /** The context section of `make bench`: the corpus figures, then the build time on a large repository. */
 export async function benchContext(): Promise<void> {
@@ -35,7 +32,10 @@ export async function benchContext(): Promise<void> {
   await preloadGrammars(LANGUAGE_IDS);
   const cases = contextCorpus();
   await benchCorpus(cases, config.prompt);
-  await benchLargeRepo(cases, config.prompt);
+  await benchBuildTime(
+    cases.find((k) => k.name.startsWith('py exception raised deep'))!,
+    config.prompt,
+  );
 }
 
 /** Recall, prompt size and shared prefix over the corpus, beside the old selection. */
@@ -183,7 +183,8 @@ async function contextFor(
   );
 }
 
-function newPrompt(
+/** The prompt of a case's iteration with the new context. */
+export function newPrompt(
   c: ContextCase,
   tree: ContextEntry[],
   context: ContextResult,
@@ -251,77 +252,8 @@ function oldPrompt(
   return { prompt, files: shown };
 }
 
-/** The prompt build on a 5,000-file repository in git: the tree listed, then the context and the prompt. */
-async function benchLargeRepo(cases: ContextCase[], limits: PromptLimits): Promise<void> {
-  const c = cases.find((k) => k.name.startsWith('py exception raised deep'))!;
-  const files: Record<string, string> = { ...largeRepoFiles(5000 - Object.keys(c.files).length - 40, 40 * 1024 ** 2) };
-  Object.assign(files, noise('python', 'vendor_like', 40), c.files);
-  heading(
-    `context: building the prompt on a ${Object.keys(files).length}-file repository (git, cold and cached parses)`,
-  );
-  const dir = await makeGitRepo(files, 'hb-bench-context-');
-  try {
-    const repo = await resolveUserRepo(dir, 'main');
-    const identity = { name: 'bench', email: 'bench@localhost' };
-    const workbenches: Workbench[] = [];
-    const fresh = async (): Promise<Workbench> => {
-      const wb = await Workbench.create(repo, repo.baseCommit, { identity });
-      workbenches.push(wb);
-      return wb;
-    };
-    const build = async (wb: Workbench, cache: ParseCache): Promise<void> => {
-      const listed = await wb.listTree(wb.head(), { maxEntries: 100_000 });
-      const context = await buildContext(
-        {
-          tree: listed.entries,
-          directive: c.directive,
-          failureOutput: c.output,
-          changed: new Map(),
-          budget: { chars: limits.budget_chars, fileMaxBytes: limits.file_max_bytes, mapChars: limits.map_chars },
-        },
-        workbenchSource(wb, wb.head()),
-        cache,
-      );
-      newPrompt(c, listed.entries, context, limits, c.output, '', 1);
-    };
-    // as in a run: prepare lists the tree and warms the grammars while the sandbox starts
-    const wbs = await Promise.all(Array.from({ length: TIMING_RUNS + 1 }, fresh));
-    for (const wb of wbs) await wb.listTree(wb.head(), { maxEntries: 100_000 });
-    await new ParseCache().warm(Object.keys(files));
-    let k = 0;
-    printFigure({
-      name: 'first prompt: read, parse (cold), rank, render',
-      samples: await sample(TIMING_RUNS, () => build(wbs[k++]!, new ParseCache())),
-      targetMedian: 100,
-    });
-    const cache = new ParseCache();
-    await build(wbs[TIMING_RUNS]!, cache);
-    printFigure({
-      name: 'later prompt: texts and parses cached by blob id',
-      samples: await sample(TIMING_RUNS, () => build(wbs[TIMING_RUNS]!, cache)),
-      targetMedian: 100,
-    });
-    const lists = await Promise.all(Array.from({ length: TIMING_RUNS }, fresh));
-    let j = 0;
-    printFigure({
-      name: 'listing the tree (git ls-tree; done while the sandbox starts)',
-      samples: await sample(
-        TIMING_RUNS,
-        () => {
-          const wb = lists[j++]!;
-          return wb.listTree(wb.head(), { maxEntries: 100_000 });
-        },
-        0,
-      ),
-    });
-    for (const wb of workbenches) await wb.dispose();
-  } finally {
-    await removeDir(dir);
-  }
-}
-
 /** The test record the loop makes of this output: cut once, keeping the failure blocks. */
-function testRecord(output: string, limits: PromptLimits): TestRecord {
+export function testRecord(output: string, limits: PromptLimits): TestRecord {
   const report = parseTestOutput(output);
   return {
     command: 'the tests',

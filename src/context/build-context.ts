@@ -12,7 +12,7 @@ import { FILE_OVERHEAD, planContext, rankCandidates, type Candidate, type Contex
 import { lineRegion } from './regions.js';
 import { dirName, isSkippedPath, isTestPath } from './source-files.js';
 import type { ContextSource } from './source.js';
-import { indexTree, type TreeIndex } from './tree-index.js';
+import type { TreeIndex } from './tree-index.js';
 import type { AskedItem, ContextEntry, ContextResult, ContextText, LineRange, ShownReason } from './types.js';
 
 /** What the context is built from. */
@@ -59,7 +59,7 @@ export async function buildContext(
   source: ContextSource,
   cache: ParseCache,
 ): Promise<ContextResult> {
-  const index = indexTree(input.tree);
+  const index = cache.index(input.tree);
   const nodes = new Map<string, Node>();
   const node = (path: string, reason: ShownReason, detail: string, distance: number): Node | null => {
     if (!index.has(path)) return null;

@@ -1,7 +1,9 @@
 // What the context layer keeps for a run, by blob id: texts read and their parses. A file unchanged
-// between prompts is read and parsed once.
+// between prompts is read and parsed once, and a tree listed once is indexed once.
 import { analyzeSource, languageForPath, type SourceAnalysis } from '../syntax/index.js';
-import type { ContextText } from './types.js';
+import { indexTree, type TreeIndex } from './tree-index.js';
+import { rehearseBuilds } from './warm-up.js';
+import type { ContextEntry, ContextText } from './types.js';
 
 /** Bytes of texts kept at most (the oldest are dropped first). */
 const MAX_TEXT_BYTES = 64 * 1024 * 1024;
@@ -13,6 +15,7 @@ export class ParseCache {
   private readonly parses = new Map<string, Promise<SourceAnalysis>>();
   private readonly texts = new Map<string, ContextText>();
   private textBytes = 0;
+  private readonly indexes = new WeakMap<readonly ContextEntry[], TreeIndex>();
 
   /** How many texts were parsed (not served from the cache). */
   parsed = 0;
@@ -34,14 +37,26 @@ export class ParseCache {
   }
 
   /**
-   * Load the grammars of the languages among `paths` and compile their queries, in the background of
-   * something slower (the sandbox's start), so the first prompt does not pay for it.
+   * Load the grammars of the languages among `paths`, compile their queries, and rehearse a prompt
+   * build in each, in the background of something slower (the sandbox's start), so the first prompt
+   * pays neither for loading nor for the engine's first, unoptimised runs of the parser and this code.
    */
   async warm(paths: readonly string[]): Promise<void> {
     const languages = new Set(paths.map(languageForPath).filter((l) => l !== null));
     await Promise.all(
       [...languages].map((l) => analyzeSource(l, '', { definitions: true, imports: true, identifiers: true })),
     );
+    await rehearseBuilds(languages);
+  }
+
+  /** The index of a tree listing, built once per listing (a workbench lists each commit once). */
+  index(tree: readonly ContextEntry[]): TreeIndex {
+    let index = this.indexes.get(tree);
+    if (index === undefined) {
+      index = indexTree(tree);
+      this.indexes.set(tree, index);
+    }
+    return index;
   }
 
   /** A text read earlier for this blob (under any path: the caller sets the path). */

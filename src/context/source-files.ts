@@ -34,14 +34,22 @@ const MANIFESTS = new Set(['go.mod', 'Cargo.toml', 'package.json', 'pyproject.to
 
 /** The path is inside a vendored, generated or tool directory. */
 export function isSkippedPath(path: string): boolean {
-  const parts = path.split('/');
-  return parts.slice(0, -1).some((p) => SKIPPED_DIRS.has(p) || (p.startsWith('.') && p !== '.'));
+  return isSkippedDir(dirName(path));
+}
+
+/** The directory ('' for the root) is, or is inside, a vendored, generated or tool directory. */
+export function isSkippedDir(dir: string): boolean {
+  if (dir === '') return false;
+  return dir.split('/').some((p) => SKIPPED_DIRS.has(p) || (p.startsWith('.') && p !== '.'));
 }
 
 /** The path is a source file or a project manifest (not minified, not vendored). */
 export function isSourcePath(path: string): boolean {
-  if (isSkippedPath(path)) return false;
-  const base = baseName(path);
+  return !isSkippedPath(path) && isSourceName(baseName(path));
+}
+
+/** A file of this name (last segment) is source code or a project manifest, wherever it is. */
+export function isSourceName(base: string): boolean {
   if (MANIFESTS.has(base)) return true;
   if (/\.min\.[a-z]+$/.test(base) || base.endsWith('.d.ts')) return false;
   const dot = base.lastIndexOf('.');

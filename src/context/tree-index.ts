@@ -1,5 +1,5 @@
 // The tree as the context layer looks things up in it: by path, by base name, by directory.
-import { baseName, dirName, isSkippedPath, isSourcePath } from './source-files.js';
+import { baseName, isSkippedDir, isSkippedPath, isSourceName } from './source-files.js';
 import type { ContextEntry } from './types.js';
 
 /** Lookups over a tree's regular files (symlinks and submodules left out). */
@@ -14,18 +14,27 @@ export interface TreeIndex {
   has(path: string): boolean;
 }
 
-/** Index a tree listing. */
+/** Index a tree listing (each directory is classified once, not each path). */
 export function indexTree(entries: readonly ContextEntry[]): TreeIndex {
   const byPath = new Map<string, ContextEntry>();
   const byBase = new Map<string, string[]>();
   const byDir = new Map<string, string[]>();
+  const skippedDirs = new Map<string, boolean>();
   const sources: string[] = [];
   for (const e of entries) {
     if (e.kind === 'symlink' || e.kind === 'submodule') continue;
+    const slash = e.path.lastIndexOf('/');
+    const dir = slash < 0 ? '' : e.path.slice(0, slash);
+    const base = e.path.slice(slash + 1);
     byPath.set(e.path, e);
-    push(byBase, baseName(e.path), e.path);
-    push(byDir, dirName(e.path), e.path);
-    if (isSourcePath(e.path)) sources.push(e.path);
+    push(byBase, base, e.path);
+    const siblings = byDir.get(dir);
+    if (siblings) siblings.push(e.path);
+    else {
+      byDir.set(dir, [e.path]);
+      skippedDirs.set(dir, isSkippedDir(dir));
+    }
+    if (!skippedDirs.get(dir) && isSourceName(base)) sources.push(e.path);
   }
   return { byPath, byBase, byDir, sources, has: (p) => byPath.has(p) };
 }
