@@ -21,7 +21,9 @@ export default class SummaryLineReporter implements Reporter {
     failed += unhandledErrors.length;
     // the gVisor tests left out (make test GVISOR=0, or no runsc under GVISOR=auto) are named, not hidden
     const leftOut =
-      (process.env['HAMMER_GVISOR'] === 'off' ? '; gVisor tests left out (the engine offers no runsc, or GVISOR=0)' : '') +
+      (process.env['HAMMER_GVISOR'] === 'off'
+        ? '; gVisor tests left out (the engine offers no runsc, or GVISOR=0)'
+        : '') +
       (process.env['HAMMER_PODMAN'] === 'off' ? '; Podman test left out (Podman not installed, or PODMAN=0)' : '');
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${leftOut}\n`);
   }
