@@ -56,8 +56,9 @@ export async function makeGitRepo(files: Record<string, string | Buffer>, prefix
     await mkdir(dirname(join(dir, name)), { recursive: true });
     await writeFile(join(dir, name), content);
   }
-  await git(dir, ['add', '--all']);
-  await git(dir, ['commit', '--quiet', '--no-verify', '-m', 'base']);
+  // no automatic gc: one left running in the background would race a caller's own `git gc`
+  await git(dir, ['-c', 'gc.auto=0', 'add', '--all']);
+  await git(dir, ['-c', 'gc.auto=0', 'commit', '--quiet', '--no-verify', '-m', 'base']);
   return dir;
 }
 

@@ -36,10 +36,22 @@ const modelFlags = (url: string) => ({ provider: 'ollama', name: MODEL, url });
 
 /** Run the loop benchmarks and print their figures. */
 export async function benchLoop(): Promise<void> {
-  const runIds: string[] = [];
-  try {
+  await withRunCleanup(async (runIds) => {
     await benchOwnCost(runIds);
     await benchStartup(runIds, { model: MODEL });
+  });
+}
+
+/** Only the start figure (`make bench BENCH=startup`), the loop section's second part. */
+export async function benchLoopStartup(): Promise<void> {
+  await withRunCleanup((runIds) => benchStartup(runIds, { model: MODEL }));
+}
+
+/** Run `body`, then remove whatever the runs it names left on the engine (and say so). */
+async function withRunCleanup(body: (runIds: string[]) => Promise<void>): Promise<void> {
+  const runIds: string[] = [];
+  try {
+    await body(runIds);
   } finally {
     // every run removes its own sandbox; anything left is a bug, removed (and said) here
     const left = await new DockerSandboxEngine({ docker: createDockerClient(benchEnv()) }).gc({ runIds });

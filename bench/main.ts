@@ -12,7 +12,7 @@ import { benchEdits } from './edits.js';
 import { benchFocus } from './focus.js';
 import { benchRuntime } from './fixtures.js';
 import { benchImages } from './images.js';
-import { benchLoop } from './loop.js';
+import { benchLoop, benchLoopStartup } from './loop.js';
 import { benchSandbox } from './sandbox.js';
 import { benchSyntax } from './syntax.js';
 
@@ -21,6 +21,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   sandbox: benchSandbox,
   images: benchImages,
   loop: benchLoop,
+  startup: benchLoopStartup,
   concurrency: benchConcurrency,
   focus: benchFocus,
   edits: benchEdits,

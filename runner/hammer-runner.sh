@@ -5,9 +5,14 @@
 # that runs in the sandbox (the repo's tests) cannot change it between calls.
 #
 # Ops:
-#   init [<paths-file>]           git init the workspace, neutralise attributes, commit "base": every
+#   init [<paths-file> [<pack> <tree>]]
+#                                 git init the workspace, neutralise attributes, commit "base": every
 #                                 file, or exactly the NUL-separated paths listed in <paths-file>
-#                                 (under .git/hammer/; so tests that ran before init add nothing)
+#                                 (under .git/hammer/; so tests that ran before init add nothing).
+#                                 With <pack> <tree>: the host placed <tree>'s objects as
+#                                 .git/hammer/base.pack and .idx (pack checksum <pack>); the index is
+#                                 read from <tree> and refreshed, which fails when any file differs
+#                                 from it (nothing is hashed into new objects)
 #   apply-check [flags] <patch>   git apply --check; git's message on stderr is the reason
 #   apply [flags] <patch>         git apply (flags: --recount --ignore-whitespace --inaccurate-eof -pN -CN)
 #   commit <message>              git add -A && git commit (fixed author and date, hooks off)
@@ -193,15 +198,24 @@ op_init() {
     say "init: $ws already has a repository"
     result 1
   fi
-  if [ $# -gt 1 ] || { [ $# -eq 1 ] && ! patch_path_ok "$1"; }; then
-    say "usage: init [<paths-file under .git/hammer/>]"
+  if [ $# -gt 3 ] || [ $# -eq 2 ] || { [ $# -ge 1 ] && ! patch_path_ok "$1"; } ||
+    { [ $# -eq 3 ] && ! { is_hash "$2" && is_hash "$3" && patch_path_ok "$GIT_DIR/hammer/base.pack" &&
+      patch_path_ok "$GIT_DIR/hammer/base.idx"; }; }; then
+    say "usage: init [<paths-file under .git/hammer/> [<pack hash> <tree>]]"
     result 2
   fi
   g -c init.defaultBranch=hammer init -q --template= "$ws" >/dev/null || result 1
   if ! { neutralise && local_config; }; then result 1; fi
   # -f: the host placed exactly the base tree, ignored-but-tracked files included. The objects live
   # only as long as the sandbox, so they are stored uncompressed (zlib dominates adding a large tree).
-  if [ $# -eq 1 ]; then
+  if [ $# -eq 3 ]; then
+    # the pack holds the tree the host archived: read the index from it, then refresh it, which
+    # hashes each file and fails on any that differs (the baseline's tests ran first)
+    { mv -f "$GIT_DIR/hammer/base.pack" "$GIT_DIR/objects/pack/pack-$2.pack" &&
+      mv -f "$GIT_DIR/hammer/base.idx" "$GIT_DIR/objects/pack/pack-$2.idx"; } || result 1
+    g read-tree "$3" || result 1
+    g update-index --refresh >&2 || result 1
+  elif [ $# -eq 1 ]; then
     g -c core.looseCompression=0 add -f --pathspec-from-file="$1" --pathspec-file-nul || result 1
   else
     g -c core.looseCompression=0 add -A -f || result 1

@@ -81,6 +81,30 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   const resolved = options.recorded
     ? await resolveResumeConfig({ ...sources, recorded: options.recorded })
     : await resolveConfig(sources);
+  // the engine is reached (ping, info) while the repository is read; its failure counts only once
+  // the repository checks passed, so a bad repository is still reported as that (and stops it)
+  const opening = new AbortController();
+  const opened = openEngine(
+    engineLib,
+    env,
+    options.signal ? AbortSignal.any([options.signal, opening.signal]) : opening.signal,
+  );
+  opened.catch(() => undefined);
+  try {
+    return await runOpened(options, resolved, env, repo, opened);
+  } finally {
+    opening.abort();
+  }
+}
+
+/** `run` once the configuration is resolved and the engine is being reached. */
+async function runOpened(
+  options: RunOptions,
+  resolved: Awaited<ReturnType<typeof resolveConfig>>,
+  env: NodeJS.ProcessEnv,
+  repo: string,
+  opened: ReturnType<typeof openEngine>,
+): Promise<RunOutcome> {
   const { path: directivePath, text: directiveText } = await directiveOf(
     options,
     resolved.config.prompt.directive_max_bytes,
@@ -106,7 +130,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
     (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
   const provider: ModelProvider = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
   try {
-    const { docker, engine } = await openEngine(engineLib, env, options.signal);
+    const { docker, engine } = await opened;
     const sig = options.signal ? { signal: options.signal } : {};
     let images: RunImages | undefined;
     let setupSteps: SetupStepRecord[] = [];

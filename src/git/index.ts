@@ -13,6 +13,8 @@ export type { EntryKind, TreeEntry } from './tree-entries.js';
 export type { BlobText, FileContent, ReadFilesResult, SkipReason } from './read-files.js';
 export type { GrepHit } from './grep-tree.js';
 export { baseTarStream } from './base-archive.js';
+export { BASE_PACK_PATHS, basePackTar, writeBasePack } from './base-pack.js';
+export type { BasePack } from './base-pack.js';
 export { isSafePath } from './safe-path.js';
 export type { ArchiveOptions, ArchiveStats, BaseArchive } from './base-archive.js';
 export { deliverBranch } from './deliver-branch.js';

@@ -123,7 +123,7 @@ export async function prepare(
   let init: Promise<void> | undefined;
   const begin = (): Promise<void> => {
     if (!init) {
-      init = initSandboxRepo(initOptions).then((base) => {
+      init = initSandboxRepo({ ...initOptions, whole: skipped === 0 }).then((base) => {
         prep.sandboxHead = base.commit;
         prep.treesComparable = base.comparable;
       });

@@ -2,7 +2,7 @@
 // model generates, off the path to the first model request: init commits exactly the paths the
 // host archived, and the resulting tree is checked against the host's.
 import { HammerError, isHammerError } from '../errors.js';
-import { baseTarStream, type Workbench } from '../git/index.js';
+import { baseTarStream, basePackTar, writeBasePack, type Workbench } from '../git/index.js';
 import { parseRunnerResult, runnerArgv } from '../runner/index.js';
 import type { Sandbox } from '../sandbox/types.js';
 
@@ -24,6 +24,11 @@ export interface InitOptions {
   gid: number;
   execTimeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * The archive left nothing out, so the base's objects can go in as one pack and the index be read
+   * from the tree (instead of hashing and storing every file again in the sandbox).
+   */
+  whole?: boolean;
 }
 
 /** Copy the workbench's head into the sandbox (with the path list), returning whether anything was left out. */
@@ -48,7 +53,7 @@ export async function copyHead(o: InitOptions): Promise<{ skipped: number }> {
  * planted a repository), start the workspace again from the archive once and retry.
  */
 export async function initSandboxRepo(o: InitOptions): Promise<SandboxBase> {
-  const first = await runInit(o).catch((err: unknown) => {
+  const first = await (o.whole ? packedInit(o) : runInit(o)).catch((err: unknown) => {
     if (isHammerError(err, 'SANDBOX_BROKEN')) return null;
     throw err;
   });
@@ -65,8 +70,37 @@ export async function initSandboxRepo(o: InitOptions): Promise<SandboxBase> {
   return { ...second, comparable: second.tree === o.workbench.tree() };
 }
 
-async function runInit(o: InitOptions): Promise<{ commit: string; tree: string }> {
-  const r = await o.sandbox.exec(runnerArgv('init', BASE_PATHS), {
+/**
+ * Send the base tree's objects as a pack and let the runner read its index from the tree. Only a
+ * sha1 repository (the sandbox's git makes sha1 repositories); a pack the host's git cannot make
+ * falls back to hashing the files in the sandbox.
+ */
+async function packedInit(o: InitOptions): Promise<{ commit: string; tree: string }> {
+  const sig = o.signal ? { signal: o.signal } : {};
+  const tree = o.workbench.tree();
+  if (o.workbench.userRepo.objectFormat !== 'sha1') return runInit(o);
+  const pack = await writeBasePack(o.workbench, tree, sig).catch((err: unknown) => {
+    if (o.signal?.aborted || !isHammerError(err, 'GIT_FAILED')) throw err;
+    return null;
+  });
+  if (!pack) return runInit(o);
+  try {
+    await o.sandbox.copyIn(
+      { kind: 'tar', stream: await basePackTar(pack, { uid: o.uid, gid: o.gid }), normalized: true },
+      sig,
+    );
+  } catch (err) {
+    // the baseline's tests may have made .git something the pack cannot go into: start over
+    if (o.signal?.aborted) throw err;
+    throw new HammerError('SANDBOX_BROKEN', `could not copy the base pack in: ${String(err)}`, { cause: err });
+  } finally {
+    await pack.dispose();
+  }
+  return runInit(o, [pack.hash, pack.tree]);
+}
+
+async function runInit(o: InitOptions, packed: [hash: string, tree: string] | [] = []) {
+  const r = await o.sandbox.exec(runnerArgv('init', BASE_PATHS, ...packed), {
     timeoutMs: o.execTimeoutMs,
     ...(o.signal ? { signal: o.signal } : {}),
   });
