@@ -1,5 +1,6 @@
 // Bringing the finished branch into the user's repository: exactly one new ref, nothing else.
-import { HammerError } from '../errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { HammerError, throwIfAborted } from '../errors.js';
 import { branchExists } from './branch-name.js';
 import { runGit, runGitResult } from './git-exec.js';
 import { assertObjectId } from './object-id.js';
@@ -22,7 +23,19 @@ export interface DeliverRequest {
    */
   claim?: (branch: string) => Promise<void>;
   signal?: AbortSignal;
+  /**
+   * How long a ref lock (refs/heads/<name>.lock) may stay before the name counts as taken
+   * (default REF_LOCK_WAIT_MS).
+   */
+  lockWaitMs?: number;
 }
+
+/**
+ * How long to wait for another git's lock on a name before moving to the next name. A live git holds
+ * it for milliseconds; one that stays is a git that died holding it (hammer-box never deletes it: it
+ * may be the user's).
+ */
+export const REF_LOCK_WAIT_MS = 3_000;
 
 /**
  * Create refs/heads/<branch> at `commit` in the user's repository under the first free name of
@@ -40,12 +53,18 @@ export interface DeliverRequest {
  * That create-only update is what decides between runs that want the same name at once (a
  * check beforehand can be overtaken): when it finds the name taken, the next name is claimed and
  * tried, so two runs never fail each other.
+ *
+ * The writes into the user's repository (index-pack, update-ref) are never killed by `signal`: a git
+ * killed while it holds refs/heads/<name>.lock or a temporary pack can leave that file behind. They
+ * are local and quick; the signal is checked before the ref is made (a Ctrl-C while the name is
+ * being claimed stops the run with no branch) and once the ref exists the branch is delivered (too
+ * late to stop).
  */
 export async function deliverBranch(req: DeliverRequest): Promise<{ branch: string; commit: string }> {
   const { userRepo, workbench, commit, signal } = req;
   assertObjectId(commit);
   const sig = signal ? { signal } : {};
-  const user = userRepoGit(userRepo, signal);
+  const unkillable = userRepoGit(userRepo);
 
   const onBase = await runGitResult(
     ['merge-base', '--is-ancestor', workbench.baseCommit, commit],
@@ -70,16 +89,14 @@ export async function deliverBranch(req: DeliverRequest): Promise<{ branch: stri
       continue;
     }
     await req.claim?.(branch);
-    const created = await runGitResult(['-c', 'core.logAllRefUpdates=false', 'update-ref', ref, commit, ''], user);
-    if (created.exitCode !== 0) {
-      // another process made this branch since the check: take the next name
-      if (await branchExists(userRepo, branch, signal)) {
-        taken.push(branch);
-        continue;
-      }
-      throw new HammerError('GIT_FAILED', `could not create ${ref} in ${userRepo.root}: ${created.stderr.trim()}`);
+    throwIfAborted(signal, `creating ${ref}`);
+    const created = await createRef(req, ref);
+    if (created === 'taken' || created === 'locked') {
+      // another process made this branch since the check (or holds its lock): take the next name
+      taken.push(created === 'locked' ? `${branch} (locked)` : branch);
+      continue;
     }
-    const landed = await runGitResult(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], user);
+    const landed = await runGitResult(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], unkillable);
     const actual = landed.stdout.toString('utf8').trim();
     if (landed.exitCode !== 0 || actual !== commit) {
       throw new HammerError(
@@ -96,6 +113,28 @@ export async function deliverBranch(req: DeliverRequest): Promise<{ branch: stri
   );
 }
 
+/**
+ * `update-ref <ref> <commit> ''` without the abort signal: 'made', 'taken' (the ref exists), or
+ * 'locked' (another git's lock on it stayed past lockWaitMs). Any other failure is GIT_FAILED.
+ */
+async function createRef(req: DeliverRequest, ref: string): Promise<'made' | 'taken' | 'locked'> {
+  const { userRepo, commit } = req;
+  const git = userRepoGit(userRepo);
+  const deadline = Date.now() + (req.lockWaitMs ?? REF_LOCK_WAIT_MS);
+  for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
+    const created = await runGitResult(['-c', 'core.logAllRefUpdates=false', 'update-ref', ref, commit, ''], git);
+    if (created.exitCode === 0) return 'made';
+    if (await branchExists(userRepo, ref.slice('refs/heads/'.length))) return 'taken';
+    // LC_ALL=C (git-hardening): "cannot lock ref '<ref>': Unable to create '<ref>.lock': File exists."
+    const locked = /\.lock'?: File exists/.test(created.stderr);
+    if (!locked) {
+      throw new HammerError('GIT_FAILED', `could not create ${ref} in ${userRepo.root}: ${created.stderr.trim()}`);
+    }
+    if (Date.now() >= deadline) return 'locked';
+    await sleep(pause);
+  }
+}
+
 /** The commits between the base and `commit` into the user's repository as a pack, checked for connectivity. */
 async function sendObjects(req: DeliverRequest): Promise<void> {
   const { userRepo, workbench, commit, signal } = req;
@@ -109,7 +148,8 @@ async function sendObjects(req: DeliverRequest): Promise<void> {
       input: revs,
       maxBuffer: 2 * 1024 * 1024 * 1024,
     });
-    await runGit(['index-pack', '--stdin'], { ...user, input: pack.stdout });
+    // not killed by the signal: an interrupted index-pack leaves a temporary pack in the user's repository
+    await runGit(['index-pack', '--stdin'], { ...userRepoGit(userRepo), input: pack.stdout });
   }
   await runGit(['rev-list', '--objects', '--quiet', commit, '--not', workbench.baseCommit], user);
 }

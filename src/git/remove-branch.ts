@@ -55,9 +55,10 @@ export async function removeRecordedBranch(
     .split('\n')
     .some((l) => l === `branch ${ref}`);
   if (worktrees.exitCode !== 0 || checkedOut) return keep('checked_out', 'it is checked out in a worktree');
+  // without the abort signal: a git killed while it holds the ref's lock can leave <ref>.lock behind
   const deleted = await runGitResult(
     ['-c', 'core.logAllRefUpdates=false', 'update-ref', '-d', ref, branch.commit],
-    git,
+    userRepoGit(repo),
   );
   if (deleted.exitCode !== 0)
     return keep('failed', deleted.stderr.trim() || `git update-ref -d exited ${deleted.exitCode}`);

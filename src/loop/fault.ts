@@ -29,6 +29,26 @@ export function faultPoint(point: string): void {
   process.kill(process.pid, signal);
 }
 
+/**
+ * faultPoint for a point followed by a check of the run's abort signal: a SIGINT or SIGTERM that a
+ * listener handles (the CLI's interrupt handler) has been handled when this resolves, so the check
+ * right after it sees the abort.
+ */
+export async function faultPointHandled(point: string): Promise<void> {
+  if (armed?.point !== point) return;
+  const { signal } = armed;
+  if ((signal !== 'SIGINT' && signal !== 'SIGTERM') || process.listenerCount(signal) === 0) return faultPoint(point);
+  let done = (): void => undefined;
+  const handled = new Promise<void>((resolve) => (done = resolve));
+  process.once(signal, done);
+  // signal watchers do not keep the event loop alive: this timer does, until the handler ran (bounded)
+  const wait = setTimeout(done, 2_000);
+  faultPoint(point);
+  await handled;
+  clearTimeout(wait);
+  process.off(signal, done);
+}
+
 /** The clock HAMMER_FAULT_CLOCK stops at `value` (a UTC instant such as 2026-11-24T00:28:51Z), or undefined. */
 export function faultClock(value: string | undefined): (() => Date) | undefined {
   if (!value || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(value)) return undefined;

@@ -19,7 +19,7 @@ import { finishRun, newRunState, recordError, recordRunPhase } from '../state/tr
 import { runIteration } from './iteration.js';
 import { startModelGate } from './model-gate.js';
 import { RunRecorder } from './phase-runner.js';
-import { faultPoint } from './fault.js';
+import { faultPoint, faultPointHandled } from './fault.js';
 import { withResumeHint } from './resumable.js';
 import { resolveRuntime } from './runtime.js';
 import { prepare, runTests, type Prepared } from './prepare.js';
@@ -274,7 +274,7 @@ async function deliver(
         if (rec.state.delivering?.name !== undefined && rec.state.delivering.name !== name)
           rec.logger.info({ taken: rec.state.delivering.name, branch: name }, 'branch name taken by another run');
         await rec.update((s) => ({ ...s, delivering: { name, commit } }));
-        faultPoint('deliver:name');
+        await faultPointHandled('deliver:name');
       },
       ...sig,
     });

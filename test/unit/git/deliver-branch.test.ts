@@ -1,4 +1,8 @@
-import { rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HammerError } from '../../../src/errors.js';
 import {
@@ -193,6 +197,111 @@ describe('choosing a free name', () => {
     expect((err as Error).message).toContain('EngineerExternal/a, EngineerExternal/b');
     expect(claimed).toEqual(['EngineerExternal/b']);
     expect((await repo.git(['rev-parse', 'EngineerExternal/b'])).trim()).toBe(await repo.head());
+  });
+});
+
+describe('interrupts and locks', () => {
+  const NAME = 'EngineerExternal/20261122T140501Z';
+  const names = (): Iterable<string> => branchCandidates('EngineerExternal/', new Date('2026-11-22T14:05:01Z'));
+  const lockOf = (repo: FixtureRepo, name: string): string => join(repo.path, '.git', 'refs', 'heads', `${name}.lock`);
+
+  it('a Ctrl-C while the name is claimed stops before the ref is made: no branch, no lock', async () => {
+    const { repo, user, wb } = await setup();
+    await wb.applyPatch(patch1, { iteration: 1, summary: 'x' });
+    const refsBefore = await repo.git(['for-each-ref']);
+    const controller = new AbortController();
+    const err = await deliverBranch({
+      userRepo: user,
+      workbench: wb,
+      commit: wb.head(),
+      names: names(),
+      claim: async () => controller.abort(new HammerError('ABORTED', 'interrupted by SIGINT')),
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'ABORTED' });
+    expect(await repo.git(['for-each-ref'])).toBe(refsBefore);
+    expect(existsSync(lockOf(repo, NAME))).toBe(false);
+  });
+
+  it('a Ctrl-C while update-ref runs does not kill it: the branch is made whole (too late to stop)', async () => {
+    const { repo, user, wb } = await setup();
+    await wb.applyPatch(patch1, { iteration: 1, summary: 'x' });
+    // a git that takes 300 ms over update-ref, so the abort lands while it runs
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const bin = await mkdtemp(join(tmpdir(), 'hb-slow-git-'));
+    cleanups.push(() => rm(bin, { recursive: true, force: true }));
+    await writeFile(
+      join(bin, 'git'),
+      `#!/bin/sh\ncase " $* " in *" update-ref "*) sleep 0.3 ;; esac\nexec ${real} "$@"\n`,
+    );
+    await chmod(join(bin, 'git'), 0o755);
+    const path = process.env['PATH'];
+    process.env['PATH'] = `${bin}:${path ?? ''}`;
+    cleanups.push(async () => {
+      process.env['PATH'] = path;
+    });
+    const controller = new AbortController();
+    const made = await deliverBranch({
+      userRepo: user,
+      workbench: wb,
+      commit: wb.head(),
+      names: names(),
+      claim: async () => {
+        setTimeout(() => controller.abort(new HammerError('ABORTED', 'interrupted by SIGINT')), 100);
+      },
+      signal: controller.signal,
+    });
+    expect(controller.signal.aborted).toBe(true);
+    expect(made).toEqual({ branch: NAME, commit: wb.head() });
+    expect((await repo.git(['rev-parse', NAME])).trim()).toBe(wb.head());
+    expect(existsSync(lockOf(repo, NAME))).toBe(false);
+  });
+
+  it('waits for a lock another git holds on the name, then makes the branch there', async () => {
+    const { repo, user, wb } = await setup();
+    await wb.applyPatch(patch1, { iteration: 1, summary: 'x' });
+    const lock = lockOf(repo, NAME);
+    await mkdir(join(lock, '..'), { recursive: true });
+    await writeFile(lock, '');
+    let released: NodeJS.Timeout | undefined;
+    cleanups.push(async () => clearTimeout(released));
+    const made = await deliverBranch({
+      userRepo: user,
+      workbench: wb,
+      commit: wb.head(),
+      names: names(),
+      // the other git lets go 600 ms after this run claimed the name (git's own retry gives up at 100 ms)
+      claim: async () => {
+        released = setTimeout(() => void rm(lock, { force: true }), 600);
+      },
+    });
+    expect(made).toEqual({ branch: NAME, commit: wb.head() });
+  });
+
+  it('a lock that stays (a git that died holding it) counts as taken: the next name, the lock left as it was', async () => {
+    const { repo, user, wb } = await setup();
+    await wb.applyPatch(patch1, { iteration: 1, summary: 'x' });
+    const lock = lockOf(repo, NAME);
+    await mkdir(join(lock, '..'), { recursive: true });
+    await writeFile(lock, 'someone else\n');
+    const made = await deliverBranch({
+      userRepo: user,
+      workbench: wb,
+      commit: wb.head(),
+      names: names(),
+      lockWaitMs: 300,
+    });
+    expect(made).toEqual({ branch: `${NAME}-2`, commit: wb.head() });
+    expect(await readFile(lock, 'utf8')).toBe('someone else\n');
+    const err = await deliverBranch({
+      userRepo: user,
+      workbench: wb,
+      commit: wb.head(),
+      names: [NAME],
+      lockWaitMs: 100,
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'REPO_INVALID' });
+    expect((err as Error).message).toContain(`${NAME} (locked)`);
   });
 });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { faultClock, parseFault } from '../../../src/loop/fault.js';
 import { iterationDate } from '../../../src/loop/iteration.js';
 import { iteration, makeState } from '../state/make-state.js';
@@ -22,6 +22,26 @@ describe('HAMMER_FAULT', () => {
       'sigkill@deliver',
     ])
       expect(parseFault(v), String(v)).toBeUndefined();
+  });
+});
+
+describe('faultPointHandled', () => {
+  it('resolves only after the SIGINT listener has run, so the abort check right after it sees the signal', async () => {
+    vi.stubEnv('HAMMER_FAULT', 'SIGINT@deliver:name');
+    vi.resetModules();
+    const { faultPointHandled } = await import('../../../src/loop/fault.js');
+    const controller = new AbortController();
+    const onSignal = (): void => controller.abort();
+    process.on('SIGINT', onSignal);
+    try {
+      await faultPointHandled('other:point');
+      expect(controller.signal.aborted).toBe(false);
+      await faultPointHandled('deliver:name');
+      expect(controller.signal.aborted).toBe(true);
+    } finally {
+      process.off('SIGINT', onSignal);
+      vi.unstubAllEnvs();
+    }
   });
 });
 
