@@ -48,6 +48,8 @@ export class Workbench {
   private headCommit: string;
   private headTree: string;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Trees treeAfter made, by base tree, flags and patch: applyPatch of the same patch reuses them. */
+  private readonly treesAfter = new Map<string, string>();
   private readonly listings = new Map<string, Promise<{ entries: TreeEntry[]; truncated: boolean }>>();
   private disposed = false;
 
@@ -254,15 +256,19 @@ export class Workbench {
     const signal = opts.signal ? { signal: opts.signal } : {};
     const withIndex = { env: { GIT_INDEX_FILE: index }, ...signal };
     try {
-      await this.git(['read-tree', this.headTree], withIndex);
-      const applied = await runGitResult(
-        ['apply', '--cached', '--whitespace=nowarn', ...(opts.flags ?? []), '-'],
-        this.gitOptions({ ...withIndex, input: patch }),
-      );
-      if (applied.exitCode !== 0) {
-        return { ok: false, message: applied.stderr.trim() || `git apply exited with ${applied.exitCode}` };
+      // the syntax gate's treeAfter of this very patch on this head already made the tree
+      let tree = this.treesAfter.get(treeKey(this.headTree, opts.flags, patch));
+      if (tree === undefined) {
+        await this.git(['read-tree', this.headTree], withIndex);
+        const applied = await runGitResult(
+          ['apply', '--cached', '--whitespace=nowarn', ...(opts.flags ?? []), '-'],
+          this.gitOptions({ ...withIndex, input: patch }),
+        );
+        if (applied.exitCode !== 0) {
+          return { ok: false, message: applied.stderr.trim() || `git apply exited with ${applied.exitCode}` };
+        }
+        tree = (await this.git(['write-tree'], withIndex)).stdout.toString('utf8').trim();
       }
-      const tree = (await this.git(['write-tree'], withIndex)).stdout.toString('utf8').trim();
       if (tree === this.headTree) return { ok: false, message: 'the patch applies but changes nothing' };
       const date = `${Math.floor((opts.date ?? new Date()).getTime() / 1000)} +0000`;
       const commit = (
@@ -305,9 +311,18 @@ export class Workbench {
       if (applied.exitCode !== 0) {
         return { ok: false, message: applied.stderr.trim() || `git apply exited with ${applied.exitCode}` };
       }
-      return { ok: true, tree: (await this.git(['write-tree'], withIndex)).stdout.toString('utf8').trim() };
+      const tree = (await this.git(['write-tree'], withIndex)).stdout.toString('utf8').trim();
+      // a few iterations' worth: each iteration gates at most a handful of candidates
+      if (this.treesAfter.size >= 16) this.treesAfter.clear();
+      this.treesAfter.set(treeKey(this.headTree, opts.flags, patch), tree);
+      return { ok: true, tree };
     } finally {
       await rm(index, { force: true });
     }
   }
+}
+
+/** The key of a patch's result on a base tree (git apply is deterministic in these three). */
+function treeKey(base: string, flags: readonly string[] | undefined, patch: string): string {
+  return `${base}\0${(flags ?? []).join(' ')}\0${patch}`;
 }

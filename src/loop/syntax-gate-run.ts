@@ -43,7 +43,9 @@ export async function gateCandidates(
   const record: GateRecord = { on: true, files, skipped: [] };
   if (files.length === 0) return { kept: [...candidates], record, failure: null };
 
-  const before = await readTexts(wb, wb.head(), files, sig);
+  // the files as they are, read while the first candidate is applied in the scratch index
+  const beforeRead = readTexts(wb, wb.head(), files, sig);
+  beforeRead.catch(() => undefined); // awaited below; a failure surfaces there
   const cache: ProblemCache = new Map();
   const kept: Candidate[] = [];
   let first: NewSyntaxError | null = null;
@@ -61,12 +63,15 @@ export async function gateCandidates(
       kept.push(c); // git refuses it here, and so will the sandbox: nothing to judge
       continue;
     }
-    const after = await readTexts(
-      wb,
-      applied.tree,
-      gated.flatMap((t) => (t.newPath === null ? [] : [t.newPath])),
-      sig,
-    );
+    const [before, after] = await Promise.all([
+      beforeRead,
+      readTexts(
+        wb,
+        applied.tree,
+        gated.flatMap((t) => (t.newPath === null ? [] : [t.newPath])),
+        sig,
+      ),
+    ]);
     const gateFiles: GateFile[] = [];
     for (const t of gated) {
       const b = t.oldPath === null ? null : before.get(t.oldPath);
@@ -78,7 +83,9 @@ export async function gateCandidates(
     const error = await firstNewSyntaxError(gateFiles, cache);
     if (error === null) {
       kept.push(c);
-      continue;
+      // git applies this one here, so the sandbox's check (same base, in the same order) takes it
+      // and never reaches the candidates after it: they are neither judged nor sent
+      break;
     }
     first ??= error;
     record.skipped.push({ rung: c.rung, path: error.path, line: error.line, message: error.message });

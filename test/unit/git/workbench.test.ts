@@ -70,6 +70,21 @@ describe('Workbench', () => {
     await expect(wb.treeAfter(editA, { flags: ['--reject'] })).rejects.toMatchObject({ code: 'INTERNAL' });
   });
 
+  it('applyPatch after treeAfter of the same patch reuses its tree and commits the same as without it', async () => {
+    const plain = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
+    const date = new Date(1_800_000_000_000);
+    const direct = await plain.wb.applyPatch(editA, { iteration: 1, summary: 's', date });
+    const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
+    const gated = await wb.treeAfter(editA);
+    const applied = await wb.applyPatch(editA, { iteration: 1, summary: 's', date });
+    expect(applied).toMatchObject({ ok: true, tree: gated.ok ? gated.tree : 'not ok' });
+    expect(applied).toEqual(direct);
+    // the head moved: the same patch is applied afresh on the new tree (and refused there)
+    expect(await wb.applyPatch(editA, { iteration: 2, summary: 's', date })).toMatchObject({ ok: false });
+    // other flags are another result
+    expect(await wb.treeAfter(editA, { flags: ['--recount'] })).toMatchObject({ ok: false });
+  });
+
   it("applies with the apply ladder's flags (--recount, --ignore-whitespace) and refuses any other flag", async () => {
     const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
     const miscounted = editA.replace('@@ -1,2 +1,2 @@', '@@ -1,7 +1,7 @@');
