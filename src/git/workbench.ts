@@ -252,47 +252,33 @@ export class Workbench {
     opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal; flags?: readonly string[] },
   ): Promise<ApplyResult> {
     if (this.disposed) throw new HammerError('INTERNAL', 'workbench already disposed');
-    const index = join(this.dir, `apply-${process.pid}.index`);
     const signal = opts.signal ? { signal: opts.signal } : {};
-    const withIndex = { env: { GIT_INDEX_FILE: index }, ...signal };
-    try {
-      // the syntax gate's treeAfter of this very patch on this head already made the tree
-      let tree = this.treesAfter.get(treeKey(this.headTree, opts.flags, patch));
-      if (tree === undefined) {
-        await this.git(['read-tree', this.headTree], withIndex);
-        const applied = await runGitResult(
-          ['apply', '--cached', '--whitespace=nowarn', ...(opts.flags ?? []), '-'],
-          this.gitOptions({ ...withIndex, input: patch }),
-        );
-        if (applied.exitCode !== 0) {
-          return { ok: false, message: applied.stderr.trim() || `git apply exited with ${applied.exitCode}` };
-        }
-        tree = (await this.git(['write-tree'], withIndex)).stdout.toString('utf8').trim();
-      }
-      if (tree === this.headTree) return { ok: false, message: 'the patch applies but changes nothing' };
-      const date = `${Math.floor((opts.date ?? new Date()).getTime() / 1000)} +0000`;
-      const commit = (
-        await this.git(['commit-tree', '--no-gpg-sign', tree, '-p', this.headCommit, '-F', '-'], {
-          ...signal,
-          input: commitMessage(opts.iteration, opts.summary),
-          env: {
-            GIT_AUTHOR_NAME: this.identity.name,
-            GIT_AUTHOR_EMAIL: this.identity.email,
-            GIT_AUTHOR_DATE: date,
-            GIT_COMMITTER_NAME: this.identity.name,
-            GIT_COMMITTER_EMAIL: this.identity.email,
-            GIT_COMMITTER_DATE: date,
-          },
-        })
-      ).stdout
-        .toString('utf8')
-        .trim();
-      this.headCommit = commit;
-      this.headTree = tree;
-      return { ok: true, commit, tree };
-    } finally {
-      await rm(index, { force: true });
-    }
+    // the syntax gate's treeAfter of this very patch on this head already made the tree
+    const made = this.treesAfter.get(treeKey(this.headTree, opts.flags, patch));
+    const after = made === undefined ? await this.treeNow(patch, opts) : { ok: true as const, tree: made };
+    if (!after.ok) return after;
+    const { tree } = after;
+    if (tree === this.headTree) return { ok: false, message: 'the patch applies but changes nothing' };
+    const date = `${Math.floor((opts.date ?? new Date()).getTime() / 1000)} +0000`;
+    const commit = (
+      await this.git(['commit-tree', '--no-gpg-sign', tree, '-p', this.headCommit, '-F', '-'], {
+        ...signal,
+        input: commitMessage(opts.iteration, opts.summary),
+        env: {
+          GIT_AUTHOR_NAME: this.identity.name,
+          GIT_AUTHOR_EMAIL: this.identity.email,
+          GIT_AUTHOR_DATE: date,
+          GIT_COMMITTER_NAME: this.identity.name,
+          GIT_COMMITTER_EMAIL: this.identity.email,
+          GIT_COMMITTER_DATE: date,
+        },
+      })
+    ).stdout
+      .toString('utf8')
+      .trim();
+    this.headCommit = commit;
+    this.headTree = tree;
+    return { ok: true, commit, tree };
   }
 
   private async treeNow(
