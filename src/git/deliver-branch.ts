@@ -90,7 +90,7 @@ export async function deliverBranch(req: DeliverRequest): Promise<{ branch: stri
     }
     await req.claim?.(branch);
     throwIfAborted(signal, `creating ${ref}`);
-    const created = await createRef(req, ref);
+    const created = await createRef(req, branch);
     if (created === 'taken' || created === 'locked') {
       // another process made this branch since the check (or holds its lock): take the next name
       taken.push(created === 'locked' ? `${branch} (locked)` : branch);
@@ -114,17 +114,18 @@ export async function deliverBranch(req: DeliverRequest): Promise<{ branch: stri
 }
 
 /**
- * `update-ref <ref> <commit> ''` without the abort signal: 'made', 'taken' (the ref exists), or
+ * `update-ref refs/heads/<branch> <commit> ''` without the abort signal: 'made', 'taken' (the ref exists), or
  * 'locked' (another git's lock on it stayed past lockWaitMs). Any other failure is GIT_FAILED.
  */
-async function createRef(req: DeliverRequest, ref: string): Promise<'made' | 'taken' | 'locked'> {
+async function createRef(req: DeliverRequest, branch: string): Promise<'made' | 'taken' | 'locked'> {
   const { userRepo, commit } = req;
+  const ref = `refs/heads/${branch}`;
   const git = userRepoGit(userRepo);
   const deadline = Date.now() + (req.lockWaitMs ?? REF_LOCK_WAIT_MS);
   for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
     const created = await runGitResult(['-c', 'core.logAllRefUpdates=false', 'update-ref', ref, commit, ''], git);
     if (created.exitCode === 0) return 'made';
-    if (await branchExists(userRepo, ref.slice('refs/heads/'.length))) return 'taken';
+    if (await branchExists(userRepo, branch)) return 'taken';
     // LC_ALL=C (git-hardening): "cannot lock ref '<ref>': Unable to create '<ref>.lock': File exists."
     const locked = /\.lock'?: File exists/.test(created.stderr);
     if (!locked) {

@@ -14,12 +14,11 @@ export function resumeRefusal(state: RunState, isAlive: (pid: number) => boolean
   if (state.branch !== null) return `run ${state.run_id} already delivered its branch ${state.branch.name}`;
   if (state.image === null)
     return `run ${state.run_id} ended before its environment was ready (in setup); start a new run`;
-  const ownerAlive = state.owner !== undefined && state.owner.host === host && isAlive(state.owner.pid);
-  if (ownerAlive && state.status === 'running')
-    return `run ${state.run_id} is still running (process ${state.owner!.pid})`;
+  const live = state.owner?.host === host && isAlive(state.owner.pid) ? state.owner.pid : null;
+  if (live !== null && state.status === 'running') return `run ${state.run_id} is still running (process ${live})`;
   // recorded the moment a Ctrl-C arrived: its process may still be removing the sandbox
-  if (ownerAlive && state.status === 'interrupted')
-    return `run ${state.run_id} is still cleaning up after its interruption (process ${state.owner!.pid}); try again in a few seconds`;
+  if (live !== null && state.status === 'interrupted')
+    return `run ${state.run_id} is still cleaning up after its interruption (process ${live}); try again in a few seconds`;
   return null;
 }
 

@@ -12,6 +12,7 @@ import {
   branchName,
   deliverBranch,
   resolveUserRepo,
+  type DeliverRequest,
   type UserRepo,
 } from '../../../src/git/index.js';
 import { createFixtureRepo, diffSnapshots, snapshotRepo, type FixtureRepo } from '../../helpers/fixture-repo.js';
@@ -204,20 +205,32 @@ describe('interrupts and locks', () => {
   const NAME = 'EngineerExternal/20261122T140501Z';
   const names = (): Iterable<string> => branchCandidates('EngineerExternal/', new Date('2026-11-22T14:05:01Z'));
   const lockOf = (repo: FixtureRepo, name: string): string => join(repo.path, '.git', 'refs', 'heads', `${name}.lock`);
+  /** deliverBranch of the workbench's head under the timestamp names, with `extra` options. */
+  const deliver = (
+    { user, wb }: { user: UserRepo; wb: Workbench },
+    extra: Partial<DeliverRequest> = {},
+  ): ReturnType<typeof deliverBranch> =>
+    deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), names: names(), ...extra });
+  /** Another git's lock on NAME, holding `text`. */
+  async function holdLock(repo: FixtureRepo, text: string): Promise<string> {
+    const lock = lockOf(repo, NAME);
+    await mkdir(join(lock, '..'), { recursive: true });
+    await writeFile(lock, text);
+    return lock;
+  }
 
   it('a Ctrl-C while the name is claimed stops before the ref is made: no branch, no lock', async () => {
     const { repo, user, wb } = await setup();
     await wb.applyPatch(patch1, { iteration: 1, summary: 'x' });
     const refsBefore = await repo.git(['for-each-ref']);
     const controller = new AbortController();
-    const err = await deliverBranch({
-      userRepo: user,
-      workbench: wb,
-      commit: wb.head(),
-      names: names(),
-      claim: async () => controller.abort(new HammerError('ABORTED', 'interrupted by SIGINT')),
-      signal: controller.signal,
-    }).catch((e: unknown) => e);
+    const err = await deliver(
+      { user, wb },
+      {
+        claim: async () => controller.abort(new HammerError('ABORTED', 'interrupted by SIGINT')),
+        signal: controller.signal,
+      },
+    ).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'ABORTED' });
     expect(await repo.git(['for-each-ref'])).toBe(refsBefore);
     expect(existsSync(lockOf(repo, NAME))).toBe(false);
@@ -241,16 +254,15 @@ describe('interrupts and locks', () => {
       process.env['PATH'] = path;
     });
     const controller = new AbortController();
-    const made = await deliverBranch({
-      userRepo: user,
-      workbench: wb,
-      commit: wb.head(),
-      names: names(),
-      claim: async () => {
-        setTimeout(() => controller.abort(new HammerError('ABORTED', 'interrupted by SIGINT')), 100);
+    const made = await deliver(
+      { user, wb },
+      {
+        claim: async () => {
+          setTimeout(() => controller.abort(new HammerError('ABORTED', 'interrupted by SIGINT')), 100);
+        },
+        signal: controller.signal,
       },
-      signal: controller.signal,
-    });
+    );
     expect(controller.signal.aborted).toBe(true);
     expect(made).toEqual({ branch: NAME, commit: wb.head() });
     expect((await repo.git(['rev-parse', NAME])).trim()).toBe(wb.head());
@@ -260,46 +272,29 @@ describe('interrupts and locks', () => {
   it('waits for a lock another git holds on the name, then makes the branch there', async () => {
     const { repo, user, wb } = await setup();
     await wb.applyPatch(patch1, { iteration: 1, summary: 'x' });
-    const lock = lockOf(repo, NAME);
-    await mkdir(join(lock, '..'), { recursive: true });
-    await writeFile(lock, '');
+    const lock = await holdLock(repo, '');
     let released: NodeJS.Timeout | undefined;
     cleanups.push(async () => clearTimeout(released));
-    const made = await deliverBranch({
-      userRepo: user,
-      workbench: wb,
-      commit: wb.head(),
-      names: names(),
-      // the other git lets go 600 ms after this run claimed the name (git's own retry gives up at 100 ms)
-      claim: async () => {
-        released = setTimeout(() => void rm(lock, { force: true }), 600);
+    const made = await deliver(
+      { user, wb },
+      {
+        // the other git lets go 600 ms after this run claimed the name (git's own retry gives up at 100 ms)
+        claim: async () => {
+          released = setTimeout(() => void rm(lock, { force: true }), 600);
+        },
       },
-    });
+    );
     expect(made).toEqual({ branch: NAME, commit: wb.head() });
   });
 
   it('a lock that stays (a git that died holding it) counts as taken: the next name, the lock left as it was', async () => {
     const { repo, user, wb } = await setup();
     await wb.applyPatch(patch1, { iteration: 1, summary: 'x' });
-    const lock = lockOf(repo, NAME);
-    await mkdir(join(lock, '..'), { recursive: true });
-    await writeFile(lock, 'someone else\n');
-    const made = await deliverBranch({
-      userRepo: user,
-      workbench: wb,
-      commit: wb.head(),
-      names: names(),
-      lockWaitMs: 300,
-    });
+    const lock = await holdLock(repo, 'someone else\n');
+    const made = await deliver({ user, wb }, { lockWaitMs: 300 });
     expect(made).toEqual({ branch: `${NAME}-2`, commit: wb.head() });
     expect(await readFile(lock, 'utf8')).toBe('someone else\n');
-    const err = await deliverBranch({
-      userRepo: user,
-      workbench: wb,
-      commit: wb.head(),
-      names: [NAME],
-      lockWaitMs: 100,
-    }).catch((e: unknown) => e);
+    const err = await deliver({ user, wb }, { names: [NAME], lockWaitMs: 100 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'REPO_INVALID' });
     expect((err as Error).message).toContain(`${NAME} (locked)`);
   });
