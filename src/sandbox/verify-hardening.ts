@@ -147,7 +147,11 @@ export function verifyHardening(inspect: unknown, expect: HardeningExpectation):
 
   const allowed = new Set([...Object.keys(expect.spec.env), ...expect.imageEnvKeys]);
   const env = c.Env ?? [];
-  const foreign = env.map((e) => e.split('=', 1)[0] ?? '').filter((k) => !allowed.has(k));
+  // sorted: an engine may list its environment in map order (Podman does), and the message must not vary
+  const foreign = env
+    .map((e) => e.split('=', 1)[0] ?? '')
+    .filter((k) => !allowed.has(k))
+    .sort();
   need(foreign.length === 0, `environment from the allowlist only (unexpected: ${foreign.join(', ')})`);
   const envMap = new Map(env.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
   const wrong = Object.entries(expect.spec.env)
