@@ -9,7 +9,9 @@ import { packDirectory, repackTar } from './copy-in.js';
 import { isEngineLost, isNotFound, sandboxFailure } from './docker-errors.js';
 import { ContainerStateSchema, execInSandbox } from './exec.js';
 import { killAllProcesses, type ExecTarget } from './kill-all.js';
+import { Resident } from './resident.js';
 import { WORKDIR } from './hardening.js';
+import { RESIDENT_SETTLE_SECONDS } from './resident-script.js';
 import { sleep } from './stream-end.js';
 import { workspaceRelative } from './paths.js';
 import type { CopyInStats, ExecOptions, ExecResult, RepoSource, Sandbox, SandboxFile } from './types.js';
@@ -23,6 +25,12 @@ const SIGNAL_DEATH_LOOK_MS = 125;
 export class DockerSandbox implements Sandbox {
   readonly workdir = WORKDIR;
   private readonly target: ExecTarget;
+  /** The resident runner; undefined before the first command and after it died. */
+  private resident: Resident | undefined;
+  /** False once the image could not run a resident: every command is then its own exec. */
+  private residentPossible: boolean;
+  /** Commands through the resident run one at a time, in call order. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly docker: Dockerode,
@@ -31,8 +39,10 @@ export class DockerSandbox implements Sandbox {
     private readonly volumeName: string,
     private readonly owner: SandboxUser,
     private readonly logger?: Logger,
+    options: { resident?: boolean } = {},
   ) {
     this.target = { container: docker.getContainer(id), user: `${owner.uid}:${owner.gid}` };
+    this.residentPossible = options.resident ?? true;
   }
 
   /**
@@ -43,7 +53,7 @@ export class DockerSandbox implements Sandbox {
   async exec(cmd: string[], options: ExecOptions): Promise<ExecResult> {
     let result: ExecResult;
     try {
-      result = await execInSandbox(this.target, cmd, options);
+      result = await this.run(cmd, options);
     } catch (err) {
       if (isHammerError(err, 'SANDBOX_BROKEN')) throw (await this.stopped(err, cmd)) ?? err;
       throw err;
@@ -59,6 +69,40 @@ export class DockerSandbox implements Sandbox {
       }
     }
     return result;
+  }
+
+  /** One command through the resident runner when the image can run one, else as its own exec. */
+  private run(cmd: string[], options: ExecOptions): Promise<ExecResult> {
+    if (!this.residentPossible) return execInSandbox(this.target, cmd, options);
+    return this.serially(async () => {
+      throwIfAborted(options.signal, 'command');
+      checkCommand(cmd, options);
+      const resident = await this.liveResident(options.signal);
+      return resident ? resident.run(cmd, options) : execInSandbox(this.target, cmd, options);
+    });
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * The running resident, started when there is none (the first command, or after the last one
+   * died or was killed); undefined when the image cannot run one. Every process of the sandbox user
+   * is killed first, so none can be there to reach the new resident in the moment before it makes
+   * itself non-dumpable.
+   */
+  private async liveResident(signal?: AbortSignal): Promise<Resident | undefined> {
+    if (this.resident?.alive) return this.resident;
+    this.resident = undefined;
+    if (!this.residentPossible) return undefined;
+    await killAllProcesses(this.target, signal);
+    const started = await Resident.start(this.target, this.logger, signal);
+    if (!started) this.residentPossible = false;
+    this.resident = started ?? undefined;
+    return this.resident;
   }
 
   /**
@@ -139,11 +183,27 @@ export class DockerSandbox implements Sandbox {
 
   /** Kill every process of the sandbox user and wait until all are gone, keeping the sandbox alive. */
   killAll(options: { signal?: AbortSignal } = {}): Promise<void> {
-    return killAllProcesses(this.target, options.signal);
+    if (!this.resident) return killAllProcesses(this.target, options.signal);
+    return this.serially(async () => {
+      const settled = this.resident?.alive ? await this.resident.killAll() : null;
+      if (settled === true) return;
+      if (settled === false)
+        throw new HammerError(
+          'SANDBOX_PIDS_FULL',
+          `processes of the sandbox were still there ${RESIDENT_SETTLE_SECONDS} s after being killed`,
+          { hint: 'a process the tests started cannot be killed; the sandbox is not usable any more' },
+        );
+      // no resident to ask: kill from outside (a resident that comes back later is started afresh)
+      this.resident?.close();
+      this.resident = undefined;
+      await killAllProcesses(this.target, options.signal);
+    });
   }
 
   /** Remove the container and its volume; a second call finds nothing and succeeds. */
   async destroy(options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.resident?.close();
+    this.resident = undefined;
     const signal = options.signal ? { abortSignal: options.signal } : {};
     await this.target.container.remove({ force: true, v: false, ...signal }).catch((err: unknown) => {
       if (!isNotFound(err)) throw sandboxFailure(err, 'removing the sandbox container', options.signal);
@@ -163,6 +223,14 @@ export class DockerSandbox implements Sandbox {
       throw sandboxFailure(err, what, signal);
     }
   }
+}
+
+/** Refuse what no exec could run: an empty argv or an environment name the shell cannot hold. */
+function checkCommand(cmd: string[], options: ExecOptions): void {
+  if (cmd.length === 0) throw new HammerError('INTERNAL', 'exec needs a command');
+  const badName = Object.keys(options.env ?? {}).find((k) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(k));
+  if (badName !== undefined)
+    throw new HammerError('INTERNAL', `not an environment variable name: ${JSON.stringify(badName)}`);
 }
 
 /** Remove a volume, treating "already gone" as done. Retries briefly while a just-removed container still holds it. */

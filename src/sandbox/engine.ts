@@ -24,6 +24,8 @@ export interface DockerSandboxEngineOptions {
   docker: Dockerode;
   logger?: Logger;
   owner?: () => Owner;
+  /** Run commands through a resident runner in each sandbox (default true); false: one exec per command. */
+  resident?: boolean;
 }
 
 /** Name-safe form of a run id for container and volume names. */
@@ -36,11 +38,13 @@ export class DockerSandboxEngine implements SandboxEngine {
   private readonly docker: Dockerode;
   private readonly logger: Logger | undefined;
   private readonly owner: () => Owner;
+  private readonly resident: boolean;
 
   constructor(options: DockerSandboxEngineOptions) {
     this.docker = options.docker;
     this.logger = options.logger;
     this.owner = options.owner ?? (() => currentOwner());
+    this.resident = options.resident ?? true;
   }
 
   /** Create, start and verify a sandbox; anything short of fully hardened is destroyed and refused. */
@@ -75,7 +79,9 @@ export class DockerSandboxEngine implements SandboxEngine {
       await this.verifyInspect(started, expectation);
       if (!StateSchema.parse(started).State.Running)
         throw new HammerError('SANDBOX_BROKEN', 'the sandbox container stopped right after it started');
-      const sandbox = new DockerSandbox(this.docker, container.id, spec.runId, names.volume, user, this.logger);
+      const sandbox = new DockerSandbox(this.docker, container.id, spec.runId, names.volume, user, this.logger, {
+        resident: this.resident,
+      });
       if (spec.limits.workspaceBytes <= 0) await this.checkWorkspaceWritable(sandbox, spec, signal);
       this.logger?.debug({ runId: spec.runId, container: container.id, volume: names.volume }, 'sandbox created');
       return sandbox;

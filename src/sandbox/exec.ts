@@ -20,7 +20,7 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 export const CONTAINER_WATCH_MS = 2_000;
 
 /** Call `onStopped` once the container is seen not running; looks every CONTAINER_WATCH_MS until stopped. */
-function watchContainer(container: Dockerode.Container, onStopped: () => void): { stop(): void } {
+export function watchContainer(container: Dockerode.Container, onStopped: () => void): { stop(): void } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const look = async (): Promise<void> => {

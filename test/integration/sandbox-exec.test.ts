@@ -1,17 +1,18 @@
 // Exec in a real sandbox: demuxed streams and exit codes, live output, timeouts that leave no
 // process behind (daemons included), a fork bomb held by the pids limit, capped output with bounded
-// host memory, and abort.
+// host memory, and abort. Each runs twice: through the resident runner (the default) and with one
+// exec per command (the fallback for images that cannot run the resident).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isHammerError } from '../../src/errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { testEngine, testSpec } from './sandbox-fixtures.js';
 
-const { engine } = testEngine();
 let sandbox: Sandbox;
 
-// Builtins only, so listing spawns no process that could show up in its own listing.
+// Builtins only, so listing spawns no process that could show up in its own listing. Its parent
+// (the resident runner that started it, when there is one) is left out too.
 const LIST_PROCS_BUILTIN =
-  'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$$" ] && continue; u=; while read -r k v rest; do [ "$k" = "Uid:" ] && u=$v; done < $d/status 2>/dev/null; [ -n "$u" ] && { read -r c < $d/comm; echo "$p $u $c"; }; done';
+  'for d in /proc/[0-9]*; do p=${d#/proc/}; [ "$p" = "$$" ] && continue; [ "$p" = "$PPID" ] && continue; u=; while read -r k v rest; do [ "$k" = "Uid:" ] && u=$v; done < $d/status 2>/dev/null; [ -n "$u" ] && { read -r c < $d/comm; echo "$p $u $c"; }; done';
 
 async function processes(): Promise<Array<{ pid: number; uid: number; comm: string }>> {
   const r = await sandbox.exec(['bash', '-c', LIST_PROCS_BUILTIN], { timeoutMs: 30_000 });
@@ -31,14 +32,17 @@ async function sandboxUserProcesses() {
   return (await processes()).filter((p) => p.uid === 10001);
 }
 
-beforeAll(async () => {
-  sandbox = await engine.create(await testSpec());
-});
-afterAll(async () => {
-  await sandbox?.destroy();
-});
+describe.each([
+  { mode: 'through the resident runner', resident: true },
+  { mode: 'one exec per command', resident: false },
+])('exec, $mode', ({ resident }) => {
+  beforeAll(async () => {
+    sandbox = await testEngine({ resident }).engine.create(await testSpec());
+  });
+  afterAll(async () => {
+    await sandbox?.destroy();
+  });
 
-describe('exec', () => {
   it('separates stdout and stderr and returns the exit code as a result', async () => {
     const r = await sandbox.exec(['sh', '-c', 'echo out; echo err >&2; exit 3'], { timeoutMs: 30_000 });
     expect(r).toMatchObject({ exitCode: 3, timedOut: false });
@@ -96,7 +100,9 @@ describe('exec', () => {
       { timeoutMs: 30_000 },
     );
     expect(r).toMatchObject({ exitCode: 0, timedOut: false });
-    expect((await sandboxUserProcesses()).length).toBeGreaterThan(0);
+    // the resident kills what a command left as soon as it ends; one exec per command leaves it
+    if (resident) expect(await sandboxUserProcesses()).toEqual([]);
+    else expect((await sandboxUserProcesses()).length).toBeGreaterThan(0);
     await sandbox.killAll();
     expect(await sandboxUserProcesses()).toEqual([]);
   });

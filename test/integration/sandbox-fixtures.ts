@@ -4,9 +4,9 @@ import { createDockerClient, DockerSandboxEngine, type SandboxSpec } from '../..
 import { toolchainImage } from '../helpers/images.js';
 
 /** A docker client and a sandbox engine for one test file. */
-export function testEngine() {
+export function testEngine(options: { resident?: boolean } = {}) {
   const docker = createDockerClient();
-  return { docker, engine: new DockerSandboxEngine({ docker }) };
+  return { docker, engine: new DockerSandboxEngine({ docker, ...options }) };
 }
 
 /** A spec for the toolchain image with limits small enough for a shared two-core machine. */

@@ -1,0 +1,131 @@
+// The resident runner's in-sandbox side: one long-lived Perl process (perl-base is Essential in
+// Debian, so every toolchain image has it, even the ones without node or python) that runs one
+// command at a time for the host over its attached exec stream. Builtins only, no module: nothing
+// on @INC is read, so nothing the image's dependency setup installed can change it. It travels in
+// argv, so code in the sandbox cannot change it either.
+//
+// Host to resident (stdin), frames of a kind byte, a big-endian u32 length and the payload:
+//   c  run a command: NUL-separated cwd, the number of env entries, KEY=value entries, then argv
+//   k  kill every process of the sandbox user now (a timeout, an abort, killAll) and wait until gone
+// Resident to host (stdout), the same framing:
+//   r  ready: "hammer-resident 1"
+//   o  / e  a chunk of the running command's stdout / stderr, as read (at most 64 KiB)
+//   x  the command ended: "<exit code> <settled 0|1> <fork failed 0|1>" (a signal n gives 128+n)
+//   K  a kill asked for while no command ran is done: "<settled 0|1>"
+//
+// Contracts it keeps, as the one exec per command did:
+// - commands run as the sandbox user with only the exec's environment plus their own, stdin
+//   /dev/null, and never hold the exec's own stdio (only pipes the resident reads);
+// - after every command it kills every other process of its uid with kill(-1), which spares only
+//   itself, and waits (at most SETTLE seconds, starting no process: a fork bomb may hold every
+//   pid) until all are gone and reaped; "settled 0" says some outlived that;
+// - it makes itself non-dumpable first (prctl PR_SET_DUMPABLE 0), so code of the same uid cannot
+//   ptrace it or open its /proc files (memory, file descriptors): it refuses to run otherwise. That
+//   code can still kill it; the host then sees the stream end and reports the sandbox broken.
+// - stdin's end (the host went away) kills every process of its uid and ends it.
+
+/** How long the resident waits for killed processes to be gone (as the runner's settle). */
+export const RESIDENT_SETTLE_SECONDS = 20;
+
+/** The first frame the resident sends once it runs protected. */
+export const RESIDENT_HELLO = 'hammer-resident 1';
+
+/** Exit statuses of a resident that would not start: it runs as root, or cannot protect itself. */
+export const RESIDENT_REFUSED = { root: 3, dumpable: 4 } as const;
+
+/** The Perl source, run as `perl -e <source>`. */
+export const RESIDENT_SCRIPT = String.raw`
+my $UID = $<;
+exit ${RESIDENT_REFUSED.root} if $UID == 0 || $> == 0;
+# prctl's syscall number, from this perl's own ELF machine field (x86_64 157, aarch64 167)
+my %PRCTL = (62 => 157, 183 => 167);
+my $machine = 0;
+if (open(my $exe, '<:raw', '/proc/self/exe')) { my $h = ''; read($exe, $h, 20); $machine = unpack('v', substr($h, 18, 2)) if length $h == 20; close $exe; }
+my $nr = $PRCTL{$machine} or exit ${RESIDENT_REFUSED.dumpable};
+syscall($nr, 4, 0, 0, 0, 0);
+exit ${RESIDENT_REFUSED.dumpable} unless syscall($nr, 3, 0, 0, 0, 0) == 0;
+chdir '/';
+my %BASE = %ENV;
+$BASE{HAMMER_RESIDENT} = '1';
+binmode STDIN; binmode STDOUT;
+sub frame { my ($k, $p) = @_; my $d = $k . pack('N', length $p) . $p; my $o = 0;
+  while ($o < length $d) { my $n = syswrite(STDOUT, $d, length($d) - $o, $o); exit 5 unless defined $n; $o += $n; } }
+my ($child, $status, $forkfail, $out, $err) = (0, undef, 0, undef, undef);
+my $pending_kill = 0;
+sub reap { while ((my $p = waitpid(-1, 1)) > 0) { $status = $? if $child && $p == $child; } }
+sub others { my $n = 0; opendir(my $d, '/proc') or return 1;
+  for my $p (readdir $d) { next unless $p =~ /^[0-9]+$/ && $p != $$;
+    open(my $f, '<', "/proc/$p/status") or next;
+    while (my $l = <$f>) { if ($l =~ /^Uid:\s+([0-9]+)/) { $n++ if $1 == $UID; last; } } close $f; }
+  closedir $d; return $n; }
+sub pids_full { for my $dir ('/sys/fs/cgroup', '/sys/fs/cgroup/pids') {
+    open(my $c, '<', "$dir/pids.current") or next; open(my $m, '<', "$dir/pids.max") or next;
+    my $cur = <$c>; my $max = <$m>; return 0 unless defined $cur && defined $max;
+    chomp $cur; chomp $max; return 0 unless $cur =~ /^[0-9]+$/ && $max =~ /^[0-9]+$/;
+    return $cur >= $max - 2 ? 1 : 0; } return 0; }
+sub settle { my $end = time + ${RESIDENT_SETTLE_SECONDS};
+  while (1) { kill 'KILL', -1; reap();
+    return 1 if !others() && !pids_full();
+    return 0 if time >= $end;
+    select(undef, undef, undef, 0.002); } }
+my $in = '';
+my $stdin_open = 1;
+sub take_frame { return undef if length $in < 5; my ($k, $n) = unpack('a N', $in);
+  exit 6 if $n > 16777216; return undef if length $in < 5 + $n;
+  my $p = substr($in, 5, $n); substr($in, 0, 5 + $n) = ''; return [$k, $p]; }
+sub start { my @f = split /\0/, $_[0], -1; my $cwd = shift @f; my $ne = shift @f;
+  exit 7 unless defined $ne && $ne =~ /^[0-9]+$/ && @f > $ne;
+  my @env = splice(@f, 0, $ne); my @argv = @f;
+  my ($or, $ow, $er, $ew);
+  unless (pipe($or, $ow) && pipe($er, $ew)) { frame('x', '126 1 1'); return; }
+  my $pid = fork;
+  unless (defined $pid) { close $_ for grep { defined } ($or, $ow, $er, $ew); reap(); frame('x', '126 ' . settle() . ' 1'); return; }
+  if ($pid == 0) {
+    close $or; close $er;
+    open(STDIN, '<', '/dev/null') or exit 126;
+    open(STDOUT, '>&', $ow) or exit 126; open(STDERR, '>&', $ew) or exit 126;
+    close $ow; close $ew;
+    unless (chdir $cwd) { syswrite(STDERR, "hammer-resident: cannot enter $cwd: $!\n"); exit 126; }
+    %ENV = %BASE;
+    for my $kv (@env) { my ($k, $v) = split /=/, $kv, 2; $ENV{$k} = $v; }
+    exec { $argv[0] } @argv;
+    syswrite(STDERR, "hammer-resident: cannot run $argv[0]: $!\n");
+    exit 127;
+  }
+  close $ow; close $ew;
+  ($child, $status, $forkfail, $out, $err) = ($pid, undef, 0, $or, $er);
+}
+sub drain { my ($fh, $k) = @_; my $b = ''; my $n = sysread($fh, $b, 65536);
+  if ($n) { frame($k, $b); return 1; } return 0; }
+sub finish { my $settled = settle();
+  # every writer is gone now (unless some outlived the settle): read what is left, then the end
+  for my $pair ([$out, 'o'], [$err, 'e']) { my ($fh, $k) = @$pair; next unless $fh;
+    if ($settled) { my $r = ''; vec($r, fileno($fh), 1) = 1;
+      while (select(my $x = $r, undef, undef, 1) > 0 && drain($fh, $k)) {} }
+    close $fh; }
+  my $code = ($status & 127) ? 128 + ($status & 127) : $status >> 8;
+  ($child, $out, $err) = (0, undef, undef);
+  frame('x', "$code $settled 0"); }
+frame('r', '${RESIDENT_HELLO}');
+while (1) {
+  my $rin = '';
+  vec($rin, fileno(STDIN), 1) = 1 if $stdin_open;
+  vec($rin, fileno($out), 1) = 1 if $out; vec($rin, fileno($err), 1) = 1 if $err;
+  my $wait = $child ? (($out || $err) ? 0.01 : 0.001) : undef;
+  my $ready = select(my $rout = $rin, undef, undef, $wait);
+  if ($ready > 0) {
+    if ($out && vec($rout, fileno($out), 1)) { unless (drain($out, 'o')) { close $out; $out = undef; } }
+    if ($err && vec($rout, fileno($err), 1)) { unless (drain($err, 'e')) { close $err; $err = undef; } }
+    if ($stdin_open && vec($rout, fileno(STDIN), 1)) {
+      my $n = sysread(STDIN, $in, 65536, length $in);
+      unless ($n) { settle(); exit 0; }
+      while (my $f = take_frame()) {
+        if ($f->[0] eq 'c') { exit 8 if $child; start($f->[1]); }
+        elsif ($f->[0] eq 'k') { if ($child) { settle(); } else { frame('K', settle()); } }
+        else { exit 9; }
+      }
+    }
+  }
+  if ($child) { reap() unless defined $status; finish() if defined $status; }
+}
+`;

@@ -1,0 +1,267 @@
+// The host's side of the resident runner: one attached exec per sandbox, started on first use, that
+// runs each command (argv, no shell) with the contracts of one exec per command: output demuxed and
+// capped, a wall-clock timeout that kills every process of the sandbox user, an abort, a signal
+// death read as 128+n, and a resident that dies under a command reported as a broken sandbox.
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { HammerError, abortError, throwIfAborted } from '../errors.js';
+import { OutputCapture } from './capture.js';
+import { FrameDemuxer } from './demux.js';
+import { messageOf } from './docker-errors.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, watchContainer } from './exec.js';
+import { killAllProcesses, pidsFull, pidsFullError, type ExecTarget } from './kill-all.js';
+import { WORKDIR } from './hardening.js';
+import { encodeCommand, encodeFrame, parseExit, ResidentFrameParser, type ResidentExit } from './resident-frames.js';
+import { RESIDENT_HELLO, RESIDENT_SCRIPT, RESIDENT_SETTLE_SECONDS } from './resident-script.js';
+import type { ExecOptions, ExecResult } from './types.js';
+
+/** How long a starting resident may take to say it is ready. */
+const READY_MS = 15_000;
+/** How long a kill asked of the resident may take before the host kills from outside. */
+const KILL_ANSWER_MS = (RESIDENT_SETTLE_SECONDS + 5) * 1000;
+
+interface Running {
+  onOutput(stream: 'stdout' | 'stderr', chunk: Buffer): void;
+  onExit(exit: ResidentExit): void;
+  onDeath(why: string): void;
+}
+
+/** A live resident runner in one sandbox; `alive` turns false for good once its stream ends. */
+export class Resident {
+  private running: Running | undefined;
+  private killWaiters: ((settled: boolean | null) => void)[] = [];
+  private dead = false;
+  private diagnostics = '';
+
+  private constructor(
+    private readonly target: ExecTarget,
+    private readonly stream: Duplex,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Start a resident and wait until it is ready; null when the image cannot run one (no perl). */
+  static async start(target: ExecTarget, logger?: Logger, signal?: AbortSignal): Promise<Resident | null> {
+    throwIfAborted(signal, 'starting the resident runner');
+    let stream: Duplex;
+    try {
+      const exec = await target.container.exec({
+        Cmd: ['perl', '-e', RESIDENT_SCRIPT],
+        User: target.user,
+        WorkingDir: '/',
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+      });
+      stream = await exec.start({ hijack: true, stdin: true });
+    } catch (err) {
+      logger?.debug({ err: messageOf(err) }, 'resident runner not started; one exec per command');
+      return null;
+    }
+    const resident = new Resident(target, stream, logger);
+    const ready = await resident.ready();
+    if (!ready) {
+      logger?.debug({ stderr: resident.diagnostics.slice(-500) }, 'resident runner unavailable; one exec per command');
+      resident.close();
+      return null;
+    }
+    return resident;
+  }
+
+  /** False once the resident's stream has ended (it died, was killed, or was closed). */
+  get alive(): boolean {
+    return !this.dead;
+  }
+
+  private ready(): Promise<boolean> {
+    return new Promise((resolve) => {
+      let hello = false;
+      const timer = setTimeout(() => resolve(false), READY_MS);
+      const parser = new ResidentFrameParser((frame) => {
+        if (!hello) {
+          hello = frame.kind === 'r' && frame.payload.toString('latin1') === RESIDENT_HELLO;
+          clearTimeout(timer);
+          resolve(hello);
+          if (!hello) this.close();
+          return;
+        }
+        this.onFrame(frame.kind, frame.payload);
+      });
+      const demux = new FrameDemuxer((name, payload) => {
+        if (name === 'stderr') {
+          this.diagnostics = (this.diagnostics + payload.toString('utf8')).slice(-4096);
+          return;
+        }
+        try {
+          parser.push(payload);
+        } catch (err) {
+          this.logger?.warn({ err: messageOf(err) }, 'resident runner broke its protocol');
+          this.close();
+        }
+      });
+      this.stream.on('data', (chunk: Buffer) => demux.push(chunk));
+      const gone = (): void => {
+        clearTimeout(timer);
+        resolve(false);
+        this.died('its stream ended');
+      };
+      this.stream.once('end', gone);
+      this.stream.once('close', gone);
+      this.stream.once('error', gone);
+    });
+  }
+
+  private onFrame(kind: string, payload: Buffer): void {
+    const running = this.running;
+    if ((kind === 'o' || kind === 'e') && running) return running.onOutput(kind === 'o' ? 'stdout' : 'stderr', payload);
+    if (kind === 'x' && running) {
+      const exit = parseExit(payload);
+      if (exit) {
+        this.running = undefined;
+        return running.onExit(exit);
+      }
+    }
+    if (kind === 'K' && !running && this.killWaiters.length > 0) {
+      const waiters = this.killWaiters;
+      this.killWaiters = [];
+      for (const w of waiters) w(payload.toString('latin1') === '1');
+      return;
+    }
+    this.logger?.warn({ kind }, 'resident runner sent an unexpected frame');
+    this.close();
+  }
+
+  private died(why: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    const running = this.running;
+    this.running = undefined;
+    running?.onDeath(why);
+    for (const w of this.killWaiters.splice(0)) w(null);
+  }
+
+  /** Stop the resident: it kills every process of the sandbox user and ends. */
+  close(): void {
+    if (!this.dead) this.stream.end();
+    this.stream.destroy();
+    this.died('it was closed');
+  }
+
+  /**
+   * Kill every process of the sandbox user and wait until all are gone (no command may be running):
+   * true when they are, false when some outlived the wait, null when the resident is gone.
+   */
+  killAll(): Promise<boolean | null> {
+    if (this.dead || this.running) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.killWaiters.push(resolve);
+      this.stream.write(encodeFrame('k'));
+    });
+  }
+
+  /** Run one command; a failing, signalled or timed-out command is a result, a resident that died throws. */
+  run(cmd: string[], options: ExecOptions): Promise<ExecResult> {
+    const { signal } = options;
+    throwIfAborted(signal, 'command');
+    if (this.dead) throw new HammerError('INTERNAL', 'the resident runner is gone');
+    if (this.running) throw new HammerError('INTERNAL', 'the resident runner is busy');
+    const started = performance.now();
+    const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const out = { stdout: new OutputCapture(max), stderr: new OutputCapture(max) };
+    let callbackError: Error | undefined;
+    let timedOut = false;
+    // set when the resident did not answer a kill and the host killed from outside (the resident too)
+    let killedOutside: Promise<unknown> | undefined;
+    const frame = encodeCommand(cmd, options.cwd ?? WORKDIR, options.env ?? {});
+
+    return new Promise<ExecResult>((resolve, reject) => {
+      let killTimer: NodeJS.Timeout | undefined;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        this.stream.write(encodeFrame('k'));
+        killTimer = setTimeout(() => {
+          // the resident did not answer: kill every process of the sandbox user from outside
+          killedOutside = killAllProcesses(this.target);
+          void killedOutside.catch(() => undefined).finally(() => this.close());
+        }, KILL_ANSWER_MS);
+      }, options.timeoutMs);
+      const watchdog = watchContainer(this.target.container, () => this.close());
+      const cleanUp = (): void => {
+        clearTimeout(timer);
+        clearTimeout(killTimer);
+        watchdog.stop();
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const result = (exitCode: number): ExecResult => ({
+        exitCode,
+        stdout: out.stdout.result(),
+        stderr: out.stderr.result(),
+        durationMs: performance.now() - started,
+        timedOut,
+      });
+      const onAbort = (): void => {
+        cleanUp();
+        this.running = undefined;
+        // the resident kills every process of the sandbox user when its stdin ends
+        this.close();
+        reject(abortError(signal, 'command'));
+      };
+      this.running = {
+        onOutput: (name, chunk) => {
+          out[name].push(chunk);
+          if (options.onOutput && callbackError === undefined) {
+            try {
+              options.onOutput(name, chunk);
+            } catch (err) {
+              callbackError = err instanceof Error ? err : new Error(String(err));
+            }
+          }
+        },
+        onExit: (exit) => {
+          cleanUp();
+          void this.finish(cmd, exit, result(exit.exitCode), callbackError).then(resolve, reject);
+        },
+        onDeath: (why) => {
+          cleanUp();
+          if (killedOutside) {
+            // the host killed everything itself after a timeout: the command timed out, nothing broke
+            killedOutside.then(
+              () => resolve(result(137)),
+              (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))),
+            );
+            return;
+          }
+          if (signal?.aborted) return reject(abortError(signal, 'command'));
+          reject(
+            new HammerError('SANDBOX_BROKEN', `the sandbox's resident runner died while running ${cmd[0]}: ${why}`, {
+              hint: 'something in the sandbox killed the runner process (a test that kills every process of its user?), or the container stopped',
+            }),
+          );
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.stream.write(frame);
+    });
+  }
+
+  private async finish(
+    cmd: string[],
+    exit: ResidentExit,
+    result: ExecResult,
+    callbackError: Error | undefined,
+  ): Promise<ExecResult> {
+    if (exit.forkFailed) {
+      const full = await pidsFull(this.target.container);
+      if (full) throw pidsFullError(`could not start ${cmd[0]} in the sandbox`, full.limit);
+      return { ...result, exitCode: 126 };
+    }
+    if (!exit.settled)
+      throw new HammerError(
+        'SANDBOX_PIDS_FULL',
+        `processes of the sandbox were still there ${RESIDENT_SETTLE_SECONDS} s after being killed`,
+        { hint: 'a process the tests started cannot be killed; the sandbox is not usable any more' },
+      );
+    if (callbackError !== undefined) throw callbackError;
+    return result;
+  }
+}
