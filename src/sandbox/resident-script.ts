@@ -79,7 +79,7 @@ sub start { my @f = split /\0/, $_[0], -1; my $cwd = shift @f; my $ne = shift @f
   my ($or, $ow, $er, $ew);
   unless (pipe($or, $ow) && pipe($er, $ew)) { frame('x', '126 1 1'); return; }
   my $pid = fork;
-  unless (defined $pid) { close $_ for grep { defined } ($or, $ow, $er, $ew); reap(); frame('x', '126 ' . settle() . ' 1'); return; }
+  unless (defined $pid) { close $_ for grep { defined } ($or, $ow, $er, $ew); frame('x', '126 1 1'); return; }
   if ($pid == 0) {
     close $or; close $er;
     open(STDIN, '<', '/dev/null') or exit 126;
