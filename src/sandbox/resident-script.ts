@@ -22,6 +22,7 @@
 // - it makes itself non-dumpable first (prctl PR_SET_DUMPABLE 0), so code of the same uid cannot
 //   ptrace it or open its /proc files (memory, file descriptors): it refuses to run otherwise. That
 //   code can still kill it; the host then sees the stream end and reports the sandbox broken.
+// - its commands get oom_score_adj 1000, so at the memory limit the kernel kills them, not it;
 // - stdin's end (the host went away) kills every process of its uid and ends it.
 
 /** How long the resident waits for killed processes to be gone (as the runner's settle). */
@@ -86,6 +87,9 @@ sub start { my @f = split /\0/, $_[0], -1; my $cwd = shift @f; my $ne = shift @f
     open(STDOUT, '>&', $ow) or exit 126; open(STDERR, '>&', $ew) or exit 126;
     close $ow; close $ew;
     unless (chdir $cwd) { syswrite(STDERR, "hammer-resident: cannot enter $cwd: $!\n"); exit 126; }
+    # the command and everything it starts go first when the sandbox runs out of memory, never the
+    # resident (raising one's own oom_score_adj needs no privilege)
+    if (open(my $adj, '>', '/proc/self/oom_score_adj')) { print $adj "1000\n"; close $adj; }
     %ENV = %BASE;
     for my $kv (@env) { my ($k, $v) = split /=/, $kv, 2; $ENV{$k} = $v; }
     exec { $argv[0] } @argv;
