@@ -18,8 +18,8 @@
 #   commit <message>              git add -A && git commit (fixed author and date, hooks off)
 #   test <timeout-s> <command>    sh -c <command>; the result's exit is the command's exit code. Its
 #                                 TMPDIR is .git/hammer-tmp, emptied before and after (programs may
-#                                 run from it; /tmp is noexec); then what it left is killed and
-#                                 waited for ("settled")
+#                                 run from it; /tmp is noexec; under the resident runner only before,
+#                                 see run_tests); then what it left is killed and waited for ("settled")
 #   diff [<rev>]                  git diff --binary --full-index <rev or base> HEAD
 #   status                        git status --porcelain -z; the result says clean true/false
 #   tree                          HEAD's tree and commit
@@ -379,7 +379,10 @@ run_tests() {
     t_settled=false
     say "processes the tests started were still there ${SETTLE_SECONDS}s after being killed"
   }
-  rm -rf -- "$t_tmp" 2>/dev/null
+  # rm is a process of its own: under the resident runner what the tests left (a fork bomb holding
+  # every pid) is only killed once this runner has printed its result, so the directory stays until
+  # the next test run removes it, above
+  [ -n "${HAMMER_RESIDENT:-}" ] || rm -rf -- "$t_tmp" 2>/dev/null
   oom_kills
   if is_int "${t_oom:-x}" && is_int "${o_kills:-x}" && [ "$o_kills" -gt "$t_oom" ]; then
     say "out of memory: the kernel killed $((o_kills - t_oom)) test process(es) at the sandbox's memory limit (sandbox.memory); exit $t_exit"

@@ -55,7 +55,14 @@ export class DockerSandbox implements Sandbox {
     try {
       result = await this.run(cmd, options);
     } catch (err) {
-      if (isHammerError(err, 'SANDBOX_BROKEN')) throw (await this.stopped(err, cmd)) ?? err;
+      if (!isHammerError(err, 'SANDBOX_BROKEN')) throw err;
+      // the resident's stream ends the moment its container is killed, a little before the engine
+      // reports the container stopped: look a few times before calling it the resident's own death
+      for (let look = 0; look < SIGNAL_DEATH_LOOKS; look++) {
+        if (look > 0) await sleep(SIGNAL_DEATH_LOOK_MS);
+        const stopped = await this.stopped(err, cmd);
+        if (stopped) throw stopped;
+      }
       throw err;
     }
     if (result.exitCode !== 0) {

@@ -8,7 +8,7 @@ import { isHammerError } from '../../src/errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { testEngine, testSpec } from './sandbox-fixtures.js';
 
-const { engine } = testEngine({ resident: true });
+const { docker, engine } = testEngine({ resident: true });
 let sandbox: Sandbox;
 
 /** The pid of the process that ran a command: the resident, while it lives. */
@@ -106,5 +106,20 @@ describe('resident runner', () => {
       expect(next.stdout.text).toBe('alive\n');
     }
     expect(await residentPid()).not.toBe(pid);
+  });
+
+  it('a container stopped under a command is the stopped-sandbox error, as with one exec per command', async () => {
+    const own = await engine.create(await testSpec());
+    try {
+      expect((await own.exec(['true'], { timeoutMs: 30_000 })).exitCode).toBe(0); // the resident runs
+      const pending = own.exec(['sleep', '60'], { timeoutMs: 90_000 }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 500));
+      await docker.getContainer(own.id).kill({ signal: 'SIGKILL' });
+      const err = await pending;
+      expect(isHammerError(err, 'SANDBOX_BROKEN')).toBe(true);
+      expect((err as Error).message).toMatch(/^the sandbox stopped while running sleep: it exited with code \d+/);
+    } finally {
+      await own.destroy();
+    }
   });
 });

@@ -21,13 +21,19 @@ function engineWithStoppedContainer(state: Record<string, unknown>, runtime: str
 }
 
 const owner = { uid: 10001, gid: 10001 };
+// these engines fake one exec per command (the path of an image that cannot run the resident
+// runner); the resident's own failure modes run against the real engine (sandbox-resident.test.ts)
+const sandboxOf = (docker: Dockerode) =>
+  new DockerSandbox(docker, 'abc', 'run-1', 'vol', owner, undefined, { resident: false });
 const run = (docker: Dockerode, timeoutMs = 10_000): Promise<HammerError> =>
-  new DockerSandbox(docker, 'abc', 'run-1', 'vol', owner).exec(['pytest', '-q'], { timeoutMs }).then(
-    () => {
-      throw new Error('the exec resolved; it should have failed');
-    },
-    (e: unknown) => e as HammerError,
-  );
+  sandboxOf(docker)
+    .exec(['pytest', '-q'], { timeoutMs })
+    .then(
+      () => {
+        throw new Error('the exec resolved; it should have failed');
+      },
+      (e: unknown) => e as HammerError,
+    );
 
 /** An engine whose exec starts and then never ends its stream, and whose container stops after the first look. */
 function engineWhoseContainerDiesUnderAnExec(): { docker: Dockerode; looks: () => number } {
@@ -110,7 +116,7 @@ describe('a command whose exit code comes from its container stopping', () => {
         looks += 1;
         return { State: { Running: true, OOMKilled: false, ExitCode: 0 }, HostConfig: { Runtime: 'runc' } };
       });
-      const result = await new DockerSandbox(docker, 'abc', 'run-1', 'vol', owner).exec(['pytest', '-q'], {
+      const result = await sandboxOf(docker).exec(['pytest', '-q'], {
         timeoutMs: 10_000,
       });
       expect(result.exitCode).toBe(exitCode);
