@@ -101,11 +101,16 @@ export async function benchStartup(runIds: string[], opts: { model: string }): P
     samples: rows.map((r) => it1(r.state)?.phases.read_state?.duration_ms ?? Number.NaN),
   });
   process.stdout.write('off the path (starts after the baseline, while the prompt is built and the model answers):\n');
-  printFigure({
-    name: '  baseline end -> base commit made (host pack, its copy in, runner init)',
-    samples: splits.map((x) => x.initDone),
-  });
-  printFigure({ name: '    of which the runner init exec', samples: splits.map((x) => x.init) });
+  if (!splits.every((x) => Number.isNaN(x.initDone)))
+    printFigure({
+      name: '  baseline end -> base commit made (host pack, its copy in, runner init)',
+      samples: splits.map((x) => x.initDone),
+    });
+  if (splits.every((x) => Number.isNaN(x.init)))
+    process.stdout.write(
+      '    (not measured: the runner init goes through the resident runner, which the engine does not see as an exec)\n',
+    );
+  else printFigure({ name: '    of which the runner init exec', samples: splits.map((x) => x.init) });
 }
 
 /** The figure this section printed before the start was cut, and where it came from. */

@@ -211,8 +211,12 @@ function printDockerCalls(windows: { container: string; from: number; to: number
     return;
   }
   const per = windows.map((w) => events.filter((e) => e.container === w.container && e.at >= w.from && e.at < w.to));
-  if (per.every((list) => list.length === 0))
-    process.stdout.write('  (no engine events fell inside the iterations: is the engine on another clock?)\n');
+  if (per.every((list) => list.length === 0)) {
+    process.stdout.write(
+      'docker calls per warm iteration: none (every command goes through the resident runner, over the one exec it started with)\n',
+    );
+    return;
+  }
   const execs = per.map((list) => list.filter((e) => e.action.startsWith('exec_start')).length);
   const archives = per.map(
     (list) => list.filter((e) => e.action === 'extract-to-dir' || e.action === 'archive-path').length,

@@ -105,6 +105,8 @@ export async function prepare(
     execTimeoutMs: config.sandbox.exec_timeout * 1000,
     ...(signal ? { signal } : {}),
   };
+  // the resident runner starts while the base is copied in (the baseline's command waits for it)
+  sandbox.warm?.();
   const { skipped } = await copyHead(initOptions);
   const repo = new SandboxRepo(sandbox, {
     execTimeoutMs: config.sandbox.exec_timeout * 1000,

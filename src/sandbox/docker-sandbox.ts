@@ -89,6 +89,14 @@ export class DockerSandbox implements Sandbox {
     });
   }
 
+  /** Start the resident now, in the background: the first command queues behind it. */
+  warm(): void {
+    if (!this.residentPossible || this.resident) return;
+    void this.serially(() => this.liveResident()).catch((err: unknown) => {
+      this.logger?.debug({ err: String(err) }, 'resident runner not started early; the first command tries again');
+    });
+  }
+
   private serially<T>(work: () => Promise<T>): Promise<T> {
     const next = this.queue.then(work);
     this.queue = next.catch(() => undefined);

@@ -118,6 +118,12 @@ export interface Sandbox {
    * all are gone and their pids free, keeping the sandbox alive; SANDBOX_PIDS_FULL when they never are.
    */
   killAll(options?: { signal?: AbortSignal }): Promise<void>;
+  /**
+   * Get ready for commands in the background (the resident runner starts while the repository is
+   * copied in, off the path to the first command); commands wait for it. Never fails: a start that
+   * does not work is tried again, or falls back, at the first command.
+   */
+  warm?(): void;
   /** Remove the container and its volume. Safe to call twice. */
   destroy(options?: { signal?: AbortSignal }): Promise<void>;
 }

@@ -108,6 +108,26 @@ describe('resident runner', () => {
     expect(await residentPid()).not.toBe(pid);
   });
 
+  it('warm starts one resident in the background, which the commands after it use', async () => {
+    const own = await engine.create(await testSpec());
+    try {
+      own.warm?.();
+      own.warm?.(); // a second call while the first start runs starts no other
+      const perls = [
+        'sh',
+        '-c',
+        'echo $PPID; for s in /proc/[0-9]*/comm; do cat "$s"; done 2>/dev/null | grep -c "^perl$"',
+      ];
+      const first = await own.exec(perls, { timeoutMs: 30_000 });
+      const second = await own.exec(perls, { timeoutMs: 30_000 });
+      const [ppid, count] = first.stdout.text.trim().split('\n');
+      expect(count).toBe('1');
+      expect(second.stdout.text.trim().split('\n')[0]).toBe(ppid);
+    } finally {
+      await own.destroy();
+    }
+  });
+
   it('a container stopped under a command is the stopped-sandbox error, as with one exec per command', async () => {
     const own = await engine.create(await testSpec());
     try {
