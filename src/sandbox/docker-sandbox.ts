@@ -7,8 +7,8 @@ import { HammerError, isHammerError, throwIfAborted } from '../errors.js';
 import { packFiles, readSingleFile } from './archive.js';
 import { packDirectory, repackTar } from './copy-in.js';
 import { isEngineLost, isNotFound, sandboxFailure } from './docker-errors.js';
-import { ContainerStateSchema, execInSandbox } from './exec.js';
-import { killAllProcesses, type ExecTarget } from './kill-all.js';
+import { checkCommand, ContainerStateSchema, execInSandbox } from './exec.js';
+import { killAllProcesses, unsettledError, type ExecTarget } from './kill-all.js';
 import { Resident } from './resident.js';
 import { WORKDIR } from './hardening.js';
 import { RESIDENT_SETTLE_SECONDS } from './resident-script.js';
@@ -58,24 +58,26 @@ export class DockerSandbox implements Sandbox {
       if (!isHammerError(err, 'SANDBOX_BROKEN')) throw err;
       // the resident's stream ends the moment its container is killed, a little before the engine
       // reports the container stopped: look a few times before calling it the resident's own death
-      for (let look = 0; look < SIGNAL_DEATH_LOOKS; look++) {
-        if (look > 0) await sleep(SIGNAL_DEATH_LOOK_MS);
-        const stopped = await this.stopped(err, cmd);
-        if (stopped) throw stopped;
-      }
-      throw err;
+      throw (await this.stoppedWithin(SIGNAL_DEATH_LOOKS, err, cmd)) ?? err;
     }
     if (result.exitCode !== 0) {
       // a command killed by a signal it did not get from us may have gone down with its container,
       // which the engine reports as stopped a moment later: look a few times before trusting it
       const looks = result.exitCode >= 128 && !result.timedOut ? SIGNAL_DEATH_LOOKS : 1;
-      for (let look = 0; look < looks; look++) {
-        if (look > 0) await sleep(SIGNAL_DEATH_LOOK_MS);
-        const stopped = await this.stopped(null, cmd);
-        if (stopped) throw stopped;
-      }
+      const stopped = await this.stoppedWithin(looks, null, cmd);
+      if (stopped) throw stopped;
     }
     return result;
+  }
+
+  /** `stopped`, looked up to `looks` times SIGNAL_DEATH_LOOK_MS apart; null if it still runs after them. */
+  private async stoppedWithin(looks: number, cause: HammerError | null, cmd: string[]): Promise<HammerError | null> {
+    for (let look = 0; look < looks; look++) {
+      if (look > 0) await sleep(SIGNAL_DEATH_LOOK_MS);
+      const stopped = await this.stopped(cause, cmd);
+      if (stopped) return stopped;
+    }
+    return null;
   }
 
   /** One command through the resident runner when the image can run one, else as its own exec. */
@@ -202,12 +204,7 @@ export class DockerSandbox implements Sandbox {
     return this.serially(async () => {
       const settled = this.resident?.alive ? await this.resident.killAll() : null;
       if (settled === true) return;
-      if (settled === false)
-        throw new HammerError(
-          'SANDBOX_PIDS_FULL',
-          `processes of the sandbox were still there ${RESIDENT_SETTLE_SECONDS} s after being killed`,
-          { hint: 'a process the tests started cannot be killed; the sandbox is not usable any more' },
-        );
+      if (settled === false) throw unsettledError(RESIDENT_SETTLE_SECONDS);
       // no resident to ask: kill from outside (a resident that comes back later is started afresh)
       this.resident?.close();
       this.resident = undefined;
@@ -238,14 +235,6 @@ export class DockerSandbox implements Sandbox {
       throw sandboxFailure(err, what, signal);
     }
   }
-}
-
-/** Refuse what no exec could run: an empty argv or an environment name the shell cannot hold. */
-function checkCommand(cmd: string[], options: ExecOptions): void {
-  if (cmd.length === 0) throw new HammerError('INTERNAL', 'exec needs a command');
-  const badName = Object.keys(options.env ?? {}).find((k) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(k));
-  if (badName !== undefined)
-    throw new HammerError('INTERNAL', `not an environment variable name: ${JSON.stringify(badName)}`);
 }
 
 /** Remove a volume, treating "already gone" as done. Retries briefly while a just-removed container still holds it. */

@@ -70,14 +70,19 @@ async function startExec(
   return { exec, stream };
 }
 
-/** Run `cmd` (argv, no shell) in the sandbox; a failing or timed-out command is a result, a broken sandbox throws. */
-export async function execInSandbox(target: ExecTarget, cmd: string[], options: ExecOptions): Promise<ExecResult> {
-  const { signal } = options;
-  throwIfAborted(signal, 'command');
+/** Refuse what no exec could run: an empty argv or an environment name the shell cannot hold. */
+export function checkCommand(cmd: string[], options: ExecOptions): void {
   if (cmd.length === 0) throw new HammerError('INTERNAL', 'exec needs a command');
   const badName = Object.keys(options.env ?? {}).find((k) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(k));
   if (badName !== undefined)
     throw new HammerError('INTERNAL', `not an environment variable name: ${JSON.stringify(badName)}`);
+}
+
+/** Run `cmd` (argv, no shell) in the sandbox; a failing or timed-out command is a result, a broken sandbox throws. */
+export async function execInSandbox(target: ExecTarget, cmd: string[], options: ExecOptions): Promise<ExecResult> {
+  const { signal } = options;
+  throwIfAborted(signal, 'command');
+  checkCommand(cmd, options);
   const started = performance.now();
   const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const out = { stdout: new OutputCapture(max), stderr: new OutputCapture(max) };

@@ -87,6 +87,17 @@ export function pidsFullError(what: string, limit: number | null): HammerError {
   );
 }
 
+/** The error for processes that outlived their kill by `seconds`: the sandbox is not usable any more. */
+export function unsettledError(seconds: number): HammerError {
+  return new HammerError(
+    'SANDBOX_PIDS_FULL',
+    `processes of the sandbox were still there ${seconds} s after being killed`,
+    {
+      hint: 'a process the tests started cannot be killed; the sandbox is not usable any more',
+    },
+  );
+}
+
 /**
  * Kill every process of the sandbox user (daemons included) and wait until all are gone, so the
  * next command can start processes again. PID 1 and the keeper run as another user and stay.
@@ -121,12 +132,7 @@ export async function killAllProcesses(target: ExecTarget, signal?: AbortSignal)
     if (exitCode === 0) return;
     if (exitCode === 2)
       throw new HammerError('SANDBOX_BROKEN', 'the sandbox cannot kill its processes: /proc is unreadable in it');
-    if (exitCode === UNSETTLED)
-      throw new HammerError(
-        'SANDBOX_PIDS_FULL',
-        `processes of the sandbox were still there ${KILL_SETTLE_SECONDS} s after being killed`,
-        { hint: 'a process the tests started cannot be killed; the sandbox is not usable any more' },
-      );
+    if (exitCode === UNSETTLED) throw unsettledError(KILL_SETTLE_SECONDS);
     if (exitCode === NOT_STARTED) notStarted++;
     await sleep(Math.min(25 * (attempt + 1), 250));
   }

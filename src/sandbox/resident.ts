@@ -9,7 +9,7 @@ import { OutputCapture } from './capture.js';
 import { FrameDemuxer } from './demux.js';
 import { messageOf } from './docker-errors.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, watchContainer } from './exec.js';
-import { killAllProcesses, pidsFull, pidsFullError, type ExecTarget } from './kill-all.js';
+import { killAllProcesses, pidsFull, pidsFullError, unsettledError, type ExecTarget } from './kill-all.js';
 import { WORKDIR } from './hardening.js';
 import { encodeCommand, encodeFrame, parseExit, ResidentFrameParser, type ResidentExit } from './resident-frames.js';
 import { RESIDENT_HELLO, RESIDENT_SCRIPT, RESIDENT_SETTLE_SECONDS } from './resident-script.js';
@@ -255,12 +255,7 @@ export class Resident {
       if (full) throw pidsFullError(`could not start ${cmd[0]} in the sandbox`, full.limit);
       return { ...result, exitCode: 126 };
     }
-    if (!exit.settled)
-      throw new HammerError(
-        'SANDBOX_PIDS_FULL',
-        `processes of the sandbox were still there ${RESIDENT_SETTLE_SECONDS} s after being killed`,
-        { hint: 'a process the tests started cannot be killed; the sandbox is not usable any more' },
-      );
+    if (!exit.settled) throw unsettledError(RESIDENT_SETTLE_SECONDS);
     if (callbackError !== undefined) throw callbackError;
     return result;
   }
