@@ -2,7 +2,8 @@
 // a command that never ends (the timeout kills its tree and the same resident serves the next), a
 // flood of output (caps hold, host memory bounded), a signal death, code in the sandbox that kills
 // the resident (the command fails as SANDBOX_BROKEN, never as a result; a new resident serves the
-// next one), and a resident that code of its own uid cannot read or write through /proc.
+// next one), a resident that code of its own uid cannot read or write through /proc, and an image
+// without perl, which gets one exec per command.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHammerError } from '../../src/errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
@@ -140,6 +141,47 @@ describe('resident runner', () => {
       expect((err as Error).message).toMatch(/^the sandbox stopped while running sleep: it exited with code \d+/);
     } finally {
       await own.destroy();
+    }
+  });
+});
+
+describe('an image without perl', () => {
+  it('gets one exec per command, with the same results', async () => {
+    // the toolchain image with perl removed, committed as a throwaway image
+    const base = await testSpec();
+    const maker = await docker.createContainer({
+      Image: base.image,
+      User: '0',
+      Entrypoint: ['sh', '-c', 'rm -f /usr/bin/perl /usr/bin/perl5*'],
+      Cmd: [],
+    });
+    const tag = `hammer-box-test/no-perl:${base.runId}`;
+    let own: Sandbox | undefined;
+    try {
+      await maker.start();
+      expect((await maker.wait()) as { StatusCode: number }).toMatchObject({ StatusCode: 0 });
+      await maker.commit({ repo: 'hammer-box-test/no-perl', tag: base.runId });
+      own = await engine.create({ ...base, image: tag });
+      const probe = ['sh', '-c', 'command -v perl || echo no-perl; echo $PPID'];
+      const first = await own.exec(probe, { timeoutMs: 30_000 });
+      const second = await own.exec(probe, { timeoutMs: 30_000 });
+      expect(first).toMatchObject({ exitCode: 0, timedOut: false });
+      const [perl, ppid] = first.stdout.text.trim().split('\n');
+      expect(perl).toBe('no-perl');
+      // no resident: each command is the engine's exec, whose parent is outside the container (pid 0)
+      expect(ppid).toBe('0');
+      expect(second.stdout.text.trim().split('\n')[1]).toBe('0');
+      const failing = await own.exec(['sh', '-c', 'echo out; echo err >&2; exit 3'], { timeoutMs: 30_000 });
+      expect(failing).toMatchObject({ exitCode: 3, timedOut: false });
+      expect(failing.stdout.text).toBe('out\n');
+      expect(failing.stderr.text).toBe('err\n');
+    } finally {
+      await own?.destroy();
+      await maker.remove({ force: true });
+      await docker
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => undefined);
     }
   });
 });
