@@ -1,7 +1,7 @@
 // The repository as it goes into the sandbox: a tar stream of one commit's tree, built from the
 // exact blob bytes (no .gitattributes, filters, eol conversion or export-subst are involved).
 import { PassThrough, type Readable } from 'node:stream';
-import { catFileBatch } from './cat-file.js';
+import { catFileBatch, catFileParsed } from './cat-file.js';
 import { encodeHeader, END_OF_ARCHIVE, padding, writeOut } from './tar-writer.js';
 import { isSafePath } from './safe-path.js';
 import { linkEscapesRoot } from './link-escape.js';
@@ -30,6 +30,8 @@ export interface ArchiveOptions {
    * e.g. `.git/hammer/base-paths`, so the sandbox can commit exactly these paths later.
    */
   pathList?: string;
+  /** The tree's complete listing, when it was made already (else the archive lists the tree itself). */
+  entries?: readonly TreeEntry[];
   /** Only these paths (files and symlinks) of the tree, when given (the env setup's dependency files). */
   only?: ReadonlySet<string>;
   signal?: AbortSignal;
@@ -45,8 +47,9 @@ export interface BaseArchive {
 /**
  * Stream `commit` of the workbench as a tar: regular files 0644/0755, symlinks as symlink entries
  * (their target text only; the target never enters), submodules skipped and counted, directories
- * 0755, everything owned by uid:gid. Memory stays bounded: one blob (at most 1 MiB gathered whole,
- * larger ones streamed) is in flight at a time and the tar's consumer paces git.
+ * 0755, everything owned by uid:gid. Memory stays bounded: git's output is made into records one
+ * chunk at a time (bodies pass through uncopied, a symlink's target is gathered whole) and the
+ * tar's consumer paces git.
  */
 export function baseTarStream(workbench: Workbench, commit: string, opts: ArchiveOptions): BaseArchive {
   const out = new PassThrough({ highWaterMark: 4 * 1024 * 1024 });
@@ -59,9 +62,6 @@ export function baseTarStream(workbench: Workbench, commit: string, opts: Archiv
   return { stream: out, done };
 }
 
-/** Blobs up to this size are gathered and written as one record (header, body and padding). */
-const WHOLE_RECORD_MAX = 1024 * 1024;
-
 async function writeArchive(
   out: PassThrough,
   workbench: Workbench,
@@ -69,7 +69,8 @@ async function writeArchive(
   opts: ArchiveOptions,
 ): Promise<ArchiveStats> {
   const git = workbench.gitOptions(opts.signal ? { signal: opts.signal } : {});
-  const mtime = opts.mtime ?? (await commitDate(workbench, commit, opts.signal));
+  const date = opts.mtime ? Promise.resolve(opts.mtime) : commitDate(workbench, commit, opts.signal);
+  date.catch(() => undefined); // awaited below, after the listing
   const stats: ArchiveStats = {
     files: 0,
     bytes: 0,
@@ -80,7 +81,7 @@ async function writeArchive(
   };
   const entries: TreeEntry[] = [];
   const listed: TreeEntry[] = [];
-  for await (const entry of treeEntries(commit, git)) {
+  for await (const entry of opts.entries ?? treeEntries(commit, git)) {
     if (opts.only && !opts.only.has(entry.path)) continue;
     if (entry.kind === 'submodule') stats.skippedSubmodules++;
     else if (!entry.utf8 || !isSafePath(entry.path)) stats.skippedUnsafe++;
@@ -93,7 +94,7 @@ async function writeArchive(
     else entries.push(entry);
   }
 
-  const owner = { uid: opts.uid, gid: opts.gid, mtime };
+  const owner = { uid: opts.uid, gid: opts.gid, mtime: await date };
   const made = new Set<string>();
   const parents = (path: string): Buffer[] => {
     const headers: Buffer[] = [];
@@ -108,52 +109,61 @@ async function writeArchive(
     return headers;
   };
 
-  await catFileBatch(
+  // git's output is turned into tar records as it arrives, written out after each chunk of it
+  let pending: Buffer[] = [];
+  let current: { entry: TreeEntry; size: number } | undefined;
+  await catFileParsed(
     entries.map((e) => e.oid),
     git,
-    async (index, header, body) => {
-      const entry = entries[index];
-      if (entry === undefined) return;
-      const dirs = parents(entry.path);
-      if (entry.kind === 'symlink' || header.size <= WHOLE_RECORD_MAX) {
-        const chunks: Buffer[] = [];
-        await body((chunk) => void chunks.push(chunk));
-        const content = Buffer.concat(chunks);
-        if (entry.kind === 'symlink') {
-          stats.symlinks++;
-          const h = encodeHeader({
+    {
+      object(index, header) {
+        const entry = entries[index]!;
+        current = { entry, size: header.size };
+        pending.push(...parents(entry.path));
+        if (entry.kind === 'symlink') return 'whole';
+        pending.push(
+          encodeHeader({
             ...owner,
             name: entry.path,
+            type: 'file',
+            mode: entry.kind === 'executable' ? 0o755 : 0o644,
+            size: header.size,
+          }),
+        );
+        return 'stream';
+      },
+      piece(chunk) {
+        pending.push(chunk);
+      },
+      whole(body) {
+        stats.symlinks++;
+        pending.push(
+          encodeHeader({
+            ...owner,
+            name: current!.entry.path,
             type: 'symlink',
             mode: 0o777,
             size: 0,
-            linkname: content.toString('utf8'),
-          });
-          await writeOut(out, Buffer.concat([...dirs, h]));
-          return;
-        }
-        const h = encodeHeader({
-          ...owner,
-          name: entry.path,
-          type: 'file',
-          mode: entry.kind === 'executable' ? 0o755 : 0o644,
-          size: content.length,
-        });
-        await writeOut(out, Buffer.concat([...dirs, h, content, padding(content.length)]));
-      } else {
-        const h = encodeHeader({
-          ...owner,
-          name: entry.path,
-          type: 'file',
-          mode: entry.kind === 'executable' ? 0o755 : 0o644,
-          size: header.size,
-        });
-        await writeOut(out, Buffer.concat([...dirs, h]));
-        await body((chunk) => writeOut(out, chunk));
-        await writeOut(out, padding(header.size));
-      }
-      stats.files++;
-      stats.bytes += header.size;
+            linkname: body.toString('utf8'),
+          }),
+        );
+      },
+      done() {
+        const { entry, size } = current!;
+        if (entry.kind === 'symlink') return;
+        pending.push(padding(size));
+        stats.files++;
+        stats.bytes += size;
+      },
+    },
+    async () => {
+      // small pieces (headers, small files) go out joined, large ones as they are (views of git's
+      // output): few, large writes for the upload, no copy of a large body; the reader paces git
+      const writes = coalesce(pending);
+      pending = [];
+      const last = writes.pop();
+      for (const w of writes) out.write(w);
+      if (last) await writeOut(out, last);
     },
   );
   if (opts.pathList) {
@@ -198,6 +208,27 @@ async function escapingLinks(
     },
   );
   return out;
+}
+
+/** Pieces at least this large are written on their own; smaller neighbours are joined. */
+const JOIN_BELOW = 4 * 1024;
+
+/** The pieces as writes: runs of small pieces joined into one buffer, large pieces left as they are. */
+function coalesce(pieces: readonly Buffer[]): Buffer[] {
+  const writes: Buffer[] = [];
+  let run: Buffer[] = [];
+  const flush = (): void => {
+    if (run.length > 0) writes.push(run.length === 1 ? run[0]! : Buffer.concat(run));
+    run = [];
+  };
+  for (const p of pieces) {
+    if (p.length >= JOIN_BELOW) {
+      flush();
+      writes.push(p);
+    } else run.push(p);
+  }
+  flush();
+  return writes;
 }
 
 async function commitDate(workbench: Workbench, commit: string, signal?: AbortSignal): Promise<Date> {

@@ -42,6 +42,14 @@ export class ByteReader {
     }
   }
 
+  /** Whatever is buffered, else the source's next chunk; null at the end of input. */
+  async chunk(): Promise<Buffer | null> {
+    if (this.buffered.length === 0 && !(await this.fill())) return null;
+    const out = this.buffered;
+    this.buffered = Buffer.alloc(0);
+    return out;
+  }
+
   /** Stop reading (lets the source be released). */
   async close(): Promise<void> {
     await this.iterator.return?.();

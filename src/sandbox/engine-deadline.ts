@@ -75,9 +75,19 @@ export function withRequestDeadlines(
       // the deadline to answer starts when the upload ends; until then the upload may not stall
       const answerWindow = `did not answer within ${deadlineMs / 1000} s of an upload`;
       const stallWindow = `stopped taking an upload for ${uploadIdleMs / 1000} s`;
+      // a chunk only notes its time; the stall timer, when it fires, waits again for what is left
+      let lastChunk = performance.now();
+      const stalled = (): void => {
+        const idle = performance.now() - lastChunk;
+        if (idle < uploadIdleMs) timer = setTimeout(stalled, uploadIdleMs - idle);
+        else {
+          expired = new EngineTimeoutError(`the Docker engine ${stallWindow} (${what})`);
+          ctl.abort(expired);
+        }
+      };
       const watch = new Transform({
         transform(chunk: Buffer, _enc, done) {
-          arm(uploadIdleMs, stallWindow);
+          lastChunk = performance.now();
           done(null, chunk);
         },
         flush(done) {
@@ -87,7 +97,8 @@ export function withRequestDeadlines(
       });
       file.on('error', (err: Error) => watch.destroy(err));
       file = file.pipe(watch);
-      arm(uploadIdleMs, stallWindow);
+      clearTimeout(timer);
+      timer = setTimeout(stalled, uploadIdleMs);
     } else {
       arm(deadlineMs, `did not answer within ${deadlineMs / 1000} s`);
     }

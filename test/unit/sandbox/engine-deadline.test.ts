@@ -79,6 +79,24 @@ describe('withRequestDeadlines', () => {
     expect((err as Error).message).toMatch(/stopped taking an upload|did not answer/);
   });
 
+  it('lets an upload that keeps moving run past the idle window, then waits for the answer', async () => {
+    engine = await startSilentEngine('unix', { answerPing: true });
+    const docker = client(engine.dockerHost);
+    const body = new PassThrough();
+    const started = performance.now();
+    // a chunk every 100 ms for a second: never idle for the 300 ms window, three times as long as it
+    const feeder = setInterval(() => body.write(Buffer.alloc(1024)), 100);
+    setTimeout(() => (clearInterval(feeder), body.end()), 1000);
+    const err = await docker
+      .getContainer('abc')
+      .putArchive(body, { path: '/workspace' })
+      .catch((e: unknown) => e);
+    clearInterval(feeder);
+    expect(err).toBeInstanceOf(EngineTimeoutError);
+    expect((err as Error).message).toMatch(/did not answer within 0.3 s of an upload/);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
+  });
+
   it("keeps the caller's own abort working", async () => {
     engine = await startSilentEngine('unix', { answerPing: true });
     const docker = client(engine.dockerHost, 60_000);
