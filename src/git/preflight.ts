@@ -2,7 +2,7 @@
 // of filling the workspace or spending minutes on a tree the limits would cut short anyway.
 import { HammerError } from '../errors.js';
 import type { GitOptions } from './git-exec.js';
-import { treeEntries } from './tree-entries.js';
+import { treeEntries, type TreeEntry } from './tree-entries.js';
 
 /** How large a base tree may be. */
 export interface TreeLimits {
@@ -22,13 +22,22 @@ export interface TreeSize {
 /** Count the files and bytes of `commit`'s tree (sizes from `git ls-tree -l`, nothing read). */
 export async function measureTree(commit: string, git: GitOptions): Promise<TreeSize> {
   const size: TreeSize = { files: 0, bytes: 0, largest: null };
-  for await (const e of treeEntries(commit, git)) {
-    if (e.kind === 'submodule') continue;
-    size.files++;
-    size.bytes += e.size;
-    if (size.largest === null || e.size > size.largest.bytes) size.largest = { path: e.path, bytes: e.size };
-  }
+  for await (const e of treeEntries(commit, git)) count(size, e);
   return size;
+}
+
+/** The files and bytes of a tree's complete listing. */
+export function sizeOfEntries(entries: Iterable<TreeEntry>): TreeSize {
+  const size: TreeSize = { files: 0, bytes: 0, largest: null };
+  for (const e of entries) count(size, e);
+  return size;
+}
+
+function count(size: TreeSize, e: TreeEntry): void {
+  if (e.kind === 'submodule') return;
+  size.files++;
+  size.bytes += e.size;
+  if (size.largest === null || e.size > size.largest.bytes) size.largest = { path: e.path, bytes: e.size };
 }
 
 /**

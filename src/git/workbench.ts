@@ -50,7 +50,10 @@ export class Workbench {
   private queue: Promise<unknown> = Promise.resolve();
   /** Trees treeAfter made, by base tree, flags and patch: applyPatch of the same patch reuses them. */
   private readonly treesAfter = new Map<string, string>();
-  private readonly listings = new Map<string, Promise<{ entries: TreeEntry[]; truncated: boolean }>>();
+  private readonly listings = new Map<
+    { commit: string; max: number },
+    Promise<{ entries: TreeEntry[]; truncated: boolean }>
+  >();
   private disposed = false;
 
   private constructor(
@@ -163,20 +166,26 @@ export class Workbench {
     return run;
   }
 
-  /** The entries of `commit`'s tree (symlinks and submodules marked by `kind`), at most maxEntries. */
+  /**
+   * The entries of `commit`'s tree (symlinks and submodules marked by `kind`), at most maxEntries.
+   * A commit's tree never changes: it is listed once, and a listing made with a cap at least as
+   * high serves a lower one (prepare's listing serves the preflight, the archive and the prompt).
+   */
   listTree(
     commit: string,
     opts: { maxEntries?: number; signal?: AbortSignal } = {},
   ): Promise<{ entries: TreeEntry[]; truncated: boolean }> {
-    // a commit's tree never changes: list it once per commit and limit (prepare prefetches the
-    // first prompt's listing while the sandbox is set up)
-    const key = `${commit}:${opts.maxEntries ?? 'all'}`;
-    let listed = this.listings.get(key);
-    if (!listed) {
-      listed = this.readTree(commit, opts);
-      this.listings.set(key, listed);
-      listed.catch(() => this.listings.delete(key));
+    const max = opts.maxEntries ?? Number.POSITIVE_INFINITY;
+    for (const [key, listed] of this.listings) {
+      if (key.commit !== commit || key.max < max) continue;
+      return key.max === max
+        ? listed
+        : listed.then((l) => (l.entries.length > max ? { entries: l.entries.slice(0, max), truncated: true } : l));
     }
+    const key = { commit, max };
+    const listed = this.readTree(commit, opts);
+    this.listings.set(key, listed);
+    listed.catch(() => this.listings.delete(key));
     return listed;
   }
 

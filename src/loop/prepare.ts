@@ -3,7 +3,7 @@
 import { ParseCache } from '../context/index.js';
 import { HammerError } from '../errors.js';
 import { Workbench, type UserRepo } from '../git/index.js';
-import { preflightTree } from '../git/preflight.js';
+import { preflightTree, sizeOfEntries, treeRefusal } from '../git/preflight.js';
 import { renderTestLog } from '../report/test-log.js';
 import type { Sandbox, SandboxSpec } from '../sandbox/types.js';
 import { artifactNames } from '../state/artifact-names.js';
@@ -60,12 +60,15 @@ export async function prepare(
       ...(signal ? { signal } : {}),
     })
       .then((w) => (track({ workbench: w }), w))
-      // a tree that cannot fit is refused before anything goes in
+      // a tree that cannot fit is refused before anything goes in; its one listing also serves
+      // the archive and the first prompt
       .then(async (w) => {
-        await preflightTree(w.head(), w.gitOptions(signal ? { signal } : {}), {
-          maxFiles: config.sandbox.max_repo_files,
-          workspaceBytes: config.sandbox.workspace_size,
-        });
+        const limits = { maxFiles: config.sandbox.max_repo_files, workspaceBytes: config.sandbox.workspace_size };
+        const listed = await w.listTree(w.head(), { maxEntries: limits.maxFiles + 1, ...(signal ? { signal } : {}) });
+        // over the file limit: counted to the end, so the refusal gives the real number
+        if (listed.truncated) await preflightTree(w.head(), w.gitOptions(signal ? { signal } : {}), limits);
+        const refusal = treeRefusal(sizeOfEntries(listed.entries), limits);
+        if (refusal) throw refusal;
         return w;
       }),
     deps.engine.create(spec, signal ? { signal } : {}).then((s) => (track({ sandbox: s }), s)),
@@ -107,7 +110,12 @@ export async function prepare(
   };
   // the resident runner starts while the base is copied in (the baseline's command waits for it)
   sandbox.warm?.();
-  const { skipped } = await copyHead(initOptions);
+  // the listing is the one the preflight made (a replayed patch moved the head: listed again)
+  const listing = await workbench.listTree(workbench.head(), {
+    maxEntries: config.sandbox.max_repo_files + 1,
+    ...(signal ? { signal } : {}),
+  });
+  const { skipped } = await copyHead(initOptions, listing.truncated ? undefined : listing.entries);
   const repo = new SandboxRepo(sandbox, {
     execTimeoutMs: config.sandbox.exec_timeout * 1000,
     maxOutputBytes: config.sandbox.output_cap,

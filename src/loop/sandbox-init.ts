@@ -2,7 +2,7 @@
 // model generates, off the path to the first model request: init commits exactly the paths the
 // host archived, and the resulting tree is checked against the host's.
 import { HammerError, isHammerError } from '../errors.js';
-import { baseTarStream, basePackTar, writeBasePack, type Workbench } from '../git/index.js';
+import { baseTarStream, basePackTar, writeBasePack, type TreeEntry, type Workbench } from '../git/index.js';
 import { parseRunnerResult, runnerArgv } from '../runner/index.js';
 import type { Sandbox } from '../sandbox/types.js';
 
@@ -31,13 +31,17 @@ export interface InitOptions {
   whole?: boolean;
 }
 
-/** Copy the workbench's head into the sandbox (with the path list), returning whether anything was left out. */
-export async function copyHead(o: InitOptions): Promise<{ skipped: number }> {
+/**
+ * Copy the workbench's head into the sandbox (with the path list), returning whether anything was
+ * left out. `entries`: the head's complete listing, when made already.
+ */
+export async function copyHead(o: InitOptions, entries?: readonly TreeEntry[]): Promise<{ skipped: number }> {
   const sig = o.signal ? { signal: o.signal } : {};
   const archive = baseTarStream(o.workbench, o.workbench.head(), {
     uid: o.uid,
     gid: o.gid,
     pathList: BASE_PATHS,
+    ...(entries ? { entries } : {}),
     ...sig,
   });
   const [, stats] = await Promise.all([

@@ -191,6 +191,25 @@ describe('Workbench', () => {
     expect(capped.truncated).toBe(true);
   });
 
+  it('serves a lower cap from a listing made with a higher one, and lists again for a higher cap', async () => {
+    const { wb } = await setup({ files: { 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n', 'd.txt': 'd\n' } });
+    const three = await wb.listTree(wb.head(), { maxEntries: 3 });
+    expect(three.entries.map((e) => e.path)).toEqual(['a.txt', 'b.txt', 'c.txt']);
+    expect(three.truncated).toBe(true);
+    // from the listing of three: the same entry objects, cut
+    const two = await wb.listTree(wb.head(), { maxEntries: 2 });
+    expect(two.entries).toEqual(three.entries.slice(0, 2));
+    expect(two.entries[0]).toBe(three.entries[0]);
+    expect(two.truncated).toBe(true);
+    // a higher cap than any listing made: listed again, complete
+    const all = await wb.listTree(wb.head());
+    expect(all.entries.map((e) => e.path)).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt']);
+    expect(all.truncated).toBe(false);
+    const four = await wb.listTree(wb.head(), { maxEntries: 4 });
+    expect(four.entries[0]).toBe(all.entries[0]);
+    expect(four.truncated).toBe(false);
+  });
+
   it('reads regular files only: symlinks, submodules, binaries and missing paths are skipped', async () => {
     const { repo } = await setup({
       files: {
