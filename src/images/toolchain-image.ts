@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type Dockerode from 'dockerode';
 import path from 'node:path';
 import { HammerError, throwIfAborted } from '../errors.js';
-import { NpmRegistry, type RegistryOptions } from '../registry/npm-registry.js';
+import type { RegistryOptions } from '../registry/npm-registry.js';
 import { packBuildContext, readBuildContext } from './build-context.js';
 import type { ContextFile } from './build-context.js';
 import { hashImageInputs } from './context-hash.js';
@@ -135,6 +135,8 @@ async function buildPlannedImage(
 /** Download the plan's registry packages (none for most toolchains). */
 async function fetchPackages(plan: ToolchainImagePlan, options: ToolchainImageOptions) {
   if (plan.fetches.length === 0) return undefined;
+  // loaded here, not with this module: its HTTP client (undici) is ~0.15 s a run with a cached image never needs
+  const { NpmRegistry } = await import('../registry/npm-registry.js');
   const registry = new NpmRegistry({ ...options.registry, ...(options.signal ? { signal: options.signal } : {}) });
   try {
     return await downloadFetches(registry, plan.fetches, options.onProgress);

@@ -4,9 +4,10 @@ import { Agent } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import Dockerode from 'dockerode';
+import type Dockerode from 'dockerode';
 import { HammerError, abortError } from '../errors.js';
 import { ENGINE_HINT, messageOf } from './docker-errors.js';
+import { loadDockerode } from './dockerode-load.js';
 import { withRequestDeadlines } from './engine-deadline.js';
 
 /** How to reach the engine, read from the environment (pure). */
@@ -50,6 +51,7 @@ export function createDockerClient(env: NodeJS.ProcessEnv = process.env): Docker
 }
 
 function dockerClient(env: NodeJS.ProcessEnv): Dockerode {
+  const Dockerode = loadDockerode();
   const address = engineAddress(env);
   // Explicit undefineds: dockerode merges its own reading of process.env under these options.
   const base = { host: undefined, port: undefined, protocol: undefined, socketPath: undefined, username: undefined };
