@@ -35,13 +35,21 @@ export interface RepoEnvironment {
   userRepo: UserRepo;
   /** What was decided and from what, for the state and the one line on stderr. */
   environment: Environment;
+  /** The workbench the tree was read through, when asked to keep it (`keep`); the caller disposes it. */
+  workbench?: Workbench;
 }
 
 /** Read the base commit's tree and decide toolchain, test command and setup. */
 export async function readRepoEnvironment(
   repoPath: string,
   config: Config,
-  opts: { toolchainExplicit: boolean; directive?: string; signal?: AbortSignal },
+  opts: {
+    toolchainExplicit: boolean;
+    directive?: string;
+    signal?: AbortSignal;
+    /** Hand the workbench (and its listing of the base tree) to the caller: a run prepares with it. */
+    keep?: boolean;
+  },
 ): Promise<RepoEnvironment> {
   const sig = opts.signal ? { signal: opts.signal } : {};
   const userRepo = await resolveUserRepo(repoPath, config.git.base, sig);
@@ -49,8 +57,14 @@ export async function readRepoEnvironment(
     identity: { name: config.git.author_name, email: config.git.author_email },
     ...sig,
   });
+  let kept = false;
   try {
-    const { entries } = await workbench.listTree(userRepo.baseCommit, { maxEntries: MAX_TREE_ENTRIES, ...sig });
+    // listed as far as a run's preflight lists it, so that listing is this one; detection sees a prefix
+    const listed = await workbench.listTree(userRepo.baseCommit, {
+      maxEntries: Math.max(MAX_TREE_ENTRIES, config.sandbox.max_repo_files + 1),
+      ...sig,
+    });
+    const entries = listed.entries.slice(0, MAX_TREE_ENTRIES);
     const root = entries.filter((e) => !e.path.includes('/') && (e.kind === 'file' || e.kind === 'executable'));
     const rootNames = root.map((e) => e.path);
     const read: ReadFiles = async (paths) => {
@@ -112,6 +126,10 @@ export async function readRepoEnvironment(
       }),
       setup_command: setupCommand,
     });
+    const handOver = (): { workbench?: Workbench } => {
+      kept = opts.keep === true;
+      return kept ? { workbench } : {};
+    };
     if (toolchain === null)
       return {
         toolchain,
@@ -124,6 +142,7 @@ export async function readRepoEnvironment(
         dependencyFiles: [],
         userRepo,
         environment: environment(config.env.setup_command),
+        ...handOver(),
       };
     const python =
       toolchain === 'python' && !config.env.setup_command
@@ -159,8 +178,9 @@ export async function readRepoEnvironment(
       dependencyFiles: inputs?.key ?? [],
       userRepo,
       environment: environment(recipe.command),
+      ...handOver(),
     };
   } finally {
-    await workbench.dispose();
+    if (!kept) await workbench.dispose();
   }
 }

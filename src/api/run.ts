@@ -24,7 +24,7 @@ const sandboxLib = (): Promise<typeof import('../sandbox/index.js')> => import('
 import type { RunState } from '../state/run-state.js';
 import type { RunStore } from '../state/store.js';
 import { checkDirectiveSize, readDirective } from './directive.js';
-import { readRepoEnvironment } from './repo-environment.js';
+import { readRepoEnvironment, type RepoEnvironment } from './repo-environment.js';
 import { resolveResumeConfig } from './resume-config.js';
 import { assertStateUntracked, openRunStore } from './run-store.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
@@ -116,8 +116,28 @@ async function runOpened(
   const repoEnv = await readRepoEnvironment(repo, resolved.config, {
     toolchainExplicit,
     directive: directiveText,
+    keep: true,
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  try {
+    return await runWithEnvironment(options, resolved, env, repo, opened, directivePath, directiveText, repoEnv);
+  } finally {
+    // the run's prepare took it over (and disposes it); here only when the run stopped before that
+    await repoEnv.workbench?.dispose();
+  }
+}
+
+/** `run` once the repository's environment is read (its workbench kept for prepare). */
+async function runWithEnvironment(
+  options: RunOptions,
+  resolved: Awaited<ReturnType<typeof resolveConfig>>,
+  env: NodeJS.ProcessEnv,
+  repo: string,
+  opened: ReturnType<typeof openEngine>,
+  directivePath: string,
+  directiveText: string,
+  repoEnv: RepoEnvironment,
+): Promise<RunOutcome> {
   const config: Config = {
     ...resolved.config,
     sandbox: { ...resolved.config.sandbox, toolchain: repoEnv.toolchain ?? resolved.config.sandbox.toolchain },
@@ -146,6 +166,7 @@ async function runOpened(
           config,
           testCommand: repoEnv.testCommand,
           userRepo: repoEnv.userRepo,
+          ...(repoEnv.workbench ? { workbench: repoEnv.workbench } : {}),
           environment: repoEnv.environment,
           ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
         },

@@ -55,10 +55,13 @@ export async function prepare(
   // both settle before either failure is thrown: a sandbox still being created when the workbench
   // side fails (the preflight refusing the tree) is tracked, so the caller's cleanup removes it
   const [wbSide, sandboxSide] = await Promise.allSettled([
-    Workbench.create(userRepo, userRepo.baseCommit, {
-      identity: { name: config.git.author_name, email: config.git.author_email },
-      ...(signal ? { signal } : {}),
-    })
+    (req.workbench?.head() === userRepo.baseCommit
+      ? Promise.resolve(req.workbench)
+      : Workbench.create(userRepo, userRepo.baseCommit, {
+          identity: { name: config.git.author_name, email: config.git.author_email },
+          ...(signal ? { signal } : {}),
+        })
+    )
       .then((w) => (track({ workbench: w }), w))
       // a tree that cannot fit is refused before anything goes in; its one listing also serves
       // the archive and the first prompt

@@ -1,6 +1,6 @@
 // What a run needs (passed in, never global) and what it gives back.
 import type { Config } from '../config/schema.js';
-import type { UserRepo } from '../git/index.js';
+import type { UserRepo, Workbench } from '../git/index.js';
 import type { ModelProvider } from '../llm/index.js';
 import type { Logger } from '../log.js';
 import type { SandboxEngine } from '../sandbox/types.js';
@@ -40,6 +40,11 @@ export interface RunRequest {
   testCommand: string;
   /** The user's repository, when the caller has already resolved it (at config.git.base). */
   userRepo?: UserRepo;
+  /**
+   * A workbench at the user repository's base commit, made already (the one detection read the
+   * tree through, with its listing): prepare takes it over instead of making another.
+   */
+  workbench?: Workbench;
   /** What detection decided (recorded in the state and printed when the run starts). */
   environment?: Environment;
   /** The --config file the run was given (the resume hint repeats it: resume takes the current config). */

@@ -1,11 +1,13 @@
 // `run` reaches the engine while it reads the repository: a repository it refuses is still reported
 // as that when the engine is unreachable too, and an unreachable engine is reported once the
 // repository passed its checks.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../../src/api/run.js';
+import { Workbench } from '../../../src/git/index.js';
 import { createFixtureRepo, type FixtureRepo } from '../../helpers/fixture-repo.js';
 
 let dir: string;
@@ -44,5 +46,28 @@ describe('run with an unreachable engine', () => {
       flags: { model: { provider: 'ollama', name: 'm', url: 'http://127.0.0.1:9' } },
     }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'ENGINE_UNAVAILABLE' });
+  });
+
+  it('removes the workbench the repository was read through, kept for the run, when the run stops before it', async () => {
+    const made: Workbench[] = [];
+    const create = Workbench.create.bind(Workbench);
+    const spy = vi.spyOn(Workbench, 'create').mockImplementation(async (...args) => {
+      const wb = await create(...args);
+      made.push(wb);
+      return wb;
+    });
+    try {
+      const err = await run({
+        repo: repo.path,
+        directive: join(dir, 'directive.md'),
+        env: env(),
+        flags: { model: { provider: 'ollama', name: 'm', url: 'http://127.0.0.1:9' } },
+      }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'ENGINE_UNAVAILABLE' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(made).toHaveLength(1);
+    expect(existsSync(made[0]!.gitOptions().gitDir!)).toBe(false);
   });
 });
