@@ -62,7 +62,9 @@ export interface BatchHandlers {
   /** The body of an object answered 'whole'. */
   whole(body: Buffer): void;
   /** The end of the current object. */
-  done(): void;
+  done(header: ObjectHeader): void;
+  /** An object git does not have (or an ambiguous name); without this handler it is GIT_FAILED. */
+  missing?(index: number, line: string): void;
 }
 
 /**
@@ -105,6 +107,7 @@ export class BatchParser {
   private line: Buffer[] = [];
   private left = 0;
   private gathered: Buffer[] | null = null;
+  private current: ObjectHeader | undefined;
 
   constructor(
     private readonly count: number,
@@ -128,9 +131,17 @@ export class BatchParser {
           return;
         }
         this.line.push(chunk.subarray(pos, lf));
-        const header = parseHeader(Buffer.concat(this.line).toString('latin1'));
+        const text = Buffer.concat(this.line).toString('latin1');
         this.line = [];
         pos = lf + 1;
+        if (this.handlers.missing && / (missing|ambiguous)$/.test(text)) {
+          // no body follows, and no LF after it
+          this.handlers.missing(this.index, text);
+          this.index++;
+          continue;
+        }
+        const header = parseHeader(text);
+        this.current = header;
         this.gathered = this.handlers.object(this.index, header) === 'whole' ? [] : null;
         this.left = header.size;
         this.state = 'body';
@@ -147,7 +158,7 @@ export class BatchParser {
         if (this.left > 0) return;
         if (this.gathered) this.handlers.whole(Buffer.concat(this.gathered));
         this.gathered = null;
-        this.handlers.done();
+        this.handlers.done(this.current!);
         this.state = 'lf';
         if (pos >= chunk.length) return;
       }

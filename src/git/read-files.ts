@@ -1,6 +1,7 @@
 // Reading the text of chosen files of a commit for the prompt: regular blobs only, capped.
+import { HammerError } from '../errors.js';
 import type { GitOptions } from './git-exec.js';
-import { catFileBatch } from './cat-file.js';
+import type { ObjectReader } from './object-reader.js';
 import { isSafePath } from './safe-path.js';
 import { treeEntries, type TreeEntry } from './tree-entries.js';
 
@@ -24,17 +25,28 @@ export interface ReadFilesResult {
 
 const CHUNK_PATHS = 200;
 
-/** Read `paths` at `commit` in the repository of `git` (see Workbench.readFiles). */
+/**
+ * Read `paths` at `commit` in the repository of `git` through `objects` (see Workbench.readFiles).
+ * `listed`: the commit's complete listing by path, when known (no ls-tree is run then).
+ */
 export async function readFiles(
   git: GitOptions,
+  objects: ObjectReader,
   commit: string,
   paths: readonly string[],
   maxBytesPerFile: number,
+  listed?: ReadonlyMap<string, TreeEntry>,
 ): Promise<ReadFilesResult> {
   const wanted = [...new Set(paths.map((p) => p.replace(/^\/+/, '')))].filter((p) => p.length > 0);
   const found = new Map<string, TreeEntry>();
   const lookup = wanted.filter(isSafePath); // anything else cannot be in a tree we hand on
-  for (let i = 0; i < lookup.length; i += CHUNK_PATHS) {
+  if (listed) {
+    for (const path of lookup) {
+      const entry = listed.get(path);
+      if (entry) found.set(path, entry);
+    }
+  }
+  for (let i = 0; !listed && i < lookup.length; i += CHUNK_PATHS) {
     const chunk = lookup.slice(i, i + CHUNK_PATHS);
     const exact = new Set(chunk);
     // Literal pathspecs (GIT_LITERAL_PATHSPECS=1): a directory name lists its contents, so keep exact matches.
@@ -54,7 +66,7 @@ export async function readFiles(
   }
 
   const contents = new Map<string, FileContent>();
-  for (const r of await readBlobs(git, blobs, maxBytesPerFile)) {
+  for (const r of await readBlobs(objects, blobs, maxBytesPerFile, git.signal)) {
     if (r === null) continue;
     if (r.binary) skipped.push({ path: r.path, reason: 'binary' });
     else contents.set(r.path, { path: r.path, content: r.content, bytes: r.bytes, truncated: r.truncated });
@@ -69,39 +81,31 @@ export async function readFiles(
 /** A blob's text as readBlobs returns it, or that it is binary (holds a NUL byte in what was read). */
 export type BlobText = (FileContent & { oid: string; binary: false }) | { path: string; oid: string; binary: true };
 
-/** Read blobs of known tree entries by their ids (one cat-file process), each capped at maxBytes; in order. */
+/** Read blobs of known tree entries by their ids, each capped at maxBytes; in order (null: not there). */
 export async function readBlobs(
-  git: GitOptions,
+  objects: ObjectReader,
   blobs: readonly Pick<TreeEntry, 'path' | 'oid'>[],
   maxBytes: number,
+  signal?: AbortSignal,
 ): Promise<(BlobText | null)[]> {
-  const out: (BlobText | null)[] = blobs.map(() => null);
-  await catFileBatch(
+  const read = await objects.read(
     blobs.map((b) => b.oid),
-    git,
-    async (index, header, body) => {
-      const entry = blobs[index];
-      if (entry === undefined) return;
-      const kept: Buffer[] = [];
-      let keptBytes = 0;
-      await body((chunk) => {
-        if (keptBytes >= maxBytes) return;
-        const part = chunk.subarray(0, maxBytes - keptBytes);
-        kept.push(part);
-        keptBytes += part.length;
-      });
-      const data = Buffer.concat(kept);
-      out[index] = data.includes(0)
-        ? { path: entry.path, oid: entry.oid, binary: true }
-        : {
-            path: entry.path,
-            oid: entry.oid,
-            binary: false,
-            content: data.toString('utf8'),
-            bytes: header.size,
-            truncated: header.size > keptBytes,
-          };
-    },
+    maxBytes,
+    signal,
   );
-  return out;
+  return blobs.map((entry, i): BlobText | null => {
+    const r = read[i];
+    // a tree that names a blob the repository lacks (a partial clone): never fetched, a failure
+    if (!r) throw new HammerError('GIT_FAILED', `git cat-file could not read object ${entry.oid} (${entry.path})`);
+    return r.data.includes(0)
+      ? { path: entry.path, oid: entry.oid, binary: true }
+      : {
+          path: entry.path,
+          oid: entry.oid,
+          binary: false,
+          content: r.data.toString('utf8'),
+          bytes: r.size,
+          truncated: r.size > r.data.length,
+        };
+  });
 }

@@ -7,6 +7,7 @@ import { gitText, runGit, runGitResult, type GitOptions, type GitResult } from '
 import { commitMessage } from './commit-message.js';
 import { assertObjectId } from './object-id.js';
 import { grepTree, type GrepHit } from './grep-tree.js';
+import { ObjectReader } from './object-reader.js';
 import { readBlobs, readFiles, type BlobText, type ReadFilesResult } from './read-files.js';
 import { treeEntries, type TreeEntry } from './tree-entries.js';
 import type { UserRepo } from './user-repo.js';
@@ -50,6 +51,10 @@ export class Workbench {
   private queue: Promise<unknown> = Promise.resolve();
   /** Trees treeAfter made, by base tree, flags and patch: applyPatch of the same patch reuses them. */
   private readonly treesAfter = new Map<string, string>();
+  /** Listings by path, made on first lookup (see listedPaths). */
+  private readonly byPath = new WeakMap<readonly TreeEntry[], Map<string, TreeEntry>>();
+  /** The one cat-file process the prompt's and the gate's reads go through. */
+  private readonly objects: ObjectReader;
   private readonly listings = new Map<
     { commit: string; max: number },
     Promise<{ entries: TreeEntry[]; truncated: boolean }>
@@ -66,6 +71,7 @@ export class Workbench {
   ) {
     this.headCommit = baseCommit;
     this.headTree = baseTree;
+    this.objects = new ObjectReader(this.gitOptions());
   }
 
   /** Create a workbench whose head is `baseCommit` (a commit of the user's repo). */
@@ -206,13 +212,18 @@ export class Workbench {
     return { entries, truncated };
   }
 
-  /** The text of regular files at `commit` (never symlinks, submodules or binary blobs), capped per file. */
-  readFiles(
+  /**
+   * The text of regular files at `commit` (never symlinks, submodules or binary blobs), capped per
+   * file. Paths are looked up in the commit's listing when one was made (else one ls-tree), and
+   * the blobs read through the workbench's one cat-file process.
+   */
+  async readFiles(
     commit: string,
     paths: readonly string[],
     opts: { maxBytesPerFile: number; signal?: AbortSignal },
   ): Promise<ReadFilesResult> {
-    return readFiles(this.gitOptions(opts.signal ? { signal: opts.signal } : {}), commit, paths, opts.maxBytesPerFile);
+    const git = this.gitOptions(opts.signal ? { signal: opts.signal } : {});
+    return readFiles(git, this.objects, commit, paths, opts.maxBytesPerFile, await this.listedPaths(commit));
   }
 
   /** The text of blobs of known entries of a tree (listTree's), by their ids, capped per file; in order (null: not read). */
@@ -220,7 +231,24 @@ export class Workbench {
     blobs: readonly Pick<TreeEntry, 'path' | 'oid'>[],
     opts: { maxBytesPerFile: number; signal?: AbortSignal },
   ): Promise<(BlobText | null)[]> {
-    return readBlobs(this.gitOptions(opts.signal ? { signal: opts.signal } : {}), blobs, opts.maxBytesPerFile);
+    if (this.disposed) return Promise.reject(new HammerError('INTERNAL', 'workbench already disposed'));
+    return readBlobs(this.objects, blobs, opts.maxBytesPerFile, opts.signal);
+  }
+
+  /** `commit`'s entries by path from a complete listing made already, else undefined. */
+  private async listedPaths(commit: string): Promise<ReadonlyMap<string, TreeEntry> | undefined> {
+    for (const [key, listed] of this.listings) {
+      if (key.commit !== commit) continue;
+      const l = await listed.catch(() => undefined);
+      if (!l || l.truncated) continue;
+      let byPath = this.byPath.get(l.entries);
+      if (!byPath) {
+        byPath = new Map(l.entries.map((e) => [e.path, e]));
+        this.byPath.set(l.entries, byPath);
+      }
+      return byPath;
+    }
+    return undefined;
   }
 
   /** Lines of `commit`'s text files holding any of the fixed strings (see grepTree). */
@@ -252,6 +280,7 @@ export class Workbench {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.objects.close();
     await this.queue;
     await rm(this.dir, { recursive: true, force: true });
   }

@@ -1,0 +1,35 @@
+// A workbench's long-lived cat-file process never keeps node from exiting: a program that reads
+// through a workbench and forgets to dispose it still ends (the built library, a fresh node).
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/paths.js';
+import { createFixtureRepo, type FixtureRepo } from '../helpers/fixture-repo.js';
+
+const execFileP = promisify(execFile);
+let repo: FixtureRepo;
+beforeAll(async () => {
+  repo = await createFixtureRepo({ files: { 'a.txt': 'alpha\n' } });
+});
+afterAll(async () => {
+  await repo?.cleanup();
+});
+
+describe('a workbench left undisposed', () => {
+  it('lets the process exit once its reads are answered', async () => {
+    const lib = join(packageRoot(), 'dist', 'git', 'index.js');
+    const script = [
+      `const { resolveUserRepo, Workbench } = await import(${JSON.stringify(lib)});`,
+      `const user = await resolveUserRepo(${JSON.stringify(repo.path)}, 'main');`,
+      "const wb = await Workbench.create(user, user.baseCommit, { identity: { name: 'n', email: 'e@x' } });",
+      "const read = await wb.readFiles(wb.head(), ['a.txt'], { maxBytesPerFile: 100 });",
+      'console.log(read.files[0].content.trim());',
+      // the temp repository goes (a test leaves nothing), the workbench itself is never disposed
+      "(await import('node:fs')).rmSync(wb.dir, { recursive: true, force: true });",
+    ].join('\n');
+    // a process the reader kept alive would be killed by the timeout, and that rejects here
+    const { stdout } = await execFileP(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 });
+    expect(stdout.trim()).toBe('alpha');
+  });
+});
