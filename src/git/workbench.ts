@@ -1,5 +1,5 @@
 // The host-only bare repository where hammer-box builds the branch from the diffs it accepted.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HammerError } from '../errors.js';
@@ -51,6 +51,8 @@ export class Workbench {
   private queue: Promise<unknown> = Promise.resolve();
   /** Trees treeAfter made, by base tree, flags and patch: applyPatch of the same patch reuses them. */
   private readonly treesAfter = new Map<string, string>();
+  /** The index file of the last tree treeNow made (its next base, once that tree is the head). */
+  private keptIndex: { tree: string; path: string } | undefined;
   /** Listings by path, made on first lookup (see listedPaths). */
   private readonly byPath = new WeakMap<readonly TreeEntry[], Map<string, TreeEntry>>();
   /** The one cat-file process the prompt's and the gate's reads go through. */
@@ -327,7 +329,10 @@ export class Workbench {
     const index = join(this.dir, `check-${process.pid}.index`);
     const withIndex = { env: { GIT_INDEX_FILE: index }, ...(opts.signal ? { signal: opts.signal } : {}) };
     try {
-      await this.git(['read-tree', this.headTree], withIndex);
+      // the index of the last tree made is kept: the next patch usually goes on that tree (now the head)
+      const kept = this.keptIndex?.tree === this.headTree ? this.keptIndex : undefined;
+      if (kept) await copyFile(kept.path, index);
+      else await this.git(['read-tree', this.headTree], withIndex);
       const applied = await runGitResult(
         ['apply', '--cached', '--whitespace=nowarn', ...(opts.flags ?? []), '-'],
         this.gitOptions({ ...withIndex, input: patch }),
@@ -339,6 +344,9 @@ export class Workbench {
       // a few iterations' worth: each iteration gates at most a handful of candidates
       if (this.treesAfter.size >= 16) this.treesAfter.clear();
       this.treesAfter.set(treeKey(this.headTree, opts.flags, patch), tree);
+      const keep = join(this.dir, `tree-${process.pid}.index`);
+      await rename(index, keep);
+      this.keptIndex = { tree, path: keep };
       return { ok: true, tree };
     } finally {
       await rm(index, { force: true });

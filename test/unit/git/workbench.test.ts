@@ -115,6 +115,28 @@ describe('Workbench', () => {
     if (first.ok && second.ok) expect(second.commit).toBe(first.commit);
   });
 
+  it('builds each tree on the head it is given: after a reset the next patch goes on the earlier commit', async () => {
+    const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
+    const base = { commit: wb.head(), tree: wb.tree() };
+    const addNew =
+      'diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+new\n';
+    const first = await wb.applyPatch(editA, { iteration: 1, summary: 'one' });
+    expect(first.ok).toBe(true);
+    // on the new head: the tree holds both changes
+    const stacked = await wb.treeAfter(addNew, {});
+    wb.resetHead(base.commit, base.tree);
+    // on the base again: only the new file, a.txt as it was
+    const alone = await wb.applyPatch(addNew, { iteration: 1, summary: 'again' });
+    expect(stacked.ok && alone.ok).toBe(true);
+    if (!stacked.ok || !alone.ok) return;
+    expect(alone.tree).not.toBe(stacked.tree);
+    const show = async (tree: string, path: string) =>
+      (await wb.git(['cat-file', 'blob', `${tree}:${path}`])).stdout.toString();
+    expect(await show(alone.tree, 'a.txt')).toBe('one\ntwo\n');
+    expect(await show(alone.tree, 'new.txt')).toBe('new\n');
+    expect(await show(stacked.tree, 'a.txt')).toBe('one\nTWO\n');
+  });
+
   it('stacks commits, one per patch', async () => {
     const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
     const first = await wb.applyPatch(editA, { iteration: 1, summary: 'one' });
