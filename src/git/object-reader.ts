@@ -8,6 +8,7 @@ import { assertObjectId } from './object-id.js';
 
 /** An object as read: its full size, and its first bytes (at most what was asked for). */
 export interface ObjectRead {
+  type: string;
   size: number;
   data: Buffer;
 }
@@ -95,7 +96,7 @@ export class ObjectReader {
       whole: () => undefined,
       done: (header) => {
         const p = this.queue.shift()!;
-        p.resolve({ size: header.size, data: Buffer.concat(p.kept) });
+        p.resolve({ type: header.type, size: header.size, data: Buffer.concat(p.kept) });
         if (this.queue.length === 0) proc.hold(false);
       },
       missing: () => {

@@ -69,3 +69,26 @@ export function parseRecord(record: Buffer): TreeEntry {
     utf8: Buffer.from(path, 'utf8').equals(raw),
   };
 }
+
+/** What a git mode says an entry is (undefined for a tree or anything else). */
+export function entryKind(mode: string): EntryKind | undefined {
+  return KINDS[mode];
+}
+
+/** The entries of a raw tree object (`<mode> <name>\0<hash>` each), by name. */
+export function parseTree(data: Buffer, hashBytes: number): Map<string, { mode: string; oid: string }> {
+  const entries = new Map<string, { mode: string; oid: string }>();
+  let pos = 0;
+  while (pos < data.length) {
+    const space = data.indexOf(0x20, pos);
+    const nul = space < 0 ? -1 : data.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 1 + hashBytes > data.length)
+      throw new HammerError('GIT_FAILED', 'a tree object git returned is malformed');
+    entries.set(data.toString('utf8', space + 1, nul), {
+      mode: data.toString('latin1', pos, space),
+      oid: data.toString('hex', nul + 1, nul + 1 + hashBytes),
+    });
+    pos = nul + 1 + hashBytes;
+  }
+  return entries;
+}

@@ -9,7 +9,8 @@ import { assertObjectId } from './object-id.js';
 import { grepTree, type GrepHit } from './grep-tree.js';
 import { ObjectReader } from './object-reader.js';
 import { readBlobs, readFiles, type BlobText, type ReadFilesResult } from './read-files.js';
-import { treeEntries, type TreeEntry } from './tree-entries.js';
+import { entryKind, parseTree, treeEntries, type TreeEntry } from './tree-entries.js';
+import { isSafePath } from './safe-path.js';
 import type { UserRepo } from './user-repo.js';
 
 /** Who the commits are by (author and committer alike). */
@@ -225,7 +226,59 @@ export class Workbench {
     opts: { maxBytesPerFile: number; signal?: AbortSignal },
   ): Promise<ReadFilesResult> {
     const git = this.gitOptions(opts.signal ? { signal: opts.signal } : {});
-    return readFiles(git, this.objects, commit, paths, opts.maxBytesPerFile, await this.listedPaths(commit));
+    const listed = (await this.listedPaths(commit)) ?? (await this.walkPaths(commit, paths, opts.signal));
+    return readFiles(git, this.objects, commit, paths, opts.maxBytesPerFile, listed);
+  }
+
+  /**
+   * The entries of `paths` in a commit's or tree's tree, found by reading the trees on their way
+   * through the workbench's cat-file (no ls-tree); a path that is not a file, a symlink or a
+   * submodule there is left out. Undefined when `at` is neither a commit nor a tree.
+   */
+  private async walkPaths(
+    at: string,
+    paths: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<ReadonlyMap<string, TreeEntry> | undefined> {
+    const hashBytes = this.userRepo.objectFormat === 'sha256' ? 32 : 20;
+    const trees = new Map<string, Promise<Map<string, { mode: string; oid: string }> | null>>();
+    const treeOf = (oid: string): Promise<Map<string, { mode: string; oid: string }> | null> => {
+      let t = trees.get(oid);
+      if (!t) {
+        t = this.objects.read([oid], Number.POSITIVE_INFINITY, signal).then(([r]) => {
+          // a tree the repository lacks (a partial clone) fails, as ls-tree would; never fetched
+          if (!r) throw new HammerError('GIT_FAILED', `git cat-file could not read tree ${oid}`);
+          return r.type === 'tree' ? parseTree(r.data, hashBytes) : null;
+        });
+        trees.set(oid, t);
+      }
+      return t;
+    };
+    const [top] = await this.objects.read([at], 64 * 1024, signal);
+    const rootTree =
+      top?.type === 'tree'
+        ? at
+        : top?.type === 'commit'
+          ? /^tree ([0-9a-f]+)$/m.exec(top.data.toString('latin1'))?.[1]
+          : undefined;
+    if (rootTree === undefined) return undefined;
+    const found = new Map<string, TreeEntry>();
+    await Promise.all(
+      [...new Set(paths.map((p) => p.replace(/^\/+/, '')))].filter(isSafePath).map(async (path) => {
+        const parts = path.split('/');
+        let dir: string | undefined = rootTree;
+        for (let i = 0; dir !== undefined && i < parts.length; i++) {
+          const entry: { mode: string; oid: string } | undefined = (await treeOf(dir))?.get(parts[i]!);
+          if (!entry) return;
+          if (i < parts.length - 1) dir = entry.mode === '40000' ? entry.oid : undefined;
+          else {
+            const kind = entryKind(entry.mode);
+            if (kind) found.set(path, { path, mode: entry.mode, kind, oid: entry.oid, size: 0, utf8: true });
+          }
+        }
+      }),
+    );
+    return found;
   }
 
   /** The text of blobs of known entries of a tree (listTree's), by their ids, capped per file; in order (null: not read). */

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Workbench, commitMessage, resolveUserRepo } from '../../../src/git/index.js';
@@ -249,6 +249,32 @@ describe('Workbench', () => {
     await repo.git(['commit', '--quiet', '-m', 'submodule']);
     const wb = await Workbench.create(await resolveUserRepo(repo.path, 'main'), await repo.head(), { identity });
     cleanups.push(() => wb.dispose());
+    const asked = [
+      'a.txt',
+      'big.txt',
+      'img.bin',
+      'link',
+      'sub',
+      'nope.txt',
+      '-dash.txt',
+      'dir',
+      'a.txt',
+      '*.txt',
+      '../etc/passwd',
+      '.git/config',
+      'dir/inner.txt',
+      'dir/inner.txt/x',
+      '/a.txt',
+    ];
+    // the same answer found three ways: the trees walked from the commit, from its tree, and the listing
+    const byWalk = await wb.readFiles(wb.head(), asked, { maxBytesPerFile: 100 });
+    const byTree = await wb.readFiles(wb.tree(), asked, { maxBytesPerFile: 100 });
+    await wb.listTree(wb.head());
+    const byListing = await wb.readFiles(wb.head(), asked, { maxBytesPerFile: 100 });
+    expect(byTree).toEqual(byWalk);
+    expect(byListing).toEqual(byWalk);
+    expect(byWalk.files.map((f) => f.path)).toEqual(['a.txt', 'big.txt', '-dash.txt', 'dir/inner.txt']);
+    expect(byWalk.skipped).toContainEqual({ path: 'dir/inner.txt/x', reason: 'missing' });
     const result = await wb.readFiles(
       wb.head(),
       [
@@ -287,6 +313,24 @@ describe('Workbench', () => {
       ]),
     );
     expect(result.skipped).toHaveLength(8);
+  });
+
+  it('reads files of a SHA-256 repository by walking its trees', async () => {
+    const repo = await createFixtureRepo({});
+    cleanups.push(() => repo.cleanup());
+    await rm(`${repo.path}/.git`, { recursive: true });
+    await repo.git(['init', '--quiet', '--template=', '--object-format=sha256', '--initial-branch=main']);
+    await repo.write({ 'a.txt': 'one\n', 'd/e/f.txt': 'deep\n' });
+    await repo.git(['add', '--all']);
+    await repo.git(['commit', '--quiet', '-m', 'init']);
+    const wb = await Workbench.create(await resolveUserRepo(repo.path, 'main'), await repo.head(), { identity });
+    cleanups.push(() => wb.dispose());
+    const got = await wb.readFiles(wb.head(), ['d/e/f.txt', 'a.txt', 'd/e'], { maxBytesPerFile: 100 });
+    expect(got.files.map((f) => [f.path, f.content])).toEqual([
+      ['d/e/f.txt', 'deep\n'],
+      ['a.txt', 'one\n'],
+    ]);
+    expect(got.skipped).toEqual([{ path: 'd/e', reason: 'missing' }]);
   });
 
   it('lives in its own temp directory and removes it on dispose', async () => {
