@@ -98,61 +98,67 @@ export async function runIteration(
           elapsed_ms: p.elapsedMs,
         }),
     });
-  const answer: GenerateResult = await rec.phase('generate', n, async () => {
-    if (recorded)
-      return {
-        text: recorded.text,
-        model: recorded.model,
-        ...(recorded.finishReason === undefined ? {} : { finishReason: recorded.finishReason }),
-        durationMs: 0,
-        firstTokenMs: Number.NaN,
-        attempts: 0,
-      };
-    let messages: ChatMessage[] = [...prompt.messages];
-    let askTree: readonly ContextEntry[] | null = null;
-    for (;;) {
-      const a = await generate(messages);
-      if (a.toolsRefused !== undefined) {
-        deps.emit({
-          type: 'notice',
-          run_id: runId,
-          at: deps.now().toISOString(),
-          level: 'warning',
-          text: `the model server refused tool calls (${a.toolsRefused}); the model asks in the text format for the rest of the run`,
+  // the phase's record is written with the answer's, just below (a run stopped in between asks again)
+  const answer: GenerateResult = await rec.phase(
+    'generate',
+    n,
+    async () => {
+      if (recorded)
+        return {
+          text: recorded.text,
+          model: recorded.model,
+          ...(recorded.finishReason === undefined ? {} : { finishReason: recorded.finishReason }),
+          durationMs: 0,
+          firstTokenMs: Number.NaN,
+          attempts: 0,
+        };
+      let messages: ChatMessage[] = [...prompt.messages];
+      let askTree: readonly ContextEntry[] | null = null;
+      for (;;) {
+        const a = await generate(messages);
+        if (a.toolsRefused !== undefined) {
+          deps.emit({
+            type: 'notice',
+            run_id: runId,
+            at: deps.now().toISOString(),
+            level: 'warning',
+            text: `the model server refused tool calls (${a.toolsRefused}); the model asks in the text format for the rest of the run`,
+          });
+        }
+        const { requests, toolCalls } =
+          asks.length < config.loop.max_asks
+            ? askedIn(a, { format: config.model.edit_format, strict: config.edits.strict })
+            : { requests: [], toolCalls: null };
+        if (requests.length === 0) return a;
+        const k = asks.length + 1;
+        askTree ??= (await prep.workbench.listTree(prep.workbench.head(), { maxEntries: ASK_TREE_ENTRIES, ...sig }))
+          .entries;
+        const source = workbenchSource(prep.workbench, prep.workbench.head(), signal);
+        const { answers, reply } = await replyTo(requests, askTree, source, { k, max: config.loop.max_asks });
+        const record: AskRecord = {
+          answer_artifact: artifactNames.askAnswer(n, k),
+          reply_artifact: artifactNames.askReply(n, k),
+          ...(toolCalls === null ? {} : { tool_calls_artifact: artifactNames.askToolCalls(n, k) }),
+          items: askItems(answers),
+          chars: reply.length,
+        };
+        await deps.store.writeArtifact(runId, record.answer_artifact, a.text);
+        await deps.store.writeArtifact(runId, record.reply_artifact, reply);
+        if (record.tool_calls_artifact !== undefined && toolCalls !== null) {
+          await deps.store.writeArtifact(runId, record.tool_calls_artifact, renderToolCallsArtifact(toolCalls));
+        }
+        asks.push(record);
+        asked.push(...askedShown(answers));
+        const context = rec.state.iterations.find((i) => i.n === n)?.context;
+        await set({
+          asks: [...asks],
+          ...(context ? { context: { ...context, items: [...context.items, ...asked] } } : {}),
         });
+        messages = [...messages, ...askMessages(a.text, toolCalls, answers, reply, { k, max: config.loop.max_asks })];
       }
-      const { requests, toolCalls } =
-        asks.length < config.loop.max_asks
-          ? askedIn(a, { format: config.model.edit_format, strict: config.edits.strict })
-          : { requests: [], toolCalls: null };
-      if (requests.length === 0) return a;
-      const k = asks.length + 1;
-      askTree ??= (await prep.workbench.listTree(prep.workbench.head(), { maxEntries: ASK_TREE_ENTRIES, ...sig }))
-        .entries;
-      const source = workbenchSource(prep.workbench, prep.workbench.head(), signal);
-      const { answers, reply } = await replyTo(requests, askTree, source, { k, max: config.loop.max_asks });
-      const record: AskRecord = {
-        answer_artifact: artifactNames.askAnswer(n, k),
-        reply_artifact: artifactNames.askReply(n, k),
-        ...(toolCalls === null ? {} : { tool_calls_artifact: artifactNames.askToolCalls(n, k) }),
-        items: askItems(answers),
-        chars: reply.length,
-      };
-      await deps.store.writeArtifact(runId, record.answer_artifact, a.text);
-      await deps.store.writeArtifact(runId, record.reply_artifact, reply);
-      if (record.tool_calls_artifact !== undefined && toolCalls !== null) {
-        await deps.store.writeArtifact(runId, record.tool_calls_artifact, renderToolCallsArtifact(toolCalls));
-      }
-      asks.push(record);
-      asked.push(...askedShown(answers));
-      const context = rec.state.iterations.find((i) => i.n === n)?.context;
-      await set({
-        asks: [...asks],
-        ...(context ? { context: { ...context, items: [...context.items, ...asked] } } : {}),
-      });
-      messages = [...messages, ...askMessages(a.text, toolCalls, answers, reply, { k, max: config.loop.max_asks })];
-    }
-  });
+    },
+    { write: false },
+  );
   // the sandbox's repository (made in the background since the baseline) is needed from here on
   await prep.ready();
   rec.change((s) => (s.sandbox ? { ...s, sandbox: { ...s.sandbox, base_tree_matches: prep.treesComparable } } : s));
@@ -193,17 +199,22 @@ export async function runIteration(
       EDIT_READ_BYTES,
     );
   };
-  const interp: Interpretation = await rec.phase('extract', n, () =>
-    interpretAnswer(
-      answer.text,
-      {
-        maxDiffLines: config.loop.max_diff_lines,
-        format: config.model.edit_format,
-        strict: config.edits.strict,
-        ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
-      },
-      readEdits,
-    ),
+  const interp: Interpretation = await rec.phase(
+    'extract',
+    n,
+    () =>
+      interpretAnswer(
+        answer.text,
+        {
+          maxDiffLines: config.loop.max_diff_lines,
+          format: config.model.edit_format,
+          strict: config.edits.strict,
+          ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
+        },
+        readEdits,
+      ),
+    // written with what the iteration does next (a run stopped in between extracts the answer again)
+    { write: false },
   );
   if (interp.kind !== 'diff') {
     const noChanges = interp.kind === 'no_changes';

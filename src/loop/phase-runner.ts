@@ -102,7 +102,13 @@ export class RunRecorder {
   }
 
   /** Run one phase of iteration `iteration` (or of the run when null), recording it done or failed. */
-  async phase<T>(phase: IterationPhase | RunPhase, iteration: number | null, fn: () => Promise<T>): Promise<T> {
+  async phase<T>(
+    phase: IterationPhase | RunPhase,
+    iteration: number | null,
+    fn: () => Promise<T>,
+    /** false: the phase's record stays in memory until the next write (one that follows at once). */
+    options: { write?: boolean } = {},
+  ): Promise<T> {
     const started = this.now();
     const t0 = performance.now();
     const run_id = this.state.run_id;
@@ -136,11 +142,12 @@ export class RunRecorder {
         status,
         duration_ms,
       });
-      await this.update((s, now) =>
+      const change = (s: RunState, now: Date): RunState =>
         iteration === null
           ? recordRunPhase(s, phase as RunPhase, record, now)
-          : recordIterationPhase(s, iteration, phase as IterationPhase, record, now),
-      );
+          : recordIterationPhase(s, iteration, phase as IterationPhase, record, now);
+      if (options.write === false && status === 'done') this.change(change);
+      else await this.update(change);
     }
   }
 }

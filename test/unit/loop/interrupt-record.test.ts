@@ -71,3 +71,28 @@ describe('RunRecorder.interruptOn', () => {
     expect((await store.read(RUN_ID)).status).toBe('running');
   });
 });
+
+describe('RunRecorder.phase', () => {
+  it('writes a phase record at once, or with the next write when asked; a failed phase always at once', async () => {
+    const rec = await recorder(makeState({ status: 'running' }));
+    await rec.phase('setup', null, async () => undefined);
+    expect((await store.read(RUN_ID)).phases.setup?.status).toBe('done');
+    await rec.phase('prepare', null, async () => undefined, { write: false });
+    expect((await store.read(RUN_ID)).phases.prepare).toBeUndefined();
+    expect(rec.state.phases.prepare?.status).toBe('done');
+    await rec.update((s) => s);
+    expect((await store.read(RUN_ID)).phases.prepare?.status).toBe('done');
+    const err = await rec
+      .phase(
+        'baseline',
+        null,
+        async () => {
+          throw new Error('boom');
+        },
+        { write: false },
+      )
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((await store.read(RUN_ID)).phases.baseline).toMatchObject({ status: 'failed', detail: 'boom' });
+  });
+});
