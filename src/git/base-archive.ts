@@ -1,7 +1,7 @@
 // The repository as it goes into the sandbox: a tar stream of one commit's tree, built from the
 // exact blob bytes (no .gitattributes, filters, eol conversion or export-subst are involved).
 import { PassThrough, type Readable } from 'node:stream';
-import { catFileBatch, catFileParsed } from './cat-file.js';
+import { catFileParsed } from './cat-file.js';
 import { encodeHeader, END_OF_ARCHIVE, padding, writeOut } from './tar-writer.js';
 import { isSafePath } from './safe-path.js';
 import { linkEscapesRoot } from './link-escape.js';
@@ -194,18 +194,25 @@ async function escapingLinks(
 ): Promise<Set<string>> {
   const links = entries.filter((e) => e.kind === 'symlink');
   const out = new Set<string>();
-  await catFileBatch(
+  let link: TreeEntry | undefined;
+  await catFileParsed(
     links.map((e) => e.oid),
     git,
-    async (index, header, body) => {
-      const link = links[index];
-      if (!link) return;
-      // a target longer than any path a kernel resolves is left out unread (it points nowhere)
-      if (header.size > 4096) return void out.add(link.path);
-      const chunks: Buffer[] = [];
-      await body((chunk) => void chunks.push(chunk));
-      if (linkEscapesRoot(link.path, Buffer.concat(chunks).toString('utf8'))) out.add(link.path);
+    {
+      object(index, header) {
+        link = links[index]!;
+        // a target longer than any path a kernel resolves is left out unread (it points nowhere)
+        if (header.size <= 4096) return 'whole';
+        out.add(link.path);
+        return 'stream';
+      },
+      piece: () => undefined,
+      whole(body) {
+        if (linkEscapesRoot(link!.path, body.toString('utf8'))) out.add(link!.path);
+      },
+      done: () => undefined,
     },
+    () => undefined,
   );
   return out;
 }

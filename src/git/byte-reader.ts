@@ -1,5 +1,5 @@
-// Pulls lines and exact byte counts from a stream of Buffers, keeping only what is asked for, so
-// large git outputs (cat-file --batch, ls-tree -r) are parsed without holding them in memory.
+// Pulls delimited records, or the raw chunks, from a stream of Buffers, keeping only what is asked
+// for, so large git outputs (ls-tree -r, grep, cat-file --batch) are parsed without holding them.
 
 /** A pull-based reader over a child's stdout. */
 export class ByteReader {
@@ -24,21 +24,6 @@ export class ByteReader {
         if (this.buffered.length === 0) return null;
         throw new Error('git output ended in the middle of a record');
       }
-    }
-  }
-
-  /** Exactly `n` bytes, handed to `sink` chunk by chunk (awaited, for backpressure). */
-  async readExact(n: number, sink: (chunk: Buffer) => void | Promise<void>): Promise<void> {
-    let left = n;
-    while (left > 0) {
-      if (this.buffered.length === 0 && !(await this.fill())) {
-        throw new Error('git output ended in the middle of an object');
-      }
-      const take = Math.min(left, this.buffered.length);
-      const chunk = this.buffered.subarray(0, take);
-      this.buffered = this.buffered.subarray(take);
-      left -= take;
-      await sink(chunk);
     }
   }
 
