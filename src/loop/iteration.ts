@@ -199,22 +199,18 @@ export async function runIteration(
       EDIT_READ_BYTES,
     );
   };
-  const interp: Interpretation = await rec.phase(
-    'extract',
-    n,
-    () =>
-      interpretAnswer(
-        answer.text,
-        {
-          maxDiffLines: config.loop.max_diff_lines,
-          format: config.model.edit_format,
-          strict: config.edits.strict,
-          ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
-        },
-        readEdits,
-      ),
-    // written with what the iteration does next (a run stopped in between extracts the answer again)
-    { write: false },
+  // written at once: the state shows the iteration going into its sandbox step, which runs the tests
+  const interp: Interpretation = await rec.phase('extract', n, () =>
+    interpretAnswer(
+      answer.text,
+      {
+        maxDiffLines: config.loop.max_diff_lines,
+        format: config.model.edit_format,
+        strict: config.edits.strict,
+        ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
+      },
+      readEdits,
+    ),
   );
   if (interp.kind !== 'diff') {
     const noChanges = interp.kind === 'no_changes';
