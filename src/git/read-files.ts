@@ -81,7 +81,7 @@ export async function readFiles(
 /** A blob's text as readBlobs returns it, or that it is binary (holds a NUL byte in what was read). */
 export type BlobText = (FileContent & { oid: string; binary: false }) | { path: string; oid: string; binary: true };
 
-/** Read blobs of known tree entries by their ids, each capped at maxBytes; in order (null: not there). */
+/** Read blobs of known tree entries by their ids, each capped at maxBytes; in order (a blob the repository lacks is GIT_FAILED). */
 export async function readBlobs(
   objects: ObjectReader,
   blobs: readonly Pick<TreeEntry, 'path' | 'oid'>[],

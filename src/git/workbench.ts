@@ -281,7 +281,7 @@ export class Workbench {
     return found;
   }
 
-  /** The text of blobs of known entries of a tree (listTree's), by their ids, capped per file; in order (null: not read). */
+  /** The text of blobs of known entries of a tree (listTree's), by their ids, capped per file; in order (a missing blob is GIT_FAILED). */
   readBlobs(
     blobs: readonly Pick<TreeEntry, 'path' | 'oid'>[],
     opts: { maxBytesPerFile: number; signal?: AbortSignal },
