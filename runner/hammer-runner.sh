@@ -23,15 +23,19 @@
 #   diff [<rev>]                  git diff --binary --full-index <rev or base> HEAD
 #   status                        git status --porcelain -z; the result says clean true/false
 #   tree                          HEAD's tree and commit
-#   reset                         git reset --hard HEAD && git clean -ffdx
-#   step <head> <name> <message> <timeout-s> <command> <flags> <patch> [<flags> <patch>]...
+#   reset [<rev>]                 git reset --hard <rev or HEAD> && git clean -ffdx; empties the
+#                                 tests' TMPDIR (.git/hammer-tmp)
+#   step <head> <tree-state> <name> <message> <timeout-s> <command> <flags> <patch> [<flags> <patch>]...
 #                                 one loop iteration in one exec: kill leftover processes (and wait until
-#                                 they are gone), reset to <head>,
-#                                 then for each candidate in turn (the apply ladder's rungs): write its
-#                                 patch to .git/hammer/<name>.<k> and `git apply --check <flags>`; the
-#                                 first that passes is applied with the same flags and committed, and the
-#                                 tests run. <flags> is one word list from the apply whitelist ("" for
-#                                 none). Checks write nothing, so no reset is needed between candidates.
+#                                 they are gone), reset to <head> (skipped when <tree-state> is
+#                                 "clean": the host's last op here was `reset <head>`, so no repo code
+#                                 ran since), then for each candidate in turn (the apply ladder's rungs):
+#                                 write its patch to .git/hammer/<name>.<k> and `git apply --index
+#                                 <flags>` it. git applies all of a patch or nothing, so the first
+#                                 that applies is the one taken: it is committed and the tests run. A
+#                                 refused candidate wrote nothing; the tree is reset before the next
+#                                 one all the same (a write that failed half way may have). <flags> is
+#                                 one word list from the apply whitelist ("" for none).
 #                                 Before the test output it prints "HAMMER_STAGE checked <k>" and
 #                                 "HAMMER_STAGE applied <commit> <tree>", so the host can time each
 #                                 phase and knows which candidate applied. A refused candidate's git
@@ -157,6 +161,8 @@ on_exit() {
   say "stopped before its result"
   result 70
 }
+NL='
+'
 r_done=
 trap on_exit EXIT
 
@@ -165,7 +171,18 @@ trap on_exit EXIT
 # turn every file into a binary patch). .git/info/attributes outranks any .gitattributes in the tree.
 neutralise() {
   [ -d "$GIT_DIR" ] || return 0
-  rm -rf "$GIT_DIR/info/attributes" 2>/dev/null
+  n_attr="$GIT_DIR/info/attributes"
+  # the usual case starts no process: both directories there and no link on the way, so writing
+  # the file in place cannot land anywhere else
+  if [ -d "$GIT_DIR/info" ] && [ ! -L "$GIT_DIR/info" ] && [ -d "$GIT_DIR/hammer" ] && [ ! -L "$GIT_DIR/hammer" ] &&
+    [ ! -L "$n_attr" ] && { [ ! -e "$n_attr" ] || [ -f "$n_attr" ]; }; then
+    printf '%s\n' '* -text -eol -filter -ident !diff !merge -working-tree-encoding -whitespace' >"$n_attr" && return 0
+  fi
+  # a link (or a file) where a directory belongs goes, so nothing below writes through it
+  for n_dir in "$GIT_DIR/info" "$GIT_DIR/hammer"; do
+    if [ -L "$n_dir" ] || { [ -e "$n_dir" ] && [ ! -d "$n_dir" ]; }; then rm -f "$n_dir" 2>/dev/null; fi
+  done
+  rm -rf "$n_attr" 2>/dev/null
   mkdir -p "$GIT_DIR/info" "$GIT_DIR/hammer" || return 1
   printf '%s\n' '* -text -eol -filter -ident !diff !merge -working-tree-encoding -whitespace' \
     >"$GIT_DIR/info/attributes"
@@ -187,9 +204,13 @@ patch_path_ok() {
   [ -f "$1" ] && [ ! -L "$1" ]
 }
 
+# head_hashes: HEAD's commit and tree in h_commit and h_tree, from one git process.
 head_hashes() {
-  h_commit=$(g rev-parse -q --verify 'HEAD^{commit}') || return 1
-  h_tree=$(g rev-parse -q --verify 'HEAD^{tree}') || return 1
+  h_out=$(g rev-parse 'HEAD^{commit}' 'HEAD^{tree}' -- 2>/dev/null) || return 1
+  h_commit=${h_out%%"$NL"*}
+  h_tree=${h_out#*"$NL"}
+  h_tree=${h_tree%%"$NL"*}
+  is_hash "$h_commit" && is_hash "$h_tree"
 }
 
 op_init() {
@@ -364,7 +385,7 @@ run_tests() {
   # doctests, go test's binaries). Under .git, so git never tracks or cleans it. /tmp stays TMPDIR
   # only when the directory cannot be made (a full workspace).
   t_tmp="$GIT_DIR/hammer-tmp"
-  rm -rf -- "$t_tmp" 2>/dev/null
+  if [ -e "$t_tmp" ] || [ -L "$t_tmp" ]; then rm -rf -- "$t_tmp" 2>/dev/null; fi
   if mkdir -m 0700 -- "$t_tmp" 2>/dev/null; then t_tmpdir=$t_tmp; else t_tmpdir=${TMPDIR:-/tmp}; fi
   # The host enforces the real timeout and kills the whole tree; timeout(1) is a backstop that
   # signals the command's process group (0 means none).
@@ -399,18 +420,20 @@ op_test() {
 }
 
 op_step() {
-  if [ $# -lt 7 ] || [ $# -gt 21 ] || [ $(($# % 2)) -ne 1 ] || ! is_hash "$1" || ! is_int "$4" || [ -z "$3" ] || [ -z "$5" ]; then
-    say "usage: step <head> <name> <message> <timeout-seconds> <command> <flags> <patch> [<flags> <patch>]..."
+  if [ $# -lt 8 ] || [ $# -gt 22 ] || [ $(($# % 2)) -ne 0 ] || ! is_hash "$1" || ! is_int "$5" || [ -z "$4" ] || [ -z "$6" ]; then
+    say "usage: step <head> <reset|clean> <name> <message> <timeout-seconds> <command> <flags> <patch> [<flags> <patch>]..."
     result 2
   fi
   set -f # the flag word lists are split below, never globbed
   s_head=$1
-  case $2 in '' | *[!A-Za-z0-9._-]* | .*) say "step: bad patch name"; result 2 ;; esac
-  s_name=$2
-  s_message=$3
-  s_timeout=$4
-  s_command=$5
-  shift 5
+  case $2 in reset | clean) ;; *) say "step: the tree state is reset or clean"; result 2 ;; esac
+  s_state=$2
+  case $3 in '' | *[!A-Za-z0-9._-]* | .*) say "step: bad patch name"; result 2 ;; esac
+  s_name=$3
+  s_message=$4
+  s_timeout=$5
+  s_command=$6
+  shift 6
   # every candidate's flags are checked before anything changes
   s_k=0
   for s_arg in "$@"; do
@@ -424,8 +447,9 @@ op_step() {
       }
     done
   done
-  # back to the commit the host accepted last (this also drops a patch only the sandbox took)
-  restore_tree "$s_head" || result 70
+  # back to the commit the host accepted last (this also drops a patch only the sandbox took),
+  # unless the host's own reset put it there and nothing ran since
+  if [ "$s_state" != clean ]; then restore_tree "$s_head" || result 70; fi
   s_k=0
   s_applied=
   while [ $# -ge 2 ]; do
@@ -433,21 +457,19 @@ op_step() {
     a_flags=
     for s_word in $1; do apply_flag "$s_word" || result 70; done
     s_patch=".git/hammer/$s_name.$s_k"
-    rm -f "$s_patch"
+    if [ -e "$s_patch" ] || [ -L "$s_patch" ]; then rm -f "$s_patch"; fi
     printf '%s' "$2" >"$s_patch" || result 70
     shift 2
     say "check $s_k"
     # shellcheck disable=SC2086 # a_flags holds only whitelisted words
-    if g apply --check $a_flags -- "$s_patch"; then
+    if g apply --index $a_flags -- "$s_patch"; then
       s_applied=$s_k
       break
     fi
+    [ $# -lt 2 ] || restore_tree "$s_head" || result 70
   done
   [ -n "$s_applied" ] || result 1 applied false
   printf 'HAMMER_STAGE checked %s\n' "$s_applied"
-  # shellcheck disable=SC2086
-  g apply $a_flags -- "$s_patch" || result 70
-  g add -A || result 70
   g commit -q --no-verify --no-gpg-sign --cleanup=whitespace -m "$s_message" || result 70
   head_hashes || result 70
   printf 'HAMMER_STAGE applied %s %s\n' "$h_commit" "$h_tree"
@@ -491,7 +513,13 @@ op_tree() {
 }
 
 op_reset() {
-  restore_tree HEAD || result 1
+  if [ $# -gt 1 ] || { [ $# -eq 1 ] && ! is_hash "$1"; }; then
+    say "usage: reset [<commit>]"
+    result 2
+  fi
+  restore_tree "${1:-HEAD}" || result 1
+  # the last test run's TMPDIR too (the next one then starts without removing it)
+  rm -rf -- "$GIT_DIR/hammer-tmp" 2>/dev/null
   head_hashes || result 1
   result 0 commit "$h_commit" tree "$h_tree"
 }
@@ -529,6 +557,6 @@ case $op in
   diff) op_diff "$@" ;;
   status) op_status ;;
   tree) op_tree ;;
-  reset) op_reset ;;
+  reset) op_reset "$@" ;;
   step) op_step "$@" ;;
 esac

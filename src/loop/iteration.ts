@@ -98,6 +98,8 @@ export async function runIteration(
           elapsed_ms: p.elapsedMs,
         }),
     });
+  // while the model answers, the sandbox's tree goes back to its head (when tests ran there since)
+  prep.repo.resetAhead(prep.sandboxHead);
   // the phase's record is written with the answer's, just below (a run stopped in between asks again)
   const answer: GenerateResult = await rec.phase(
     'generate',

@@ -49,12 +49,44 @@ export interface SandboxRepoOptions {
   maxOutputBytes: number;
 }
 
-/** Runner operations on the sandbox's /workspace repository. */
+/**
+ * Runner operations on the sandbox's /workspace repository. Once it is made, the loop reaches that
+ * repository only through here: a reset sent ahead (`resetAhead`) counts on it.
+ */
 export class SandboxRepo {
+  /** A reset sent ahead of the next step; any other command here makes it stale. */
+  private ahead: { commit: string; done: Promise<boolean> } | undefined;
+  /** A step or a test ran (repository code, or a refused patch) since the last reset. */
+  private used = false;
+
   constructor(
     readonly sandbox: Sandbox,
     private readonly options: SandboxRepoOptions,
   ) {}
+
+  /**
+   * When a step or a test ran since the last reset, put the sandbox's tree back at `commit` now,
+   * while the model answers, instead of at the start of the next step. That step, if it starts at
+   * `commit` and no command ran here in between (so no repository code ran since), skips its own
+   * reset. A reset that fails only means the step resets as it always did; it never fails on its own.
+   */
+  resetAhead(commit: string): void {
+    if (!this.used) return;
+    this.used = false;
+    const done = this.op('reset', [commit]).then(
+      (r) => r.ok && r.commit === commit,
+      () => false,
+    );
+    this.ahead = { commit, done };
+  }
+
+  /** Wait for a reset sent ahead (commands stay in order); true when it left the tree at `head`. */
+  private async takeAhead(head?: string): Promise<boolean> {
+    const ahead = this.ahead;
+    if (!ahead) return false;
+    this.ahead = undefined;
+    return (await ahead.done) && ahead.commit === head;
+  }
 
   /** Make the copied-in files a repository with one base commit; returns its commit and tree. */
   async init(signal?: AbortSignal): Promise<{ commit: string; tree: string }> {
@@ -84,12 +116,23 @@ export class SandboxRepo {
     }
     const { signal } = options;
     const t0 = performance.now();
+    const clean = await this.takeAhead(head);
+    this.used = true;
     let checked: { at: number; k: number } | undefined;
     let applied: { at: number; commit: string; tree: string } | undefined;
     let scanned = '';
     const args = candidates.flatMap((c) => [c.flags.join(' '), c.patch]);
     const exec = await this.sandbox.exec(
-      runnerArgv('step', head, name, message, String(Math.ceil(test.timeoutMs / 1000)), test.command, ...args),
+      runnerArgv(
+        'step',
+        head,
+        clean ? 'clean' : 'reset',
+        name,
+        message,
+        String(Math.ceil(test.timeoutMs / 1000)),
+        test.command,
+        ...args,
+      ),
       {
         // outer backstop only: the runner's timeout(1) ends the tests, then the grace, then this
         timeoutMs: this.options.execTimeoutMs + test.timeoutMs + KILL_GRACE_MS + 5_000,
@@ -181,6 +224,8 @@ export class SandboxRepo {
     onOutput?: ExecOptions['onOutput'],
     signal?: AbortSignal,
   ): Promise<ExecResult> {
+    await this.takeAhead();
+    this.used = true;
     const seconds = String(Math.ceil(timeoutMs / 1000));
     const r = await this.sandbox.exec(runnerArgv('test', seconds, command), {
       // the host's timer is the real limit; the runner's own `timeout` is a backstop a second later
@@ -208,6 +253,7 @@ export class SandboxRepo {
   }
 
   private async op(op: RunnerOp, args: string[], signal?: AbortSignal) {
+    await this.takeAhead();
     const exec = await this.exec(runnerArgv(op, ...args), signal);
     if (exec.timedOut)
       throw new HammerError('SANDBOX_BROKEN', `runner ${op} timed out after ${this.options.execTimeoutMs} ms`);

@@ -99,6 +99,48 @@ describe('SandboxRepo in a hardened sandbox', () => {
     head = r.commit;
   });
 
+  it('a reset sent ahead puts back what the tests left; the next step then skips its own, unless a command came between', async () => {
+    const argv: string[][] = [];
+    const watched: Sandbox = {
+      ...sandbox,
+      exec: (cmd, o) => (argv.push(cmd), sandbox.exec(cmd, o)),
+      killAll: (o) => sandbox.killAll(o),
+    };
+    const wrepo = new SandboxRepo(watched, { execTimeoutMs: 60_000, maxOutputBytes: 64 * 1024 });
+    // nothing ran through this repo yet: nothing to reset
+    wrepo.resetAhead(head);
+    expect(argv).toEqual([]);
+    const ops = (): string[] => argv.map((a) => `${a[4]} ${a[4] === 'step' ? a[6] : ''}`.trim());
+    const bump = (from: number, to: number): string =>
+      FIX.replace('-    return 1', `-    return ${from}`).replace('+    return 2', `+    return ${to}`);
+    const first = await wrepo.step(head, 'iter-05.patch', [{ flags: [], patch: bump(4, 5) }], 'msg', {
+      command: 'echo junk > junk.txt && echo scribbled > m.py',
+      timeoutMs: 30_000,
+    });
+    expect(first.kind).toBe('applied');
+    if (first.kind !== 'applied') return;
+    wrepo.resetAhead(first.commit);
+    const second = await wrepo.step(first.commit, 'iter-06.patch', [{ flags: [], patch: bump(5, 6) }], 'msg', {
+      command: 'ls; cat m.py',
+      timeoutMs: 30_000,
+    });
+    expect(second.kind).toBe('applied');
+    if (second.kind !== 'applied') return;
+    expect(second.test.stdout.text).not.toContain('junk.txt');
+    expect(second.test.stdout.text).toContain('return 6');
+    expect(ops()).toEqual(['step reset', 'reset', 'step clean']);
+    // a test command between the reset and the step: the step resets itself
+    wrepo.resetAhead(second.commit);
+    await wrepo.test('echo again > junk.txt', 30_000);
+    const third = await wrepo.step(second.commit, 'iter-07.patch', [{ flags: [], patch: bump(6, 4) }], 'msg', {
+      command: 'ls',
+      timeoutMs: 30_000,
+    });
+    expect(third.kind === 'applied' && third.test.stdout.text).not.toContain('junk.txt');
+    expect(ops().slice(3)).toEqual(['reset', 'test', 'step reset']);
+    if (third.kind === 'applied') head = third.commit;
+  });
+
   it('stops a test at its timeout inside the step and reports it as timed out', async () => {
     const next = FIX.replace('-    return 1', '-    return 4').replace('+    return 2', '+    return 3');
     const r = await repo.step(head, 'iter-03.patch', [{ flags: [], patch: next }], 'msg', {

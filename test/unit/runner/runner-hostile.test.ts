@@ -2,7 +2,7 @@
 // them may run (or redirect) the runner's git. Each attack is paired with a control that shows the
 // planted trap is live for a plain git call.
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -113,6 +113,35 @@ describe('runner against a hostile repository', () => {
     // And the runner put its neutralising attributes back.
     expect(await readFile(path.join(ws.dir, '.git', 'info', 'attributes'), 'utf8')).toContain('-filter');
   });
+
+  it.each(['a link to a file outside', 'a file naming the filter', 'a link in place of .git/info'])(
+    'neutralising attributes planted as %s never writes outside the repository, and the filter never runs',
+    async (what) => {
+      const base = ws.run('init').result!.commit!;
+      await plantConfig();
+      const outside = path.join(canaryDir, 'outside');
+      await writeFile(outside, "not the runner's\n");
+      const info = path.join(ws.dir, '.git', 'info');
+      const attributes = path.join(info, 'attributes');
+      await rm(attributes, { force: true });
+      if (what === 'a link to a file outside') await symlink(outside, attributes);
+      else if (what === 'a file naming the filter') await writeFile(attributes, '* filter=evil\n');
+      else {
+        await rm(info, { recursive: true, force: true });
+        await mkdir(path.join(canaryDir, 'info'));
+        await symlink(path.join(canaryDir, 'info'), info);
+      }
+      const r = ws.run('step', base, 'reset', 'iter-01.patch', 'msg', '30', 'true', '', FIX);
+      expect(r.result).toMatchObject({ applied: true, exit: 0 });
+      expect(existsSync(canary())).toBe(false);
+      expect(await readFile(outside, 'utf8')).toBe("not the runner's\n");
+      expect(existsSync(path.join(canaryDir, 'info', 'attributes'))).toBe(false);
+      expect((await lstat(info)).isDirectory()).toBe(true);
+      expect((await lstat(attributes)).isFile()).toBe(true);
+      expect(await readFile(attributes, 'utf8')).toContain('-filter');
+      expect(hostGit(ws.dir, 'cat-file', 'blob', 'HEAD:m.py').stdout).toBe('def f():\n    return 2\n');
+    },
+  );
 
   it('a planted core.worktree or GIT_DIR does not redirect the runner', async () => {
     expect(ws.run('init').result?.ok).toBe(true);

@@ -27,7 +27,7 @@ describe('runner step', () => {
   });
 
   it('checks, applies, commits and tests, printing stage lines before the test output', () => {
-    const r = ws.run('step', base, 'iter-01.patch', 'hammer: iteration 1 - update m.py', '30', TEST, '', FIX);
+    const r = ws.run('step', base, 'reset', 'iter-01.patch', 'hammer: iteration 1 - update m.py', '30', TEST, '', FIX);
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('HAMMER_STAGE checked 1');
@@ -40,7 +40,7 @@ describe('runner step', () => {
   });
 
   it("reports a refused patch with git's message and runs no test", () => {
-    const r = ws.run('step', base, 'iter-01.patch', 'msg', '30', 'echo ran > ran.txt', '', STALE);
+    const r = ws.run('step', base, 'reset', 'iter-01.patch', 'msg', '30', 'echo ran > ran.txt', '', STALE);
     expect(r.status).toBe(1);
     expect(r.result).toMatchObject({ op: 'step', ok: false, exit: 1, applied: false });
     expect(r.stderr).toMatch(/patch does not apply/);
@@ -49,35 +49,89 @@ describe('runner step', () => {
   });
 
   it("passes the test command's exit code through after applying", () => {
-    const r = ws.run('step', base, 'iter-01.patch', 'msg', '30', 'exit 3', '', FIX);
+    const r = ws.run('step', base, 'reset', 'iter-01.patch', 'msg', '30', 'exit 3', '', FIX);
     expect(r.status).toBe(3);
     expect(r.result).toMatchObject({ op: 'step', ok: false, exit: 3, applied: true });
   });
 
   it('resets to the named head first, dropping leftovers and a commit the host did not accept', async () => {
-    const first = ws.run('step', base, 'iter-01.patch', 'msg', '30', 'echo junk > junk.txt', '', FIX);
+    const first = ws.run('step', base, 'reset', 'iter-01.patch', 'msg', '30', 'echo junk > junk.txt', '', FIX);
     expect(first.result?.applied).toBe(true);
     await writeFile(path.join(ws.dir, 'm.py'), 'scribbled by a test\n');
     // the host refused iteration 1, so iteration 2 starts again from the base
-    const second = ws.run('step', base, 'iter-02.patch', 'msg 2', '30', 'ls junk.txt 2>/dev/null; true', '', FIX);
+    const second = ws.run(
+      'step',
+      base,
+      'reset',
+      'iter-02.patch',
+      'msg 2',
+      '30',
+      'ls junk.txt 2>/dev/null; true',
+      '',
+      FIX,
+    );
     expect(second.result).toMatchObject({ applied: true, exit: 0 });
     expect(second.output).not.toContain('junk.txt');
     expect(hostGit(ws.dir, 'rev-parse', 'HEAD~1').stdout.trim()).toBe(base);
   });
 
+  it('skips its reset when told the tree is clean at the head, and resets otherwise', async () => {
+    // the host's own `reset <head>` ran last: no repository code since, so nothing to undo
+    const reset = ws.run('reset', base);
+    expect(reset.result).toMatchObject({ op: 'reset', ok: true, commit: base });
+    const clean = ws.run('step', base, 'clean', 'iter-01.patch', 'msg', '30', TEST, '', FIX);
+    expect(clean.result).toMatchObject({ applied: true, exit: 0 });
+    // a step told "clean" trusts the host: a scribble left in between stays (so only the host's reset may precede it)
+    await writeFile(path.join(ws.dir, 'junk.txt'), 'left\n');
+    const dirty = ws.run('step', base, 'reset', 'iter-02.patch', 'msg', '30', 'ls junk.txt 2>/dev/null; true', '', FIX);
+    expect(dirty.result).toMatchObject({ applied: true });
+    expect(dirty.output).not.toContain('junk.txt');
+    expect(ws.run('step', base, 'dirty', 'p', 'm', '30', 'true', '', FIX).status).toBe(2);
+  });
+
+  it('resets to a named commit, dropping what the tests left', async () => {
+    const first = ws.run('step', base, 'reset', 'iter-01.patch', 'msg', '30', 'echo junk > junk.txt', '', FIX);
+    await writeFile(path.join(ws.dir, 'm.py'), 'scribbled\n');
+    const r = ws.run('reset', base);
+    expect(r.result).toMatchObject({ op: 'reset', ok: true, commit: base });
+    expect(hostGit(ws.dir, 'status', '--porcelain', '--ignored').stdout).toBe('');
+    expect(first.result?.commit).not.toBe(base);
+    expect(ws.run('reset', 'not-a-hash').status).toBe(2);
+  });
+
+  it('commits what the patch adds even where .gitignore would skip it (as the host applies it)', async () => {
+    await writeFile(path.join(ws.dir, '.gitignore'), 'build/\n');
+    const withIgnore = ws.run('commit', 'ignore build');
+    const head = withIgnore.result!.commit!;
+    const add = '--- /dev/null\n+++ b/build/keep.txt\n@@ -0,0 +1 @@\n+kept\n';
+    const r = ws.run('step', head, 'reset', 'iter-01.patch', 'msg', '30', 'true', '', add);
+    expect(r.result).toMatchObject({ applied: true });
+    expect(hostGit(ws.dir, 'show', 'HEAD:build/keep.txt').stdout).toBe('kept\n');
+  });
+
+  it('resets between candidates, so one that failed half way leaves nothing for the next', async () => {
+    // the first candidate changes m.py and adds n.py, where a directory the tests left blocks the write
+    const both = `${FIX}--- /dev/null\n+++ b/n.py/x\n@@ -0,0 +1 @@\n+x\n`;
+    await writeFile(path.join(ws.dir, 'n.py'), 'untracked file in the way\n');
+    const r = ws.run('step', base, 'clean', 'iter-01.patch', 'msg', '30', TEST, '', both, '', FIX);
+    expect(r.result).toMatchObject({ applied: true, candidate: 2 });
+    expect(hostGit(ws.dir, 'show', '--stat', '--format=', 'HEAD').stdout).toContain('m.py');
+    expect(hostGit(ws.dir, 'status', '--porcelain', '--ignored').stdout).toBe('');
+  });
+
   it('refuses bad arguments', () => {
-    expect(ws.run('step', 'not-a-hash', 'p', 'm', '30', 'true', '', FIX).status).toBe(2);
-    expect(ws.run('step', base, '../evil', 'm', '30', 'true', '', FIX).status).toBe(2);
-    expect(ws.run('step', base, 'p', 'm', 'x', 'true', '', FIX).status).toBe(2);
+    expect(ws.run('step', 'not-a-hash', 'reset', 'p', 'm', '30', 'true', '', FIX).status).toBe(2);
+    expect(ws.run('step', base, 'reset', '../evil', 'm', '30', 'true', '', FIX).status).toBe(2);
+    expect(ws.run('step', base, 'reset', 'p', 'm', 'x', 'true', '', FIX).status).toBe(2);
     // a candidate without its patch, and no candidate at all
-    expect(ws.run('step', base, 'p', 'm', '30', 'true', '', FIX, '--recount').status).toBe(2);
-    expect(ws.run('step', base, 'p', 'm', '30', 'true').status).toBe(2);
+    expect(ws.run('step', base, 'reset', 'p', 'm', '30', 'true', '', FIX, '--recount').status).toBe(2);
+    expect(ws.run('step', base, 'reset', 'p', 'm', '30', 'true').status).toBe(2);
   });
 
   it.each(['--reject', '--unsafe-paths', '--directory=/', '--recount --reject', '*', '-C1;touch x', '--include=*'])(
     'refuses the apply flags %j before changing anything, and never globs them',
     (flags) => {
-      const r = ws.run('step', base, 'p', 'm', '30', 'echo ran', '', STALE, flags, FIX);
+      const r = ws.run('step', base, 'reset', 'p', 'm', '30', 'echo ran', '', STALE, flags, FIX);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(/unsupported apply flag/);
       expect(r.stdout).not.toContain('ran');
@@ -91,6 +145,7 @@ describe('runner step', () => {
     const r = ws.run(
       'step',
       base,
+      'reset',
       'iter-01.patch',
       'msg',
       '30',
@@ -118,6 +173,7 @@ describe('runner step', () => {
     const r = ws.run(
       'step',
       base,
+      'reset',
       'iter-01.patch',
       'msg',
       '30',
