@@ -132,6 +132,8 @@ export interface ScriptedOllama {
 export async function startScriptedOllama(
   answer: (n: number) => string,
   model = 'bench-model',
+  /** How long each chat takes to answer (a real model takes seconds). */
+  answerMs = 0,
 ): Promise<ScriptedOllama> {
   const state: ScriptedOllama = {
     url: '',
@@ -153,11 +155,15 @@ export async function startScriptedOllama(
       state.chats += 1;
       state.onChat?.();
       const text = answer(state.chats);
-      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      res.write(`${JSON.stringify({ model, message: { role: 'assistant', content: text }, done: false })}\n`);
-      res.end(
-        `${JSON.stringify({ model, message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: 20 })}\n`,
-      );
+      const reply = (): void => {
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+        res.write(`${JSON.stringify({ model, message: { role: 'assistant', content: text }, done: false })}\n`);
+        res.end(
+          `${JSON.stringify({ model, message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 100, eval_count: 20 })}\n`,
+        );
+      };
+      if (answerMs > 0) setTimeout(reply, answerMs);
+      else reply();
     });
   });
   server.keepAliveTimeout = 1000;

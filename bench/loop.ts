@@ -29,6 +29,8 @@ const ITERATIONS = 6;
 // `false` rather than `true`: a passing test would end a run after its first patch; neither does any work.
 const TEST_COMMAND = 'false';
 const MODEL = 'bench-model';
+/** The scripted model's answer time: far below a real model's, long enough for what overlaps it. */
+const ANSWER_MS = 300;
 
 const ms = (iso: string): number => Date.parse(iso);
 const fenced = (patch: string): string => `Bump the counter.\n\n\`\`\`diff\n${patch}\`\`\`\n`;
@@ -68,7 +70,7 @@ async function benchOwnCost(runIds: string[]): Promise<void> {
   heading(
     `loop: own cost per iteration (${RUNS} runs x ${ITERATIONS} iterations via run(), python fixture, test command \`${TEST_COMMAND}\`)`,
   );
-  const server = await startScriptedOllama((n) => fenced(counterPatch(n)), MODEL);
+  const server = await startScriptedOllama((n) => fenced(counterPatch(n)), MODEL, ANSWER_MS);
   const repo = await makeGitRepo(pythonProjectFiles());
   const scratch = await mkdtemp(join(tmpdir(), 'hb-bench-loop-'));
   const log = new DockerEventLog();
@@ -138,6 +140,9 @@ function printOwnCost(states: RunState[], bare: number[], events: DockerEvent[])
   const of = (f: (r: (typeof rows)[number]) => number, set = warm): number[] => set.map(f);
 
   process.stdout.write('(iteration 1 of each run is left out as cold; "warm" = iterations 2..6)\n');
+  process.stdout.write(
+    `(the scripted model answers after ${ANSWER_MS} ms, where a real one takes seconds: what hammer-box does while it waits, the sandbox's reset, is not own cost)\n`,
+  );
   printFigure({
     name: 'own cost, warm (sum of phases - generate - test cmd)',
     samples: of((r) => phaseSum(r.it) - phase(r.it, 'generate') - testOwn(r.it)),
