@@ -40,11 +40,10 @@ export async function catFileParsed(
 ): Promise<void> {
   for (const oid of oids) assertObjectId(oid);
   if (oids.length === 0) return;
-  const git = streamGit(['cat-file', '--batch', '--buffer'], opts);
+  const git = streamGit(['cat-file', '--batch', '--buffer'], { ...opts, input: oids.join('\n') + '\n' }, true);
   const parser = new BatchParser(oids.length, handlers);
   let complete = false;
   try {
-    git.stdin.end(oids.join('\n') + '\n');
     for (let chunk = await git.reader.chunk(); chunk !== null; chunk = await git.reader.chunk()) {
       parser.push(chunk);
       await afterChunk();

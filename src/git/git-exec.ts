@@ -3,6 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { HammerError, abortError } from '../errors.js';
 import { gitEnv, hardeningArgs } from './git-hardening.js';
+import { gitLauncher, type GitLauncher } from './launcher.js';
 
 /** Where and how a git command runs. */
 export interface GitOptions {
@@ -29,6 +30,10 @@ export interface GitResult {
 }
 
 const DEFAULT_MAX_BUFFER = 64 * 1024 * 1024;
+const SIGKILL = 9;
+const SIGTERM = 15;
+/** errno of a program not found (Linux and macOS alike). */
+const ENOENT = 2;
 const STDERR_KEEP = 64 * 1024;
 
 /** The full argument vector for `git` (hardening, --git-dir, then `args`). */
@@ -54,6 +59,13 @@ export function spawnGit(args: readonly string[], opts: GitOptions = {}): ChildP
 export function runGitResult(args: readonly string[], opts: GitOptions = {}): Promise<GitResult> {
   const what = describe(args);
   if (opts.signal?.aborted) return Promise.reject(abortError(opts.signal, what));
+  const launcher = gitLauncher();
+  if (launcher) return launched(launcher, args, opts, what);
+  return spawned(args, opts, what);
+}
+
+// node spawns git itself
+function spawned(args: readonly string[], opts: GitOptions, what: string): Promise<GitResult> {
   const maxBuffer = opts.maxBuffer ?? DEFAULT_MAX_BUFFER;
   return new Promise<GitResult>((resolve, reject) => {
     const child = spawnGit(args, opts);
@@ -92,6 +104,71 @@ export function runGitResult(args: readonly string[], opts: GitOptions = {}): Pr
       resolve({ stdout: Buffer.concat(chunks), stderr, exitCode: code ?? (signal ? 128 + signalNumber(signal) : 1) });
     });
     child.stdin.end(opts.input ?? '');
+  });
+}
+
+// the launcher starts git (the same argv, working directory, environment and input), and the
+// same limits hold: the output cap and the abort kill it, and an abort is reported as one
+function launched(launcher: GitLauncher, args: readonly string[], opts: GitOptions, what: string): Promise<GitResult> {
+  const maxBuffer = opts.maxBuffer ?? DEFAULT_MAX_BUFFER;
+  const { signal } = opts;
+  return new Promise<GitResult>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let stderr = '';
+    let failure: Error | undefined;
+    const onAbort = (): void => {
+      failure ??= abortError(signal, what);
+      command.kill(SIGTERM);
+    };
+    const done = (): void => signal?.removeEventListener('abort', onAbort);
+    const input =
+      opts.input === undefined
+        ? Buffer.alloc(0)
+        : typeof opts.input === 'string'
+          ? Buffer.from(opts.input)
+          : opts.input;
+    const command = launcher.run(
+      ['git', ...gitArgv(args, opts.gitDir)],
+      { cwd: opts.cwd ?? opts.gitDir ?? process.cwd(), env: gitEnv(opts.env, opts.hostEnv), input },
+      {
+        stdout: (chunk) => {
+          if (failure) return;
+          size += chunk.length;
+          if (size > maxBuffer) {
+            failure = new HammerError('GIT_FAILED', `${what} produced more than ${maxBuffer} bytes of output`);
+            command.kill(SIGKILL);
+            return;
+          }
+          chunks.push(chunk);
+        },
+        stderr: (chunk) => {
+          stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
+        },
+        exit: (exitCode) => {
+          done();
+          if (failure !== undefined) return reject(failure);
+          resolve({ stdout: Buffer.concat(chunks), stderr, exitCode });
+        },
+        failed: (why) => {
+          done();
+          if (failure !== undefined) return reject(failure);
+          if (why.errno === null) {
+            // the helper went away: a command it never started runs as node's own child instead
+            if (!why.started) return void spawned(args, opts, what).then(resolve, reject);
+            return reject(new HammerError('GIT_FAILED', `${what} was lost: the git launcher process ended under it`));
+          }
+          if (why.stage === 'exec' && why.errno === ENOENT)
+            return reject(
+              new HammerError('GIT_FAILED', 'git is not installed or not on PATH', {
+                hint: 'install git (https://git-scm.com) and try again',
+              }),
+            );
+          reject(new HammerError('GIT_FAILED', `${what} could not run (${why.stage}: errno ${why.errno})`));
+        },
+      },
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 

@@ -1,53 +1,166 @@
-// A hardened git process whose stdout is read incrementally, with its exit checked at the end.
-import { abortError } from '../errors.js';
+// A hardened git process whose stdout is read incrementally, with its exit checked at the end. It
+// is started through the git launcher when there is one (node's thread does not fork), else by
+// node; either way a reader that falls behind pauses git (the pipe fills), so memory stays bounded.
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { Readable } from 'node:stream';
+import { abortError, HammerError } from '../errors.js';
 import { ByteReader } from './byte-reader.js';
-import { gitFailed, spawnGit, type GitOptions } from './git-exec.js';
+import { gitArgv, gitFailed, spawnGit, type GitOptions } from './git-exec.js';
+import { gitEnv } from './git-hardening.js';
+import { gitLauncher, type Launched } from './launcher.js';
 
 /** A running git command: read its stdout with `reader`, then `finish()` (or `stop()`). */
 export interface GitStream {
   reader: ByteReader;
-  /** The child's stdin (for cat-file --batch requests). */
-  stdin: NodeJS.WritableStream;
   /** Wait for exit; throws GIT_FAILED (or ABORTED) unless git exited 0. */
   finish(): Promise<void>;
   /** Kill the process and wait for it (for a reader that has read enough). */
   stop(): Promise<void>;
 }
 
-/** Start `git args` for streaming reads. */
-export function streamGit(args: readonly string[], opts: GitOptions = {}): GitStream {
-  const child = spawnGit(args, opts);
+/** How much of git's output waits for the reader before git is paused. */
+const READ_AHEAD = 256 * 1024;
+const STDERR_KEEP = 16_384;
+/** The least granted when nothing is on the way (one read of the launcher's). */
+const MIN_GRANT = 64 * 1024;
+
+/**
+ * Start `git args` for streaming reads; `opts.input` is written to its stdin, which is then closed.
+ * `bulk`: many megabytes are read (the base archive): node's own pipe carries them at less cost
+ * than the launcher's relay, which pays off for short commands.
+ */
+export function streamGit(args: readonly string[], opts: GitOptions = {}, bulk = false): GitStream {
   let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-16_384);
+  let failure: unknown;
+  let ended = false;
+  let settle!: (code: number | null) => void;
+  const exited = new Promise<number | null>((resolve) => (settle = resolve));
+  // the one source of output: the launcher's command or node's child, whichever runs it
+  let command: Launched | undefined;
+  let child: ChildProcessWithoutNullStreams | undefined;
+  // node's child is paused when the reader is full; the launcher's command sends only what was granted
+  let paused = false;
+  let granted = READ_AHEAD;
+  // run after each time the reader asks for more (once its read took what it reads): room up to
+  // READ_AHEAD is granted; with nothing granted on the way, a chunk at least, so a push comes and
+  // with it the reader's next ask
+  const topUp = (): void => {
+    if (!command || ended) return;
+    const room = Math.max(READ_AHEAD - out.readableLength - granted, granted === 0 ? MIN_GRANT : 0);
+    if (room <= 0) return;
+    granted += room;
+    command.grant(room);
+  };
+  const out = new Readable({
+    highWaterMark: READ_AHEAD,
+    read() {
+      queueMicrotask(topUp);
+      if (!paused) return;
+      paused = false;
+      child?.stdout.resume();
+    },
   });
-  child.stdin.on('error', () => {
-    // an early exit is reported through the exit code
-  });
-  let spawnError: unknown;
-  const exited = new Promise<{ code: number | null }>((resolve) => {
-    child.on('error', (err) => {
-      spawnError ??= err;
+  const push = (chunk: Buffer): void => {
+    if (command) granted -= chunk.length;
+    if (ended || out.destroyed || out.push(chunk)) return;
+    paused = true;
+    child?.stdout.pause();
+  };
+  const end = (code: number | null): void => {
+    if (ended) return;
+    ended = true;
+    if (!out.destroyed) out.push(null);
+    settle(code);
+  };
+  const addStderr = (chunk: Buffer | string): void => {
+    stderr = (stderr + chunk.toString()).slice(-STDERR_KEEP);
+  };
+
+  const spawnIt = (): void => {
+    const c = spawnGit(args, opts);
+    child = c;
+    c.stdout.on('data', push);
+    c.stderr.on('data', addStderr);
+    c.stdin.on('error', () => {
+      // an early exit is reported through the exit code
     });
-    child.on('close', (code) => resolve({ code }));
-  });
+    c.on('error', (err) => {
+      failure ??= err;
+    });
+    c.on('close', (code) => end(code));
+    c.stdin.end(opts.input ?? '');
+  };
+
+  const launcher = bulk ? null : gitLauncher();
+  if (!launcher) spawnIt();
+  else {
+    command = launcher.run(
+      ['git', ...gitArgv(args, opts.gitDir)],
+      {
+        cwd: opts.cwd ?? opts.gitDir ?? process.cwd(),
+        env: gitEnv(opts.env, opts.hostEnv),
+        input:
+          opts.input === undefined
+            ? Buffer.alloc(0)
+            : typeof opts.input === 'string'
+              ? Buffer.from(opts.input)
+              : opts.input,
+        credit: READ_AHEAD,
+      },
+      {
+        stdout: push,
+        stderr: addStderr,
+        exit: (code) => end(code),
+        failed: (why) => {
+          if (why.errno === null && !why.started) {
+            // the helper went away before it started this one: node runs it
+            command = undefined;
+            spawnIt();
+            return;
+          }
+          failure ??= new HammerError(
+            'GIT_FAILED',
+            why.errno === null
+              ? `git ${args[0] ?? ''} was lost: the git launcher process ended under it`
+              : `git ${args[0] ?? ''} could not run (${why.stage}: errno ${why.errno})`,
+          );
+          end(null);
+        },
+      },
+    );
+    const { signal } = opts;
+    if (signal?.aborted) command.kill(15);
+    else if (signal) {
+      const onAbort = (): void => command?.kill(15);
+      signal.addEventListener('abort', onAbort, { once: true });
+      void exited.then(() => signal.removeEventListener('abort', onAbort));
+    }
+  }
+
+  const kill = (): void => {
+    if (ended) return;
+    command?.kill(9);
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
   return {
-    reader: new ByteReader(child.stdout),
-    stdin: child.stdin,
+    reader: new ByteReader(out),
     async finish() {
-      const { code } = await exited;
+      const code = await exited;
       if (opts.signal?.aborted) throw abortError(opts.signal, `git ${args[0] ?? ''}`);
-      if (spawnError !== undefined || code !== 0) {
+      if (failure !== undefined || code !== 0) {
+        if (failure instanceof HammerError) throw failure;
         throw gitFailed(args, {
           exitCode: code ?? 1,
-          stderr: stderr || (spawnError instanceof Error ? spawnError.message : ''),
+          stderr: stderr || (failure instanceof Error ? failure.message : ''),
         });
       }
     },
     async stop() {
-      child.stdout.destroy();
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      // nothing more is read: what git still writes is dropped until the kill lands
+      out.destroy();
+      child?.stdout.destroy();
+      command?.grant(READ_AHEAD); // whatever git has written on the way is read and dropped
+      kill();
       await exited;
     },
   };

@@ -1,4 +1,4 @@
-// A workbench's long-lived cat-file process never keeps node from exiting: a program that reads
+// A workbench's long-lived cat-file process, and the git launcher, never keep node from exiting: a program that reads
 // through a workbench and forgets to dispose it still ends (the built library, a fresh node).
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -31,5 +31,16 @@ describe('a workbench left undisposed', () => {
     // a process the reader kept alive would be killed by the timeout, and that rejects here
     const { stdout } = await execFileP(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 });
     expect(stdout.trim()).toBe('alpha');
+  });
+
+  it('lets the process exit with the git launcher idle', async () => {
+    const lib = join(packageRoot(), 'dist', 'git', 'git-exec.js');
+    const script = [
+      `const { runGitResult } = await import(${JSON.stringify(lib)});`,
+      `const r = await runGitResult(['rev-parse', 'HEAD'], { gitDir: ${JSON.stringify(join(repo.path, '.git'))} });`,
+      'console.log(r.stdout.toString().trim().length);',
+    ].join('\n');
+    const { stdout } = await execFileP(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 });
+    expect(stdout.trim()).toBe('40');
   });
 });

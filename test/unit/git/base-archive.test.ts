@@ -1,9 +1,16 @@
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import tar from 'tar-stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Workbench, baseTarStream, gitText, isSafePath, resolveUserRepo } from '../../../src/git/index.js';
+import { setGitLauncher } from '../../../src/git/launcher.js';
 import { createFixtureRepo, type FixtureFile, type FixtureRepo } from '../../helpers/fixture-repo.js';
+
+// what is held, not what is garbage yet to be collected: a full collection before each look
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
 
 const identity = { name: 'hammer-box', email: 'hammer-box@localhost' };
 const cleanups: (() => Promise<void>)[] = [];
@@ -157,30 +164,41 @@ describe('baseTarStream', () => {
     expect(isSafePath('.github/workflows/ci.yml')).toBe(true);
   });
 
-  it('streams many files and paces git to a slow reader', async () => {
-    const files: Record<string, FixtureFile> = {};
-    for (let i = 0; i < 5000; i++) files[`pkg${i % 50}/file${i}.txt`] = `content ${i}\n`.repeat(20);
-    files['huge.bin'] = Buffer.alloc(24 * 1024 * 1024, 7);
-    const { wb } = await workbenchFor(files);
-    const before = process.memoryUsage().arrayBuffers;
-    const archive = baseTarStream(wb, wb.head(), { uid: 1000, gid: 1000 });
-    // Nobody reads for a while: what is held in memory stays far below the 24 MiB blob.
-    await new Promise((r) => setTimeout(r, 500));
-    expect(archive.stream.readableLength).toBeLessThan(8 * 1024 * 1024);
-    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(12 * 1024 * 1024);
-    let total = 0;
-    let count = 0;
-    const extract = tar.extract();
-    archive.stream.pipe(extract);
-    for await (const entry of extract) {
-      if (entry.header.type === 'file') count++;
-      for await (const chunk of entry) total += (chunk as Buffer).length;
-    }
-    const stats = await archive.done;
-    expect(count).toBe(5001);
-    expect(stats.files).toBe(5001);
-    expect(total).toBe(stats.bytes);
-  }, 120_000);
+  it.each([
+    ['through the git launcher', true],
+    ["as node's own child", false],
+  ])(
+    'streams many files and paces git to a slow reader (git started %s)',
+    async (_how, launcher) => {
+      setGitLauncher(launcher);
+      cleanups.push(() => Promise.resolve(setGitLauncher(true)));
+      const files: Record<string, FixtureFile> = {};
+      for (let i = 0; i < 5000; i++) files[`pkg${i % 50}/file${i}.txt`] = `content ${i}\n`.repeat(20);
+      files['huge.bin'] = Buffer.alloc(24 * 1024 * 1024, 7);
+      const { wb } = await workbenchFor(files);
+      collect();
+      const before = process.memoryUsage().arrayBuffers;
+      const archive = baseTarStream(wb, wb.head(), { uid: 1000, gid: 1000 });
+      // Nobody reads for a while: what is held in memory stays far below the 24 MiB blob.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(archive.stream.readableLength).toBeLessThan(8 * 1024 * 1024);
+      collect();
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(12 * 1024 * 1024);
+      let total = 0;
+      let count = 0;
+      const extract = tar.extract();
+      archive.stream.pipe(extract);
+      for await (const entry of extract) {
+        if (entry.header.type === 'file') count++;
+        for await (const chunk of entry) total += (chunk as Buffer).length;
+      }
+      const stats = await archive.done;
+      expect(count).toBe(5001);
+      expect(stats.files).toBe(5001);
+      expect(total).toBe(stats.bytes);
+    },
+    120_000,
+  );
 
   it('errors the stream and rejects done for a commit that does not exist', async () => {
     const { wb } = await workbenchFor({ 'a.txt': 'a\n' });
