@@ -1,5 +1,5 @@
 // The host-only bare repository where hammer-box builds the branch from the diffs it accepted.
-import { copyFile, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HammerError } from '../errors.js';
@@ -7,6 +7,7 @@ import { gitText, runGit, runGitResult, type GitOptions, type GitResult } from '
 import { commitMessage } from './commit-message.js';
 import { assertObjectId } from './object-id.js';
 import { grepTree, type GrepHit } from './grep-tree.js';
+import { indexEntries } from './index-file.js';
 import { ObjectReader } from './object-reader.js';
 import { readBlobs, readFiles, type BlobText, type ReadFilesResult } from './read-files.js';
 import { entryKind, parseTree, treeEntries, type TreeEntry } from './tree-entries.js';
@@ -54,6 +55,8 @@ export class Workbench {
   private readonly treesAfter = new Map<string, string>();
   /** The index file of the last tree treeNow made (its next base, once that tree is the head). */
   private keptIndex: { tree: string; path: string } | undefined;
+  /** The scratch index filesAfter left (a patch applied on head(), by treeKey), its tree not written yet. */
+  private pendingIndex: { key: string; path: string } | undefined;
   /** Listings by path, made on first lookup (see listedPaths). */
   private readonly byPath = new WeakMap<readonly TreeEntry[], Map<string, TreeEntry>>();
   /** The one cat-file process the prompt's and the gate's reads go through. */
@@ -160,6 +163,26 @@ export class Workbench {
     opts: { signal?: AbortSignal; flags?: readonly string[] } = {},
   ): Promise<{ ok: true; tree: string } | { ok: false; message: string }> {
     return this.queuedApply(opts.flags, () => this.treeNow(patch, opts));
+  }
+
+  /**
+   * `paths` as `patch` would leave them on top of head() (see readFiles), or git's message when the
+   * patch does not apply. The patch goes into a scratch index as in applyPatch, and the paths are
+   * looked up in that index: no tree is written here. The index is kept, so applyPatch of the same
+   * patch next only writes its tree (off the path of the syntax gate that asks this).
+   */
+  async filesAfter(
+    patch: string,
+    paths: readonly string[],
+    opts: { maxBytesPerFile: number; signal?: AbortSignal; flags?: readonly string[] },
+  ): Promise<{ ok: true; read: ReadFilesResult } | { ok: false; message: string }> {
+    const after = await this.queuedApply(opts.flags, () => this.indexNow(patch, paths, opts));
+    if (!after.ok) return after;
+    const max = opts.maxBytesPerFile;
+    const signal = opts.signal ? { signal: opts.signal } : {};
+    if ('tree' in after)
+      return { ok: true, read: await this.readFiles(after.tree, paths, { maxBytesPerFile: max, ...signal }) };
+    return { ok: true, read: await readFiles(this.gitOptions(signal), this.objects, '', paths, max, after.listed) };
   }
 
   /** Run `work` after what is queued, once every git apply flag is one the workbench allows. */
@@ -374,33 +397,97 @@ export class Workbench {
     return { ok: true, commit, tree };
   }
 
+  // the patch in a scratch index, and `paths`' entries read from it (a tree only when the index is
+  // of a version indexEntries does not read)
+  private async indexNow(
+    patch: string,
+    paths: readonly string[],
+    opts: { signal?: AbortSignal; flags?: readonly string[] },
+  ): Promise<
+    { ok: true; listed: ReadonlyMap<string, TreeEntry> } | { ok: true; tree: string } | { ok: false; message: string }
+  > {
+    if (this.disposed) throw new HammerError('INTERNAL', 'workbench already disposed');
+    const key = treeKey(this.headTree, opts.flags, patch);
+    const made = this.treesAfter.get(key);
+    if (made !== undefined) return { ok: true, tree: made };
+    const index = join(this.dir, `check-${process.pid}.index`);
+    const withIndex = { env: { GIT_INDEX_FILE: index }, ...(opts.signal ? { signal: opts.signal } : {}) };
+    try {
+      const applied = await this.applyInIndex(index, patch, opts.flags, withIndex);
+      if (!applied.ok) return applied;
+      const wanted = new Set(paths.map((p) => p.replace(/^\/+/, '')).filter(isSafePath));
+      const entries = indexEntries(await readFile(index), this.userRepo.objectFormat === 'sha256' ? 32 : 20, wanted);
+      if (entries === null) return { ok: true, tree: await this.treeOfIndex(index, key, withIndex) };
+      const pending = join(this.dir, `pending-${process.pid}.index`);
+      await rename(index, pending);
+      this.pendingIndex = { key, path: pending };
+      const listed = new Map<string, TreeEntry>();
+      for (const [path, e] of entries) {
+        const kind = entryKind(e.mode);
+        if (kind) listed.set(path, { path, mode: e.mode, kind, oid: e.oid, size: 0, utf8: true });
+      }
+      return { ok: true, listed };
+    } finally {
+      await rm(index, { force: true });
+    }
+  }
+
+  // read the head's tree into `index` (or copy the index kept from making it), then apply the patch there
+  private async applyInIndex(
+    index: string,
+    patch: string,
+    flags: readonly string[] | undefined,
+    withIndex: { env: Record<string, string>; signal?: AbortSignal },
+  ): Promise<{ ok: true } | { ok: false; message: string }> {
+    // the index of the last tree made is kept: the next patch usually goes on that tree (now the head)
+    const kept = this.keptIndex?.tree === this.headTree ? this.keptIndex : undefined;
+    if (kept) await copyFile(kept.path, index);
+    else await this.git(['read-tree', this.headTree], withIndex);
+    const applied = await runGitResult(
+      ['apply', '--cached', '--whitespace=nowarn', ...(flags ?? []), '-'],
+      this.gitOptions({ ...withIndex, input: patch }),
+    );
+    if (applied.exitCode !== 0)
+      return { ok: false, message: applied.stderr.trim() || `git apply exited with ${applied.exitCode}` };
+    return { ok: true };
+  }
+
+  // write the tree of `index` (a patch applied on head() with treeKey `key`), remember it, keep the index
+  private async treeOfIndex(
+    index: string,
+    key: string,
+    withIndex: { env: Record<string, string>; signal?: AbortSignal },
+  ): Promise<string> {
+    const tree = (await this.git(['write-tree'], { ...withIndex, env: { GIT_INDEX_FILE: index } })).stdout
+      .toString('utf8')
+      .trim();
+    // a few iterations' worth: each iteration gates at most a handful of candidates
+    if (this.treesAfter.size >= 16) this.treesAfter.clear();
+    this.treesAfter.set(key, tree);
+    const keep = join(this.dir, `tree-${process.pid}.index`);
+    await rename(index, keep);
+    this.keptIndex = { tree, path: keep };
+    return tree;
+  }
+
   private async treeNow(
     patch: string,
     opts: { signal?: AbortSignal; flags?: readonly string[] },
   ): Promise<{ ok: true; tree: string } | { ok: false; message: string }> {
     if (this.disposed) throw new HammerError('INTERNAL', 'workbench already disposed');
+    const key = treeKey(this.headTree, opts.flags, patch);
+    const signal = opts.signal ? { signal: opts.signal } : {};
+    // the gate's filesAfter of this very patch on this head left its index: only the tree is left to write
+    const pending = this.pendingIndex;
+    this.pendingIndex = undefined;
+    if (pending?.key === key)
+      return { ok: true, tree: await this.treeOfIndex(pending.path, key, { env: {}, ...signal }) };
     const index = join(this.dir, `check-${process.pid}.index`);
-    const withIndex = { env: { GIT_INDEX_FILE: index }, ...(opts.signal ? { signal: opts.signal } : {}) };
+    const withIndex = { env: { GIT_INDEX_FILE: index }, ...signal };
     try {
-      // the index of the last tree made is kept: the next patch usually goes on that tree (now the head)
-      const kept = this.keptIndex?.tree === this.headTree ? this.keptIndex : undefined;
-      if (kept) await copyFile(kept.path, index);
-      else await this.git(['read-tree', this.headTree], withIndex);
-      const applied = await runGitResult(
-        ['apply', '--cached', '--whitespace=nowarn', ...(opts.flags ?? []), '-'],
-        this.gitOptions({ ...withIndex, input: patch }),
-      );
-      if (applied.exitCode !== 0) {
-        return { ok: false, message: applied.stderr.trim() || `git apply exited with ${applied.exitCode}` };
-      }
-      const tree = (await this.git(['write-tree'], withIndex)).stdout.toString('utf8').trim();
-      // a few iterations' worth: each iteration gates at most a handful of candidates
-      if (this.treesAfter.size >= 16) this.treesAfter.clear();
-      this.treesAfter.set(treeKey(this.headTree, opts.flags, patch), tree);
-      const keep = join(this.dir, `tree-${process.pid}.index`);
-      await rename(index, keep);
-      this.keptIndex = { tree, path: keep };
-      return { ok: true, tree };
+      const applied = await this.applyInIndex(index, patch, opts.flags, withIndex);
+      if (!applied.ok) return applied;
+      return { ok: true, tree: await this.treeOfIndex(index, key, withIndex) };
     } finally {
       await rm(index, { force: true });
     }

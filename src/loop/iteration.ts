@@ -62,8 +62,12 @@ export async function runIteration(
   // 1. read state: the prompt is rebuilt from the state file and the host's git, never remembered
   // the files the prompt shows, read at the head: phase 3 places edits in them without reading again
   const shown: ReadFilesResult[] = [];
-  const { prompt, context } = await rec.phase('read_state', n, () =>
-    promptFor(rec.state, req, prep, deps.store, n, signal, shown),
+  // its record is written while the prompt goes out (on disk before the answer's)
+  const { prompt, context } = await rec.phase(
+    'read_state',
+    n,
+    () => promptFor(rec.state, req, prep, deps.store, n, signal, shown),
+    { write: 'behind' },
   );
   const promptArtifact = artifactNames.prompt(n);
   const promptText = renderPromptArtifact(prompt);
@@ -201,18 +205,23 @@ export async function runIteration(
       EDIT_READ_BYTES,
     );
   };
-  // written at once: the state shows the iteration going into its sandbox step, which runs the tests
-  const interp: Interpretation = await rec.phase('extract', n, () =>
-    interpretAnswer(
-      answer.text,
-      {
-        maxDiffLines: config.loop.max_diff_lines,
-        format: config.model.edit_format,
-        strict: config.edits.strict,
-        ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
-      },
-      readEdits,
-    ),
+  // written while the host checks the patch, and on disk before the sandbox step runs the tests: the
+  // state shows the iteration going into it
+  const interp: Interpretation = await rec.phase(
+    'extract',
+    n,
+    () =>
+      interpretAnswer(
+        answer.text,
+        {
+          maxDiffLines: config.loop.max_diff_lines,
+          format: config.model.edit_format,
+          strict: config.edits.strict,
+          ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
+        },
+        readEdits,
+      ),
+    { write: 'behind' },
   );
   if (interp.kind !== 'diff') {
     const noChanges = interp.kind === 'no_changes';
@@ -330,6 +339,7 @@ export async function runIteration(
   const focus = focusFor(rec.state, req.testCommand, config.tools.focus);
   const onTestOutput = (stream: 'stdout' | 'stderr', chunk: Buffer): void =>
     deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') });
+  await rec.flush();
   const inSandbox = await prep.repo.step(
     prep.sandboxHead,
     `iter-${String(n).padStart(2, '0')}.patch`,

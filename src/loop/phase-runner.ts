@@ -17,11 +17,32 @@ export class RunRecorder {
     readonly logger: Logger,
   ) {}
 
+  /** Writes started and not awaited yet (a phase recorded with `write: 'behind'`). */
+  private behind: Promise<void> | undefined;
+
   /** Replace the state (through a pure transition) and write it. */
   async update(change: (s: RunState, now: Date) => RunState): Promise<RunState> {
     this.change(change);
-    await this.store.write(this.state);
+    const write = this.store.write(this.state);
+    write.catch(() => undefined); // awaited below, after the writes before it
+    await this.flush();
+    await write;
     return this.state;
+  }
+
+  /** Wait until every write left behind is on disk; the first that failed is thrown here. */
+  async flush(): Promise<void> {
+    const behind = this.behind;
+    this.behind = undefined;
+    await behind;
+  }
+
+  // the store writes in call order, so a write started now lands before any later one
+  private writeBehind(): void {
+    const write = this.store.write(this.state);
+    const before = this.behind;
+    this.behind = before ? before.then(() => write) : write;
+    this.behind.catch(() => undefined); // thrown by the next flush
   }
 
   /**
@@ -87,7 +108,10 @@ export class RunRecorder {
         ),
       );
     }
-    await this.store.write(this.state);
+    const write = this.store.write(this.state);
+    write.catch(() => undefined); // awaited below, after the writes before it
+    await this.flush();
+    await write;
   }
 
   /** Record one phase timed elsewhere and write the state. */
@@ -106,8 +130,11 @@ export class RunRecorder {
     phase: IterationPhase | RunPhase,
     iteration: number | null,
     fn: () => Promise<T>,
-    /** false: the phase's record stays in memory until the next write (one that follows at once). */
-    options: { write?: boolean } = {},
+    /**
+     * false: the phase's record stays in memory until the next write (one that follows at once);
+     * 'behind': its write starts and is not awaited (the next write, or `flush`, waits for it).
+     */
+    options: { write?: boolean | 'behind' } = {},
   ): Promise<T> {
     const started = this.now();
     const t0 = performance.now();
@@ -147,7 +174,10 @@ export class RunRecorder {
           ? recordRunPhase(s, phase as RunPhase, record, now)
           : recordIterationPhase(s, iteration, phase as IterationPhase, record, now);
       if (options.write === false && status === 'done') this.change(change);
-      else await this.update(change);
+      else if (options.write === 'behind' && status === 'done') {
+        this.change(change);
+        this.writeBehind();
+      } else await this.update(change);
     }
   }
 }

@@ -1,6 +1,7 @@
 // Step 4's host half for the syntax gate: each candidate is applied in the workbench's scratch
-// index (nothing committed), its touched files are read back and parsed, and a candidate that adds
-// a syntax error the file did not have is left out of the sandbox's ladder.
+// index (nothing committed, no tree written), its touched files are read back from that index and
+// parsed, and a candidate that adds a syntax error the file did not have is left out of the
+// sandbox's ladder.
 import {
   firstNewSyntaxError,
   gateReads,
@@ -10,7 +11,7 @@ import {
   type NewSyntaxError,
   type ProblemCache,
 } from '../edits/index.js';
-import type { Workbench } from '../git/index.js';
+import type { ReadFilesResult, Workbench } from '../git/index.js';
 import { fileSides } from '../patch/file-paths.js';
 import { parsePatch } from '../patch/parse-patch.js';
 import type { Iteration } from '../state/run-state.js';
@@ -58,20 +59,17 @@ export async function gateCandidates(
       kept.push(c);
       continue;
     }
-    const applied = await wb.treeAfter(c.patch, { flags: c.flags, ...sig });
+    const applied = await wb.filesAfter(
+      c.patch,
+      gated.flatMap((t) => (t.newPath === null ? [] : [t.newPath])),
+      { flags: c.flags, maxBytesPerFile: GATE_READ_BYTES, ...sig },
+    );
     if (!applied.ok) {
       kept.push(c); // git refuses it here, and so will the sandbox: nothing to judge
       continue;
     }
-    const [before, after] = await Promise.all([
-      beforeRead,
-      readTexts(
-        wb,
-        applied.tree,
-        gated.flatMap((t) => (t.newPath === null ? [] : [t.newPath])),
-        sig,
-      ),
-    ]);
+    const before = await beforeRead;
+    const after = textsOf(applied.read);
     const gateFiles: GateFile[] = [];
     for (const t of gated) {
       const b = t.oldPath === null ? null : before.get(t.oldPath);
@@ -121,9 +119,13 @@ async function readTexts(
   paths: readonly string[],
   sig: { signal?: AbortSignal },
 ): Promise<Map<string, string | null>> {
+  if (paths.length === 0) return new Map();
+  return textsOf(await wb.readFiles(at, paths, { maxBytesPerFile: GATE_READ_BYTES, ...sig }));
+}
+
+// whole texts by path: a path missing maps to null, one too long (or binary, a link) is left out
+function textsOf(read: ReadFilesResult): Map<string, string | null> {
   const out = new Map<string, string | null>();
-  if (paths.length === 0) return out;
-  const read = await wb.readFiles(at, paths, { maxBytesPerFile: GATE_READ_BYTES, ...sig });
   for (const f of read.files) if (!f.truncated) out.set(f.path, f.content);
   for (const s of read.skipped) if (s.reason === 'missing') out.set(s.path, null);
   return out;

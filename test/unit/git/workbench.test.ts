@@ -85,6 +85,50 @@ describe('Workbench', () => {
     expect(await wb.treeAfter(editA, { flags: ['--recount'] })).toMatchObject({ ok: false });
   });
 
+  it('reads the files a patch leaves from its scratch index; applyPatch then commits what it would without it', async () => {
+    const files = { 'a.txt': 'one\ntwo\n', 'b.txt': 'bee\n', link: { symlink: 'a.txt' } };
+    const plain = await setup({ files });
+    const date = new Date(1_800_000_000_000);
+    const addNew =
+      'diff --git a/dir/new.txt b/dir/new.txt\nnew file mode 100755\n--- /dev/null\n+++ b/dir/new.txt\n@@ -0,0 +1 @@\n+new\n';
+    const removeB =
+      'diff --git a/b.txt b/b.txt\ndeleted file mode 100644\n--- a/b.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bee\n';
+    const patch = `${editA}${addNew}${removeB}`;
+    const direct = await plain.wb.applyPatch(patch, { iteration: 1, summary: 's', date });
+    const { wb } = await setup({ files });
+    const head = wb.head();
+    const after = await wb.filesAfter(patch, ['a.txt', 'dir/new.txt', 'b.txt', 'link', 'nope.txt'], {
+      maxBytesPerFile: 100,
+    });
+    expect(after.ok).toBe(true);
+    if (!after.ok) return;
+    expect(after.read.files.map((f) => [f.path, f.content])).toEqual([
+      ['a.txt', 'one\nTWO\n'],
+      ['dir/new.txt', 'new\n'],
+    ]);
+    expect(after.read.skipped).toEqual(
+      expect.arrayContaining([
+        { path: 'b.txt', reason: 'missing' },
+        { path: 'link', reason: 'symlink' },
+        { path: 'nope.txt', reason: 'missing' },
+      ]),
+    );
+    expect(wb.head()).toBe(head);
+    // the kept index gives applyPatch the same commit as a workbench that never checked it
+    expect(await wb.applyPatch(patch, { iteration: 1, summary: 's', date })).toEqual(direct);
+    // refused: git's message; another patch after a check is applied afresh
+    expect(await wb.filesAfter(editA, ['a.txt'], { maxBytesPerFile: 100 })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/patch does not apply/),
+    });
+    const other = await setup({ files });
+    await other.wb.filesAfter(editA, ['a.txt'], { maxBytesPerFile: 100 });
+    const applied = await other.wb.applyPatch(addNew, { iteration: 1, summary: 's', date });
+    expect(
+      applied.ok && (await other.wb.readFiles(applied.commit, ['a.txt'], { maxBytesPerFile: 100 })).files[0]?.content,
+    ).toBe('one\ntwo\n');
+  });
+
   it("applies with the apply ladder's flags (--recount, --ignore-whitespace) and refuses any other flag", async () => {
     const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
     const miscounted = editA.replace('@@ -1,2 +1,2 @@', '@@ -1,7 +1,7 @@');

@@ -95,4 +95,23 @@ describe('RunRecorder.phase', () => {
     expect(err).toBeInstanceOf(Error);
     expect((await store.read(RUN_ID)).phases.baseline).toMatchObject({ status: 'failed', detail: 'boom' });
   });
+
+  it("writes a phase recorded 'behind' without waiting; the next write, or flush, waits for it and throws its failure", async () => {
+    const rec = await recorder(makeState({ status: 'running' }));
+    await rec.phase('setup', null, async () => undefined, { write: 'behind' });
+    // in memory at once, on disk soon, without anything else written
+    expect(rec.state.phases.setup?.status).toBe('done');
+    await vi.waitFor(async () => expect((await store.read(RUN_ID)).phases.setup?.status).toBe('done'));
+    await rec.phase('prepare', null, async () => undefined, { write: 'behind' });
+    await rec.phase('baseline', null, async () => undefined);
+    const after = await store.read(RUN_ID);
+    expect(after.phases.prepare?.status).toBe('done');
+    expect(after.phases.baseline?.status).toBe('done');
+
+    // a write that fails behind the phase is thrown by the next flush, not lost
+    await rm(join(dir, '.hammer'), { recursive: true, force: true });
+    await rec.phase('deliver', null, async () => undefined, { write: 'behind' });
+    await expect(rec.flush()).rejects.toThrow(/ENOENT|unwritable|cannot/i);
+    await expect(rec.flush()).resolves.toBeUndefined();
+  });
 });
