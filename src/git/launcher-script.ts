@@ -19,7 +19,8 @@
 //   o  / e  a chunk of the command's stdout / stderr
 //   x  it ended, after all its output: "<exit code> <signal number>"
 //   f  it never started: "<stage> <errno>" (stage chdir, exec or fork)
-// When node goes away (stdin ends) every command still running is killed and the helper exits.
+// When node goes away (stdin ends) every command still running is killed and the helper exits at
+// once; a command sent a signal is read to its end whatever its credit.
 
 /** The first frame the helper sends. */
 export const LAUNCHER_HELLO = 'git-launcher 1';
@@ -30,7 +31,6 @@ $SIG{PIPE} = 'IGNORE';
 binmode STDIN; binmode STDOUT;
 my (%run, @reap);
 my $inbuf = '';
-my $open = 1;
 sub frame { my ($k, $id, $p) = @_; my $d = $k . pack('NN', 4 + length $p, $id) . $p; my $o = 0;
   while ($o < length $d) { my $n = syswrite(STDOUT, $d, length($d) - $o, $o);
     if (!defined $n) { next if ($! + 0) == 4; exit 5; } $o += $n; } }
@@ -67,9 +67,8 @@ sub start { my ($id, $p) = @_;
   $run{$id} = $c; }
 frame('r', 0, '${LAUNCHER_HELLO}');
 while (1) {
-  if (!$open && !%run) { exit 0; }
   my ($rin, $win) = ('', '');
-  vec($rin, fileno(STDIN), 1) = 1 if $open;
+  vec($rin, fileno(STDIN), 1) = 1;
   for my $c (values %run) {
     vec($rin, fileno($c->{out}), 1) = 1 if $c->{out} && (!defined $c->{credit} || $c->{credit} > 0);
     vec($rin, fileno($c->{err}), 1) = 1 if $c->{err};
@@ -95,16 +94,18 @@ while (1) {
       if (!defined $r) { next if ($! + 0) == 4 || ($! + 0) == 11 || ($! + 0) == 35; $r = 0; }
       if ($r > 0) { $c->{credit} -= $r if $kind eq 'out' && defined $c->{credit}; frame($kind eq 'out' ? 'o' : 'e', $c->{id}, $d); next; }
       close $fh; $c->{$kind} = undef; ended($c); } }
-  if ($open && vec($rout, fileno(STDIN), 1)) {
+  if (vec($rout, fileno(STDIN), 1)) {
     my $r = sysread(STDIN, $inbuf, 65536, length $inbuf);
     if (!defined $r) { next if ($! + 0) == 4; $r = 0; }
-    if ($r == 0) { $open = 0; kill(9, $_->{pid}) for values %run; next; }
+    # node went away: nobody reads what is left; its commands are killed, init reaps them
+    if ($r == 0) { kill(9, $_->{pid}) for values %run; exit 0; }
     while (length($inbuf) >= 5) {
       my ($k, $len) = unpack('aN', $inbuf); last if length($inbuf) < 5 + $len;
       my $p = substr($inbuf, 5, $len); $inbuf = substr($inbuf, 5 + $len);
       my $id = unpack('N', $p); $p = substr($p, 4);
       if ($k eq 'c') { start($id, $p); }
-      elsif ($k eq 'k') { my $c = $run{$id}; kill(unpack('N', $p), $c->{pid}) if $c; }
+      # a command sent a signal is drained whatever its credit, so its end is seen
+      elsif ($k eq 'k') { my $c = $run{$id}; if ($c) { kill(unpack('N', $p), $c->{pid}); $c->{credit} = undef; } }
       elsif ($k eq 'g') { my $c = $run{$id}; $c->{credit} += unpack('N', $p) if $c && defined $c->{credit}; } } }
 }
 `;

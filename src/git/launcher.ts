@@ -117,7 +117,7 @@ export class GitLauncher {
 
   /** End the helper; commands still running are killed by it. */
   close(): void {
-    // commands already sent end as killed (137); new ones run as node's children
+    // the helper kills what it runs and exits (those commands fail as lost); new ones run as node's children
     this.closing = true;
     this.child.stdin?.end();
   }

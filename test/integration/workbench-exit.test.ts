@@ -43,4 +43,34 @@ describe('a workbench left undisposed', () => {
     const { stdout } = await execFileP(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 });
     expect(stdout.trim()).toBe('40');
   });
+
+  it('takes the git launcher down with it, even with a command stalled on a reader that never read', async () => {
+    const big = await createFixtureRepo({ files: { 'big.bin': Buffer.alloc(4 * 1024 * 1024, 7) } });
+    try {
+      const dist = join(packageRoot(), 'dist', 'git');
+      const script = [
+        `const { streamGit } = await import(${JSON.stringify(join(dist, 'git-stream.js'))});`,
+        `const { gitLauncher } = await import(${JSON.stringify(join(dist, 'launcher.js'))});`,
+        `streamGit(['cat-file', 'blob', 'HEAD:big.bin'], { gitDir: ${JSON.stringify(join(big.path, '.git'))} });`,
+        'await new Promise((r) => setTimeout(r, 300));',
+        'console.log(gitLauncher().pid);',
+        'process.exit(0);',
+      ].join('\n');
+      const { stdout } = await execFileP(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 });
+      const pid = Number(stdout.trim());
+      expect(pid).toBeGreaterThan(0);
+      const alive = (): boolean => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(alive(), 'the launcher outlived the process that started it').toBe(false);
+    } finally {
+      await big.cleanup();
+    }
+  });
 });

@@ -140,6 +140,24 @@ describe('git through the launcher', () => {
   });
 });
 
+describe('a stream nobody reads', () => {
+  it('is paused by its credit, and an abort or a stop still ends it', async () => {
+    setGitLauncher(true);
+    const big = Buffer.alloc(8 * 1024 * 1024, 'z');
+    const oid = (await git(['hash-object', '-w', '--stdin'], { input: big })).stdout.toString().trim();
+    const gitDir = join(repo.path, '.git');
+    const controller = new AbortController();
+    const aborted = streamGit(['cat-file', 'blob', oid], { gitDir, signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 200));
+    controller.abort();
+    await expect(aborted.finish()).rejects.toMatchObject({ code: 'ABORTED' });
+    const stopped = streamGit(['cat-file', 'blob', oid], { gitDir });
+    await new Promise((r) => setTimeout(r, 200));
+    await stopped.stop();
+    expect((await git(['rev-parse', 'HEAD'])).exitCode).toBe(0);
+  });
+});
+
 describe('when the launcher is not there', () => {
   it("runs git as node's child on a host without perl", async () => {
     // a PATH with git and nothing else: perl cannot be found, git can
