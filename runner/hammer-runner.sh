@@ -23,7 +23,7 @@
 #   diff [<rev>]                  git diff --binary --full-index <rev or base> HEAD
 #   status                        git status --porcelain -z; the result says clean true/false
 #   tree                          HEAD's tree and commit
-#   reset [<rev>]                 git reset --hard <rev or HEAD> && git clean -ffdx; empties the
+#   reset [<commit>]              git reset --hard <commit or HEAD> && git clean -ffdx; empties the
 #                                 tests' TMPDIR (.git/hammer-tmp)
 #   step <head> <tree-state> <name> <message> <timeout-s> <command> <flags> <patch> [<flags> <patch>]...
 #                                 one loop iteration in one exec: kill leftover processes (and wait until
