@@ -3,7 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { HammerError, abortError } from '../errors.js';
 import { gitEnv, hardeningArgs } from './git-hardening.js';
-import { gitLauncher, type GitLauncher } from './launcher.js';
+import { gitLauncher, type GitLauncher, type LaunchHandlers, type Launched } from './launcher.js';
 
 /** Where and how a git command runs. */
 export interface GitOptions {
@@ -122,54 +122,68 @@ function launched(launcher: GitLauncher, args: readonly string[], opts: GitOptio
       command.kill(SIGTERM);
     };
     const done = (): void => signal?.removeEventListener('abort', onAbort);
-    const input =
-      opts.input === undefined
-        ? Buffer.alloc(0)
-        : typeof opts.input === 'string'
-          ? Buffer.from(opts.input)
-          : opts.input;
-    const command = launcher.run(
-      ['git', ...gitArgv(args, opts.gitDir)],
-      { cwd: opts.cwd ?? opts.gitDir ?? process.cwd(), env: gitEnv(opts.env, opts.hostEnv), input },
-      {
-        stdout: (chunk) => {
-          if (failure) return;
-          size += chunk.length;
-          if (size > maxBuffer) {
-            failure = new HammerError('GIT_FAILED', `${what} produced more than ${maxBuffer} bytes of output`);
-            command.kill(SIGKILL);
-            return;
-          }
-          chunks.push(chunk);
-        },
-        stderr: (chunk) => {
-          stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
-        },
-        exit: (exitCode) => {
-          done();
-          if (failure !== undefined) return reject(failure);
-          resolve({ stdout: Buffer.concat(chunks), stderr, exitCode });
-        },
-        failed: (why) => {
-          done();
-          if (failure !== undefined) return reject(failure);
-          if (why.errno === null) {
-            // the helper went away: a command it never started runs as node's own child instead
-            if (!why.started) return void spawned(args, opts, what).then(resolve, reject);
-            return reject(new HammerError('GIT_FAILED', `${what} was lost: the git launcher process ended under it`));
-          }
-          if (why.stage === 'exec' && why.errno === ENOENT)
-            return reject(
-              new HammerError('GIT_FAILED', 'git is not installed or not on PATH', {
-                hint: 'install git (https://git-scm.com) and try again',
-              }),
-            );
-          reject(new HammerError('GIT_FAILED', `${what} could not run (${why.stage}: errno ${why.errno})`));
-        },
+    const command = launchGit(launcher, args, opts, {
+      stdout: (chunk) => {
+        if (failure) return;
+        size += chunk.length;
+        if (size > maxBuffer) {
+          failure = new HammerError('GIT_FAILED', `${what} produced more than ${maxBuffer} bytes of output`);
+          command.kill(SIGKILL);
+          return;
+        }
+        chunks.push(chunk);
       },
-    );
+      stderr: (chunk) => {
+        stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEEP);
+      },
+      exit: (exitCode) => {
+        done();
+        if (failure !== undefined) return reject(failure);
+        resolve({ stdout: Buffer.concat(chunks), stderr, exitCode });
+      },
+      failed: (why) => {
+        done();
+        if (failure !== undefined) return reject(failure);
+        // the helper went away before it started this one: node runs it
+        if (why.errno === null && !why.started) return void spawned(args, opts, what).then(resolve, reject);
+        reject(launchFailure(what, why));
+      },
+    });
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** Start `git args` through the launcher with what `opts` says (argv, working directory, environment, input). */
+export function launchGit(
+  launcher: GitLauncher,
+  args: readonly string[],
+  opts: GitOptions,
+  handlers: LaunchHandlers,
+  credit?: number,
+): Launched {
+  const input =
+    opts.input === undefined ? Buffer.alloc(0) : typeof opts.input === 'string' ? Buffer.from(opts.input) : opts.input;
+  return launcher.run(
+    ['git', ...gitArgv(args, opts.gitDir)],
+    {
+      cwd: opts.cwd ?? opts.gitDir ?? process.cwd(),
+      env: gitEnv(opts.env, opts.hostEnv),
+      input,
+      ...(credit === undefined ? {} : { credit }),
+    },
+    handlers,
+  );
+}
+
+/** The GIT_FAILED error for a command the launcher could not run or lost (see LaunchHandlers.failed). */
+export function launchFailure(what: string, why: Parameters<LaunchHandlers['failed']>[0]): HammerError {
+  if (why.errno === null)
+    return new HammerError('GIT_FAILED', `${what} was lost: the git launcher process ended under it`);
+  if (why.stage === 'exec' && why.errno === ENOENT)
+    return new HammerError('GIT_FAILED', 'git is not installed or not on PATH', {
+      hint: 'install git (https://git-scm.com) and try again',
+    });
+  return new HammerError('GIT_FAILED', `${what} could not run (${why.stage}: errno ${why.errno})`);
 }
 
 /** Run git and throw GIT_FAILED (with git's stderr) unless it exits 0. */

@@ -5,8 +5,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { abortError, HammerError } from '../errors.js';
 import { ByteReader } from './byte-reader.js';
-import { gitArgv, gitFailed, spawnGit, type GitOptions } from './git-exec.js';
-import { gitEnv } from './git-hardening.js';
+import { gitFailed, launchFailure, launchGit, spawnGit, type GitOptions } from './git-exec.js';
 import { gitLauncher, type Launched } from './launcher.js';
 
 /** A running git command: read its stdout with `reader`, then `finish()` (or `stop()`). */
@@ -94,19 +93,10 @@ export function streamGit(args: readonly string[], opts: GitOptions = {}, bulk =
   const launcher = bulk ? null : gitLauncher();
   if (!launcher) spawnIt();
   else {
-    command = launcher.run(
-      ['git', ...gitArgv(args, opts.gitDir)],
-      {
-        cwd: opts.cwd ?? opts.gitDir ?? process.cwd(),
-        env: gitEnv(opts.env, opts.hostEnv),
-        input:
-          opts.input === undefined
-            ? Buffer.alloc(0)
-            : typeof opts.input === 'string'
-              ? Buffer.from(opts.input)
-              : opts.input,
-        credit: READ_AHEAD,
-      },
+    command = launchGit(
+      launcher,
+      args,
+      opts,
       {
         stdout: push,
         stderr: addStderr,
@@ -118,15 +108,11 @@ export function streamGit(args: readonly string[], opts: GitOptions = {}, bulk =
             spawnIt();
             return;
           }
-          failure ??= new HammerError(
-            'GIT_FAILED',
-            why.errno === null
-              ? `git ${args[0] ?? ''} was lost: the git launcher process ended under it`
-              : `git ${args[0] ?? ''} could not run (${why.stage}: errno ${why.errno})`,
-          );
+          failure ??= launchFailure(`git ${args[0] ?? ''}`, why);
           end(null);
         },
       },
+      READ_AHEAD,
     );
     const { signal } = opts;
     if (signal?.aborted) command.kill(15);

@@ -23,10 +23,7 @@ export class RunRecorder {
   /** Replace the state (through a pure transition) and write it. */
   async update(change: (s: RunState, now: Date) => RunState): Promise<RunState> {
     this.change(change);
-    const write = this.store.write(this.state);
-    write.catch(() => undefined); // awaited below, after the writes before it
-    await this.flush();
-    await write;
+    await this.writeNow();
     return this.state;
   }
 
@@ -35,6 +32,14 @@ export class RunRecorder {
     const behind = this.behind;
     this.behind = undefined;
     await behind;
+  }
+
+  // write the state and wait for it and for every write left behind before it
+  private async writeNow(): Promise<void> {
+    const write = this.store.write(this.state);
+    write.catch(() => undefined); // awaited below, after the writes before it
+    await this.flush();
+    await write;
   }
 
   // the store writes in call order, so a write started now lands before any later one
@@ -108,10 +113,7 @@ export class RunRecorder {
         ),
       );
     }
-    const write = this.store.write(this.state);
-    write.catch(() => undefined); // awaited below, after the writes before it
-    await this.flush();
-    await write;
+    await this.writeNow();
   }
 
   /** Record one phase timed elsewhere and write the state. */
