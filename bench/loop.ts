@@ -77,6 +77,8 @@ async function benchOwnCost(runIds: string[]): Promise<void> {
   try {
     const directive = join(scratch, 'directive.md');
     await writeFile(directive, 'Bump VALUE in calc/counter.py by one.\n');
+    // the reference is sampled before the runs and after them, so both see the machine as it was
+    const bareBefore = await bareIterations(scratch, BARE_N / 2);
     await log.start();
     const states: RunState[] = [];
     for (let r = 0; r < RUNS; r++) {
@@ -97,7 +99,7 @@ async function benchOwnCost(runIds: string[]): Promise<void> {
       states.push(state);
     }
     await log.stop();
-    const bare = await bareIterations(scratch, 30);
+    const bare = [...bareBefore, ...(await bareIterations(scratch, BARE_N / 2))];
     printOwnCost(states, bare, log.events);
   } finally {
     await log.stop();
@@ -106,6 +108,9 @@ async function benchOwnCost(runIds: string[]): Promise<void> {
     await removeDir(scratch);
   }
 }
+
+/** Samples of the bare reference (half before the runs, half after). */
+const BARE_N = 40;
 
 /** The reference: one iteration bare on the host (git apply --check, git apply, git add + commit, the test command). */
 async function bareIterations(scratch: string, n: number): Promise<number[]> {

@@ -14,6 +14,9 @@ import { entryKind, parseTree, treeEntries, type TreeEntry } from './tree-entrie
 import { isSafePath } from './safe-path.js';
 import type { UserRepo } from './user-repo.js';
 
+/** How many diffs a workbench keeps (see diff). */
+const KEPT_DIFFS = 4;
+
 /** Who the commits are by (author and committer alike). */
 export interface Identity {
   name: string;
@@ -65,6 +68,8 @@ export class Workbench {
     { commit: string; max: number },
     Promise<{ entries: TreeEntry[]; truncated: boolean }>
   >();
+  /** The last diffs made, by their commits and cap: the same two commits always diff the same. */
+  private readonly diffs = new Map<string, Promise<string>>();
   private disposed = false;
 
   private constructor(
@@ -339,11 +344,26 @@ export class Workbench {
     return grepTree(commit, strings, { ...this.gitOptions(signal ? { signal } : {}), ...rest });
   }
 
-  /** The unified diff between two commits, without external diff drivers or textconv. */
-  async diff(from: string, to: string, opts: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<string> {
+  /**
+   * The unified diff between two commits, without external diff drivers or textconv. The last few
+   * are kept: a prompt asks for the diff the loop already made ahead (after an apply) or made for
+   * the prompt before (after a rejected patch).
+   */
+  diff(from: string, to: string, opts: { signal?: AbortSignal; maxBytes?: number } = {}): Promise<string> {
     assertObjectId(from);
     assertObjectId(to);
-    if (from === to) return '';
+    if (from === to) return Promise.resolve('');
+    const key = `${from} ${to} ${opts.maxBytes ?? ''}`;
+    const known = this.diffs.get(key);
+    if (known) return known;
+    const made = this.diffNow(from, to, opts);
+    this.diffs.set(key, made);
+    made.catch(() => this.diffs.delete(key));
+    if (this.diffs.size > KEPT_DIFFS) this.diffs.delete(this.diffs.keys().next().value!);
+    return made;
+  }
+
+  private async diffNow(from: string, to: string, opts: { signal?: AbortSignal; maxBytes?: number }): Promise<string> {
     const result = await this.git(
       ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--no-renames', from, to, '--'],
       {

@@ -71,8 +71,10 @@ export async function runIteration(
   );
   const promptArtifact = artifactNames.prompt(n);
   const promptText = renderPromptArtifact(prompt);
-  await deps.store.writeArtifact(runId, promptArtifact, promptText);
-  const shared = await sharedWithPrevious(rec.state, deps.store, n, promptText);
+  // on disk before the state that names it (the answer's record), written while the model answers
+  await rec.artifact(promptArtifact, promptText, { behind: true });
+  const shared = await sharedWithPrevious(rec, deps.store, n, promptText);
+  rec.lastPrompt = { n, text: promptText };
   await set({
     prompt: {
       chars: prompt.chars,
@@ -169,8 +171,8 @@ export async function runIteration(
   await prep.ready();
   rec.change((s) => (s.sandbox ? { ...s, sandbox: { ...s.sandbox, base_tree_matches: prep.treesComparable } } : s));
   const answerArtifact = artifactNames.answer(n);
-  // the raw answer, byte for byte: replay plays these back
-  await deps.store.writeArtifact(runId, answerArtifact, answer.text);
+  // the raw answer, byte for byte: replay plays these back (on disk before the record below)
+  await rec.artifact(answerArtifact, answer.text, { behind: true });
   // written at once, not with the next phase: a run stopped from here on resumes from this answer
   // instead of asking the model again
   const recordedAnswer = {
@@ -240,7 +242,8 @@ export async function runIteration(
     return finish(rec, n);
   }
   const patchArtifact = artifactNames.patch(n);
-  await deps.store.writeArtifact(runId, patchArtifact, interp.patch);
+  // on disk before the state that names it: the step waits for it, and so does every later state write
+  await rec.artifact(patchArtifact, interp.patch, { behind: true });
   const files = toPatchFiles(interp.files);
   const summary = summarizePatch(files);
   // [policy]: edits to sensitive paths (CI configuration, .gitattributes, .gitmodules, package
@@ -335,6 +338,13 @@ export async function runIteration(
     other.catch(() => undefined);
     return other;
   };
+  // the next prompt's listing and diff are made while the sandbox commits and tests (kept by the
+  // workbench, by commit): the head they are of is known once the sandbox took a candidate
+  const warmNext = (r: ApplyResult): void => {
+    if (!r.ok) return;
+    prep.workbench.listTree(r.commit, { maxEntries: PROMPT_TREE_ENTRIES }).catch(() => undefined);
+    prep.workbench.diff(prep.workbench.baseCommit, r.commit).catch(() => undefined);
+  };
   // failing tests first: the tests the last run named, when its runner can be filtered
   const focus = focusFor(rec.state, req.testCommand, config.tools.focus);
   const onTestOutput = (stream: 'stdout' | 'stderr', chunk: Buffer): void =>
@@ -346,7 +356,7 @@ export async function runIteration(
     candidates,
     commitMessage(n, summary),
     { command: focus?.command ?? req.testCommand, timeoutMs: config.tools.test_timeout * 1000, onOutput: onTestOutput },
-    { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)) },
+    { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)).then(warmNext, () => undefined) },
   );
   const onHost: ApplyResult | null =
     inSandbox.kind === 'applied' ? await (inSandbox.candidate === 0 ? first : applyInstead(inSandbox.candidate)) : null;
@@ -409,7 +419,7 @@ export async function runIteration(
       testMs += full.durationMs;
     }
   }
-  await deps.store.writeArtifact(runId, testName, testLog);
+  await rec.artifact(testName, testLog, { behind: true });
   // validate, apply and test all ended when the one exec returned: record them and write once
   rec.change((s, now) =>
     updateIteration(s, n, { validation: { ok: true }, apply: { commit: onHost.commit, tree: onHost.tree }, test }, now),
@@ -428,19 +438,24 @@ export async function runIteration(
     },
   ]);
 
-  // 7. update state
-  await rec.phase('update_state', n, async () =>
-    rec.change((s, now) =>
-      updateIteration(
-        s,
-        n,
-        {
-          outcome: 'applied',
-          summary: `${summary}${rungNote(chosen.rung)}; ${test.scope === 'focused' ? 'the failing tests, run first,' : 'tests'} ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}`,
-        },
-        now,
+  // 7. update state: written while the next iteration starts (the next write waits for it); a run
+  // killed before it lands resumes as one killed as update_state began
+  await rec.phase(
+    'update_state',
+    n,
+    async () =>
+      rec.change((s, now) =>
+        updateIteration(
+          s,
+          n,
+          {
+            outcome: 'applied',
+            summary: `${summary}${rungNote(chosen.rung)}; ${test.scope === 'focused' ? 'the failing tests, run first,' : 'tests'} ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}`,
+          },
+          now,
+        ),
       ),
-    ),
+    { write: 'behind' },
   );
   return rec.state.iterations.at(-1)!;
 }
@@ -452,7 +467,7 @@ function cutOffSummary(cut: CutOff, numPredict: number): string {
 }
 
 async function finish(rec: RunRecorder, n: number): Promise<Iteration> {
-  await rec.phase('update_state', n, async () => undefined);
+  await rec.phase('update_state', n, async () => undefined, { write: 'behind' });
   return rec.state.iterations.at(-1)!;
 }
 
@@ -531,16 +546,20 @@ async function failingOutput(state: RunState, test: TestRecord, store: RunDeps['
   return store.readArtifact(state.run_id, test.artifact).catch(() => excerpt);
 }
 
-/** Characters the prompt shares from its start with the previous iteration's prompt (null for the first). */
+/**
+ * Characters the prompt shares from its start with the previous iteration's prompt (null for the
+ * first): the one this process built, else (a resumed run) its artifact.
+ */
 async function sharedWithPrevious(
-  state: RunState,
+  rec: RunRecorder,
   store: RunDeps['store'],
   n: number,
   text: string,
 ): Promise<number | null> {
-  const previous = state.iterations.find((it) => it.n === n - 1)?.prompt;
+  const previous = rec.state.iterations.find((it) => it.n === n - 1)?.prompt;
   if (!previous) return null;
-  const before = await store.readArtifact(state.run_id, previous.artifact).catch(() => null);
+  if (rec.lastPrompt?.n === n - 1) return sharedPrefixLength(rec.lastPrompt.text, text);
+  const before = await store.readArtifact(rec.state.run_id, previous.artifact).catch(() => null);
   return before === null ? null : sharedPrefixLength(before, text);
 }
 

@@ -27,6 +27,19 @@ export class RunRecorder {
     return this.state;
   }
 
+  /** The last prompt this process built, so the next one is compared with it without reading it back. */
+  lastPrompt: { n: number; text: string } | undefined;
+
+  /**
+   * Write an artifact of the run. `behind`: started and not awaited; the next state write lands
+   * after it (the store writes a run's files in call order) and the next flush waits for it.
+   */
+  async artifact(name: string, content: string | Uint8Array, options: { behind?: boolean } = {}): Promise<void> {
+    const write = this.store.writeArtifact(this.state.run_id, name, content).then(() => undefined);
+    if (!options.behind) return write;
+    this.leaveBehind(write);
+  }
+
   /** Wait until every write left behind is on disk; the first that failed is thrown here. */
   async flush(): Promise<void> {
     const behind = this.behind;
@@ -44,10 +57,14 @@ export class RunRecorder {
 
   // the store writes in call order, so a write started now lands before any later one
   private writeBehind(): void {
-    const write = this.store.write(this.state);
+    this.leaveBehind(this.store.write(this.state));
+  }
+
+  private leaveBehind(write: Promise<void>): void {
+    write.catch(() => undefined); // thrown by the next flush
     const before = this.behind;
     this.behind = before ? before.then(() => write) : write;
-    this.behind.catch(() => undefined); // thrown by the next flush
+    this.behind.catch(() => undefined);
   }
 
   /**

@@ -8,7 +8,13 @@ import { HammerError, isHammerError } from '../errors.js';
 import { sweepTempFiles, writeFileAtomic } from './atomic-write.js';
 import { boundStateTexts } from './bound-texts.js';
 import { isRunId, newRunId, RUN_ID_PATTERN } from './run-id.js';
-import { ArtifactNameSchema, RUN_STATE_SCHEMA_VERSION, RunStateSchema, type RunState } from './run-state.js';
+import {
+  ArtifactNameSchema,
+  RUN_STATE_SCHEMA_VERSION,
+  RunStateSchema,
+  type Iteration,
+  type RunState,
+} from './run-state.js';
 import { STATE_KEY_ENV, type StateKey } from './state-key.js';
 import { parseToolCallsArtifact, type RecordedToolCall } from './tool-calls-artifact.js';
 import { openSealedState, sealState } from './state-mac.js';
@@ -45,6 +51,8 @@ export class RunStore {
   readonly runsDir: string;
   // Writes of one run are serialised so the file always ends up holding the last state written.
   readonly #pending = new Map<string, Promise<void>>();
+  /** Iterations written (as given) and what was validated and written for them. */
+  readonly #written = new WeakMap<Iteration, Iteration>();
   readonly #key: StateKey;
 
   constructor(options: RunStoreOptions) {
@@ -96,16 +104,30 @@ export class RunStore {
 
   /** Replace a run's state file atomically (temp file, fsync, rename, fsync dir), its free texts bounded, sealed. */
   async write(state: RunState): Promise<void> {
-    const parsed = RunStateSchema.safeParse(boundStateTexts(state));
+    // an iteration written before, unchanged (the transitions replace what they change, so the
+    // same object), is not validated again: a write costs the same in iteration 1 and 20
+    const known = state.iterations.map((it) => this.#written.get(it));
+    const unknownAt = state.iterations.flatMap((_, i) => (known[i] ? [] : [i]));
+    const bounded = boundStateTexts({ ...state, iterations: unknownAt.map((i) => state.iterations[i]!) });
+    const parsed = RunStateSchema.safeParse(bounded);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
+      const at = [...(issue?.path ?? [])];
+      // the index among the iterations validated is not the state's: map it back
+      if (at[0] === 'iterations' && typeof at[1] === 'number') at[1] = unknownAt[at[1]] ?? at[1];
       throw new HammerError(
         'INTERNAL',
-        `refusing to write an invalid run state: ${issuePath(issue?.path ?? [])}: ${issue?.message ?? ''}`,
+        `refusing to write an invalid run state: ${issuePath(at)}: ${issue?.message ?? ''}`,
       );
     }
+    const fresh = parsed.data.iterations.values();
+    const iterations = state.iterations.map((it, i) => {
+      const valid = known[i] ?? fresh.next().value!;
+      this.#written.set(it, valid);
+      return valid;
+    });
     const path = this.statePath(state.run_id);
-    const body = sealState(`${JSON.stringify(parsed.data, null, 2)}\n`, this.#key.bytes);
+    const body = sealState(`${JSON.stringify({ ...parsed.data, iterations }, null, 2)}\n`, this.#key.bytes);
     if (Buffer.byteLength(body) > MAX_STATE_BYTES)
       throw new HammerError(
         'STATE_UNWRITABLE',
@@ -185,15 +207,21 @@ export class RunStore {
     return { runs, skipped };
   }
 
-  /** Write one artifact of a run (atomically) and return its name relative to the artifacts directory. */
+  /**
+   * Write one artifact of a run (atomically) and return its name relative to the artifacts directory.
+   * It is written in turn with the run's state writes: a state write started after it lands after
+   * it, so a caller need not wait for an artifact before writing the state that names it.
+   */
   async writeArtifact(runId: string, name: string, content: string | Uint8Array): Promise<string> {
     const file = checkArtifactName(name);
     const dir = this.artifactsDir(runId);
-    await mkdir(dir, { recursive: true });
-    // atomic but not fsynced: the state file that names it is written durably right after
-    await writeFileAtomic(join(dir, file), content, { durable: false }).catch((err: unknown) =>
-      unwritable(err, join(dir, file), runId),
-    );
+    await this.#serialise(runId, async () => {
+      await mkdir(dir, { recursive: true });
+      // atomic but not fsynced: the state file that names it is written durably after it
+      await writeFileAtomic(join(dir, file), content, { durable: false }).catch((err: unknown) =>
+        unwritable(err, join(dir, file), runId),
+      );
+    });
     return file;
   }
 

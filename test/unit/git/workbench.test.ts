@@ -197,6 +197,11 @@ describe('Workbench', () => {
     const diff = await wb.diff(wb.baseCommit, wb.head());
     expect(diff).toContain('+TWO');
     expect(diff).toContain('+++ b/new.txt');
+    // the same two commits are diffed once: the loop makes a prompt's diff ahead, the prompt reuses it
+    const again = wb.diff(wb.baseCommit, wb.head());
+    expect(again).toBe(wb.diff(wb.baseCommit, wb.head()));
+    expect(await again).toBe(diff);
+    expect(await wb.diff(wb.baseCommit, first.commit)).not.toContain('new.txt');
   });
 
   it("returns git's message for a patch that does not apply, and keeps the head", async () => {

@@ -1,12 +1,13 @@
 // A Ctrl-C is written into the state the moment it arrives, before the cleanup it starts: a cleanup
 // that runs out of its grace time (the process then exits 130 without unwinding) still leaves a
 // state that says `interrupted`, never `running`.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/log.js';
 import { RunRecorder } from '../../../src/loop/phase-runner.js';
+import { artifactNames } from '../../../src/state/artifact-names.js';
 import { RunStore } from '../../../src/state/index.js';
 import type { RunState } from '../../../src/state/run-state.js';
 import { TEST_STATE_KEY } from '../../helpers/state-key.js';
@@ -113,5 +114,31 @@ describe('RunRecorder.phase', () => {
     await rec.phase('deliver', null, async () => undefined, { write: 'behind' });
     await expect(rec.flush()).rejects.toThrow(/ENOENT|unwritable|cannot/i);
     await expect(rec.flush()).resolves.toBeUndefined();
+  });
+
+  it('writes an artifact left behind before any later state write, and throws its failure at the next flush', async () => {
+    const rec = await recorder(makeState({ status: 'running' }));
+    // large enough that, written side by side instead of in turn, the state would land first
+    const big = 'x'.repeat(16 * 1024 * 1024);
+    let seen: number | undefined;
+    const wrote = store.write.bind(store);
+    vi.spyOn(store, 'write').mockImplementation(async (state) => {
+      await wrote(state);
+      seen ??= await readFile(join(store.artifactsDir(RUN_ID), artifactNames.prompt(1)), 'utf8').then(
+        (t) => t.length,
+        () => -1,
+      );
+    });
+    await rec.artifact(artifactNames.prompt(1), big, { behind: true });
+    await rec.phase('setup', null, async () => undefined);
+    expect(seen, 'the artifact was whole on disk when the state write after it landed').toBe(big.length);
+
+    // the artifacts directory made a file: the artifact cannot be written
+    await rm(store.artifactsDir(RUN_ID), { recursive: true, force: true });
+    await writeFile(store.artifactsDir(RUN_ID), 'not a directory');
+    await rec.artifact(artifactNames.answer(1), 'x', { behind: true });
+    await expect(rec.flush()).rejects.toThrow(/EEXIST|ENOTDIR|unwritable|cannot/i);
+    await expect(rec.flush()).resolves.toBeUndefined();
+    await expect(rec.artifact(artifactNames.answer(1), 'x')).rejects.toThrow(/EEXIST|ENOTDIR|unwritable|cannot/i);
   });
 });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HammerError } from '../../../src/errors.js';
 import { artifactNames, isRunId, newRunId, RunStore, RunStateSchema } from '../../../src/state/index.js';
 import { STATE_GITIGNORE } from '../../../src/state/store.js';
+import { startIteration, updateIteration } from '../../../src/state/transitions.js';
 import { iteration, makeState, RUN_ID, testRecord } from './make-state.js';
 import { TEST_STATE_KEY } from '../../helpers/state-key.js';
 import { sealState, unsealedBody } from '../../../src/state/state-mac.js';
@@ -92,6 +93,31 @@ describe('RunStore', () => {
     const bad = { ...makeState(), status: 'happy' } as unknown as ReturnType<typeof makeState>;
     await expectError(store.write(bad), 'INTERNAL', /status/);
     expect((await store.read(RUN_ID)).status).toBe('running');
+  });
+
+  it('validates each iteration as it changes: one written before and unchanged is kept, a bad new one refused by its index', async () => {
+    await store.create(makeState());
+    const at = new Date('2026-11-24T08:00:00Z');
+    let state = makeState();
+    for (let i = 0; i < 3; i++) state = startIteration(state, at);
+    await store.write(state);
+    state = updateIteration(state, 2, { summary: 'changed after the first write' }, at);
+    state = startIteration(state, at);
+    await store.write(state);
+    const back = await store.read(RUN_ID);
+    expect(back.iterations.map((it) => [it.n, it.summary])).toEqual(state.iterations.map((it) => [it.n, it.summary]));
+    expect(back).toEqual(state);
+    // iterations 1-4 were written before; a bad fifth is refused, named by its place in the state
+    const bad = { ...startIteration(state, at) };
+    bad.iterations = [...bad.iterations.slice(0, 4), { ...bad.iterations[4]!, outcome: 'splendid' } as never];
+    await expectError(store.write(bad), 'INTERNAL', /iterations\[4\]\.outcome/);
+    // and a changed copy of one written before is validated again
+    const changed = {
+      ...state,
+      iterations: [{ ...state.iterations[0]!, outcome: 'marvellous' as never }, ...state.iterations.slice(1)],
+    };
+    await expectError(store.write(changed), 'INTERNAL', /iterations\[0\]\.outcome/);
+    expect((await store.read(RUN_ID)).iterations).toHaveLength(4);
   });
 
   it('keeps the file whole when two stores (two writers) rewrite it at once', async () => {
