@@ -420,23 +420,29 @@ export async function runIteration(
     }
   }
   await rec.artifact(testName, testLog, { behind: true });
-  // validate, apply and test all ended when the one exec returned: record them and write once
+  // validate, apply and test all ended when the one exec returned: record them and write once,
+  // while update_state goes on (a run killed before the write lands resumes from the answer, the
+  // same as one killed as the step's results came back)
   rec.change((s, now) =>
     updateIteration(s, n, { validation: { ok: true }, apply: { commit: onHost.commit, tree: onHost.tree }, test }, now),
   );
-  await rec.recordPhases(n, [
-    { phase: 'validate', startedAt: t0, durationMs: gateMs + inSandbox.validateMs },
-    {
-      phase: 'apply',
-      startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs),
-      durationMs: inSandbox.applyMs,
-    },
-    {
-      phase: 'test',
-      startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs + inSandbox.applyMs),
-      durationMs: testMs,
-    },
-  ]);
+  await rec.recordPhases(
+    n,
+    [
+      { phase: 'validate', startedAt: t0, durationMs: gateMs + inSandbox.validateMs },
+      {
+        phase: 'apply',
+        startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs),
+        durationMs: inSandbox.applyMs,
+      },
+      {
+        phase: 'test',
+        startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs + inSandbox.applyMs),
+        durationMs: testMs,
+      },
+    ],
+    { behind: true },
+  );
 
   // 7. update state: written while the next iteration starts (the next write waits for it); a run
   // killed before it lands resumes as one killed as update_state began

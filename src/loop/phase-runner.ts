@@ -98,11 +98,12 @@ export class RunRecorder {
 
   /**
    * Record phases that were timed elsewhere (the stages of one combined sandbox exec, which all end
-   * when it returns), then write the state once.
+   * when it returns), then write the state once (`behind`: started, not awaited, as for phase).
    */
   async recordPhases(
     iteration: number,
     phases: { phase: IterationPhase; startedAt: Date; durationMs: number; status?: PhaseRecord['status'] }[],
+    options: { behind?: boolean } = {},
   ): Promise<void> {
     const run_id = this.state.run_id;
     for (const p of phases) {
@@ -130,7 +131,8 @@ export class RunRecorder {
         ),
       );
     }
-    await this.writeNow();
+    if (options.behind) this.writeBehind();
+    else await this.writeNow();
   }
 
   /** Record one phase timed elsewhere and write the state. */
