@@ -52,6 +52,7 @@ export async function prepare(
   const { config } = req;
   const signal = deps.signal;
   const spec: SandboxSpec = sandboxSpec(config, runId, image.ref);
+  const parseCache = new ParseCache();
   // both settle before either failure is thrown: a sandbox still being created when the workbench
   // side fails (the preflight refusing the tree) is tracked, so the caller's cleanup removes it
   const [wbSide, sandboxSide] = await Promise.allSettled([
@@ -72,6 +73,9 @@ export async function prepare(
         if (listed.truncated) await preflightTree(w.head(), w.gitOptions(signal ? { signal } : {}), limits);
         const refusal = treeRefusal(sizeOfEntries(listed.entries), limits);
         if (refusal) throw refusal;
+        // the grammars the first prompt's files need load while the engine makes the sandbox: node
+        // only waits on the engine there, and later they would slow the copy in, which node feeds
+        parseCache.warm(listed.entries.slice(0, PROMPT_TREE_ENTRIES).map((e) => e.path)).catch(() => undefined);
         return w;
       }),
     deps.engine.create(spec, signal ? { signal } : {}).then((s) => (track({ sandbox: s }), s)),
@@ -96,12 +100,6 @@ export async function prepare(
       );
     }
   }
-  // the first prompt's tree listing and the grammars its files need, while the sandbox starts
-  const parseCache = new ParseCache();
-  void workbench
-    .listTree(workbench.head(), { maxEntries: PROMPT_TREE_ENTRIES })
-    .then((listed) => parseCache.warm(listed.entries.map((e) => e.path)))
-    .catch(() => undefined);
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
   const initOptions = {
     sandbox,
