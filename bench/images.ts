@@ -84,7 +84,11 @@ async function benchSecondRun(): Promise<void> {
   const server = await startScriptedOllama(() => 'NO_CHANGES', 'bench-model');
   const repo = await makeGitRepo(nodeRepoFiles(), 'hb-bench-env-');
   const scratch = await mkdtemp(join(tmpdir(), 'hb-bench-env-'));
-  const store = new RunStore({ dir: join(repo, '.hammer'), key: await loadStateKey() });
+  // the runs keep their state home (and so their state key) in the scratch directory: read with it
+  const store = new RunStore({
+    dir: join(repo, '.hammer'),
+    key: await loadStateKey({ ...benchEnv(), XDG_STATE_HOME: scratch }),
+  });
   const samples: number[] = [];
   const envIds = new Set<string>();
   try {
