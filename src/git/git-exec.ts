@@ -3,7 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { HammerError, abortError } from '../errors.js';
 import { gitEnv, hardeningArgs } from './git-hardening.js';
-import { gitLauncher, type GitLauncher, type LaunchHandlers, type Launched } from './launcher.js';
+import { gitLauncher, SIGKILL, SIGTERM, type GitLauncher, type LaunchHandlers, type Launched } from './launcher.js';
 
 /** Where and how a git command runs. */
 export interface GitOptions {
@@ -30,8 +30,6 @@ export interface GitResult {
 }
 
 const DEFAULT_MAX_BUFFER = 64 * 1024 * 1024;
-const SIGKILL = 9;
-const SIGTERM = 15;
 /** errno of a program not found (Linux and macOS alike). */
 const ENOENT = 2;
 const STDERR_KEEP = 64 * 1024;
@@ -220,5 +218,5 @@ function describe(args: readonly string[]): string {
 }
 
 function signalNumber(signal: NodeJS.Signals): number {
-  return signal === 'SIGKILL' ? 9 : signal === 'SIGTERM' ? 15 : 0;
+  return signal === 'SIGKILL' ? SIGKILL : signal === 'SIGTERM' ? SIGTERM : 0;
 }

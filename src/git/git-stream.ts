@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { abortError, HammerError } from '../errors.js';
 import { ByteReader } from './byte-reader.js';
 import { gitFailed, launchFailure, launchGit, spawnGit, type GitOptions } from './git-exec.js';
-import { gitLauncher, type Launched } from './launcher.js';
+import { gitLauncher, SIGKILL, SIGTERM, type Launched } from './launcher.js';
 
 /** A running git command: read its stdout with `reader`, then `finish()` (or `stop()`). */
 export interface GitStream {
@@ -115,9 +115,9 @@ export function streamGit(args: readonly string[], opts: GitOptions = {}, bulk =
       READ_AHEAD,
     );
     const { signal } = opts;
-    if (signal?.aborted) command.kill(15);
+    if (signal?.aborted) command.kill(SIGTERM);
     else if (signal) {
-      const onAbort = (): void => command?.kill(15);
+      const onAbort = (): void => command?.kill(SIGTERM);
       signal.addEventListener('abort', onAbort, { once: true });
       void exited.then(() => signal.removeEventListener('abort', onAbort));
     }
@@ -125,7 +125,7 @@ export function streamGit(args: readonly string[], opts: GitOptions = {}, bulk =
 
   const kill = (): void => {
     if (ended) return;
-    command?.kill(9);
+    command?.kill(SIGKILL);
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
   return {

@@ -3,6 +3,7 @@
 // itself. A host without perl, or a helper that does not start, leaves every command to node's
 // own spawn; a helper that dies later fails the commands it was running, and node spawns the rest.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { encodeFrame, FrameParser } from '../frames.js';
 import { LAUNCHER_HELLO, LAUNCHER_SCRIPT } from './launcher-script.js';
 
 /** What the caller hears about one command. */
@@ -18,6 +19,10 @@ export interface LaunchHandlers {
   failed(why: { stage: string; errno: number | null; started: boolean }): void;
 }
 
+/** The signals a launched command is sent (Launched.kill takes numbers: these are Linux's and macOS's). */
+export const SIGTERM = 15;
+export const SIGKILL = 9;
+
 /** One command started through the launcher. */
 export interface Launched {
   /** Send it a signal (by number). */
@@ -26,15 +31,18 @@ export interface Launched {
   grant(bytes: number): void;
 }
 
-const HEADER = 5;
 const NO_LIMIT = 0xffffffff;
+/** The largest frame the helper sends: an id and at most 65,527 bytes of output. */
+const MAX_FRAME = 64 * 1024;
 
 /** The helper: commands go in as frames, their output and ends come back as frames. */
 export class GitLauncher {
   private readonly commands = new Map<number, LaunchHandlers>();
   private nextId = 1;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+  // a frame's payload is the command's id (u32) and the rest
+  private readonly frames = new FrameParser(MAX_FRAME, (kind, payload) =>
+    this.frame(kind, payload.readUInt32BE(0), payload.subarray(4)),
+  );
   private ready = false;
   private gone = false;
   private closing = false;
@@ -123,57 +131,19 @@ export class GitLauncher {
   }
 
   private send(kind: 'c' | 'k' | 'g', id: number, payload: Buffer): void {
-    const head = Buffer.alloc(HEADER + 4);
-    head.write(kind, 0, 'latin1');
-    head.writeUInt32BE(payload.length + 4, 1);
-    head.writeUInt32BE(id, HEADER);
-    this.child.stdin!.write(Buffer.concat([head, payload]));
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(id);
+    this.child.stdin!.write(encodeFrame(kind, Buffer.concat([head, payload])));
   }
 
-  // frames are cut out of the pipe's chunks as views; only a frame split across two chunks is copied
+  // a frame the helper should never send (too large, too short for its id) ends it: its commands fail as lost
   private read(chunk: Buffer): void {
-    this.pending.push(chunk);
-    this.pendingBytes += chunk.length;
-    for (;;) {
-      if (this.pendingBytes < HEADER + 4) return;
-      const head = this.take(HEADER + 4, false);
-      const length = head.readUInt32BE(1);
-      if (this.pendingBytes < HEADER + length) return;
-      const frame = this.take(HEADER + length, true);
-      this.frame(String.fromCharCode(frame[0]!), frame.readUInt32BE(HEADER), frame.subarray(HEADER + 4));
+    try {
+      this.frames.push(chunk);
+    } catch {
+      this.child.kill('SIGKILL');
+      this.lost();
     }
-  }
-
-  // the first `n` pending bytes (a view when they lie in one chunk); `consume` drops them
-  private take(n: number, consume: boolean): Buffer {
-    const first = this.pending[0]!;
-    let out: Buffer;
-    if (first.length >= n) out = first.subarray(0, n);
-    else {
-      out = Buffer.allocUnsafe(n);
-      let at = 0;
-      for (const c of this.pending) {
-        const part = c.subarray(0, n - at);
-        part.copy(out, at);
-        at += part.length;
-        if (at === n) break;
-      }
-    }
-    if (consume) {
-      let left = n;
-      while (left > 0) {
-        const c = this.pending[0]!;
-        if (c.length <= left) {
-          this.pending.shift();
-          left -= c.length;
-        } else {
-          this.pending[0] = c.subarray(left);
-          left = 0;
-        }
-      }
-      this.pendingBytes -= n;
-    }
-    return out;
   }
 
   private frame(kind: string, id: number, payload: Buffer): void {

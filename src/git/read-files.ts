@@ -25,6 +25,11 @@ export interface ReadFilesResult {
 
 const CHUNK_PATHS = 200;
 
+/** `paths` as a tree names them: leading slashes dropped, each once, empty ones left out. */
+export function treePaths(paths: readonly string[]): string[] {
+  return [...new Set(paths.map((p) => p.replace(/^\/+/, '')))].filter((p) => p.length > 0);
+}
+
 /**
  * Read `paths` at `commit` in the repository of `git` through `objects` (see Workbench.readFiles).
  * `listed`: the commit's complete listing by path, when known (no ls-tree is run then).
@@ -37,7 +42,7 @@ export async function readFiles(
   maxBytesPerFile: number,
   listed?: ReadonlyMap<string, TreeEntry>,
 ): Promise<ReadFilesResult> {
-  const wanted = [...new Set(paths.map((p) => p.replace(/^\/+/, '')))].filter((p) => p.length > 0);
+  const wanted = treePaths(paths);
   const found = new Map<string, TreeEntry>();
   const lookup = wanted.filter(isSafePath); // anything else cannot be in a tree we hand on
   if (listed) {

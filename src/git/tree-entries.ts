@@ -75,6 +75,15 @@ export function entryKind(mode: string): EntryKind | undefined {
   return KINDS[mode];
 }
 
+/**
+ * The listing entry of a file, link or submodule known by mode and id only (read from a tree object
+ * or an index, not from ls-tree): no size, taken as text until read. Undefined for anything else.
+ */
+export function entryOf(path: string, mode: string, oid: string): TreeEntry | undefined {
+  const kind = entryKind(mode);
+  return kind ? { path, mode, kind, oid, size: 0, utf8: true } : undefined;
+}
+
 /** The entries of a raw tree object (`<mode> <name>\0<hash>` each), by name. */
 export function parseTree(data: Buffer, hashBytes: number): Map<string, { mode: string; oid: string }> {
   const entries = new Map<string, { mode: string; oid: string }>();

@@ -9,8 +9,8 @@ import { assertObjectId } from './object-id.js';
 import { grepTree, type GrepHit } from './grep-tree.js';
 import { indexEntries } from './index-file.js';
 import { ObjectReader } from './object-reader.js';
-import { readBlobs, readFiles, type BlobText, type ReadFilesResult } from './read-files.js';
-import { entryKind, parseTree, treeEntries, type TreeEntry } from './tree-entries.js';
+import { readBlobs, readFiles, treePaths, type BlobText, type ReadFilesResult } from './read-files.js';
+import { entryOf, parseTree, treeEntries, type TreeEntry } from './tree-entries.js';
 import { isSafePath } from './safe-path.js';
 import type { UserRepo } from './user-repo.js';
 
@@ -54,7 +54,7 @@ export class Workbench {
   private headCommit: string;
   private headTree: string;
   private queue: Promise<unknown> = Promise.resolve();
-  /** Trees treeAfter made, by base tree, flags and patch: applyPatch of the same patch reuses them. */
+  /** Trees made, by base tree, flags and patch: applyPatch of a patch filesAfter checked reuses them. */
   private readonly treesAfter = new Map<string, string>();
   /** The index file of the last tree treeNow made (its next base, once that tree is the head). */
   private keptIndex: { tree: string; path: string } | undefined;
@@ -157,17 +157,6 @@ export class Workbench {
     opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal; flags?: readonly string[] },
   ): Promise<ApplyResult> {
     return this.queuedApply(opts.flags, () => this.applyNow(patch, opts));
-  }
-
-  /**
-   * The tree a patch would give on top of head(), through a temporary index like applyPatch, with
-   * nothing committed and head() unchanged; git's message when it refuses the patch.
-   */
-  treeAfter(
-    patch: string,
-    opts: { signal?: AbortSignal; flags?: readonly string[] } = {},
-  ): Promise<{ ok: true; tree: string } | { ok: false; message: string }> {
-    return this.queuedApply(opts.flags, () => this.treeNow(patch, opts));
   }
 
   /**
@@ -292,19 +281,21 @@ export class Workbench {
     if (rootTree === undefined) return undefined;
     const found = new Map<string, TreeEntry>();
     await Promise.all(
-      [...new Set(paths.map((p) => p.replace(/^\/+/, '')))].filter(isSafePath).map(async (path) => {
-        const parts = path.split('/');
-        let dir: string | undefined = rootTree;
-        for (let i = 0; dir !== undefined && i < parts.length; i++) {
-          const entry: { mode: string; oid: string } | undefined = (await treeOf(dir))?.get(parts[i]!);
-          if (!entry) return;
-          if (i < parts.length - 1) dir = entry.mode === '40000' ? entry.oid : undefined;
-          else {
-            const kind = entryKind(entry.mode);
-            if (kind) found.set(path, { path, mode: entry.mode, kind, oid: entry.oid, size: 0, utf8: true });
+      treePaths(paths)
+        .filter(isSafePath)
+        .map(async (path) => {
+          const parts = path.split('/');
+          let dir: string | undefined = rootTree;
+          for (let i = 0; dir !== undefined && i < parts.length; i++) {
+            const entry: { mode: string; oid: string } | undefined = (await treeOf(dir))?.get(parts[i]!);
+            if (!entry) return;
+            if (i < parts.length - 1) dir = entry.mode === '40000' ? entry.oid : undefined;
+            else {
+              const listed = entryOf(path, entry.mode, entry.oid);
+              if (listed) found.set(path, listed);
+            }
           }
-        }
-      }),
+        }),
     );
     return found;
   }
@@ -389,7 +380,8 @@ export class Workbench {
   ): Promise<ApplyResult> {
     if (this.disposed) throw new HammerError('INTERNAL', 'workbench already disposed');
     const signal = opts.signal ? { signal: opts.signal } : {};
-    // the syntax gate's treeAfter of this very patch on this head already made the tree
+    // the syntax gate's filesAfter of this very patch on this head already made the tree (an index
+    // of a version filesAfter does not read)
     const made = this.treesAfter.get(treeKey(this.headTree, opts.flags, patch));
     const after = made === undefined ? await this.treeNow(patch, opts) : { ok: true as const, tree: made };
     if (!after.ok) return after;
@@ -435,7 +427,7 @@ export class Workbench {
     try {
       const applied = await this.applyInIndex(index, patch, opts.flags, withIndex);
       if (!applied.ok) return applied;
-      const wanted = new Set(paths.map((p) => p.replace(/^\/+/, '')).filter(isSafePath));
+      const wanted = new Set(treePaths(paths).filter(isSafePath));
       const entries = indexEntries(await readFile(index), this.userRepo.objectFormat === 'sha256' ? 32 : 20, wanted);
       if (entries === null) return { ok: true, tree: await this.treeOfIndex(index, key, withIndex) };
       const pending = join(this.dir, `pending-${process.pid}.index`);
@@ -443,8 +435,8 @@ export class Workbench {
       this.pendingIndex = { key, path: pending };
       const listed = new Map<string, TreeEntry>();
       for (const [path, e] of entries) {
-        const kind = entryKind(e.mode);
-        if (kind) listed.set(path, { path, mode: e.mode, kind, oid: e.oid, size: 0, utf8: true });
+        const entry = entryOf(path, e.mode, e.oid);
+        if (entry) listed.set(path, entry);
       }
       return { ok: true, listed };
     } finally {

@@ -1,8 +1,8 @@
-// The resident runner's framing (see resident-script.ts): a kind byte, a big-endian u32 length and
-// the payload, both ways. Pure; chunks may split frames anywhere.
+// The resident runner's frames (see resident-script.ts), in the framing of src/frames.ts both ways:
+// its commands, its exits and its stream of frames. Pure; chunks may split frames anywhere.
+import { encodeFrame, FrameParser } from '../frames.js';
 
-/** Bytes of a frame's header. */
-const HEADER = 5;
+export { encodeFrame };
 
 /** The largest frame the resident sends (a 64 KiB output chunk, or a short status line). */
 export const MAX_RESIDENT_FRAME = 64 * 1024;
@@ -18,14 +18,6 @@ export function encodeCommand(argv: string[], cwd: string, env: Record<string, s
   const fields = [cwd, String(Object.keys(env).length), ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv];
   if (fields.some((f) => f.includes('\0'))) throw new Error('a command, its directory or environment holds a NUL byte');
   return encodeFrame('c', Buffer.from(fields.join('\0'), 'utf8'));
-}
-
-/** One frame for the resident. */
-export function encodeFrame(kind: string, payload: Buffer = Buffer.alloc(0)): Buffer {
-  const header = Buffer.alloc(HEADER);
-  header.write(kind, 0, 1, 'latin1');
-  header.writeUInt32BE(payload.length, 1);
-  return Buffer.concat([header, payload]);
 }
 
 /** The end of a command, as the resident reports it in an `x` frame. */
@@ -46,21 +38,14 @@ export function parseExit(payload: Buffer): ResidentExit | null {
 
 /** Splits the resident's byte stream into frames; a frame over MAX_RESIDENT_FRAME is a protocol error. */
 export class ResidentFrameParser {
-  private buffer: Buffer = Buffer.alloc(0);
+  private readonly parser: FrameParser;
 
-  constructor(private readonly onFrame: (frame: ResidentFrame) => void) {}
+  constructor(onFrame: (frame: ResidentFrame) => void) {
+    this.parser = new FrameParser(MAX_RESIDENT_FRAME, (kind, payload) => onFrame({ kind, payload }));
+  }
 
   /** Feed the next chunk; throws on a frame no resident sends. */
   push(chunk: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-    while (this.buffer.length >= HEADER) {
-      const size = this.buffer.readUInt32BE(1);
-      if (size > MAX_RESIDENT_FRAME) throw new Error(`resident frame of ${size} bytes`);
-      if (this.buffer.length < HEADER + size) return;
-      const kind = this.buffer.toString('latin1', 0, 1);
-      const payload = this.buffer.subarray(HEADER, HEADER + size);
-      this.buffer = this.buffer.subarray(HEADER + size);
-      this.onFrame({ kind, payload });
-    }
+    this.parser.push(chunk);
   }
 }

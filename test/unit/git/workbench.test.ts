@@ -55,34 +55,37 @@ describe('Workbench', () => {
     expect(missing).toBe(true);
   });
 
-  it("gives the tree a patch would make without committing it, and git's message when it refuses", async () => {
+  it("gives the files a patch would leave without committing it, and git's message when it refuses", async () => {
     const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
     const head = wb.head();
     const tree = wb.tree();
-    const r = await wb.treeAfter(editA);
+    const r = await wb.filesAfter(editA, ['a.txt'], { maxBytesPerFile: 100 });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.tree).not.toBe(tree);
-    expect((await wb.readFiles(r.tree, ['a.txt'], { maxBytesPerFile: 100 })).files[0]?.content).toBe('one\nTWO\n');
+    expect(r.read.files[0]?.content).toBe('one\nTWO\n');
     expect([wb.head(), wb.tree()]).toEqual([head, tree]);
-    const refused = await wb.treeAfter(editA.replace(' one', ' uno'));
+    const refused = await wb.filesAfter(editA.replace(' one', ' uno'), ['a.txt'], { maxBytesPerFile: 100 });
     expect(refused).toMatchObject({ ok: false, message: expect.stringMatching(/patch does not apply/) });
-    await expect(wb.treeAfter(editA, { flags: ['--reject'] })).rejects.toMatchObject({ code: 'INTERNAL' });
+    await expect(wb.filesAfter(editA, ['a.txt'], { maxBytesPerFile: 100, flags: ['--reject'] })).rejects.toMatchObject({
+      code: 'INTERNAL',
+    });
   });
 
-  it('applyPatch after treeAfter of the same patch reuses its tree and commits the same as without it', async () => {
+  it('checks a patch through a written tree when git keeps an index version it does not read (4); applyPatch reuses it', async () => {
     const plain = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
     const date = new Date(1_800_000_000_000);
     const direct = await plain.wb.applyPatch(editA, { iteration: 1, summary: 's', date });
     const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
-    const gated = await wb.treeAfter(editA);
-    const applied = await wb.applyPatch(editA, { iteration: 1, summary: 's', date });
-    expect(applied).toMatchObject({ ok: true, tree: gated.ok ? gated.tree : 'not ok' });
-    expect(applied).toEqual(direct);
-    // the head moved: the same patch is applied afresh on the new tree (and refused there)
+    await wb.git(['config', 'index.version', '4']);
+    const checked = await wb.filesAfter(editA, ['a.txt'], { maxBytesPerFile: 100 });
+    expect(checked).toMatchObject({ ok: true, read: { files: [{ path: 'a.txt', content: 'one\nTWO\n' }] } });
+    expect(await wb.applyPatch(editA, { iteration: 1, summary: 's', date })).toEqual(direct);
+    // the head moved: the same patch is checked afresh on the new tree (and refused there), also
+    // under other flags
     expect(await wb.applyPatch(editA, { iteration: 2, summary: 's', date })).toMatchObject({ ok: false });
-    // other flags are another result
-    expect(await wb.treeAfter(editA, { flags: ['--recount'] })).toMatchObject({ ok: false });
+    expect(await wb.filesAfter(editA, ['a.txt'], { maxBytesPerFile: 100, flags: ['--recount'] })).toMatchObject({
+      ok: false,
+    });
   });
 
   it('reads the files a patch leaves from its scratch index; applyPatch then commits what it would without it', async () => {
@@ -166,19 +169,21 @@ describe('Workbench', () => {
       'diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+new\n';
     const first = await wb.applyPatch(editA, { iteration: 1, summary: 'one' });
     expect(first.ok).toBe(true);
-    // on the new head: the tree holds both changes
-    const stacked = await wb.treeAfter(addNew, {});
+    // on the new head: the patch goes on top of the first change
+    const stacked = await wb.filesAfter(addNew, ['a.txt', 'new.txt'], { maxBytesPerFile: 100 });
     wb.resetHead(base.commit, base.tree);
     // on the base again: only the new file, a.txt as it was
     const alone = await wb.applyPatch(addNew, { iteration: 1, summary: 'again' });
     expect(stacked.ok && alone.ok).toBe(true);
     if (!stacked.ok || !alone.ok) return;
-    expect(alone.tree).not.toBe(stacked.tree);
+    expect(stacked.read.files.map((f) => [f.path, f.content])).toEqual([
+      ['a.txt', 'one\nTWO\n'],
+      ['new.txt', 'new\n'],
+    ]);
     const show = async (tree: string, path: string) =>
       (await wb.git(['cat-file', 'blob', `${tree}:${path}`])).stdout.toString();
     expect(await show(alone.tree, 'a.txt')).toBe('one\ntwo\n');
     expect(await show(alone.tree, 'new.txt')).toBe('new\n');
-    expect(await show(stacked.tree, 'a.txt')).toBe('one\nTWO\n');
   });
 
   it('stacks commits, one per patch', async () => {
