@@ -16,6 +16,8 @@ import type { UserRepo } from './user-repo.js';
 
 /** How many diffs a workbench keeps (see diff). */
 const KEPT_DIFFS = 4;
+/** How many tree listings a workbench keeps (see listTree). */
+const KEPT_LISTINGS = 6;
 
 /** Who the commits are by (author and committer alike). */
 export interface Identity {
@@ -194,8 +196,9 @@ export class Workbench {
 
   /**
    * The entries of `commit`'s tree (symlinks and submodules marked by `kind`), at most maxEntries.
-   * A commit's tree never changes: it is listed once, and a listing made with a cap at least as
-   * high serves a lower one (prepare's listing serves the preflight, the archive and the prompt).
+   * A commit's tree never changes: it is listed once (the last few listings are kept), and a
+   * listing made with a cap at least as high serves a lower one (prepare's listing serves the
+   * preflight, the archive and the prompt).
    */
   listTree(
     commit: string,
@@ -212,6 +215,9 @@ export class Workbench {
     const listed = this.readTree(commit, opts);
     this.listings.set(key, listed);
     listed.catch(() => this.listings.delete(key));
+    // the oldest go: a run lists each head it reaches (and the next one ahead), and a large tree's
+    // listing is megabytes
+    if (this.listings.size > KEPT_LISTINGS) this.listings.delete(this.listings.keys().next().value!);
     return listed;
   }
 

@@ -286,6 +286,22 @@ describe('Workbench', () => {
     expect(four.truncated).toBe(false);
   });
 
+  it('keeps the last few listings only: one of an early head is made again', async () => {
+    const { wb } = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
+    const base = wb.head();
+    const first = await wb.listTree(base);
+    expect(await wb.listTree(base)).toBe(first);
+    for (let i = 1; i <= 6; i++) {
+      const add = `diff --git a/f${i}.txt b/f${i}.txt\nnew file mode 100644\n--- /dev/null\n+++ b/f${i}.txt\n@@ -0,0 +1 @@\n+${i}\n`;
+      const r = await wb.applyPatch(add, { iteration: i, summary: 's' });
+      expect(r.ok).toBe(true);
+      await wb.listTree(wb.head());
+    }
+    const again = await wb.listTree(base);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+  });
+
   it('reads regular files only: symlinks, submodules, binaries and missing paths are skipped', async () => {
     const { repo } = await setup({
       files: {
