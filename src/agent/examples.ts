@@ -1,0 +1,58 @@
+// One example call per tool and editor command, rendered in the shape the model used: the system
+// prompt's text protocol and the reasons a malformed call gets are written from these.
+import type { AgentToolName, CallShape, EditCommand } from './types.js';
+
+/** What an example illustrates: a tool, or the editor with one of its commands. */
+export type ExampleKey = Exclude<AgentToolName, 'edit'> | EditCommand;
+
+/** The example calls: a tool name and its arguments in the schema's order. */
+export const EXAMPLES: Readonly<Record<ExampleKey, { tool: AgentToolName; args: Record<string, string | number[]> }>> =
+  {
+    bash: { tool: 'bash', args: { command: 'grep -rn "def parse" src/' } },
+    view: { tool: 'edit', args: { command: 'view', path: 'src/app.py', view_range: [1, 40] } },
+    create: { tool: 'edit', args: { command: 'create', path: 'src/util.py', file_text: 'VERSION = "1.0"\n' } },
+    str_replace: {
+      tool: 'edit',
+      args: { command: 'str_replace', path: 'src/app.py', old_str: '    return a - b', new_str: '    return a + b' },
+    },
+    insert: { tool: 'edit', args: { command: 'insert', path: 'src/app.py', insert_line: '12', new_str: 'import os' } },
+    undo_edit: { tool: 'edit', args: { command: 'undo_edit', path: 'src/app.py' } },
+    submit: { tool: 'submit', args: {} },
+  };
+
+/**
+ * The example call in the text protocol (qwen3-coder's XML): multi-line, one parameter a line, or
+ * on one line for a reason sent back to the model.
+ */
+export function xmlExample(key: ExampleKey, opts: { oneLine?: boolean; wrap?: boolean } = {}): string {
+  const { tool, args } = EXAMPLES[key];
+  const nl = opts.oneLine === true ? '' : '\n';
+  const params = Object.entries(args).map(([k, v]) => {
+    const value = Array.isArray(v) ? `[${v.join(', ')}]` : v.replace(/\n$/, '');
+    const multi = opts.oneLine !== true && value.includes('\n');
+    return multi ? `<parameter=${k}>\n${value}\n</parameter>` : `<parameter=${k}>${value}</parameter>`;
+  });
+  const call = [`<function=${tool}>`, ...params, '</function>'].join(nl);
+  return opts.wrap === true ? ['<tool_call>', call, '</tool_call>'].join(nl) : call;
+}
+
+/** The example call's arguments as JSON (insert_line a number), for native and JSON-shaped calls. */
+export function jsonArgsExample(key: ExampleKey): string {
+  const { args } = EXAMPLES[key];
+  const typed = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, k === 'insert_line' ? Number(v) : v]));
+  return JSON.stringify(typed);
+}
+
+/** One line showing the right shape for a call made in `shape` (the end of every malformed call's reason). */
+export function shapeHint(key: ExampleKey, shape: CallShape): string {
+  const { tool } = EXAMPLES[key];
+  switch (shape) {
+    case 'native':
+      return `Call ${tool} with arguments like ${jsonArgsExample(key)}`;
+    case 'json':
+      return `Write the call as {"name": "${tool}", "arguments": ${jsonArgsExample(key)}}`;
+    case 'qwen-xml':
+    case 'fenced':
+      return `Write the call as ${xmlExample(key, { oneLine: true })}`;
+  }
+}
