@@ -20,6 +20,9 @@ export const EXAMPLES: Readonly<Record<ExampleKey, { tool: AgentToolName; args: 
     submit: { tool: 'submit', args: {} },
   };
 
+// Parameters that hold file text: shown on lines of their own, as qwen3-coder writes them.
+const BLOCK_KEYS = new Set(['file_text', 'old_str', 'new_str']);
+
 /**
  * The example call in the text protocol (qwen3-coder's XML): multi-line, one parameter a line, or
  * on one line for a reason sent back to the model.
@@ -29,7 +32,7 @@ export function xmlExample(key: ExampleKey, opts: { oneLine?: boolean; wrap?: bo
   const nl = opts.oneLine === true ? '' : '\n';
   const params = Object.entries(args).map(([k, v]) => {
     const value = Array.isArray(v) ? `[${v.join(', ')}]` : v.replace(/\n$/, '');
-    const multi = opts.oneLine !== true && value.includes('\n');
+    const multi = opts.oneLine !== true && (value.includes('\n') || BLOCK_KEYS.has(k));
     return multi ? `<parameter=${k}>\n${value}\n</parameter>` : `<parameter=${k}>${value}</parameter>`;
   });
   const call = [`<function=${tool}>`, ...params, '</function>'].join(nl);
