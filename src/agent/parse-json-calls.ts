@@ -19,6 +19,8 @@ export interface JsonCall {
 const NAME_KEYS = ['name', 'tool', 'tool_name', 'function', 'recipient_name'];
 const ARGS_KEYS = ['arguments', 'parameters', 'args', 'input', 'tool_input'];
 const TAGGED = /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g;
+const BARE_CALL =
+  /^[ \t]*(?:<\|python_tag\|>)?[ \t]*(?=\{\s*"(?:name|tool|tool_name|function|type|recipient_name)"\s*:)/gm;
 
 /** The JSON-shaped calls in `text` (thinking already removed), in order. */
 export function parseJsonCalls(text: string): JsonCall[] {
@@ -49,7 +51,8 @@ export function parseJsonCalls(text: string): JsonCall[] {
     const calls = callsIn(parseLenientJson(b.content), start, end, false, b.content);
     if (calls.length > 0) add(calls, start, end);
   }
-  for (const m of text.matchAll(/^[ \t]*(?:<\|python_tag\|>)?[ \t]*(?=\{)/gm)) {
+  // a bare object is looked at only when it opens with a key that names a call (so the scan stays linear)
+  for (const m of text.matchAll(BARE_CALL)) {
     const start = m.index + m[0].length;
     const len = valueEnd(text.slice(start));
     const end = len === null ? text.length : start + len;
