@@ -7,8 +7,8 @@ import { EDIT_COMMANDS } from './to-action.js';
 
 const BASH_DESCRIPTION =
   'Run one shell command in the repository (the working copy, in a sandbox without network) and get its exit code and output. ' +
-  'Each command runs in a fresh shell: `cd` and variables do not carry over, so chain steps with && ' +
-  '(e.g. `cd src && python -m pytest -x`). Long output is cut to its start and end. ' +
+  'Each command runs in a fresh shell that starts where the previous command ended (`cd` carries over); ' +
+  'exported variables and other shell state do not, so chain steps that need them with &&. Long output is cut to its start and end. ' +
   'A command that waits for input or runs too long is killed.';
 
 const EDIT_DESCRIPTION = [

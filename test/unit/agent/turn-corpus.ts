@@ -465,6 +465,29 @@ export const TURN_CASES: TurnCase[] = [
     expect: { kind: 'none', thought: 'Let me think about the design first.' },
   },
   {
+    name: 'qwen3-coder: the call wrapped in a ```xml fence',
+    text: 'Next:\n```xml\n<tool_call>\n<function=bash>\n<parameter=command>ls -R src | head -50</parameter>\n</function>\n</tool_call>\n```',
+    expect: { kind: 'actions', actions: [{ action: bash('ls -R src | head -50'), shape: 'qwen-xml' }] },
+  },
+  {
+    name: 'qwen3-coder: a README holding ``` fences and a <tool_call> example as text',
+    text: '<function=edit>\n<parameter=command>create</parameter>\n<parameter=path>README.md</parameter>\n<parameter=file_text>\n# calc\n\n```bash\npip install calc\n```\n\nCalls look like `<tool_call>{...}</tool_call>`.\n</parameter>\n</function>',
+    expect: {
+      kind: 'actions',
+      actions: [
+        {
+          action: {
+            tool: 'edit',
+            command: 'create',
+            path: 'README.md',
+            fileText: '# calc\n\n```bash\npip install calc\n```\n\nCalls look like `<tool_call>{...}</tool_call>`.\n',
+          },
+          shape: 'qwen-xml',
+        },
+      ],
+    },
+  },
+  {
     name: 'Anthropic-style <invoke name=...> with <parameter name=...>',
     text: '<function_calls>\n<invoke name="str_replace_based_edit_tool">\n<parameter name="command">view</parameter>\n<parameter name="path">src/app.ts</parameter>\n</invoke>\n</function_calls>',
     expect: {
@@ -518,6 +541,20 @@ export const TURN_CASES: TurnCase[] = [
       kind: 'actions',
       thought: 'I need to see the tests.',
       actions: [{ action: bash('ls tests/'), shape: 'json' }],
+    },
+  },
+  {
+    name: 'Qwen2.5-Coder: arguments as a JSON string, file_text with raw newlines',
+    text: '<tool_call>\n{"name": "edit", "arguments": "{\\"command\\": \\"create\\", \\"path\\": \\"t.py\\", \\"file_text\\": \\"x = 1\\\\n\\"}"}\n</tool_call>\n<tool_call>\n{"name": "edit", "arguments": {"command": "create", "path": "u.py", "file_text": "def f():\n    return \\"<ok>\\"\n"}}\n</tool_call>',
+    expect: {
+      kind: 'actions',
+      actions: [
+        { action: { tool: 'edit', command: 'create', path: 't.py', fileText: 'x = 1\n' }, shape: 'json' },
+        {
+          action: { tool: 'edit', command: 'create', path: 'u.py', fileText: 'def f():\n    return "<ok>"\n' },
+          shape: 'json',
+        },
+      ],
     },
   },
   {
