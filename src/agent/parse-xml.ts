@@ -22,8 +22,16 @@ export interface XmlCall {
 }
 
 const FUNCTION_OPEN = /<function\s*=\s*["']?([^>"'\s]*)["']?\s*>|<invoke\s+name\s*=\s*["']([^"']*)["']\s*>/g;
-const PARAM_OPEN = /^<parameter\s*=\s*["']?([^>"'\s]+)["']?\s*>|^<parameter\s+name\s*=\s*["']([^"']+)["']\s*>/;
-const FUNCTION_CLOSE = /^<\/(function|invoke)\s*>/;
+// sticky: each is tried exactly where the scan stands
+const PARAM_OPEN = /<parameter\s*=\s*["']?([^>"'\s]+)["']?\s*>|<parameter\s+name\s*=\s*["']([^"']+)["']\s*>/y;
+const FUNCTION_CLOSE = /<\/(?:function|invoke)\s*>/y;
+const BLANKS = /\s*/y;
+// searched forward from a position: what may follow a parameter's value
+const PARAM_CLOSE = /<\/parameter>/g;
+const NEXT_PART = /<parameter[\s=]|<\/(?:function|invoke)\s*>/g;
+const UNCLOSED_END = /<parameter[\s=]|<\/(?:function|invoke)\s*>|<\/tool_call>/g;
+const LINE_ENDING_VALUE = /\n[ \t]*(?:<parameter[\s=]|<\/(?:function|invoke)\s*>|<\/tool_call>)/g;
+const TOOL_CALL_CLOSE = /<\/tool_call>/g;
 
 /** True when the text holds a call opening in this protocol. */
 export function hasXmlCall(text: string): boolean {
@@ -34,78 +42,73 @@ export function hasXmlCall(text: string): boolean {
 export function parseXmlCalls(text: string): XmlCall[] {
   const calls: XmlCall[] = [];
   const opens = [...text.matchAll(FUNCTION_OPEN)];
-  for (let k = 0; k < opens.length; k++) {
-    const m = opens[k]!;
-    if (calls.length > 0 && m.index < calls.at(-1)!.end) continue; // inside the previous call's value
-    const nextCall = nextOpen(text, m.index + m[0].length);
-    calls.push(readCall(text, m.index, m.index + m[0].length, (m[1] ?? m[2] ?? '').trim(), nextCall));
+  for (const [k, m] of opens.entries()) {
+    const limit = opens[k + 1]?.index ?? text.length;
+    calls.push(readCall(text, m.index, m.index + m[0].length, (m[1] ?? m[2] ?? '').trim(), limit));
   }
   return calls;
 }
 
-function readCall(text: string, start: number, bodyStart: number, name: string, nextCall: number): XmlCall {
+// One call from its opening tag to its close, or to `limit` (where the next call opens).
+function readCall(text: string, start: number, bodyStart: number, name: string, limit: number): XmlCall {
   const args: Record<string, unknown> = {};
-  let pos = bodyStart;
-  const limit = nextCall;
+  const done = (end: number): XmlCall => ({ name, args, problem: null, start, end });
   // Llama's shape: a JSON object for a body, no parameters
-  const body = text.slice(pos, limit);
-  const json = /^\s*\{/.test(body) && !/<parameter[\s=]/.test(body);
-  if (json) {
-    const close = /<\/(function|invoke)\s*>/.exec(body);
-    const inner = close === null ? body : body.slice(0, close.index);
-    const value = parseLenientJson(inner);
-    const end = close === null ? limit : pos + close.index + close[0].length;
+  if (
+    /^\s*\{/.test(text.slice(bodyStart, bodyStart + 200)) &&
+    find(NEXT_PART, text, bodyStart, limit)?.[0].startsWith('<parameter') !== true
+  ) {
+    const close = find(NEXT_PART, text, bodyStart, limit);
+    const value = parseLenientJson(text.slice(bodyStart, close?.index ?? limit));
+    const end = close === null ? limit : close.index + close[0].length;
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       return { name, args: value as Record<string, unknown>, problem: null, start, end };
     }
     return { name, args, problem: 'its body is not a JSON object', start, end };
   }
+  let pos = bodyStart;
   for (;;) {
-    while (pos < limit && /\s/.test(text[pos]!)) pos++;
-    const rest = text.slice(pos, limit);
-    const close = FUNCTION_CLOSE.exec(rest);
-    if (close !== null) return { name, args, problem: null, start, end: pos + close[0].length };
-    const param = PARAM_OPEN.exec(rest);
-    if (param === null) {
-      // stray text before the next parameter or the close (skip it), or the end of the call
-      const next = rest.search(/<parameter[\s=]|<\/(function|invoke)\s*>/);
-      if (next <= 0) return { name, args, problem: null, start, end: endOfUnclosed(text, pos, limit) };
-      pos += next;
+    pos = at(BLANKS, text, pos)?.end ?? pos;
+    if (pos >= limit) return done(limit);
+    const close = at(FUNCTION_CLOSE, text, pos);
+    if (close !== null && close.end <= limit) return done(close.end);
+    const param = at(PARAM_OPEN, text, pos);
+    if (param === null || param.end > limit) {
+      // stray text before the next parameter or the close (skipped), or the end of an unclosed call
+      const next = find(NEXT_PART, text, pos + 1, limit);
+      if (next === null) return done(find(TOOL_CALL_CLOSE, text, pos, limit)?.index ?? pos);
+      pos = next.index;
       continue;
     }
-    const key = (param[1] ?? param[2]!).trim();
-    const valueStart = pos + param[0].length;
-    const closeAt = text.indexOf('</parameter>', valueStart);
+    const key = (param.match[1] ?? param.match[2]!).trim();
+    const valueStart = param.end;
+    const closeAt = find(PARAM_CLOSE, text, valueStart, limit);
     let valueEnd: number;
-    if (closeAt >= 0 && closeAt < limit) {
+    if (closeAt !== null) {
       // a line opening the next parameter (or closing the call) first: this one was left unclosed
-      const early = text
-        .slice(valueStart, closeAt)
-        .search(/\n[ \t]*(<parameter[\s=]|<\/(function|invoke)\s*>|<\/tool_call>)/);
-      valueEnd = early < 0 ? closeAt : valueStart + early + 1;
-      pos = early < 0 ? closeAt + '</parameter>'.length : valueEnd;
+      const early = find(LINE_ENDING_VALUE, text, valueStart, closeAt.index);
+      valueEnd = early === null ? closeAt.index : early.index + 1;
+      pos = early === null ? closeAt.index + closeAt[0].length : valueEnd;
     } else {
-      const stop = text.slice(valueStart, limit).search(/<parameter[\s=]|<\/(function|invoke)\s*>|<\/tool_call>/);
-      valueEnd = stop < 0 ? limit : valueStart + stop;
+      valueEnd = find(UNCLOSED_END, text, valueStart, limit)?.index ?? limit;
       pos = valueEnd;
     }
     if (!(key in args)) args[key] = trimValue(key, text.slice(valueStart, valueEnd));
-    if (pos >= limit) return { name, args, problem: null, start, end: limit };
   }
 }
 
-// Where the next call opens after `from` (the text's end when none does).
-function nextOpen(text: string, from: number): number {
-  const re = new RegExp(FUNCTION_OPEN.source, 'g');
-  re.lastIndex = from;
+// A sticky pattern matched exactly at `pos`.
+function at(re: RegExp, text: string, pos: number): { match: RegExpExecArray; end: number } | null {
+  re.lastIndex = pos;
   const m = re.exec(text);
-  return m === null ? text.length : m.index;
+  return m === null ? null : { match: m, end: pos + m[0].length };
 }
 
-// An unclosed call ends before `</tool_call>` when one follows its parameters.
-function endOfUnclosed(text: string, pos: number, limit: number): number {
-  const tag = text.slice(pos, limit).search(/<\/tool_call>/);
-  return tag < 0 ? pos : pos + tag;
+// The first match of a global pattern at or after `from` that starts before `limit`.
+function find(re: RegExp, text: string, from: number, limit: number): RegExpExecArray | null {
+  re.lastIndex = from;
+  const m = re.exec(text);
+  return m !== null && m.index < limit ? m : null;
 }
 
 function trimValue(key: string, raw: string): string {
