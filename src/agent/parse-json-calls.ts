@@ -6,6 +6,7 @@
 // is left alone.
 import { findFencedBlocks } from '../patch/fences.js';
 import { parseLenientJson, valueEnd } from './lenient-json.js';
+import { shortName } from './to-action.js';
 
 /** One call found: its name and arguments, or what is wrong with it; where it is in the text. */
 export interface JsonCall {
@@ -111,10 +112,11 @@ function callOf(item: unknown, tagged: boolean): Omit<JsonCall, 'start' | 'end'>
   if (typeof args === 'string') {
     const encoded = args;
     args = encoded.trim() === '' ? {} : parseLenientJson(encoded);
-    if (args === undefined) return { name, args: {}, problem: `the arguments of ${name} are not valid JSON` };
+    if (args === undefined)
+      return { name, args: {}, problem: `the arguments of ${shortName(name)} are not valid JSON` };
   }
   if (args === null) args = {};
-  if (!isObject(args)) return { name, args: {}, problem: `the arguments of ${name} are not a JSON object` };
+  if (!isObject(args)) return { name, args: {}, problem: `the arguments of ${shortName(name)} are not a JSON object` };
   return { name, args, problem: null };
 }
 

@@ -11,7 +11,7 @@ import { shapeHint, type ExampleKey } from './examples.js';
 import { parseLenientJson } from './lenient-json.js';
 import { parseJsonCalls } from './parse-json-calls.js';
 import { hasXmlCall, parseXmlCalls } from './parse-xml.js';
-import { toAction, toolNamed, type ActionResult } from './to-action.js';
+import { shortName, toAction, toolNamed, type ActionResult } from './to-action.js';
 import type { CallShape, ParsedTurn, ToolCall, TurnAction } from './types.js';
 
 /** The most calls one answer may make. */
@@ -52,7 +52,7 @@ function nativeTurn(calls: readonly ToolCall[], thought: string): ParsedTurn {
 }
 
 function nativeAction(call: ToolCall): ActionResult {
-  const name = call.name.trim() === '' ? 'the call' : call.name;
+  const name = shortName(call.name);
   if (call.arguments.length >= MAX_TOOL_ARGUMENT_CHARS) {
     return {
       ok: false,
@@ -73,7 +73,9 @@ function textTurn(text: string): ParsedTurn {
     const calls = parseXmlCalls(text);
     const thought = outside(text, calls);
     return calledTurn(
-      calls.map((c) => (c.problem === null ? toAction(c.name, c.args) : bad(`${c.name}: ${c.problem}`, c.name))),
+      calls.map((c) =>
+        c.problem === null ? toAction(c.name, c.args) : bad(`${shortName(c.name)}: ${c.problem}`, c.name),
+      ),
       'qwen-xml',
       thought,
     );

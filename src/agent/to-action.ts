@@ -164,3 +164,10 @@ function describe(v: unknown): string {
 function quote(name: string): string {
   return describe(name.trim());
 }
+
+/** A tool name as a reason shows it: at most 40 characters, one line. */
+export function shortName(name: string): string {
+  const one = name.replace(/\s+/g, ' ').trim();
+  if (one === '') return 'the call';
+  return one.length > 40 ? `${one.slice(0, 37)}...` : one;
+}

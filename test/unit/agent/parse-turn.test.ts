@@ -96,6 +96,19 @@ describe('parseTurn: bounds and odd inputs', () => {
     expect(turn).toMatchObject({ kind: 'actions', actions: [{ action: { tool: 'bash' } }] });
   });
 
+  it('a very long tool name is shown short in every reason', () => {
+    const name = 'n'.repeat(5000);
+    for (const turn of [
+      parseTurn({ text: '', toolCalls: [{ id: 'x', name, arguments: '{not json' }] }),
+      parseTurn({ text: '', toolCalls: [{ id: 'x', name, arguments: '{}' }] }),
+      parseTurn({ text: `<function=${name}>{oops</function>` }),
+      parseTurn({ text: `<tool_call>{"name": "${name}", "arguments": "{oops"}</tool_call>` }),
+    ]) {
+      expect(turn.kind).toBe('malformed');
+      if (turn.kind === 'malformed') expect(turn.reason.length).toBeLessThan(300);
+    }
+  });
+
   it('a call without a name', () => {
     const turn = parseTurn({ text: '', toolCalls: [{ id: 'x', name: '', arguments: '{"command":"ls"}' }] });
     expect(turn).toMatchObject({
