@@ -61,6 +61,37 @@ export default tseslint.config(
     },
   },
   {
+    // agent mode's pure parts: deciding only (parsing a turn, the editor on content, observations,
+    // the stuck verdict, history elision); the trajectory loop in src/loop/agent/ does the I/O.
+    files: ['src/agent/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../loop/*',
+                '../api/*',
+                '../cli/*',
+                '../sandbox/*',
+                '../git/*',
+                '../images/*',
+                '../state/*',
+                '../runner/*',
+              ],
+              message: 'src/agent/ is pure and sits below src/loop/: it does no I/O and imports nothing that does.',
+            },
+            {
+              group: ['node:fs', 'node:fs/*', 'node:child_process', 'node:net', 'dockerode', 'undici'],
+              message: 'src/agent/ is pure: the loop passes contents in and writes results out.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // tests read JSON they just wrote and hand async callbacks to vitest: the `any` of a parsed
     // fixture is checked by the assertion that follows, and an async callback without await is
     // the API's shape. Promises are still checked.
