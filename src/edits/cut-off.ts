@@ -1,37 +1,89 @@
-// Answers cut off at the model's token limit. The server says so (Ollama's done_reason, OpenAI's
-// finish_reason: "length"); the text shows it when its last edit never ends: a hunk that runs to
-// the end of the answer with fewer lines than its header announces, a SEARCH/REPLACE block never
-// closed, or (when the server did not say why it stopped) a fenced edit block never closed.
+// Answers cut off at the model's token limit. The server may say so (Ollama's done_reason, OpenAI's
+// finish_reason: "length"), but some servers and proxies send no reason at all and a cut can come
+// from the client, so the answer's own evidence decides too (answer-tail.ts reads it):
+//   - always: its last edit is unfinished: a hunk that runs to the end with fewer lines than its
+//     header announces, a hunk header or file header with nothing after it, a SEARCH/REPLACE block
+//     never closed, or a last line (no line end) that is only the start of the file's line there;
+//   - unless the server said the model ended the answer itself ("stop"): the answer ends inside a
+//     block never closed (a fence, a <patch> block) that holds an edit, in a last line that stops
+//     mid-token (a bracket or string still open, no line end), or in a hunk with more lines than
+//     its header announces.
 // Nothing of a cut-off answer is applied: the rest of it may have held edits the applied part needs.
 import { stripThinking } from '../patch/extract-diff.js';
-import { findFencedBlocks } from '../patch/fences.js';
-import { isHunkHeader } from '../patch/parse-patch.js';
-import { headerPath } from '../patch/patch-paths.js';
+import { fileSides } from '../patch/file-paths.js';
+import type { FilePatch } from '../patch/parse-patch.js';
+import {
+  answerTail,
+  danglingFileHeader,
+  hasSearchMarker,
+  lastHunk,
+  openSearchReplace,
+  quoteTail,
+  stopsMidToken,
+} from './answer-tail.js';
+import { looseLine } from './file-text.js';
 
 /** Why an answer is taken as cut off. */
 export interface CutOff {
-  /** 'server': the server stopped it at the token limit; 'text': its last edit never ends. */
+  /** 'server': the server stopped it at the token limit; 'text': the answer shows it stops inside an edit. */
   by: 'server' | 'text';
   /** Where the text stops, as a phrase ("in hunk @@ -5,8 +5,9 @@ of calc.py (it has 5 of its 8 old lines)"), or '' when it does not show. */
   where: string;
 }
 
-const HUNK_COUNTS = /^@@+\s*-\d+(?:,(\d+))?\s+\+\d+(?:,(\d+))?/;
-const SEARCH = /^\s*<{5,9}\s*SEARCH\b/;
-const REPLACE = /^\s*>{5,9}\s*REPLACE\b/;
-
 /** The server's reason for stopping that means the token limit. */
 export const LENGTH_REASON = 'length';
 
+/** Reasons that say the model ended its answer itself: the weaker evidence of a cut does not count then. */
+const ENDED_BY_MODEL = new Set(['stop', 'eos', 'end_turn', 'stop_sequence', 'tool_calls', 'function_call']);
+
 /**
- * Whether `answer` was cut off: the server's `finishReason` is "length", or its last edit never
- * ends. `finishReason` undefined means the server did not say (an unclosed edit fence counts then).
+ * Whether `answer` was cut off: the server's `finishReason` is "length", or the text shows it
+ * stops inside an edit. `finishReason` undefined means the server did not say; it gets every
+ * outcome "length" would wherever the text shows the cut.
  */
 export function detectCutOff(answer: string, finishReason?: string): CutOff | null {
   const raw = answer.replace(/\r\n?/g, '\n');
-  const where = unfinishedEdit(raw, finishReason === undefined);
+  const where = unfinishedEdit(raw, !endedByModel(finishReason));
   if (finishReason === LENGTH_REASON) return { by: 'server', where: where ?? '' };
   return where === null ? null : { by: 'text', where };
+}
+
+/**
+ * The cut that only the file shows: the answer ends, with no line end, in a context or removed
+ * line of its last hunk that is not a line of the file but the start of one ("from .compat import
+ * default" where the file has "... default_sort_key"). `read` gives a repo path's current text.
+ */
+export function cutInFile(
+  answer: string,
+  finishReason: string | undefined,
+  files: readonly FilePatch[],
+  read: (path: string) => string | null,
+): CutOff | null {
+  const text = stripThinking(answer.replace(/\r\n?/g, '\n'));
+  if (text.endsWith('\n')) return null;
+  const tail = text.slice(text.lastIndexOf('\n') + 1);
+  const file = files.at(-1);
+  const hunk = file?.hunks.at(-1);
+  const line = hunk?.lines.at(-1);
+  if (file === undefined || hunk === undefined || line === undefined) return null;
+  if (!(line === tail || line === ` ${tail}`) || !/^[ -]/.test(line)) return null;
+  const path = fileSides(file).oldPath;
+  const content = path === null ? null : read(path);
+  const want = looseLine(line.slice(1));
+  if (path === null || content === null || want === '') return null;
+  const lines = content.split('\n').map(looseLine);
+  if (lines.includes(want)) return null;
+  const near = hunk.numbered ? hunk.oldStart + hunk.oldCount - 2 : 0;
+  let at = -1;
+  lines.forEach((l, k) => {
+    if (l.length > want.length && l.startsWith(want) && (at < 0 || Math.abs(k - near) < Math.abs(at - near))) at = k;
+  });
+  if (at < 0) return null;
+  return {
+    by: finishReason === LENGTH_REASON ? 'server' : 'text',
+    where: `in the middle of a line: ${quoteTail(line)} is only the start of line ${at + 1} of ${path.slice(0, 120)}`,
+  };
 }
 
 /** What the next prompt says about a cut-off answer (why it was not used and what to send instead). */
@@ -43,77 +95,52 @@ export function cutOffReason(cut: CutOff): string {
   return `${what}; nothing of it was applied. Send a smaller change that fits: fewer files and hunks, only the edit, no explanation before it`;
 }
 
+function endedByModel(finishReason: string | undefined): boolean {
+  return finishReason !== undefined && ENDED_BY_MODEL.has(finishReason);
+}
+
 // Where the answer's last edit stops without ending, or null when it ends (or there is none).
-function unfinishedEdit(raw: string, serverSilent: boolean): string | null {
+// `weak`: the evidence that counts only when the model did not say it ended the answer itself.
+function unfinishedEdit(raw: string, weak: boolean): string | null {
   if (/<think>(?![\s\S]*<\/think>)/.test(raw) && stripThinking(raw).trim() === '')
     return 'while still thinking, before any edit';
-  const text = stripThinking(raw);
-  const blocks = findFencedBlocks(text);
-  const last = blocks.at(-1);
-  const open = last?.unclosed === true ? last : null;
-  const lines = open ? open.content.split('\n') : text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  const fenceNote = open ? ` inside its \`\`\`${open.lang} block, which was never closed` : '';
+  const tail = answerTail(stripThinking(raw));
+  const { lines } = tail;
+  const inOpen = tail.open === null ? '' : ` inside its ${tail.open}, which was never closed`;
 
-  const sr = lastSearchReplace(lines);
-  if (sr !== null) return `${sr}${fenceNote}`;
+  const sr = openSearchReplace(lines);
+  if (sr !== null) return `${sr}${inOpen}`;
+  const header = danglingFileHeader(lines);
+  if (header !== null) return `right after the file header of ${header}, before any of its hunks${inOpen}`;
   const hunk = lastHunk(lines);
-  if (hunk !== null && hunk.short !== null) return `${hunk.short}${fenceNote}`;
-  if (open && serverSilent && (hunk !== null || lines.some((l) => SEARCH.test(l))))
-    return `${hunk ? `in hunk ${hunk.label}` : 'in a SEARCH/REPLACE block'}${fenceNote}`;
+  if (hunk !== null) {
+    if (hunk.dangling) return `in the hunk header "${hunk.header}"${hunk.of}, before any of its lines${inOpen}`;
+    const c = hunk.counts;
+    if (c !== null && (hunk.has.old < c.old || hunk.has.new < c.new)) {
+      const has =
+        hunk.has.old < c.old
+          ? `${hunk.has.old} of its ${c.old} old lines`
+          : `${hunk.has.new} of its ${c.new} new lines`;
+      return `in hunk ${hunk.label} (it has ${has})${inOpen}`;
+    }
+  }
+  if (!weak) return null;
+  if (hunk !== null && !tail.newline && hunk.last !== null && stopsMidToken(hunk.last))
+    return `in the middle of the line ${quoteTail(hunk.last)} in hunk ${hunk.label}${inOpen}`;
+  const c = hunk?.counts ?? null;
+  if (hunk !== null && c !== null) {
+    // blank lines at the very end may be the answer's, not the hunk's
+    const old = hunk.has.old - hunk.blankEnd;
+    const neu = hunk.has.new - hunk.blankEnd;
+    if (old > c.old || neu > c.new) {
+      const over =
+        old > c.old
+          ? `${old} old lines where its header announces ${c.old}`
+          : `${neu} new lines where its header announces ${c.new}`;
+      return `in hunk ${hunk.label} (it runs on to the end of the answer with ${over})${inOpen}`;
+    }
+  }
+  if (tail.open !== null && (hunk !== null || hasSearchMarker(lines)))
+    return `${hunk ? `in hunk ${hunk.label}` : 'in a SEARCH/REPLACE block'}${inOpen}`;
   return null;
-}
-
-// "in a SEARCH/REPLACE block for calc.py, which was never closed" when the last SEARCH marker has no REPLACE marker after it.
-function lastSearchReplace(lines: readonly string[]): string | null {
-  const at = lines.findLastIndex((l) => SEARCH.test(l));
-  if (at < 0 || lines.slice(at + 1).some((l) => REPLACE.test(l))) return null;
-  const path = lines
-    .slice(Math.max(0, at - 3), at)
-    .reverse()
-    .find((l) => l.trim() !== '' && !/^\s*(`{3,}|~{3,})/.test(l));
-  return `in a SEARCH/REPLACE block${path ? ` for ${path.trim().replace(/^[`*#\s]+|[`*:\s]+$/g, '')}` : ''}, which was never closed`;
-}
-
-// The hunk that runs to the end of `lines` (nothing but body lines after its header), with the
-// counts it is short of, or null when the last hunk ends before the text does.
-function lastHunk(lines: readonly string[]): { label: string; short: string | null } | null {
-  const at = lines.findLastIndex((l) => isHunkHeader(l));
-  if (at < 0) return null;
-  const body = lines.slice(at + 1);
-  if (body.some((l) => !/^([ +\-\\]|$)/.test(l))) return null;
-  const header = lines[at]!;
-  const label = `${header.replace(/^(@@[^@]*@@).*$/, '$1').slice(0, 40)}${fileOf(lines, at)}`;
-  const m = HUNK_COUNTS.exec(header);
-  if (m === null) return { label, short: null };
-  const oldCount = m[1] === undefined ? 1 : Number(m[1]);
-  const newCount = m[2] === undefined ? 1 : Number(m[2]);
-  let old = 0;
-  let neu = 0;
-  for (const l of body) {
-    if (l === '' || l[0] === ' ') {
-      old++;
-      neu++;
-    } else if (l[0] === '-') old++;
-    else if (l[0] === '+') neu++;
-  }
-  if (old >= oldCount && neu >= newCount) return { label, short: null };
-  const has = old < oldCount ? `${old} of its ${oldCount} old lines` : `${neu} of its ${newCount} new lines`;
-  return { label, short: `in hunk ${label} (it has ${has})` };
-}
-
-// " of calc.py": the file of the header nearest above line `at`.
-function fileOf(lines: readonly string[], at: number): string {
-  for (let k = at - 1; k >= 0; k--) {
-    const l = lines[k]!;
-    if (l.startsWith('+++ ') && l.slice(4).trim() !== '/dev/null') return ` of ${stripSide(headerPath(l.slice(4)))}`;
-    if (l.startsWith('--- ') && l.slice(4).trim() !== '/dev/null') return ` of ${stripSide(headerPath(l.slice(4)))}`;
-    const git = /^diff --git a\/(\S+) b\//.exec(l);
-    if (git) return ` of ${git[1]}`;
-  }
-  return '';
-}
-
-function stripSide(path: string): string {
-  return path.replace(/^[ab]\//, '');
 }

@@ -28,4 +28,4 @@ export {
   type NewSyntaxError,
   type ProblemCache,
 } from './syntax-gate.js';
-export { detectCutOff, cutOffReason, LENGTH_REASON, type CutOff } from './cut-off.js';
+export { detectCutOff, cutInFile, cutOffReason, LENGTH_REASON, type CutOff } from './cut-off.js';

@@ -2,6 +2,7 @@
 // candidates, NO_CHANGES, or the reason the answer cannot be used. The content of the files the
 // edits touch is read through `read` (the workbench head, identical to the sandbox's tree).
 import {
+  cutInFile,
   cutOffReason,
   detectCutOff,
   parseAnswer,
@@ -54,7 +55,8 @@ const readNothing: ReadForEdits = async () => new Map();
 
 /**
  * Extract the edits from an answer, vet them, and build the ladder; anything unacceptable becomes
- * 'unusable' with its reason. A cut-off answer is unusable as a whole.
+ * 'unusable' with its reason. A cut-off answer (as the server or the text shows it, or as its last
+ * line against the file does) is unusable as a whole.
  */
 export async function interpretAnswer(
   answer: string,
@@ -62,15 +64,27 @@ export async function interpretAnswer(
   read: ReadForEdits = readNothing,
 ): Promise<Interpretation> {
   const strict = options.strict ?? false;
-  const cutOff = detectCutOff(answer, options.finishReason);
-  if (cutOff !== null) return { kind: 'unusable', reason: cutOffReason(cutOff), cutOff };
+  const cut = detectCutOff(answer, options.finishReason);
+  const cutOff = (c: CutOff): Interpretation => ({ kind: 'unusable', reason: cutOffReason(c), cutOff: c });
+  // the server's word with no place in the text: the file may still show where it stops
+  if (cut !== null && cut.where !== '') return cutOff(cut);
   const parsed = parseAnswer(answer, { format: options.format ?? 'auto', strict });
-  if (parsed.kind !== 'edits') return parsed;
+  if (parsed.kind !== 'edits') return cut !== null ? cutOff(cut) : parsed;
   const planOptions = { maxDiffLines: options.maxDiffLines, strict };
   const vetted = vetEdits(parsed.edits, planOptions);
-  if (vetted.kind === 'refused') return { kind: 'unusable', reason: vetted.reason };
+  if (vetted.kind === 'refused') return cut ? cutOff(cut) : { kind: 'unusable', reason: vetted.reason };
   // read in strict mode too: an edit that is already applied is refused at every rung
   const contents = vetted.paths.length === 0 ? new Map<string, FileState>() : await read(vetted.paths);
+  // a last line that is only the start of the file's line there: the file shows the cut
+  const inFile =
+    parsed.edits.kind === 'udiff'
+      ? cutInFile(answer, options.finishReason, parsed.edits.files, (p) => {
+          const s = contents.get(p);
+          return s?.kind === 'text' ? s.content : null;
+        })
+      : null;
+  if (inFile !== null) return cutOff(inFile);
+  if (cut !== null) return cutOff(cut);
   const plan = planEdits(vetted, contents, planOptions);
   const edits = parsed.edits;
   return {

@@ -59,6 +59,8 @@ describe('the edit corpus', () => {
       if (c.expect === 'unusable') {
         expect(o.outcome, c.name).toBe('unusable');
         expect(o.interpretation.kind === 'unusable' && o.interpretation.reason, c.name).toMatch(c.reason!);
+        if (c.notReason && o.interpretation.kind === 'unusable')
+          expect(o.interpretation.reason, c.name).not.toMatch(c.notReason);
         continue;
       }
       expect(o.interpretation.kind, c.name).toBe('diff');
@@ -100,8 +102,31 @@ describe('the edit corpus', () => {
       if (o.interpretation.kind !== 'diff') throw new Error(c.name);
       const feedback = renderFailures([...o.interpretation.failures, ...(o.gate ? [o.gate] : [])]);
       expect(feedback, c.name).toMatch(c.reason!);
+      if (c.notReason) expect(feedback, c.name).not.toMatch(c.notReason);
     }
   });
+
+  it('refuses every cut-off answer the same with no finish reason as with "length", wherever its text shows the cut', async () => {
+    const cut = corpus.filter((c) => {
+      const i = outcomes.get(c.name)!.interpretation;
+      return i.kind === 'unusable' && i.cutOff !== undefined;
+    });
+    expect(cut.length).toBeGreaterThanOrEqual(20);
+    const onlyTheServerKnows: string[] = [];
+    for (const c of cut) {
+      const silent = await runLadderOnHost({ ...c, finishReason: undefined });
+      const length = await runLadderOnHost({ ...c, finishReason: 'length' });
+      expect(length.interpretation, c.name).toMatchObject({ kind: 'unusable', cutOff: { by: 'server' } });
+      if (silent.interpretation.kind === 'unusable' && silent.interpretation.cutOff !== undefined) {
+        // the same place named either way
+        expect(length.interpretation.kind === 'unusable' && length.interpretation.cutOff?.where, c.name).toBe(
+          silent.interpretation.cutOff.where,
+        );
+      } else onlyTheServerKnows.push(c.name);
+    }
+    // a diff that is whole and closed, then prose cut off: nothing in the text shows the cut
+    expect(onlyTheServerKnows).toEqual(['cut-server-length-prose-after']);
+  }, 180_000);
 
   it('in strict mode applies only what git takes as written, and refuses SEARCH/REPLACE answers', async () => {
     for (const c of corpus) {
