@@ -1,12 +1,15 @@
 // Rung 4: each hunk placed by its context in the current file content (exact, then
-// whitespace-tolerant; a unique match, or the one where the header says), applied in memory.
+// whitespace-tolerant; a unique match, or the one where the header says), applied in memory. A
+// hunk already applied is left out (the others still apply); one whose placement would leave a
+// line it replaces, or merges, right beside it is refused (the file changed around it).
 import type { PatchHunk } from '../patch/parse-patch.js';
-import { alreadyAround, alreadyInFile } from './already-applied.js';
-import { alreadyApplied, notFound, type EditFailure } from './failures.js';
+import { alreadyAround, alreadyInFile, changedLines } from './already-applied.js';
+import { alreadyApplied, notFound, repeatsBeside, type EditFailure } from './failures.js';
 import { dominantEol, hasFinalNewline, type FileText } from './file-text.js';
 import { indentMap } from './indent.js';
 import { indexLines, locateLines } from './locate.js';
 import { overlaps, spliceLines, type Replacement } from './splice.js';
+import { repeatedBeside } from './stale-context.js';
 
 /** A hunk's two sides, from its body lines. */
 export interface HunkSides {
@@ -46,17 +49,20 @@ export function hunkLabel(hunk: PatchHunk, k: number): string {
 }
 
 /**
- * The file after every hunk was placed and applied, or the hunks that could not be placed.
- * `adjusted`: the model's added lines were changed to fit the file (re-indented, given the file's
- * CRLF line ends, or its missing final newline kept), so git's own whitespace-tolerant apply,
- * which inserts them verbatim, would give a different file.
+ * The file after every hunk was placed and applied, or the hunks that could not be placed (with
+ * those already applied). `adjusted`: the model's added lines were changed to fit the file
+ * (re-indented, given the file's CRLF line ends, or its missing final newline kept), so git's own
+ * whitespace-tolerant apply, which inserts them verbatim, would give a different file. `skipped`:
+ * the hunks left out because they are already applied (all of them: the text is unchanged).
  */
 export type HunkResult =
-  { ok: true; text: FileText; exact: boolean; adjusted: boolean } | { ok: false; failures: EditFailure[] };
+  | { ok: true; text: FileText; exact: boolean; adjusted: boolean; skipped: EditFailure[] }
+  | { ok: false; failures: EditFailure[] };
 
 /** Place each hunk by its context in `text` and apply them all. */
 export function applyHunks(path: string, text: FileText, hunks: readonly PatchHunk[]): HunkResult {
   const index = indexLines(text.lines);
+  // in hunk order: the hunks that cannot be placed, and those already applied
   const failures: EditFailure[] = [];
   const replacements: Replacement[] = [];
   let exact = true;
@@ -94,6 +100,15 @@ export function applyHunks(path: string, text: FileText, hunks: readonly PatchHu
       failures.push(alreadyApplied(path, what, twice));
       return;
     }
+    const beside = repeatedBeside(text.lines, loc.at, sides.old.length, {
+      ...changedLines(sides.old, sides.new),
+      keepsFirst: sides.ops[0]?.op === 'c',
+      keepsLast: sides.ops.at(-1)?.op === 'c',
+    });
+    if (beside !== null) {
+      failures.push(repeatsBeside(path, what, text.lines, sides.old, loc.at, beside));
+      return;
+    }
     exact &&= loc.exact;
     const pairs = sides.old.map((w, i) => [text.lines[loc.at + i]!, w] as const);
     const map = indentMap(pairs);
@@ -110,8 +125,8 @@ export function applyHunks(path: string, text: FileText, hunks: readonly PatchHu
     }
     replacements.push({ at: loc.at, count: sides.old.length, lines });
   });
-  if (failures.length > 0) return { ok: false, failures };
+  if (failures.some((f) => f.kind !== 'already_applied')) return { ok: false, failures };
   const sorted = [...replacements].sort((a, b) => a.at - b.at);
   if (overlaps(sorted)) return { ok: false, failures: [{ path, what: `${hunks.length} hunks`, kind: 'overlap' }] };
-  return { ok: true, text: spliceLines(text, sorted), exact, adjusted };
+  return { ok: true, text: spliceLines(text, sorted), exact, adjusted, skipped: failures };
 }

@@ -1,15 +1,18 @@
 // Rung 5, and the only rung of SEARCH/REPLACE answers: find the SEARCH lines (exact, then
 // whitespace-insensitive; a unique match) and put the REPLACE lines in their place, one edit after
-// another. Edits made from a diff's hunks may also drop unmatched context lines from their edges,
-// as long as what is left still matches exactly one place and holds the change. An edit whose
-// REPLACE lines already stand where it would put them is reported as already applied, never
-// inserted a second time (also when edge lines were dropped: its inserted lines near the match).
-import { alreadyAround, alreadyInFile, insertedAround } from './already-applied.js';
-import { alreadyApplied, notFound, type EditFailure } from './failures.js';
-import type { FileText } from './file-text.js';
+// another. Edits made from a diff's hunks may also drop context lines at their edges that match no
+// line near where the edit lands (lines the model invented), as long as what is left still matches
+// exactly one place and holds the change; a context line that stands nearby is used to place the
+// edit, never dropped (when the file has lines between, the edit is refused with the closest region). An edit whose REPLACE lines already
+// stand where it would put them is left out as already applied, never inserted a second time
+// (also when edge lines were dropped: its inserted lines near the match); the others still apply.
+import { alreadyAround, alreadyInFile, changedLines, insertedAround } from './already-applied.js';
+import { alreadyApplied, notFound, repeatsBeside, type EditFailure } from './failures.js';
+import { looseLine, type FileText } from './file-text.js';
 import { indentMap } from './indent.js';
 import { indexLines, locateLines, type LineIndex } from './locate.js';
 import { spliceLines, type NewLine } from './splice.js';
+import { repeatedBeside } from './stale-context.js';
 
 /** One edit: the lines to find and the lines to put in their place. */
 export interface SearchEdit {
@@ -22,9 +25,13 @@ export interface SearchEdit {
 /** What may be dropped from the edges of a SEARCH that does not match: lines the REPLACE repeats ('context') or only blank ones ('blank'). */
 export type TrimMode = 'context' | 'blank';
 
-/** The file after every edit, or the edits that could not be placed. */
+/**
+ * The file after every edit, or the edits that could not be placed (with those already applied).
+ * `skipped`: the edits left out because they are already applied.
+ */
 export type SearchResult =
-  { ok: true; text: FileText; created: boolean; adjusted: boolean } | { ok: false; failures: EditFailure[] };
+  | { ok: true; text: FileText; created: boolean; adjusted: boolean; skipped: EditFailure[] }
+  | { ok: false; failures: EditFailure[] };
 
 /** Apply the edits in order to `text` (null: the file does not exist yet). */
 export function applySearchEdits(
@@ -56,14 +63,16 @@ export function applySearchEdits(
       adjusted ||= r.adjusted;
     }
   }
-  if (failures.length > 0) return { ok: false, failures };
-  return { ok: true, text: text!, created, adjusted };
+  if (failures.some((f) => f.kind !== 'already_applied')) return { ok: false, failures };
+  return { ok: true, text: text!, created, adjusted, skipped: failures };
 }
 
 interface Match {
   at: number;
   lead: number;
   trail: number;
+  /** The edge lines it dropped fit the file around it (see droppedFit): it may be placed there. */
+  safe: boolean;
 }
 
 function applyOne(
@@ -82,17 +91,25 @@ function applyOne(
       const search = e.search.slice(lead, e.search.length - trail);
       if (k > 0 && !substantial(search, lead, trail, common)) continue;
       const loc = locateLines(index, search, null);
-      if (loc.kind === 'found') found.push({ at: loc.at - lead, lead, trail });
-      else if (loc.kind === 'ambiguous' && k === 0) firstAmbiguous = loc.at.map((p) => p + 1);
+      if (loc.kind === 'found') {
+        const at = loc.at - lead;
+        found.push({ at, lead, trail, safe: droppedFit(index, e.search, at, lead, trail) });
+      } else if (loc.kind === 'ambiguous' && k === 0) firstAmbiguous = loc.at.map((p) => p + 1);
     }
+    // already applied is recognised whatever was dropped: it only leaves the edit out
     for (const m of found) {
       const twice = copiesAround(path, index, e, m);
       if (twice !== null) return twice;
     }
-    const starts = new Set(found.map((f) => f.at));
+    const placeable = found.filter((m) => m.safe);
+    const starts = new Set(placeable.map((f) => f.at));
     if (starts.size > 1)
       return { path, what: e.what, kind: 'ambiguous', at: [...starts].map((p) => p + 1).sort((a, b) => a - b) };
-    if (found.length > 0) return splice(text, e, found[0]!, common);
+    if (placeable.length > 0) {
+      const m = placeable[0]!;
+      const beside = besideFailure(path, text.lines, e, m);
+      return beside ?? splice(text, e, m, common);
+    }
     if (k === 0) {
       const done = alreadyInFile(index, e.search, e.replace, null);
       if (done !== null) return alreadyApplied(path, e.what, done);
@@ -112,6 +129,45 @@ function copiesAround(path: string, index: LineIndex, e: SearchEdit, m: Match): 
     alreadyAround(index, at, search, replace, slack) ??
     (slack > 0 ? insertedAround(index, at, search, replace, slack) : null);
   return twice === null ? null : alreadyApplied(path, e.what, twice);
+}
+
+// The edge lines dropped from the SEARCH (`lead` first, `trail` last; the whole SEARCH would start
+// at `at`) fit the file around the kept part: read outward from it, each is the file's next line
+// there, or blank, or matches no line within the edit's length of the match (a line the model
+// invented). A dropped line that stands nearby but not there means the file has lines the edit
+// skips: it is not dropped.
+function droppedFit(index: LineIndex, search: readonly string[], at: number, lead: number, trail: number): boolean {
+  if (lead + trail === 0) return true;
+  const reach = Math.max(3, search.length);
+  const near = new Set(index.loose.slice(Math.max(0, at - reach), at + search.length + reach));
+  const invented = (l: string): boolean => l === '' || !near.has(l);
+  let p = at + lead - 1;
+  for (let j = lead - 1; j >= 0; j--) {
+    const d = looseLine(search[j]!);
+    if (p >= 0 && index.loose[p] === d) p--;
+    else if (!invented(d)) return false;
+  }
+  let q = at + search.length - trail;
+  for (let j = search.length - trail; j < search.length; j++) {
+    const d = looseLine(search[j]!);
+    if (q < index.loose.length && index.loose[q] === d) q++;
+    else if (!invented(d)) return false;
+  }
+  return true;
+}
+
+// Placed at `m`, the edit would leave a line it replaces (or merges into its added lines) right
+// beside it, on an edge where it kept no unchanged line: refused with the closest region.
+function besideFailure(path: string, file: readonly string[], e: SearchEdit, m: Match): EditFailure | null {
+  const search = e.search.slice(m.lead, e.search.length - m.trail);
+  const replace = e.replace.slice(m.lead, e.replace.length - m.trail);
+  const at = m.at + m.lead;
+  const beside = repeatedBeside(file, at, search.length, {
+    ...changedLines(search, replace),
+    keepsFirst: search.length > 0 && search[0] === replace[0],
+    keepsLast: search.length > 0 && search.at(-1) === replace.at(-1),
+  });
+  return beside === null ? null : repeatsBeside(path, e.what, file, search, at, beside);
 }
 
 // Lines at the start and end that SEARCH and REPLACE share (the edit's context), or only the blank ones.

@@ -1,9 +1,16 @@
 // Why an edit could not be placed in the current file content, as data; feedback.ts renders it.
 import { closestRegion, missingLines, type Region } from './closest-region.js';
+import { skippedLines, type FileLine } from './stale-context.js';
 
 /** What went wrong for one hunk or block. */
 export type FailureDetail =
-  | { kind: 'not_found'; missing: string[]; region: Region | null }
+  /** `skipped`: file lines that stand between its lines where they all are close together (its context skips them). */
+  | { kind: 'not_found'; missing: string[]; region: Region | null; skipped: FileLine[] }
+  /**
+   * Its lines are in the file at 1-based `at` (`count` lines), but the line beside them, `beside`,
+   * repeats its change (a line it replaces, or one its added lines already hold): the file changed around it.
+   */
+  | { kind: 'repeats_beside'; at: number; count: number; beside: FileLine; region: Region | null }
   | { kind: 'ambiguous'; at: number[] }
   /** Its new lines already stand at 1-based line `at` (`count` lines) and its removed ones do not: applying it would copy them. */
   | { kind: 'already_applied'; at: number; count: number }
@@ -39,7 +46,7 @@ export function alreadyApplied(path: string, what: string, where: { at: number; 
   return { path, what, kind: 'already_applied', at: where.at + 1, count: where.count };
 }
 
-/** A not_found failure for `want` with the closest region of `file` and the lines missing from it. */
+/** A not_found failure for `want` with the closest region of `file`, the lines missing from it and those its context skips. */
 export function notFound(
   path: string,
   what: string,
@@ -47,11 +54,33 @@ export function notFound(
   want: readonly string[],
   stated: number | null,
 ): EditFailure {
+  const missing = missingLines(file, want);
   return {
     path,
     what,
     kind: 'not_found',
-    missing: missingLines(file, want),
+    missing,
     region: closestRegion(file, want, stated),
+    skipped: missing.length > 0 ? [] : skippedLines(file, want, stated),
+  };
+}
+
+/** A repeats_beside failure for an edit whose lines `want` are at 0-based `at`, with `beside` next to them. */
+export function repeatsBeside(
+  path: string,
+  what: string,
+  file: readonly string[],
+  want: readonly string[],
+  at: number,
+  beside: FileLine,
+): EditFailure {
+  return {
+    path,
+    what,
+    kind: 'repeats_beside',
+    at: at + 1,
+    count: want.length,
+    beside,
+    region: closestRegion(file, want, at),
   };
 }

@@ -1,5 +1,6 @@
 // The text the next prompt shows when an edit could not be applied: which file and hunk failed,
 // which of its lines are not in the file, and the closest region of the file with line numbers.
+import type { Region } from './closest-region.js';
 import type { EditFailure } from './failures.js';
 
 const MAX_FAILURES = 4;
@@ -20,18 +21,25 @@ function renderOne(f: EditFailure): string {
       const parts = [`${head} its lines (context and removed) were not found in the current file.`];
       if (f.missing.length > 0)
         parts.push(`These lines are not in ${f.path} at all:\n${f.missing.map((l) => `    ${l}`).join('\n')}`);
-      else parts.push('Each line exists, but not in this order or not next to each other.');
-      if (f.region !== null) {
-        const end = f.region.start + f.region.lines.length - 1;
-        const width = String(end).length;
-        const numbered = f.region.lines
-          .map((l, k) => `${String(f.region!.start + k).padStart(width)} | ${l}`)
-          .join('\n');
-        parts.push(`The closest region of ${f.path} (lines ${f.region.start}-${end}) is:\n${numbered}`);
-      } else {
-        parts.push(`No part of ${f.path} resembles them; look at the file's current content.`);
-      }
+      else if (f.skipped.length > 0) {
+        const which =
+          f.skipped.length === 1
+            ? `line ${f.skipped[0]!.line} of ${f.path} stands`
+            : `lines ${f.skipped.map((s) => s.line).join(', ')} of ${f.path} stand`;
+        parts.push(
+          `Each line exists, but not next to each other: ${which} between them, which your lines leave out:\n${f.skipped.map((s) => `    ${s.text}`).join('\n')}`,
+        );
+      } else parts.push('Each line exists, but not in this order or not next to each other.');
+      parts.push(regionText(f.path, f.region));
       return parts.join('\n');
+    }
+    case 'repeats_beside': {
+      const lines = f.count === 1 ? `line ${f.at}` : `lines ${f.at}-${f.at + f.count - 1}`;
+      return [
+        `${head} its lines are in ${f.path} at ${lines}, but line ${f.beside.line} right beside them repeats what it changes (a line it replaces, or text its added lines already hold), so applying it there would leave that text twice:`,
+        `    ${f.beside.text}`,
+        `The file has changed around it since those lines were written. ${regionText(f.path, f.region)}`,
+      ].join('\n');
     }
     case 'ambiguous':
       return `${head} its lines match ${f.at.length} places (lines ${f.at.slice(0, 6).join(', ')}${f.at.length > 6 ? ', ...' : ''}); include more surrounding lines so they match exactly one place.`;
@@ -70,6 +78,15 @@ function renderOne(f: EditFailure): string {
     case 'invalid':
       return `${head} ${f.reason}.`;
   }
+}
+
+// The closest region with line numbers, or a note that nothing in the file resembles the lines.
+function regionText(path: string, region: Region | null): string {
+  if (region === null) return `No part of ${path} resembles them; look at the file's current content.`;
+  const end = region.start + region.lines.length - 1;
+  const width = String(end).length;
+  const numbered = region.lines.map((l, k) => `${String(region.start + k).padStart(width)} | ${l}`).join('\n');
+  return `The closest region of ${path} (lines ${region.start}-${end}) is:\n${numbered}`;
 }
 
 /**

@@ -45,6 +45,8 @@ export interface EditPlan {
   candidates: Candidate[];
   /** Hunks or blocks that could not be placed in the current content (for the next prompt). */
   failures: EditFailure[];
+  /** What the host-built candidates left out, as sentences for the run's record ("... is already applied; left out"). */
+  notes: string[];
 }
 
 /** Vet an answer's edits before anything is read: every path, mode and size, as validateDiff would. */
@@ -101,30 +103,47 @@ function planUdiff(
   const base = vet.ok
     ? { files: vet.files, lines: vet.lines, added: vet.added, removed: vet.removed }
     : { files: [], lines: 0, added: 0, removed: 0 };
-  const plan: EditPlan = { text: edits.patch, hash: patchHash(edits.patch), ...base, candidates: [], failures: [] };
+  const plan: EditPlan = {
+    text: edits.patch,
+    hash: patchHash(edits.patch),
+    ...base,
+    candidates: [],
+    failures: [],
+    notes: [],
+  };
   const nothing = diffChangesNothing(edits.files);
   if (nothing !== null) return { ...plan, failures: nothing };
   const numbered = edits.files.every((f) => f.hunks.every((h) => h.numbered));
   const asIsOk = numbered && validateDiff(edits.patch, { maxDiffLines: options.maxDiffLines }).ok;
   const guessed = new Set(edits.guessed);
   const relocated = fromContents(edits.files, contents, 'relocate', guessed);
-  if (!relocated.ok && relocated.failures.some((f) => f.kind === 'already_applied' || f.kind === 'guessed_path')) {
-    // no rung may apply these (strict mode's one included): git would refuse such a hunk or,
-    // placing it by its context, insert its lines a second time; a guessed file name that is not
-    // a file is not the model's file
-    return { ...plan, failures: relocated.failures };
+  const failed = relocated.ok ? [] : relocated.failures;
+  // a guessed file name that is not a file is not the model's file; when every hunk is already
+  // applied there is nothing left to apply
+  if (failed.some((f) => f.kind === 'guessed_path') || (failed.length > 0 && failed.every(isAlready)))
+    return { ...plan, failures: failed };
+  const already = relocated.ok ? relocated.skipped : failed.filter(isAlready);
+  // git would refuse a hunk already applied or, placing it by its context, insert its lines a
+  // second time: with one in the answer, only the host-built rungs (which leave it out) may apply
+  // it, and strict mode's one rung may not
+  if (already.length > 0 && options.strict)
+    return { ...plan, failures: [...failed.filter((f) => !isAlready(f)), ...already] };
+  if (options.strict) {
+    if (asIsOk) plan.candidates.push({ rung: 'as_is', flags: [], patch: edits.patch });
+    return plan;
   }
-  if (asIsOk) plan.candidates.push({ rung: 'as_is', flags: [], patch: edits.patch });
-  if (options.strict) return plan;
 
   const searched = fromContents(edits.files, contents, 'search_replace', guessed);
-  if (!relocated.ok && !searched.ok && searched.failures.some((f) => f.kind === 'already_applied')) {
+  if (!relocated.ok && !searched.ok && searched.failures.some(isAlready)) {
     // placed only after dropping edge context, the change is already there: say so for those hunks
-    const done = new Map(searched.failures.filter((f) => f.kind === 'already_applied').map((f) => [key(f), f]));
-    return { ...plan, candidates: [], failures: relocated.failures.map((f) => done.get(key(f)) ?? f) };
+    const done = new Map(searched.failures.filter(isAlready).map((f) => [key(f), f]));
+    return { ...plan, failures: relocated.failures.map((f) => done.get(key(f)) ?? f) };
   }
+  const skippedBySearch = searched.ok ? searched.skipped : [];
+  const gitRungs = already.length === 0 && skippedBySearch.length === 0;
+  if (asIsOk && gitRungs) plan.candidates.push({ rung: 'as_is', flags: [], patch: edits.patch });
   const recount = recText !== edits.patch || !asIsOk;
-  if (numbered && vet.ok) {
+  if (numbered && vet.ok && gitRungs) {
     if (recount) plan.candidates.push({ rung: 'recount', flags: ['--recount'], patch: recText });
     // git --ignore-whitespace inserts the model's added lines verbatim: when relocation had to
     // re-indent them, give them CRLF ends or keep a missing final newline, that rung would apply
@@ -134,12 +153,15 @@ function planUdiff(
       plan.candidates.push({ rung: 'whitespace', flags, patch: recText });
     }
   }
-  const reloc = relocated.ok ? vetted(relocated.patch, options) : relocated;
+  const reloc = relocated.ok ? vetted(relocated, options) : relocated;
   if (reloc.ok) plan.candidates.push({ rung: 'relocated', flags: [], patch: reloc.patch });
-  const sr = searched.ok ? vetted(searched.patch, options) : searched;
+  const sr = searched.ok ? vetted(searched, options) : searched;
   if (sr.ok && !(reloc.ok && reloc.patch === sr.patch))
     plan.candidates.push({ rung: 'search_replace', flags: [], patch: sr.patch });
   if (!reloc.ok) plan.failures = reloc.failures;
+  // the hunks a host-built candidate leaves out, for the record
+  const left = reloc.ok ? reloc.skipped : sr.ok ? sr.skipped : [];
+  plan.notes = left.map(leftOutNote);
   plan.candidates = dedupe(plan.candidates);
   return plan;
 }
@@ -158,6 +180,7 @@ function planSearchReplace(
   });
   const changes: FileChange[] = [];
   const failures: EditFailure[] = blocksChangeNothing(edits.blocks) ?? [];
+  const skipped: EditFailure[] = [];
   for (const [path, list] of failures.length > 0 ? [] : byPath) {
     const state = contents.get(path) ?? { kind: 'missing' };
     if (state.kind === 'unreadable') {
@@ -167,7 +190,10 @@ function planSearchReplace(
     const before = state.kind === 'text' ? state.content : null;
     const r = applySearchEdits(path, before === null ? null : splitFileText(before), list, 'blank');
     if (!r.ok) failures.push(...r.failures);
-    else changes.push({ oldPath: before === null ? null : path, newPath: path, before, after: joinFileText(r.text) });
+    else {
+      skipped.push(...r.skipped);
+      changes.push({ oldPath: before === null ? null : path, newPath: path, before, after: joinFileText(r.text) });
+    }
   }
   const added = edits.blocks.reduce((n, b) => n + b.replace.length, 0);
   const removed = edits.blocks.reduce((n, b) => n + b.search.length, 0);
@@ -180,9 +206,12 @@ function planSearchReplace(
     removed,
     candidates: [],
     failures,
+    notes: skipped.map(leftOutNote),
   };
   if (failures.length > 0) return plan;
   const patch = changes.map(renderFileDiff).join('');
+  // every block is already applied
+  if (patch === '' && skipped.length > 0) return { ...plan, failures: skipped, notes: [] };
   if (patch === '') {
     plan.failures = [
       {
@@ -208,7 +237,12 @@ function planSearchReplace(
   };
 }
 
-type Built = { ok: true; patch: string; adjusted: boolean } | { ok: false; failures: EditFailure[] };
+/**
+ * A host-built patch, or why it could not be built. `skipped`: hunks left out because they are
+ * already applied (on failure, among `failures`).
+ */
+type Built =
+  { ok: true; patch: string; adjusted: boolean; skipped: EditFailure[] } | { ok: false; failures: EditFailure[] };
 
 // The relocated or search/replace patch of a diff: each file's hunks applied to its current
 // content in memory, and the result diffed against it.
@@ -221,6 +255,7 @@ function fromContents(
 ): Built {
   const changes: FileChange[] = [];
   const failures: EditFailure[] = [];
+  const skipped: EditFailure[] = [];
   let adjusted = false;
   for (const group of groupByFile(files)) {
     const sides = fileSides(group[0]!);
@@ -269,6 +304,7 @@ function fromContents(
       }
       after = r.text;
       adjusted ||= r.adjusted;
+      skipped.push(...r.skipped);
     }
     if (sides.newPath === null) {
       if (joinFileText(after) !== '' && hunks.length > 0) {
@@ -286,8 +322,10 @@ function fromContents(
       modes: sides.modes,
     });
   }
-  if (failures.length > 0) return { ok: false, failures };
+  if (failures.length > 0) return { ok: false, failures: [...failures, ...skipped] };
   const patch = changes.map(renderFileDiff).join('');
+  // every hunk is already applied: nothing is left to apply
+  if (patch === '' && skipped.length > 0) return { ok: false, failures: skipped };
   if (patch === '')
     return {
       ok: false,
@@ -300,16 +338,27 @@ function fromContents(
         },
       ],
     };
-  return { ok: true, patch, adjusted };
+  return { ok: true, patch, adjusted, skipped };
+}
+
+function isAlready(f: EditFailure): boolean {
+  return f.kind === 'already_applied';
+}
+
+// "requests/models.py, hunk 1 (@@ -10,1 +10,2 @@) is already applied (lines 10-11); left out"
+function leftOutNote(f: EditFailure): string {
+  const where =
+    f.kind === 'already_applied' ? ` (${f.count === 1 ? `line ${f.at}` : `lines ${f.at}-${f.at + f.count - 1}`})` : '';
+  return `${f.path}, ${f.what} is already applied${where}; left out`;
 }
 
 function key(f: EditFailure): string {
   return `${f.path}\u0000${f.what}`;
 }
 
-function vetted(patch: string, options: PlanOptions): Built {
-  const v = validateDiff(patch, { maxDiffLines: options.maxDiffLines });
-  if (v.ok) return { ok: true, patch, adjusted: false };
+function vetted(built: Extract<Built, { ok: true }>, options: PlanOptions): Built {
+  const v = validateDiff(built.patch, { maxDiffLines: options.maxDiffLines });
+  if (v.ok) return built;
   return {
     ok: false,
     failures: [{ path: v.reason.split(':')[0] ?? '?', what: 'the rebuilt diff', kind: 'invalid', reason: v.reason }],

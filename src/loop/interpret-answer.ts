@@ -97,7 +97,7 @@ export async function interpretAnswer(
     removed: plan.removed,
     hash: plan.hash,
     blocks: edits.kind === 'udiff' ? edits.blocks : edits.blocks.length,
-    fixes: edits.fixes,
+    fixes: [...edits.fixes, ...plan.notes],
     candidates: plan.candidates,
     failures: plan.failures,
   };

@@ -89,6 +89,7 @@ describe('feedback', () => {
       kind: 'not_found',
       missing: ['    result = 1'],
       region: { start: 4, lines: ['def total(items):', '    """Return the sum of items."""', '    result = 0'] },
+      skipped: [],
     },
     { path: 'dup.py', what: 'SEARCH/REPLACE block 2', kind: 'ambiguous', at: [2, 7] },
   ];
