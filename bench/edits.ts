@@ -1,7 +1,8 @@
 // Edit benchmark: the share of the edit corpus (test/fixtures/edits) the apply ladder applies
 // correctly, beside strict `git apply` (the patch as written, the first rung only); how many it
-// applied wrongly (must be 0); the refusals held, by why; per rung; plus the host's own cost of
-// building the ladder for one answer. The ladder's git checks run on the host in temp
+// applied wrongly (must be 0); the refusals held, by why; the cut-off answers refused alike with no
+// finish reason and with "length"; per rung; plus the host's own cost of building the ladder for
+// one answer. The ladder's git checks run on the host in temp
 // repositories (the same `git apply --check` / `git apply` with the same flags the sandbox's step
 // op runs), so the figures measure the ladder, not Docker.
 import { RUNGS, rungLabel } from '../src/edits/index.js';
@@ -21,7 +22,12 @@ function correct(c: EditCase, o: LadderOutcome): boolean {
 /** Why the ladder refused a case, in a few words. */
 function refusalKind(o: LadderOutcome): string {
   const i = o.interpretation;
-  if (i.kind === 'unusable') return i.cutOff ? 'cut off' : 'refused before git (vetting)';
+  if (i.kind === 'unusable')
+    return i.cutOff === undefined
+      ? 'refused before git (vetting)'
+      : i.cutOff.by === 'server'
+        ? 'cut off (the server said)'
+        : 'cut off (the answer shows)';
   if (i.kind === 'no_changes') return 'NO_CHANGES';
   if (o.gate !== null) return 'new syntax error (gate)';
   const kinds = new Set(i.failures.map((f) => f.kind));
@@ -29,6 +35,8 @@ function refusalKind(o: LadderOutcome): string {
     ['already_applied', 'already applied'],
     ['no_change', 'changes nothing'],
     ['guessed_path', 'guessed file name'],
+    ['repeats_beside', 'not found (closest region)'],
+    ['not_found', 'not found (closest region)'],
   ] as const)
     if (kinds.has(kind)) return label;
   return i.candidates.length === 0 ? 'not placed (host feedback)' : 'git refused every rung';
@@ -72,6 +80,22 @@ export async function benchEdits(): Promise<void> {
   }
   for (const [k, n] of [...why].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])))
     out.push(`  ${k.padEnd(28)} ${String(n).padStart(3)}`);
+  // a server that sends no finish reason, beside one that sends "length", for every cut-off answer
+  const cut = corpus.filter((c) => {
+    const i = ladder.get(c.name)!.interpretation;
+    return i.kind === 'unusable' && i.cutOff !== undefined;
+  });
+  let alike = 0;
+  for (const c of cut) {
+    const silent = await runLadderOnHost({ ...c, finishReason: undefined });
+    const length = await runLadderOnHost({ ...c, finishReason: 'length' });
+    const refused = (o: LadderOutcome): boolean =>
+      o.interpretation.kind === 'unusable' && o.interpretation.cutOff !== undefined;
+    if (refused(silent) && refused(length)) alike++;
+  }
+  out.push(
+    `cut-off answers refused alike with no finish reason and with "length": ${pct(alike, cut.length)} (the rest show no cut in their text)`,
+  );
   out.push('applied correctly, by the rung that applied it (ladder):');
   for (const rung of RUNGS) {
     const landed = shouldApply.filter(
