@@ -6,8 +6,11 @@ import { z } from 'zod';
 
 /** What the server does for one chat request. */
 export type Script =
-  /** Stream `answer` in pieces of `chunkSize` characters (default 4), `delayMs` apart (default 0). */
-  | { answer: string; chunkSize?: number; delayMs?: number; doneReason?: string }
+  /**
+   * Stream `answer` in pieces of `chunkSize` characters (default 4), `delayMs` apart (default 0),
+   * then end with `doneReason` (default "stop"; null: end without any, as some servers and proxies do).
+   */
+  | { answer: string; chunkSize?: number; delayMs?: number; doneReason?: string | null }
   /** Answer with this status and JSON body (a string body is sent as is), and any extra headers. */
   | { status: number; body: unknown; headers?: Record<string, string> }
   /** Stream `errorAfter`, then an error chunk saying `error`, then end. */
@@ -231,7 +234,7 @@ function serveScript(
     pieces = split(entry.answer, entry.chunkSize ?? 4);
     gap = entry.delayMs ?? 0;
     finish = () => {
-      write(f.final(entry.doneReason ?? 'stop', promptTokens(body), pieces.length));
+      write(f.final(entry.doneReason === undefined ? 'stop' : entry.doneReason, promptTokens(body), pieces.length));
       res.end();
     };
   } else if ('errorAfter' in entry) {
@@ -288,14 +291,14 @@ class Framer {
     });
   }
 
-  final(reason: string, prompt: number, completion: number): string {
+  final(reason: string | null, prompt: number, completion: number): string {
     if (this.wire === 'ollama') {
       return `${JSON.stringify({
         model: this.model,
         created_at: new Date().toISOString(),
         message: { role: 'assistant', content: '' },
         done: true,
-        done_reason: reason,
+        ...(reason === null ? {} : { done_reason: reason }),
         total_duration: 1_000_000,
         load_duration: 1000,
         prompt_eval_count: prompt,

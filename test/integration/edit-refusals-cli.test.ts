@@ -1,6 +1,7 @@
 // Edits that must never be applied, through the real binary (`node dist/cli/main.js run`) against
 // a scripted OpenAI-compatible server, a real sandbox and real git: an answer the server cut off at
-// the token limit (finish_reason "length") is not applied and the next prompt says so; a line
+// the token limit (finish_reason "length") is not applied and the next prompt says so, and so is
+// one whose <patch> block never closes from a server that sends no finish reason at all; a line
 // already in the file is not inserted a second time; a change that breaks the file's syntax is
 // skipped at every rung by the syntax gate, with the error and its lines in the feedback; then the
 // fix lands. `runs show` and PR_SUMMARY.md say the answer was cut off and name [model]
@@ -22,6 +23,9 @@ const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /** The fix, cut off by the server in the middle of its added line (the fence never closes). */
 const CUT_OFF = `Here is the change:\n\n\`\`\`diff\n${FIX_PATCH.slice(0, FIX_PATCH.indexOf('+        result += item') + 17)}`;
+
+/** The whole fix in a <patch> block that never closes, as a server that sends no finish reason ends it. */
+const UNCLOSED_PATCH_TAG = `The fix:\n\n<patch>\n${FIX_PATCH}`;
 
 /** "result = 0" after the docstring, with no context after it: git would insert it a second time. */
 const ALREADY_THERE = `--- a/calc.py
@@ -72,6 +76,7 @@ describe('hammer-box run: answers that must not be applied', () => {
     server = await startModelServer({
       script: [
         { answer: CUT_OFF, doneReason: 'length' },
+        { answer: UNCLOSED_PATCH_TAG, doneReason: null },
         { answer: answerWith(ALREADY_THERE) },
         { answer: answerWith(SYNTAX_BREAK) },
         { answer: answerWith(FIX_PATCH) },
@@ -90,7 +95,7 @@ describe('hammer-box run: answers that must not be applied', () => {
       '--llm-url',
       server.url,
       '--max-iterations',
-      '5',
+      '6',
       '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);
@@ -117,14 +122,30 @@ describe('hammer-box run: answers that must not be applied', () => {
     expect(next).toContain('nothing of it was applied. Send a smaller change');
   });
 
-  it('does not insert a line that is already there, and tells the model the hunk is already applied', async () => {
+  it('takes a <patch> block that never closes, from a server that sends no finish reason, as cut off, and says so', async () => {
     const state = await readState(fx.repo.path, doc.run_id);
     const it2 = state.iterations[1]!;
-    expect(it2.outcome).toBe('rejected');
-    expect(it2.validation?.message).toMatch(
+    expect(it2.outcome).toBe('unusable');
+    expect(it2.answer?.finish_reason).toBeUndefined();
+    expect(it2.extraction?.cut_off).toEqual({
+      by: 'text',
+      where: 'in hunk @@ -5,6 +5,6 @@ of calc.py inside its <patch> block, which was never closed',
+    });
+    expect(it2.summary).toBe('cut off mid-edit, nothing applied: raise [model] num_predict (now 4096)');
+    const next = promptText(server.chatRequests()[2]);
+    expect(next).toContain(
+      'your answer stops in hunk @@ -5,6 +5,6 @@ of calc.py inside its <patch> block, which was never closed, as if it was cut off at the token limit; nothing of it was applied. Send a smaller change',
+    );
+  });
+
+  it('does not insert a line that is already there, and tells the model the hunk is already applied', async () => {
+    const state = await readState(fx.repo.path, doc.run_id);
+    const it3 = state.iterations[2]!;
+    expect(it3.outcome).toBe('rejected');
+    expect(it3.validation?.message).toMatch(
       /^calc\.py, hunk 1 \(@@ -5,1 \+5,2 @@\): it is already applied: its lines are in calc\.py at lines 5-6/,
     );
-    expect(promptText(server.chatRequests()[2])).toContain('it is already applied');
+    expect(promptText(server.chatRequests()[3])).toContain('it is already applied');
     expect(doc.status).toBe('stable');
     const fixed = await fx.repo.git(['show', `refs/heads/${state.branch!.name}:calc.py`]);
     expect(fixed.match(/^ {4}result = 0$/gm)).toHaveLength(1);
@@ -133,12 +154,12 @@ describe('hammer-box run: answers that must not be applied', () => {
 
   it('skips a candidate that adds a syntax error at every rung, recording it, and shows the error in the next prompt', async () => {
     const state = await readState(fx.repo.path, doc.run_id);
-    const it3 = state.iterations[2]!;
-    expect(it3.outcome).toBe('rejected');
-    expect(it3.syntax_gate?.on).toBe(true);
-    expect(it3.syntax_gate?.files).toEqual(['calc.py']);
-    expect(it3.syntax_gate?.skipped.map((s) => s.rung)).toEqual(['as_is', 'whitespace', 'relocated']);
-    expect(it3.syntax_gate?.skipped[0]).toMatchObject({
+    const it4 = state.iterations[3]!;
+    expect(it4.outcome).toBe('rejected');
+    expect(it4.syntax_gate?.on).toBe(true);
+    expect(it4.syntax_gate?.files).toEqual(['calc.py']);
+    expect(it4.syntax_gate?.skipped.map((s) => s.rung)).toEqual(['as_is', 'whitespace', 'relocated']);
+    expect(it4.syntax_gate?.skipped[0]).toMatchObject({
       path: 'calc.py',
       line: 8,
       message: 'syntax error near "result += (item"',
@@ -151,10 +172,10 @@ describe('hammer-box run: answers that must not be applied', () => {
       '   9 |     return result',
       '  10 | ',
     ].join('\n');
-    expect(it3.validation?.message).toBe(feedback);
-    expect(promptText(server.chatRequests()[3])).toContain(feedback.trimEnd());
+    expect(it4.validation?.message).toBe(feedback);
+    expect(promptText(server.chatRequests()[4])).toContain(feedback.trimEnd());
     // the iteration after it applied the fix: the tree never held the broken line
-    expect(state.iterations[3]!.outcome).toBe('applied');
+    expect(state.iterations[4]!.outcome).toBe('applied');
   });
 
   it('says in runs show and PR_SUMMARY.md that the answer was cut off, naming [model] num_predict', async () => {
@@ -181,6 +202,10 @@ describe('hammer-box run: answers that must not be applied', () => {
     const it1 = replayed.iterations[0]!;
     expect(it1.answer?.finish_reason).toBe('length');
     expect(it1.extraction?.cut_off?.by).toBe('server');
+    // the answer that came with no finish reason is played back with none, and refused again
+    const it2 = replayed.iterations[1]!;
+    expect(it2.answer?.finish_reason).toBeUndefined();
+    expect(it2.extraction?.cut_off?.by).toBe('text');
   });
 });
 

@@ -91,6 +91,14 @@ describe.each(['ollama', 'openai'] as const)('%s provider', (kind) => {
     expect(result).toMatchObject({ text: ANSWER.slice(0, 40), finishReason: 'length' });
   });
 
+  it('takes an answer from a server that ends it without a finish reason, with none', async () => {
+    const server = await serve([{ answer: ANSWER.slice(0, 40), doneReason: null }]);
+    const { p } = provider(modelConfig({ provider: kind, url: server.url }));
+    const result = await p.generate({ messages });
+    expect(result.text).toBe(ANSWER.slice(0, 40));
+    expect(result.finishReason).toBeUndefined();
+  });
+
   it('assembles a streamed answer and sends the model, messages and options', async () => {
     const server = await serve([{ answer: ANSWER, chunkSize: 3 }]);
     const { p } = provider(modelConfig({ provider: kind, url: server.url }));
