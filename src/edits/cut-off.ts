@@ -1,13 +1,14 @@
 // Answers cut off at the model's token limit. The server may say so (Ollama's done_reason, OpenAI's
 // finish_reason: "length"), but some servers and proxies send no reason at all and a cut can come
 // from the client, so the answer's own evidence decides too (answer-tail.ts reads it):
-//   - always: its last edit is unfinished: a hunk that runs to the end with fewer lines than its
-//     header announces, a hunk header or file header with nothing after it, a SEARCH/REPLACE block
-//     never closed, or a last line (no line end) that is only the start of the file's line there;
+//   - always: its last edit is unfinished: a hunk that runs to the end short of added or removed
+//     lines its header announces, a hunk header or file header with nothing after it, a
+//     SEARCH/REPLACE block never closed, or a last line (no line end) that is only the start of the
+//     file's line there;
 //   - unless the server said the model ended the answer itself ("stop"): the answer ends inside a
 //     block never closed (a fence, a <patch> block) that holds an edit, in a last line that stops
-//     mid-token (a bracket or string still open, no line end), or in a hunk with more lines than
-//     its header announces.
+//     mid-token (a bracket or string still open, no line end), in a hunk with more lines than
+//     its header announces, or in a hunk short only of context lines (as many old as new).
 // Nothing of a cut-off answer is applied: the rest of it may have held edits the applied part needs.
 import { stripThinking } from '../patch/extract-diff.js';
 import { fileSides } from '../patch/file-paths.js';
@@ -116,7 +117,10 @@ function unfinishedEdit(raw: string, weak: boolean): string | null {
   if (hunk !== null) {
     if (hunk.dangling) return `in the hunk header "${hunk.header}"${hunk.of}, before any of its lines${inOpen}`;
     const c = hunk.counts;
-    if (c !== null && (hunk.has.old < c.old || hunk.has.new < c.new)) {
+    // short on both sides by the same lines: only context is missing (a miscount, or a blank last
+    // context line trimmed away), which is evidence only when the model did not say it ended
+    const contextOnly = c !== null && c.old - hunk.has.old === c.new - hunk.has.new;
+    if (c !== null && (hunk.has.old < c.old || hunk.has.new < c.new) && (weak || !contextOnly)) {
       const has =
         hunk.has.old < c.old
           ? `${hunk.has.old} of its ${c.old} old lines`

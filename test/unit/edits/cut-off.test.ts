@@ -15,7 +15,7 @@ describe('detectCutOff', () => {
 
   it('says where a diff stops: the hunk, its file and the lines it has of those its header announces', () => {
     const text = ['```diff', '--- a/app.py', '+++ b/app.py', ...HUNK.slice(0, 3)].join('\n');
-    for (const reason of ['length', 'stop', undefined]) {
+    for (const reason of ['length', undefined]) {
       const cut = detectCutOff(text, reason);
       expect(cut?.by).toBe(reason === 'length' ? 'server' : 'text');
       expect(cut?.where).toBe(
@@ -25,11 +25,32 @@ describe('detectCutOff', () => {
   });
 
   it('takes a raw diff whose last hunk runs short at the end of the answer as cut off', () => {
-    const text = ['--- a/app.py', '+++ b/app.py', ...HUNK.slice(0, 4)].join('\n');
-    expect(detectCutOff(text, 'stop')).toEqual({
-      by: 'text',
-      where: 'in hunk @@ -1,4 +1,5 @@ of app.py (it has 2 of its 4 old lines)',
-    });
+    // short of an added line: whatever the server said, the change itself is unfinished
+    const text = ['--- a/app.py', '+++ b/app.py', '@@ -1,4 +1,6 @@', ' import os', '+import sys', ' '].join('\n');
+    for (const reason of [undefined, 'stop']) {
+      expect(detectCutOff(text, reason)).toEqual({
+        by: 'text',
+        where: 'in hunk @@ -1,4 +1,6 @@ of app.py (it has 2 of its 4 old lines)',
+      });
+    }
+  });
+
+  it('believes a server that says the model ended when only context lines are missing from the last hunk', () => {
+    // the header counts a blank last context line the answer does not have (trimmed, or miscounted)
+    const text = [
+      '--- a/app.py',
+      '+++ b/app.py',
+      '@@ -1,4 +1,5 @@',
+      ' import os',
+      '+import sys',
+      ' def main():',
+      '     pass',
+    ];
+    expect(detectCutOff(text.join('\n'), 'stop')).toBeNull();
+    expect(detectCutOff(text.join('\n'))?.where).toBe(
+      'in hunk @@ -1,4 +1,5 @@ of app.py (it has 3 of its 4 old lines)',
+    );
+    expect(detectCutOff(text.join('\n'), 'length')?.by).toBe('server');
   });
 
   it('does not take a miscounted hunk that ends before the answer does as cut off', () => {
