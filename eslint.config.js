@@ -110,4 +110,16 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
+  {
+    // the monitor's live script runs in the browser
+    files: ['monitor/**/*.js'],
+    languageOptions: {
+      globals: {
+        document: 'readonly',
+        fetch: 'readonly',
+        EventSource: 'readonly',
+        DOMParser: 'readonly',
+      },
+    },
+  },
 );
