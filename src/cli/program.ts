@@ -142,6 +142,24 @@ export function buildProgram(version: string): Command {
   example(runsPrune, 'hammer-box runs prune --repo ~/src/myproject --older-than 7d --dry-run');
   runsPrune.action(async (opts: Record<string, unknown>) => lazy('./commands/runs-prune.js', opts));
 
+  const monitor = program
+    .command('monitor')
+    .description(
+      'watch and read runs in a browser, live: a read-only page served on 127.0.0.1 (or, with --bundle, written as static files)',
+    )
+    .option('--repo <path>', 'the repository whose runs to show (default: . unless --dir is given)')
+    .option('--dir <path>', 'a directory holding runs (a batch directory, a copied .hammer); repeatable', collect, [])
+    .option('--port <n>', 'the port on 127.0.0.1 (default: a free one)', parsePort)
+    .option('--open', 'open the page in your browser')
+    .option('--bundle <dir>', 'write the pages as static files into <dir> instead of serving them')
+    .option('--run <run_id>', 'only this run (with --bundle), or open on its page');
+  example(
+    monitor,
+    'hammer-box monitor --repo ~/src/myproject --open',
+    'hammer-box monitor --repo . --bundle monitor-pages   # then open monitor-pages/index.html',
+  );
+  monitor.action(async (opts: Record<string, unknown>) => lazy('./commands/monitor.js', opts));
+
   const tools = program.command('tools').description('the whitelisted tools the loop may run inside the sandbox');
   const toolsList = tools
     .command('list')
@@ -223,6 +241,17 @@ function modelOptions(cmd: Command): Command {
 /** Show an example under the command's help. */
 function example(cmd: Command, ...lines: string[]): void {
   cmd.addHelpText('after', `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+}
+
+/** Each value of a repeatable option, in order. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** A TCP port, 0 for any free one. */
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError(`not a port number: ${value}`);
+  return Number(value);
 }
 
 /** A whole number >= 0. */
