@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE ?= node
 CLI := $(NODE) dist/cli/main.js
 
-.PHONY: all deps build engine gvisor podman images test test-unit test-integration bench demo clean typecheck security lint format package-check
+.PHONY: all deps build engine gvisor podman chromium images test test-unit test-integration test-browser bench demo clean typecheck security lint format package-check
 
 all: build
 
@@ -57,12 +57,17 @@ PODMAN_ENV = HAMMER_PODMAN=$$(if [ "$(PODMAN)" = 0 ]; then echo off; elif [ "$(P
 podman:
 	@bash scripts/podman.sh
 
+# Chromium for the monitor's browser tests (idempotent; installs Debian's chromium as root, fails
+# loudly otherwise). See scripts/chromium.sh.
+chromium:
+	@bash scripts/chromium.sh
+
 # The base image and every toolchain image (content-addressed: unchanged ones are not rebuilt).
 images: build engine
 	$(CLI) images bootstrap
 	$(CLI) images build
 
-test: build typecheck lint engine images
+test: build typecheck lint engine images chromium
 	@$(GVISOR_SETUP)
 	@$(PODMAN_SETUP)
 	$(GVISOR_ENV) $(PODMAN_ENV) npx vitest run
@@ -72,6 +77,10 @@ test-unit: deps
 
 test-integration: build images
 	npx vitest run --project integration
+
+# The monitor in headless Chromium (no engine needed).
+test-browser: build chromium
+	npx vitest run --project browser
 
 # The adversarial suite, every attack (make test runs only its cheap files), then a table of
 # attack, expected, observed and verdict built from the rows the tests recorded. The attacks meet
@@ -86,7 +95,7 @@ security: build engine images
 
 # Benchmarks print figures and ratios; they never pass or fail on a timing.
 # RUNTIME=runsc runs the sandboxes (and the docker CLI references) under gVisor.
-bench: build images
+bench: build images chromium
 	npx tsc -p tsconfig.bench.json
 	HAMMER_BENCH_RUNTIME=$(RUNTIME) $(NODE) .bench/bench/main.js $(BENCH)
 

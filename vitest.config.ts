@@ -35,6 +35,18 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'browser',
+          // the monitor in headless Chromium (Debian's, installed by scripts/chromium.sh): one browser at a time
+          include: ['test/browser/**/*.test.ts'],
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          globalSetup: ['./test/browser/global-setup.ts'],
+        },
+      },
+      {
+        test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           // Docker suites share two cores: at most two files at once, long timeouts.
