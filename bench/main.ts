@@ -13,6 +13,7 @@ import { benchFocus } from './focus.js';
 import { benchRuntime } from './fixtures.js';
 import { benchImages } from './images.js';
 import { benchLoop, benchLoopStartup } from './loop.js';
+import { benchMonitor } from './monitor.js';
 import { benchSandbox } from './sandbox.js';
 import { benchSyntax } from './syntax.js';
 
@@ -27,6 +28,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   edits: benchEdits,
   syntax: benchSyntax,
   context: benchContext,
+  monitor: benchMonitor,
 };
 
 async function printMachine(): Promise<void> {
