@@ -158,7 +158,11 @@ function candidatePart(it: Iteration, texts: IterationTexts, href: ArtifactHref)
       </p>`,
     );
   if (v && !v.ok)
-    notes.push(html`<div class="refusal"><b>refused:</b> ${v.message ?? 'git apply --check failed'}</div>`);
+    notes.push(
+      html`<div class="refusal">
+        <b>refused:</b> <span class="git">${v.message ?? 'git apply --check failed'}</span>
+      </div>`,
+    );
   if (it.outcome === 'duplicate') notes.push(html`<div class="refusal">the same patch as an earlier iteration</div>`);
   for (const s of gate)
     notes.push(

@@ -40,7 +40,7 @@ export function renderListMain(runs: ListedRun[], status: RunStatus | null, link
       <td>${s.reason ? html`<span title="${describeReason(s.reason)}">${s.reason}</span>` : ''}</td>
       <td class="num">${f.iterations}</td>
       <td>${s.branch ? html`<code>${s.branch.name}</code>` : html`<span class="muted">none</span>`}</td>
-      <td><span title="${`${s.model.provider} at ${displayUrl(s.model.url)}`}">${s.model.name}</span></td>
+      <td><span class="model" title="${`${s.model.provider} at ${displayUrl(s.model.url)}`}">${s.model.name}</span></td>
       <td class="num">${tokens}</td>
       <td class="num">${duration(f.wallMs)}</td>
       <td>${when(s.created_at)}</td>

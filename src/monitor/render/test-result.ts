@@ -8,7 +8,10 @@ import { badge, count, duration } from './common.js';
 /** Failing tests listed at most (the state keeps up to its own cap). */
 const LISTED = 50;
 
-/** A test record: headline, failing tests, counts, the kept output, and a link to the whole log. */
+/**
+ * A test record: headline, failing tests, counts, the kept output (open when the tests failed and
+ * their output named no failing test), and a link to the whole log.
+ */
 export function renderTestResult(t: TestRecord, logHref: string | null, title = 'tests'): Html {
   const passed = testPassed(t);
   const how = t.timed_out
@@ -61,7 +64,7 @@ export function renderTestResult(t: TestRecord, logHref: string | null, title = 
     }
     ${
       output !== ''
-        ? html`<details class="output" ${passed ? '' : html` open`}>
+        ? html`<details class="output" ${passed || failing.length > 0 ? '' : html` open`}>
             <summary>
               output kept in the state (${count(t.total_bytes)} bytes
               printed${t.dropped_bytes > 0 ? `, ${count(t.dropped_bytes)} dropped` : ''})
