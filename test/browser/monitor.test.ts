@@ -261,6 +261,9 @@ describe('who the server answers', () => {
   it('serves no file outside the run directories, nor one its state does not name', async () => {
     const get = async (path: string): Promise<number> => (await raw(path, { Host: host(), Cookie: cookie() })).status;
     expect(await get(`/run/0/${STABLE}/file/iter-01-test.log`)).toBe(200);
+    // a file in the run's directory that its state does not name is not served
+    await writeFile(join(store.artifactsDir(STABLE), 'notes.md'), 'not named by the state\n');
+    expect(await get(`/run/0/${STABLE}/file/notes.md`)).toBe(404);
     for (const path of [
       `/run/0/${STABLE}/file/..%2F..%2F..%2Fpackage.json`,
       `/run/0/${STABLE}/file/..%2F${STABLE}.json`,
