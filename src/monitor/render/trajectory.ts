@@ -56,10 +56,25 @@ export interface TrajectoryView {
   end: string | null;
 }
 
+/** An action as text: a shell command as it is, an editor call as its command and path, then its fields. */
 function actionText(action: unknown): string {
   if (action === undefined || action === null) return '';
   if (typeof action === 'string') return action;
-  return JSON.stringify(action, null, 2);
+  if (typeof action !== 'object') return JSON.stringify(action);
+  const { tool, command, path, ...rest } = action as Record<string, unknown>;
+  if (tool === 'bash' && typeof command === 'string') return command;
+  const head = [command, path].filter((x): x is string => typeof x === 'string').join(' ');
+  const fields = Object.keys(rest).length > 0 ? JSON.stringify(rest, null, 2) : '';
+  return [head, fields].filter((x) => x !== '').join('\n');
+}
+
+/** The tool a step called: named on the step, or on its action (agent mode's {tool, ...} actions). */
+function toolOf(step: { tool?: string | undefined; name?: string | undefined; action?: unknown }): string {
+  if (step.tool ?? step.name) return (step.tool ?? step.name)!;
+  const a = step.action;
+  return typeof a === 'object' && a !== null && typeof (a as Record<string, unknown>)['tool'] === 'string'
+    ? ((a as Record<string, unknown>)['tool'] as string)
+    : '';
 }
 
 /** The iteration's trajectory, or null when it has none (a diff-mode iteration) or it cannot be read. */
@@ -72,7 +87,7 @@ export function trajectoryOf(it: Iteration): TrajectoryView | null {
   const list = Array.isArray(t) ? t : t.steps;
   const steps = list.map((s, i) => ({
     n: s.n ?? i + 1,
-    tool: s.tool ?? s.name ?? '',
+    tool: toolOf(s),
     action: actionText(s.action ?? s.command ?? s.arguments),
     observation: s.observation ?? s.output ?? '',
     exitCode: s.exit_code ?? null,
@@ -120,7 +135,7 @@ export function renderTrajectory(t: TrajectoryView, artifactHref: (name: string)
         <span class="step-n">${s.n}</span> <code class="tool">${s.tool || 'call'}</code> ${exit}
         <span class="muted">${duration(s.durationMs)}</span>
       </div>
-      <pre class="action">${s.action}</pre>
+      ${s.action === '' ? '' : html`<pre class="action">${s.action}</pre>`}
       ${s.refusal ? html`<div class="refusal">${s.refusal}</div>` : ''}${obs}
     </li>`;
   });

@@ -27,11 +27,26 @@ describe('trajectoryOf', () => {
       [2, 'str_replace', null, null],
       [3, 'submit', null, null],
     ]);
-    expect(view?.steps[1]?.action).toContain('"path": "calc.py"');
+    expect(view?.steps[1]?.action).toBe('calc.py\n{\n  "old": "-",\n  "new": "+"\n}');
     expect(trajectoryArtifacts(withTrajectory({ steps, artifact: 'iter-01-trajectory.json' }))).toEqual([
       'iter-01-trajectory.json',
     ]);
     expect(trajectoryOf(withTrajectory(steps))?.steps).toHaveLength(3);
+  });
+
+  it("reads agent mode's actions: the tool from the action, a shell command as it is, an edit as command and path", () => {
+    const view = trajectoryOf(
+      withTrajectory([
+        { action: { tool: 'bash', command: 'pytest -q tests/test_calc.py' }, exit_code: 1 },
+        { action: { tool: 'edit', command: 'str_replace', path: 'calc.py', oldStr: 'a - b', newStr: 'a + b' } },
+        { action: { tool: 'submit' } },
+      ]),
+    );
+    expect(view?.steps.map((s) => [s.tool, s.action])).toEqual([
+      ['bash', 'pytest -q tests/test_calc.py'],
+      ['edit', 'str_replace calc.py\n{\n  "oldStr": "a - b",\n  "newStr": "a + b"\n}'],
+      ['submit', ''],
+    ]);
   });
 
   it('refuses an artifact name that is a path', () => {
