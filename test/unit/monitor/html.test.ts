@@ -14,9 +14,9 @@ describe('html', () => {
   it('passes its own markup through, flattens lists and drops nothing-values', () => {
     const inner = html`<b>${'<i>'}</b>`;
     expect(html`<p>${inner}${[html`<br />`, 'a<b', 3]}${null}${undefined}${false}${Number.NaN}</p>`.toString()).toBe(
-      '<p><b>&lt;i&gt;</b><br>a&lt;b3</p>',
+      '<p><b>&lt;i&gt;</b><br />a&lt;b3</p>',
     );
-    expect(joinHtml(['<a>', html`<b></b>`], html`, `).toString()).toBe('&lt;a&gt;, <b>');
+    expect(joinHtml(['<a>', html`<b></b>`], html`, `).toString()).toBe('&lt;a&gt;, <b></b>');
     expect(trustedHtml('<em>ok</em>').toString()).toBe('<em>ok</em>');
   });
 
