@@ -160,14 +160,15 @@ function candidatePart(it: Iteration, texts: IterationTexts, href: ArtifactHref)
   if (v && !v.ok)
     notes.push(
       html`<div class="refusal">
-        <b>refused:</b> <span class="git">${v.message ?? 'git apply --check failed'}</span>
+        <b>refused:</b> <span class="git keep-lines">${v.message ?? 'git apply --check failed'}</span>
       </div>`,
     );
   if (it.outcome === 'duplicate') notes.push(html`<div class="refusal">the same patch as an earlier iteration</div>`);
   for (const s of gate)
     notes.push(
       html`<div class="refusal">
-        left out at rung ${s.rung}: it adds a syntax error in <code>${s.path}</code> line ${s.line}: ${s.message}
+        left out at rung ${s.rung}: it adds a syntax error in <code>${s.path}</code> line ${s.line}:
+        <span class="keep-lines">${s.message}</span>
       </div>`,
     );
   for (const r of it.review ?? []) notes.push(html`<div class="review">needs review: ${r}</div>`);

@@ -136,7 +136,7 @@ export function renderTrajectory(t: TrajectoryView, artifactHref: (name: string)
         <span class="muted">${duration(s.durationMs)}</span>
       </div>
       ${s.action === '' ? '' : html`<pre class="action">${s.action}</pre>`}
-      ${s.refusal ? html`<div class="refusal">${s.refusal}</div>` : ''}${obs}
+      ${s.refusal ? html`<div class="refusal"><span class="keep-lines">${s.refusal}</span></div>` : ''}${obs}
     </li>`;
   });
   return html`<div class="trajectory">
