@@ -68,3 +68,11 @@ export class Section extends Html {
     this.sig = sig;
   }
 }
+
+/**
+ * Markup with the indentation between tags folded to one space (`>` newline-and-spaces `<`): what a
+ * browser shows of it anyway, outside <pre>, whose text is escaped and so never holds a `>` or `<`.
+ */
+export function foldIndentation(markup: Html): Html {
+  return new Html(markup.toString().replace(/>\s*\n\s*</g, '> <'));
+}

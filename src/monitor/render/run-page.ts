@@ -6,7 +6,7 @@ import { describeReason } from '../../loop/stop-conditions.js';
 import type { ArtifactHead } from '../../state/run-inspect.js';
 import { artifactNames } from '../../state/artifact-names.js';
 import type { Iteration } from '../../state/run-state.js';
-import { html, Section, type Html } from '../html.js';
+import { foldIndentation, html, Section, type Html } from '../html.js';
 import type { Links } from '../links.js';
 import type { ListedRun } from '../reader.js';
 import { directiveLine, displayUrl, runFigures } from '../run-view.js';
@@ -27,9 +27,10 @@ export interface RunPageTexts {
 
 /** A part of a page the live script can swap: an id and a signature of its markup. */
 export function section(id: string, body: Html, cls = ''): Section {
-  const sig = createHash('sha256').update(body.toString()).digest('hex').slice(0, 16);
+  const folded = foldIndentation(body);
+  const sig = createHash('sha256').update(folded.toString()).digest('hex').slice(0, 16);
   return new Section(
-    html`<section id="${id}" class="part ${cls}" data-sig="${sig}">${body}</section>`.toString(),
+    html`<section id="${id}" class="part ${cls}" data-sig="${sig}">${folded}</section>`.toString(),
     id,
     sig,
   );

@@ -1,6 +1,6 @@
 // The monitor's templates escape everything that is not their own markup.
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, html, joinHtml, trustedHtml } from '../../../src/monitor/html.js';
+import { escapeHtml, foldIndentation, html, joinHtml, trustedHtml } from '../../../src/monitor/html.js';
 
 const EVIL = `<script>alert("x")</script>&'`;
 
@@ -22,5 +22,17 @@ describe('html', () => {
 
   it('sanitises before escaping: escape sequences and controls go, bidi marks are shown', () => {
     expect(escapeHtml('a\u001b[31mred\u001b[0m\u0007b\u202ec')).toBe('aredb&lt;U+202E&gt;c');
+  });
+
+  it('folds the indentation between tags to one space, and never touches escaped text', () => {
+    const text = 'a >\n  < b\n\n  indented';
+    expect(
+      foldIndentation(
+        html`<ul>
+          <li>${text}</li>
+          <li>x</li>
+        </ul>`,
+      ).toString(),
+    ).toBe('<ul> <li>a &gt;\n  &lt; b\n\n  indented</li> <li>x</li> </ul>');
   });
 });
