@@ -5,8 +5,9 @@
 #   2. npm install -g . in a clone;
 #   3. npm install -g --install-links git+file://<clone> (a git URL).
 # Each installed CLI must print its version and help, run `doctor` (exit 0 or 3: a missing model server
-# or image is a finding, not a broken install), and speak of installing Docker, never of make targets,
-# when no engine answers. Needs the npm registry; uses the engine only for the doctor runs.
+# or image is a finding, not a broken install), speak of installing Docker, never of make targets,
+# when no engine answers, and write a `monitor --bundle` with its style sheets. Needs the npm
+# registry; uses the engine only for the doctor runs.
 # PACKAGE_CHECK=pack limits it to the first way (the quickest). HAMMER_ENGINE_LOCK names a lock file held
 # (flock) while doctor uses the engine, for machines whose engine is shared.
 set -euo pipefail
@@ -48,26 +49,35 @@ check_cli() {
   [ "$status" = 3 ] || fail "$2: doctor without an engine exited $status"
   grep -q 'install and start Docker' <<<"$out" || fail "$2: no Docker install hint without an engine: $out"
   if grep -Eq "make (engine|gvisor|images|build)" <<<"$out"; then fail "$2: an installed CLI names a make target: $out"; fi
-  echo "package-check: $2: hammer-box $("$bin" --version) installed and runs doctor"
+  # the monitor's assets ship with the package (monitor/, diff2html's style sheet from its dependency)
+  mkdir -p "$work/repo-$3"
+  HAMMER_STATE_KEY=package-check-state-key-0123456789abcdef "$bin" monitor --repo "$work/repo-$3" \
+    --bundle "$work/bundle-$3" >/dev/null 2>&1 || fail "$2: monitor --bundle failed"
+  for f in index.html assets/monitor.css assets/diff2html.min.css; do
+    [ -s "$work/bundle-$3/$f" ] || fail "$2: monitor --bundle wrote no $f"
+  done
+  echo "package-check: $2: hammer-box $("$bin" --version) installed, runs doctor and writes a monitor bundle"
 }
 
 if [[ ,$ways, == *,pack,* ]]; then
   clone pack
   (cd "$work/pack" && npm pack --silent --pack-destination "$work" >/dev/null)
   tgz=$(ls "$work"/hammer-box-*.tgz)
-  # what the tarball holds: the built CLI (no source maps), the runner, image contexts, configs, README, LICENSE
+  # what the tarball holds: the built CLI (no source maps), the runner, image contexts, configs, the
+  # monitor's style sheet and live script, README, LICENSE
   files=$(tar -tzf "$tgz" | sed 's#^package/##')
-  unexpected=$(grep -Ev '^(package\.json|README\.md|LICENSE|dist/.+\.js|runner/[^/]+\.sh|images/.+|configs/[^/]+\.toml)$' <<<"$files" || true)
+  unexpected=$(grep -Ev '^(package\.json|README\.md|LICENSE|dist/.+\.js|runner/[^/]+\.sh|images/.+|configs/[^/]+\.toml|monitor/[^/]+\.(css|js))$' <<<"$files" || true)
   [ -z "$unexpected" ] || fail "the tarball holds files the CLI does not need: $unexpected"
   grep -qx 'dist/cli/main.js' <<<"$files" || fail "the tarball has no dist/cli/main.js"
+  grep -qx 'monitor/live.js' <<<"$files" || fail "the tarball has no monitor/live.js"
   npm install -g --silent --prefix "$work/prefix-pack" "$tgz" >/dev/null
-  check_cli "$work/prefix-pack" "npm pack + install"
+  check_cli "$work/prefix-pack" "npm pack + install" pack
 fi
 
 if [[ ,$ways, == *,folder,* ]]; then
   clone folder
   (cd "$work/folder" && npm install -g --silent --prefix "$work/prefix-folder" . >/dev/null)
-  check_cli "$work/prefix-folder" "npm install -g ."
+  check_cli "$work/prefix-folder" "npm install -g ." folder
 fi
 
 if [[ ,$ways, == *,git,* ]]; then
@@ -75,5 +85,5 @@ if [[ ,$ways, == *,git,* ]]; then
   # --install-links: without it npm installs a git dependency that has a prepare script globally as a
   # link into its own temporary clone, which it then deletes (npm/cli#6984, npm/cli#8440)
   npm install -g --silent --install-links --prefix "$work/prefix-git" "git+file://$work/git" >/dev/null
-  check_cli "$work/prefix-git" "npm install -g <git url>"
+  check_cli "$work/prefix-git" "npm install -g <git url>" git
 fi
