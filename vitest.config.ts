@@ -36,10 +36,11 @@ export default defineConfig({
       {
         test: {
           name: 'browser',
-          // the monitor in headless Chromium (Debian's, installed by scripts/chromium.sh): one browser at a time
+          // the monitor in headless Chromium (Debian's, installed by scripts/chromium.sh): one browser at a
+          // time, in a group of its own after the others (a worker limit of its own needs one)
           include: ['test/browser/**/*.test.ts'],
           maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 3 },
           testTimeout: 60_000,
           hookTimeout: 120_000,
           globalSetup: ['./test/browser/global-setup.ts'],
