@@ -1,0 +1,298 @@
+// Steps 3 (from the vetted candidate) to 7 of an iteration, shared by both modes: whatever produced
+// the candidate (an answer's extracted edits, or a trajectory's submitted change), it is recorded,
+// judged by the path policy, checked against earlier patches and the syntax gate, then applied,
+// committed and tested in the sandbox with the host's workbench alongside.
+import { rejectionText, rungLabel, type Rung } from '../edits/index.js';
+import { commitMessage, type ApplyResult } from '../git/index.js';
+import { artifactNames } from '../state/artifact-names.js';
+import type { ExecResult } from '../sandbox/types.js';
+import type { Iteration, RunState, TestRecord } from '../state/run-state.js';
+import { updateIteration } from '../state/transitions.js';
+import type { Interpretation } from './interpret-answer.js';
+import { summarizePatch } from '../patch/patch-summary.js';
+import { toPatchFiles } from '../patch/validate-diff.js';
+import type { RunRecorder } from './phase-runner.js';
+import type { Prepared } from './prepare.js';
+import { assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
+import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
+import { renderTestLog } from '../report/test-log.js';
+import { toTestRecord } from './test-record.js';
+import { focusedRunStands, focusFor, withFocus } from './focus-tests.js';
+import { judgeExtracted } from '../patch/path-policy.js';
+import { gateCandidates } from './syntax-gate-run.js';
+import type { RunDeps, RunRequest } from './run-types.js';
+import { seenPatchHash, testPassed } from './stop-conditions.js';
+
+/** A vetted candidate with its apply ladder: an answer's extracted edits, or a trajectory's submitted change. */
+export type CandidatePatch = Extract<Interpretation, { kind: 'diff' }>;
+
+/** Record, judge, apply and test iteration n's candidate, through to the iteration's outcome. */
+export async function judgeCandidate(
+  rec: RunRecorder,
+  deps: RunDeps,
+  req: RunRequest,
+  prep: Prepared,
+  n: number,
+  interp: CandidatePatch,
+): Promise<Iteration> {
+  const { config } = req;
+  const signal = deps.signal;
+  const sig = signal ? { signal } : {};
+  const runId = rec.state.run_id;
+  const set = async (change: Partial<Omit<Iteration, 'n'>>): Promise<RunState> =>
+    rec.change((s, now) => updateIteration(s, n, change, now));
+  const patchArtifact = artifactNames.patch(n);
+  // on disk before the state that names it: the step waits for it, and so does every later state write
+  await rec.artifact(patchArtifact, interp.patch, { behind: true });
+  const files = toPatchFiles(interp.files);
+  const summary = summarizePatch(files);
+  // [policy]: edits to sensitive paths (CI configuration, .gitattributes, .gitmodules, package
+  // scripts) are refused, the model told why, unless allowed; when allowed they are flagged for review
+  const policy = await judgeExtracted({ files, patch: interp.patch }, config.policy, (paths) =>
+    readCurrent(prep, paths, signal),
+  );
+  if (policy.kind === 'refused') {
+    await set({
+      extraction: { kind: 'unusable', reason: policy.reason },
+      outcome: 'unusable',
+      summary: `no usable diff: ${policy.reason}`,
+    });
+    return finish(rec, n);
+  }
+  if (policy.kind === 'flagged') await set({ review: policy.review });
+  const patchRecord = {
+    hash: interp.hash,
+    artifact: patchArtifact,
+    files,
+    lines: interp.lines,
+    added: interp.added,
+    removed: interp.removed,
+  };
+  await set({
+    extraction: {
+      kind: 'diff',
+      lines: interp.lines,
+      files: files.length,
+      ...(interp.fixes.length ? { fixes: interp.fixes } : {}),
+    },
+    patch: patchRecord,
+  });
+  if (seenPatchHash(rec.state, interp.hash, n)) {
+    await set({ outcome: 'duplicate', summary: `repeated an earlier patch (${interp.hash.slice(0, 12)})` });
+    return finish(rec, n);
+  }
+  // the syntax gate ([edits] syntax_gate): candidates that add a syntax error are left out
+  const t0 = deps.now();
+  const gate =
+    interp.candidates.length === 0
+      ? null
+      : await gateCandidates(interp.candidates, prep.workbench, { enabled: config.edits.syntax_gate, ...sig });
+  const gateMs = deps.now().getTime() - t0.getTime();
+  if (gate !== null) await set({ syntax_gate: gate.record });
+  const failures = gate?.failure ? [...interp.failures, gate.failure] : interp.failures;
+  if (gate === null || gate.kept.length === 0) {
+    // nothing the host built can apply (a SEARCH not found, hunks not placed, every candidate
+    // adds a syntax error): no exec needed
+    const message = rejectionText(failures, null);
+    rec.change((s, now) =>
+      updateIteration(
+        s,
+        n,
+        { validation: { ok: false, message }, outcome: 'rejected', summary: `patch rejected: ${firstLine(message)}` },
+        now,
+      ),
+    );
+    await rec.recordPhase('validate', n, t0, gateMs, 'failed');
+    return finish(rec, n);
+  }
+
+  // 4-6. validate, apply, test: one exec in the sandbox tries the ladder's candidates in order
+  // (check, apply and commit the first that passes, tests). The host applies the first candidate
+  // in its workbench at once, alongside; if the sandbox says another one passed, the host drops
+  // that commit and applies the one the sandbox took, while the tests run
+  const candidates = gate.kept.slice(0, MAX_STEP_CANDIDATES);
+  const before = { commit: prep.workbench.head(), tree: prep.workbench.tree() };
+  const applyOnHost = (k: number): Promise<ApplyResult> => {
+    const c = candidates[k]!;
+    // dated by the iteration's start, so resume replays it into the very same commit
+    const run = prep.workbench.applyPatch(c.patch, {
+      iteration: n,
+      summary,
+      flags: c.flags,
+      date: iterationDate(rec.state, n),
+      ...sig,
+    });
+    run.catch(() => undefined); // awaited below; never an unhandled rejection if the step throws first
+    return run;
+  };
+  const first = applyOnHost(0);
+  let other: Promise<ApplyResult> | undefined;
+  const applyInstead = (k: number): Promise<ApplyResult> => {
+    other ??= first.then(
+      (r) => {
+        if (r.ok) prep.workbench.resetHead(before.commit, before.tree);
+        return applyOnHost(k);
+      },
+      () => applyOnHost(k),
+    );
+    other.catch(() => undefined);
+    return other;
+  };
+  // the next prompt's listing and diff are made while the sandbox commits and tests (kept by the
+  // workbench, by commit): the head they are of is known once the sandbox took a candidate
+  const warmNext = (r: ApplyResult): void => {
+    if (!r.ok) return;
+    prep.workbench.listTree(r.commit, { maxEntries: PROMPT_TREE_ENTRIES }).catch(() => undefined);
+    prep.workbench.diff(prep.workbench.baseCommit, r.commit).catch(() => undefined);
+  };
+  // failing tests first: the tests the last run named, when its runner can be filtered
+  const focus = focusFor(rec.state, req.testCommand, config.tools.focus);
+  const onTestOutput = (stream: 'stdout' | 'stderr', chunk: Buffer): void =>
+    deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') });
+  await rec.flush();
+  const inSandbox = await prep.repo.step(
+    prep.sandboxHead,
+    `iter-${String(n).padStart(2, '0')}.patch`,
+    candidates,
+    commitMessage(n, summary),
+    { command: focus?.command ?? req.testCommand, timeoutMs: config.tools.test_timeout * 1000, onOutput: onTestOutput },
+    { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)).then(warmNext, () => undefined) },
+  );
+  const onHost: ApplyResult | null =
+    inSandbox.kind === 'applied' ? await (inSandbox.candidate === 0 ? first : applyInstead(inSandbox.candidate)) : null;
+  if (inSandbox.kind === 'rejected' || onHost === null || !onHost.ok) {
+    // whichever side took a patch drops it: the workbench here, the sandbox at its next reset
+    if (inSandbox.kind === 'rejected' && (await first).ok) prep.workbench.resetHead(before.commit, before.tree);
+    const message =
+      inSandbox.kind === 'rejected'
+        ? rejectionText(failures, inSandbox.messages.find((m) => m !== '') ?? inSandbox.message)
+        : `the host's git refused the patch the sandbox applied: ${onHost && !onHost.ok ? onHost.message : 'no result'}`;
+    rec.change((s, now) =>
+      updateIteration(
+        s,
+        n,
+        { validation: { ok: false, message }, outcome: 'rejected', summary: `patch rejected: ${firstLine(message)}` },
+        now,
+      ),
+    );
+    await rec.recordPhase('validate', n, t0, gateMs + inSandbox.validateMs, 'failed');
+    return finish(rec, n);
+  }
+  const chosen = candidates[inSandbox.candidate]!;
+  let appliedArtifact: string | undefined;
+  if (chosen.patch !== interp.patch) {
+    appliedArtifact = `iter-${String(n).padStart(2, '0')}.applied.patch`;
+    await deps.store.writeArtifact(runId, appliedArtifact, chosen.patch);
+  }
+  rec.change((s, now) =>
+    updateIteration(
+      s,
+      n,
+      {
+        patch: { ...patchRecord, rung: chosen.rung, ...(appliedArtifact ? { applied_artifact: appliedArtifact } : {}) },
+      },
+      now,
+    ),
+  );
+  if (prep.treesComparable) assertSameTree(onHost.tree, inSandbox.tree, n);
+  prep.sandboxHead = inSandbox.commit;
+  const testName = artifactNames.testLog(n);
+  const recordOf = (result: ExecResult, command: string): TestRecord =>
+    toTestRecord(result, {
+      command,
+      artifact: testName,
+      headLines: config.prompt.output_head_lines,
+      tailLines: config.prompt.output_tail_lines,
+      failureLines: config.prompt.output_failure_lines,
+      maxFailures: config.prompt.output_max_failures,
+    });
+  let test = recordOf(inSandbox.test, focus?.command ?? req.testCommand);
+  let testLog = renderTestLog(test.command, inSandbox.test);
+  let testMs = inSandbox.test.durationMs;
+  if (focus) {
+    if (focusedRunStands(test)) test = { ...test, scope: 'focused' };
+    else {
+      // the focused tests pass (or named nothing): the whole suite decides
+      const full = await prep.repo.test(req.testCommand, config.tools.test_timeout * 1000, onTestOutput, signal);
+      test = withFocus(recordOf(full, req.testCommand), test);
+      testLog = `${testLog}\n${renderTestLog(req.testCommand, full)}`;
+      testMs += full.durationMs;
+    }
+  }
+  await rec.artifact(testName, testLog, { behind: true });
+  // validate, apply and test all ended when the one exec returned: record them and write once,
+  // while update_state goes on (a run killed before the write lands resumes from the answer, the
+  // same as one killed as the step's results came back)
+  rec.change((s, now) =>
+    updateIteration(s, n, { validation: { ok: true }, apply: { commit: onHost.commit, tree: onHost.tree }, test }, now),
+  );
+  await rec.recordPhases(
+    n,
+    [
+      { phase: 'validate', startedAt: t0, durationMs: gateMs + inSandbox.validateMs },
+      {
+        phase: 'apply',
+        startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs),
+        durationMs: inSandbox.applyMs,
+      },
+      {
+        phase: 'test',
+        startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs + inSandbox.applyMs),
+        durationMs: testMs,
+      },
+    ],
+    { behind: true },
+  );
+
+  // 7. update state: written while the next iteration starts (the next write waits for it); a run
+  // killed before it lands resumes as one killed as update_state began
+  await rec.phase(
+    'update_state',
+    n,
+    async () =>
+      rec.change((s, now) =>
+        updateIteration(
+          s,
+          n,
+          {
+            outcome: 'applied',
+            summary: `${summary}${rungNote(chosen.rung)}; ${test.scope === 'focused' ? 'the failing tests, run first,' : 'tests'} ${testPassed(test) ? 'pass' : test.timed_out ? 'timed out' : `fail (exit ${test.exit_code})`}`,
+          },
+          now,
+        ),
+      ),
+    { write: 'behind' },
+  );
+  return rec.state.iterations.at(-1)!;
+}
+
+/** Record the iteration's last phase (nothing more to do) and return it. */
+export async function finish(rec: RunRecorder, n: number): Promise<Iteration> {
+  await rec.phase('update_state', n, async () => undefined, { write: 'behind' });
+  return rec.state.iterations.at(-1)!;
+}
+
+/** " (applied: hunks relocated by their context)" for any rung but the first. */
+function rungNote(rung: Rung): string {
+  return rung === 'as_is' ? '' : ` (applied: ${rungLabel(rung)})`;
+}
+
+/** The current text of repo paths at the workbench head (the sandbox's tree too), for the path policy. */
+async function readCurrent(prep: Prepared, paths: string[], signal?: AbortSignal): Promise<Map<string, string>> {
+  const read = await prep.workbench.readFiles(prep.workbench.head(), paths, {
+    maxBytesPerFile: 1024 * 1024,
+    ...(signal ? { signal } : {}),
+  });
+  // a file cut short is passed on as is: it does not parse, so the policy treats it as changed
+  return new Map(read.files.map((f) => [f.path, f.content]));
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n').find((l) => l.trim() !== '') ?? text).trim().slice(0, 200);
+}
+
+/** The date an iteration's commit carries: when the iteration started (resume reproduces the commit). */
+export function iterationDate(state: RunState, n: number): Date {
+  const started = state.iterations.find((it) => it.n === n)?.started_at;
+  return started === undefined ? new Date() : new Date(started);
+}
