@@ -25,6 +25,17 @@
 #   tree                          HEAD's tree and commit
 #   reset [<commit>]              git reset --hard <commit or HEAD> && git clean -ffdx; empties the
 #                                 tests' TMPDIR (.git/hammer-tmp)
+#   candidate <commit>            the work tree's change against <commit> (agent mode's submit): every
+#                                 file git would add (the repository's ignores and a fixed list of
+#                                 build and cache outputs left out), staged into a scratch index read
+#                                 from <commit>, written as `git diff --binary --full-index` to
+#                                 .git/hammer/candidate.patch; the result says its size ("bytes").
+#                                 HEAD, the index and the tree are left as they are
+#   inspect <path>                what a workspace-relative path is, for the host's editor: "link":true
+#                                 when any component is a symlink (then nothing more), "blocked":true
+#                                 when a component above it is not a directory, else "exists", and for
+#                                 a regular file "regular":true, its permission bits ("mode", octal
+#                                 digits) and "size". Paths into .git are refused
 #   step <head> <tree-state> <name> <message> <timeout-s> <command> <flags> <patch> [<flags> <patch>]...
 #                                 one loop iteration in one exec: kill leftover processes (and wait until
 #                                 they are gone), reset to <head> (skipped when <tree-state> is
@@ -524,8 +535,74 @@ op_reset() {
   result 0 commit "$h_commit" tree "$h_tree"
 }
 
+# Untracked build and cache outputs the toolchains' tools write into the tree, never part of a
+# candidate (the repository's own ignores apply too).
+CANDIDATE_EXCLUDES='__pycache__/
+*.py[cod]
+.pytest_cache/
+.mypy_cache/
+.ruff_cache/
+.hypothesis/
+.tox/
+.nox/
+.coverage
+*.egg-info/
+node_modules/
+/target/'
+
+op_candidate() {
+  if [ $# -ne 1 ] || ! is_hash "$1"; then
+    say "usage: candidate <commit>"
+    result 2
+  fi
+  c_index="$GIT_DIR/hammer/candidate.index"
+  c_patch="$GIT_DIR/hammer/candidate.patch"
+  c_exclude="$GIT_DIR/hammer/candidate.exclude"
+  rm -rf -- "$c_index" "$c_patch" "$c_exclude" 2>/dev/null
+  printf '%s\n' "$CANDIDATE_EXCLUDES" >"$c_exclude" || result 1
+  # a scratch index read from the commit: whatever the work tree's commands did to .git/index, HEAD
+  # or the refs, the change is the work tree's against exactly that commit
+  GIT_INDEX_FILE=$c_index g -c "core.excludesFile=$c_exclude" read-tree "$1" || result 1
+  GIT_INDEX_FILE=$c_index g -c "core.excludesFile=$c_exclude" add -A || result 1
+  GIT_INDEX_FILE=$c_index g -c diff.relative=false diff --cached --binary --full-index --no-color --no-ext-diff \
+    --no-textconv --no-renames --src-prefix=a/ --dst-prefix=b/ -U3 --inter-hunk-context=0 \
+    --diff-algorithm=myers -O/dev/null "$1" -- >"$c_patch" || result 1
+  rm -f -- "$c_index"
+  c_bytes=$(wc -c <"$c_patch") || result 1
+  c_bytes=${c_bytes##* }
+  result 0 bytes "$c_bytes"
+}
+
+op_inspect() {
+  if [ $# -ne 1 ]; then
+    say "usage: inspect <workspace-relative path>"
+    result 2
+  fi
+  case "/$1/" in
+    // | *//* | */./* | */../* | /.git/*)
+      say "inspect: not a plain relative path outside .git"
+      result 2
+      ;;
+  esac
+  i_rest=$1
+  i_at=$ws
+  while :; do
+    i_part=${i_rest%%/*}
+    i_at="$i_at/$i_part"
+    [ -L "$i_at" ] && result 0 link true
+    [ "$i_part" = "$i_rest" ] && break
+    i_rest=${i_rest#*/}
+    [ -e "$i_at" ] || result 0 link false exists false
+    [ -d "$i_at" ] || result 0 link false blocked true exists false
+  done
+  [ -e "$i_at" ] || result 0 link false exists false
+  [ -f "$i_at" ] || result 0 link false exists true regular false
+  i_stat=$(stat -c '%a %s' -- "$i_at") || result 1
+  result 0 link false exists true regular true mode "${i_stat% *}" size "${i_stat#* }"
+}
+
 case $op in
-  init | apply-check | apply | commit | test | diff | status | tree | reset | step) op_name=$op ;;
+  init | apply-check | apply | commit | test | diff | status | tree | reset | step | candidate | inspect) op_name=$op ;;
   *)
     op_name=unknown
     say "unknown op"
@@ -559,4 +636,6 @@ case $op in
   tree) op_tree ;;
   reset) op_reset "$@" ;;
   step) op_step "$@" ;;
+  candidate) op_candidate "$@" ;;
+  inspect) op_inspect "$@" ;;
 esac

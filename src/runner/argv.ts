@@ -14,6 +14,8 @@ export const RUNNER_OPS = [
   'tree',
   'reset',
   'step',
+  'candidate',
+  'inspect',
 ] as const;
 
 /** One runner op name. */

@@ -24,6 +24,17 @@ export const runnerResultSchema = z.strictObject({
   candidate: z.number().int().min(1).max(64).optional(),
   /** `test`, `step`: every process the tests left is gone (false: some outlived the runner's wait). */
   settled: z.boolean().optional(),
+  /** `candidate`: the size of .git/hammer/candidate.patch in bytes. */
+  bytes: z.number().int().min(0).optional(),
+  /** `inspect`: a component of the path is a symlink. */
+  link: z.boolean().optional(),
+  /** `inspect`: a component above the path is not a directory. */
+  blocked: z.boolean().optional(),
+  /** `inspect`: the path exists; it is a regular file; its permission bits (octal digits, e.g. 755); its size. */
+  exists: z.boolean().optional(),
+  regular: z.boolean().optional(),
+  mode: z.number().int().min(0).max(7777).optional(),
+  size: z.number().int().min(0).optional(),
   /** The runner could not start a process: every pid of the sandbox's limit was taken. */
   fork: z.literal(false).optional(),
 });
