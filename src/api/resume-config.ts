@@ -6,7 +6,13 @@
 // prompt settings, each limit no higher than the current configuration allows.
 import { z } from 'zod';
 import { resolveConfig, type ResolvedConfig, type ResolveOptions } from '../config/resolve.js';
-import { type Config, EditsConfigSchema, LoopConfigSchema, PromptConfigSchema } from '../config/schema.js';
+import {
+  AgentConfigSchema,
+  type Config,
+  EditsConfigSchema,
+  LoopConfigSchema,
+  PromptConfigSchema,
+} from '../config/schema.js';
 import { givenOverrides, type ModelOverrides } from '../loop/resume.js';
 import type { RunState } from '../state/run-state.js';
 
@@ -26,13 +32,14 @@ const RecordedSchema = z.object({
   edits: EditsConfigSchema.partial().optional(),
   loop: LoopConfigSchema.partial().optional(),
   prompt: PromptConfigSchema.partial().optional(),
+  agent: AgentConfigSchema.partial().optional(),
 });
 
 /**
  * `current` with the reproducibility keys of a recorded config (pure): the toolchain, the test
  * command, the edit format and strictness, a replay run's answers (unless `modelGiven`: a model
- * named for this resume is called instead), and the loop and prompt numbers, each no higher than
- * `current`'s. Returns the config and the keys taken.
+ * named for this resume is called instead), the loop mode, and the loop, prompt and agent numbers,
+ * each no higher than `current`'s. Returns the config and the keys taken.
  */
 export function applyRecorded(
   current: Config,
@@ -71,12 +78,17 @@ export function applyRecorded(
       config.model.replay_run = run;
     });
   }
-  for (const table of ['loop', 'prompt'] as const) {
-    const rec = r[table] as Record<string, number | undefined> | undefined;
-    const cur = config[table] as Record<string, number>;
+  // how the run made its candidates: a replayed agent run plays its trajectories back as one
+  if (r.loop?.mode !== undefined) {
+    const mode = r.loop.mode;
+    take('loop.mode', () => (config.loop.mode = mode));
+  }
+  for (const table of ['loop', 'prompt', 'agent'] as const) {
+    const rec = r[table] as Record<string, unknown> | undefined;
+    const cur = config[table] as Record<string, unknown>;
     for (const [name, value] of Object.entries(rec ?? {})) {
       const now = cur[name];
-      if (value === undefined || now === undefined || value >= now) continue;
+      if (typeof value !== 'number' || typeof now !== 'number' || value >= now) continue;
       take(`${table}.${name}`, () => (cur[name] = value));
     }
   }

@@ -10,6 +10,7 @@ export interface ConfigFlags {
   testTimeout?: number;
   maxIterations?: number;
   maxDiffLines?: number;
+  mode?: string;
   provider?: string;
   model?: string;
   llmUrl?: string;
@@ -33,6 +34,7 @@ export function flagsToConfig(f: ConfigFlags): Record<string, Record<string, unk
   set('tools', 'test_timeout', f.testTimeout);
   set('loop', 'max_iterations', f.maxIterations);
   set('loop', 'max_diff_lines', f.maxDiffLines);
+  set('loop', 'mode', f.mode);
   set('model', 'provider', f.provider);
   set('model', 'name', f.model);
   set('model', 'url', f.llmUrl);

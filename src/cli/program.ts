@@ -53,6 +53,12 @@ export function buildProgram(version: string): Command {
     .option('--test-timeout <seconds>', 'wall-clock limit of one test run (default: 300)', parseNumber)
     .option('--max-iterations <n>', 'stop after this many model answers (default: 10)', parseNumber)
     .option('--max-diff-lines <n>', 'refuse patches longer than this (default: 500)', parseNumber)
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        'diff: the model answers each iteration with a diff; agent: it works in the sandbox with a shell and an editor, then submits (default: diff)',
+      ).choices(['diff', 'agent']),
+    )
     .option('--keep-empty-branch', 'make the branch even when no patch was applied (default: no branch then)');
   modelOptions(run)
     .option('--config <file>', 'a TOML config file (see configs/default.toml)')

@@ -69,12 +69,37 @@ export const ModelConfigSchema = z.strictObject({
   tools: z.enum(['auto', 'off']).default('auto'),
 });
 
+/** The ways an iteration makes its candidate. */
+export const LOOP_MODES = ['diff', 'agent'] as const;
+export type LoopMode = (typeof LOOP_MODES)[number];
+
 export const LoopConfigSchema = z.strictObject({
   max_iterations: z.number().int().min(1).max(1000),
   max_diff_lines: z.number().int().min(1),
   max_unusable_answers: z.number().int().min(1),
   /** Requests to see more (files, line ranges, searches) the model may make in one iteration before it must answer. */
   max_asks: z.number().int().min(0).max(20).default(3),
+  /** How an iteration makes its candidate: one diff answer, or an agent's trajectory of tool calls in the sandbox. */
+  mode: z.enum(LOOP_MODES).default('diff'),
+});
+
+/** Agent mode's bounds (`[agent]`): each trajectory ends at the first one reached. */
+export const AgentConfigSchema = z.strictObject({
+  /** Tool calls in one iteration's trajectory. */
+  max_steps: z.number().int().min(1).max(1000).default(40),
+  /** Tool calls in the whole run, over every trajectory. */
+  max_run_steps: z.number().int().min(1).max(10_000).default(150),
+  /** Wall time of one trajectory, in seconds (the model's answers and the commands together). */
+  max_seconds: seconds.default(1800),
+  /** Tokens of one trajectory (prompt and completion of every request, as the server counted them). */
+  max_tokens: z.number().int().min(1000).default(2_000_000),
+  /** Tokens the conversation sent with each request may take before old observations are elided. */
+  history_tokens: z.number().int().min(2000).default(24_000),
+  /** Seconds one bash command may run before its whole process tree is killed. */
+  command_timeout: seconds.default(120),
+  /** Lines and characters of one observation the model sees (the head and the tail are kept). */
+  observation_lines: z.number().int().min(10).default(200),
+  observation_chars: z.number().int().min(500).default(12_000),
 });
 
 export const EditsConfigSchema = z.strictObject({
@@ -181,8 +206,10 @@ export const ConfigSchema = z.strictObject({
   git: GitConfigSchema,
   state: StateConfigSchema,
   policy: PolicyConfigSchema.prefault({}),
+  agent: AgentConfigSchema.prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;
 export type SandboxConfig = Config['sandbox'];
 export type ModelConfig = Config['model'];
+export type AgentConfig = Config['agent'];
