@@ -7,6 +7,8 @@ export interface RecordedAnswer {
   text: string;
   finishReason?: string;
   toolCalls?: ToolCall[];
+  /** The agent trajectory this answer belongs to ended after it, for this reason (see GenerateResult). */
+  trajectoryEnd?: string;
 }
 
 /** A provider that answers each request with the next of `answers`, with the finish reason recorded for it. */
@@ -43,6 +45,7 @@ export function createReplayProvider(
         attempts: 1,
         ...(next.finishReason === undefined ? {} : { finishReason: next.finishReason }),
         ...(next.toolCalls === undefined || next.toolCalls.length === 0 ? {} : { toolCalls: next.toolCalls }),
+        ...(next.trajectoryEnd === undefined ? {} : { trajectoryEnd: next.trajectoryEnd }),
       };
     },
     check: async (opts = {}) => {

@@ -64,6 +64,11 @@ export interface GenerateResult {
   toolCalls?: ToolCall[];
   /** Set when tools were offered and the server refused them: why (the answer came without tools). */
   toolsRefused?: string;
+  /**
+   * Replay only: the recorded agent trajectory ended after this answer, for this reason (a bound
+   * such as wall time that a replay cannot meet the same way), so the replayed one ends there too.
+   */
+  trajectoryEnd?: string;
 }
 
 /** What `doctor` learns about the model server. */

@@ -14,6 +14,12 @@ export const artifactNames = {
   askToolCalls: (n: number, k: number): string => `${iter(n)}-ask-${k}-tool-calls.json`,
   /** What the runtime answered to that request (sent to the model as the next user message). */
   askReply: (n: number, k: number): string => `${iter(n)}-ask-${k}-reply.md`,
+  /** Agent mode: the k-th answer of iteration n's trajectory, byte for byte (replay plays these back in order). */
+  turnAnswer: (n: number, k: number): string => `${iter(n)}-turn-${k}-answer.md`,
+  /** The native tool calls of that answer, as JSON (replayed with it). */
+  turnToolCalls: (n: number, k: number): string => `${iter(n)}-turn-${k}-tool-calls.json`,
+  /** Agent mode: iteration n's whole trajectory, readable: the messages sent, every answer, every observation. */
+  trajectory: (n: number): string => `${iter(n)}-trajectory.md`,
   /** The normalised patch extracted from iteration n's answer. */
   patch: (n: number): string => `${iter(n)}.patch`,
   /** The test run's log after iteration n's patch. */

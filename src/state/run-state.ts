@@ -18,6 +18,7 @@ export const EXIT_REASONS = [
   'max_iterations',
   'duplicate_patch',
   'no_usable_diff',
+  'max_steps',
   'error',
   'interrupted',
 ] as const;
@@ -186,6 +187,83 @@ export const AskRecordSchema = z.strictObject({
 });
 export type AskRecord = z.infer<typeof AskRecordSchema>;
 
+/** How an agent trajectory ended: submitted, or at a bound (its change so far is judged all the same). */
+export const TRAJECTORY_ENDS = [
+  'submitted',
+  'max_steps',
+  'max_run_steps',
+  'max_seconds',
+  'max_tokens',
+  'stuck',
+  'malformed',
+] as const;
+export type TrajectoryEnd = (typeof TRAJECTORY_ENDS)[number];
+
+/** The most characters of a step's action and observation the state keeps (the trajectory artifact has them whole). */
+export const STEP_ACTION_CHARS = 2000;
+export const STEP_OBSERVATION_CHARS = 4000;
+
+/** One model request of a trajectory: its answer as recorded (replay plays it back), counts and timing. */
+export const AgentTurnSchema = z.strictObject({
+  k: z.number().int().min(1),
+  /** The answer's text, byte for byte. */
+  answer_artifact: ArtifactNameSchema,
+  /** Its native tool calls (JSON: id, name, arguments as sent), when it made any. */
+  tool_calls_artifact: ArtifactNameSchema.optional(),
+  model: z.string(),
+  prompt_tokens: count.optional(),
+  completion_tokens: count.optional(),
+  duration_ms: ms,
+  finish_reason: z.string().max(64).optional(),
+  /** What the turn came to: tool calls, a call that could not be used, or no call at all. */
+  parsed: z.enum(['actions', 'malformed', 'none']),
+  /** Characters of the messages sent, and how many of them the previous request of this trajectory sent first. */
+  prompt_chars: count,
+  shared_prefix_chars: count.optional(),
+  /** Old observations shown elided in this request (`(N lines of output omitted)`). */
+  elided: count.optional(),
+});
+export type AgentTurn = z.infer<typeof AgentTurnSchema>;
+
+/** One tool call of a trajectory, executed. */
+export const AgentStepSchema = z.strictObject({
+  k: z.number().int().min(1),
+  /** The turn whose answer made the call. */
+  turn: z.number().int().min(1),
+  tool: z.enum(['bash', 'edit', 'submit']),
+  /** The call in one line: the command, or the editor command and path (cut to STEP_ACTION_CHARS). */
+  action: z.string().max(STEP_ACTION_CHARS),
+  /** How the call came: a native tool call, qwen3-coder's XML, a fenced block, JSON in the text. */
+  shape: z.enum(['native', 'qwen-xml', 'fenced', 'json']),
+  /** An edit's path, relative to the repository. */
+  path: z.string().max(4096).optional(),
+  /** ok; failed (a non-zero exit, a timeout, an editor error); refused (a gate said no: nothing was written). */
+  outcome: z.enum(['ok', 'failed', 'refused']),
+  exit_code: z.number().int().optional(),
+  timed_out: z.boolean().optional(),
+  /** What the model was shown (cut to STEP_OBSERVATION_CHARS), and its whole length. */
+  observation: z.string().max(STEP_OBSERVATION_CHARS + 100),
+  observation_chars: count,
+  started_at: timestamp,
+  duration_ms: ms,
+  /** The command's own time in the sandbox (bash), of duration_ms. */
+  command_ms: ms.optional(),
+});
+export type AgentStep = z.infer<typeof AgentStepSchema>;
+
+/** An agent iteration's trajectory: every model turn and tool call, and how it ended. */
+export const TrajectorySchema = z.strictObject({
+  /** The whole conversation, readable (iter-NN-trajectory.md). */
+  artifact: ArtifactNameSchema,
+  turns: z.array(AgentTurnSchema),
+  steps: z.array(AgentStepSchema),
+  /** The stuck patterns the model was nudged about, in order. */
+  nudges: z.array(z.string().max(64)).optional(),
+  /** Null while it runs. */
+  end: z.strictObject({ reason: z.enum(TRAJECTORY_ENDS), detail: z.string().max(500) }).nullable(),
+});
+export type Trajectory = z.infer<typeof TrajectorySchema>;
+
 /** One turn of the loop. Fields are null until their phase has run (or when it was skipped). */
 export const IterationSchema = z.strictObject({
   n: z.number().int().min(1),
@@ -215,6 +293,8 @@ export const IterationSchema = z.strictObject({
     .nullable(),
   /** The model's requests to see more before its answer, in order (absent when it made none). */
   asks: z.array(AskRecordSchema).optional(),
+  /** Agent mode: the trajectory that made the candidate (absent in diff mode). */
+  trajectory: TrajectorySchema.optional(),
   extraction: z
     .strictObject({
       kind: z.enum(['diff', 'no_changes', 'unusable']),

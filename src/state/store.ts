@@ -33,6 +33,15 @@ export interface RunStoreOptions {
   key: StateKey;
 }
 
+/** A recorded model answer as replay plays it back (see readReplayAnswers and readTurnAnswers). */
+export interface RecordedTurnAnswer {
+  text: string;
+  finishReason?: string;
+  toolCalls?: RecordedToolCall[];
+  /** The agent trajectory ended after this answer, at this bound. */
+  trajectoryEnd?: string;
+}
+
 /** A state file list() could not read, and why. */
 export interface SkippedStateFile {
   file: string;
@@ -249,11 +258,9 @@ export class RunStore {
    * The model answers recorded by a run, in iteration order, with the server's finish reason when
    * it was recorded: what `hammer-box replay <run_id>` plays back.
    */
-  async readReplayAnswers(
-    runId: string,
-  ): Promise<{ text: string; finishReason?: string; toolCalls?: RecordedToolCall[] }[]> {
+  async readReplayAnswers(runId: string): Promise<RecordedTurnAnswer[]> {
     const state = await this.read(runId);
-    const answers: { text: string; finishReason?: string; toolCalls?: RecordedToolCall[] }[] = [];
+    const answers: RecordedTurnAnswer[] = [];
     for (const it of [...state.iterations].sort((a, b) => a.n - b.n)) {
       // the answers that asked to see more came before the iteration's answer, with their tool calls
       for (const ask of it.asks ?? []) {
@@ -265,11 +272,36 @@ export class RunStore {
           answers.push({ text, toolCalls });
         }
       }
+      answers.push(...(await this.readTurnAnswers(runId, it)));
       if (it.answer === null) continue;
       const text = await this.readArtifact(runId, it.answer.artifact);
       answers.push(it.answer.finish_reason === undefined ? { text } : { text, finishReason: it.answer.finish_reason });
     }
     return answers;
+  }
+
+  /**
+   * An agent iteration's recorded answers, in order, each with its tool calls and finish reason; the
+   * last carries how the trajectory ended when a bound (not a submit) ended it, so a replay or a
+   * resume ends there too.
+   */
+  async readTurnAnswers(runId: string, it: Iteration): Promise<RecordedTurnAnswer[]> {
+    const turns = it.trajectory?.turns ?? [];
+    const out: RecordedTurnAnswer[] = [];
+    for (const [i, turn] of turns.entries()) {
+      const text = await this.readArtifact(runId, turn.answer_artifact);
+      const calls = turn.tool_calls_artifact;
+      const end = i === turns.length - 1 ? it.trajectory?.end : null;
+      out.push({
+        text,
+        ...(calls === undefined
+          ? {}
+          : { toolCalls: parseToolCallsArtifact(await this.readArtifact(runId, calls), `${runId}/${calls}`) }),
+        ...(turn.finish_reason === undefined ? {} : { finishReason: turn.finish_reason }),
+        ...(end && end.reason !== 'submitted' ? { trajectoryEnd: end.reason } : {}),
+      });
+    }
+    return out;
   }
 
   /**
