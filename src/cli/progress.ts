@@ -61,6 +61,14 @@ export function progressRenderer(
         break;
       case 'test_output':
         break;
+      case 'agent_step': {
+        const how = e.exit_code === null ? e.outcome : `exit ${e.exit_code}`;
+        const action = sanitizeLine(e.action);
+        print(
+          `  iteration ${e.iteration} step ${e.step}: ${e.tool} ${action.length > 80 ? `${action.slice(0, 79)}…` : action} → ${how} (${(e.duration_ms / 1000).toFixed(1)}s; ${e.tokens} tokens)`,
+        );
+        break;
+      }
       case 'iteration_finished':
         print(`  iteration ${e.iteration}: ${e.outcome} - ${sanitizeLine(e.summary)}`);
         break;

@@ -6,6 +6,7 @@ import { formatDuration } from '../report/markdown.js';
 import { prTitle } from '../report/pr-title.js';
 import { sanitizeLine } from '../report/sanitize.js';
 import { shellWord } from '../report/shell-word.js';
+import { iterationTokens } from '../report/trajectory-summary.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
 
 /** Tokens the model read and wrote over the whole run (answers that reported them). */
@@ -13,8 +14,9 @@ export function tokenTotals(state: RunState): { in: number; out: number } {
   let tin = 0;
   let tout = 0;
   for (const it of state.iterations) {
-    tin += it.answer?.prompt_tokens ?? 0;
-    tout += it.answer?.completion_tokens ?? 0;
+    const t = iterationTokens(it);
+    tin += t.in;
+    tout += t.out;
   }
   return { in: tin, out: tout };
 }

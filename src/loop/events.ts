@@ -29,6 +29,21 @@ export type LoopEvent =
     }
   | { type: 'model_progress'; run_id: string; iteration: number; tokens: number; tps: number; elapsed_ms: number }
   | { type: 'test_output'; run_id: string; iteration: number | null; stream: 'stdout' | 'stderr'; chunk: string }
+  /** Agent mode: one tool call of the iteration's trajectory ran; `tokens`: the trajectory's so far. */
+  | {
+      type: 'agent_step';
+      run_id: string;
+      at: string;
+      iteration: number;
+      step: number;
+      tool: 'bash' | 'edit' | 'submit';
+      /** The call in one line (untrusted: sanitise before a terminal). */
+      action: string;
+      outcome: 'ok' | 'failed' | 'refused';
+      exit_code: number | null;
+      duration_ms: number;
+      tokens: number;
+    }
   | {
       type: 'iteration_finished';
       run_id: string;

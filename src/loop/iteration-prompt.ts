@@ -6,7 +6,8 @@ import { workbenchSource } from './context-source.js';
 import type { RunRecorder } from './phase-runner.js';
 import type { Prepared } from './prepare.js';
 import { PROMPT_TREE_ENTRIES } from './prepare.js';
-import { buildPrompt, type BuiltPrompt } from './prompt.js';
+import { buildAgentPrompt, type AgentPromptOptions } from './agent/prompt.js';
+import { buildPrompt, type BuiltPrompt, type PromptInput } from './prompt.js';
 import type { RunDeps, RunRequest } from './run-types.js';
 import { lastRejectedIteration, stabilitySignal } from './signal.js';
 import { latestTest, testPassed } from './stop-conditions.js';
@@ -21,6 +22,53 @@ export async function promptFor(
   signal?: AbortSignal,
   shown?: ReadFilesResult[],
 ): Promise<{ prompt: BuiltPrompt; context: ContextResult }> {
+  const { config } = req;
+  const { input, context } = await promptInputs(state, req, prep, store, n, config.prompt.budget_chars, signal);
+  // files read whole at this head are reused to place the answer's edits
+  shown?.push({
+    files: context.read
+      .filter((t) => !t.truncated)
+      .map((t) => ({ path: t.path, content: t.text, bytes: Buffer.byteLength(t.text), truncated: false })),
+    skipped: [],
+  });
+  const prompt = buildPrompt({
+    ...input,
+    maxDiffLines: config.loop.max_diff_lines,
+    editFormat: config.model.edit_format,
+    strict: config.edits.strict,
+    maxAsks: config.loop.max_asks,
+  });
+  return { prompt, context };
+}
+
+/** Agent mode's prompt of iteration n: the directive, an orientation (the tree and the map, no files) and where the loop stands. */
+export async function agentPromptFor(
+  state: RunState,
+  req: RunRequest,
+  prep: Prepared,
+  store: RunDeps['store'],
+  n: number,
+  opts: AgentPromptOptions,
+  signal?: AbortSignal,
+): Promise<{ prompt: BuiltPrompt; context: ContextResult }> {
+  // no files are shown (the model reads them itself): the map is the orientation
+  const { input, context } = await promptInputs(state, req, prep, store, n, 0, signal);
+  return { prompt: buildAgentPrompt(input, opts), context };
+}
+
+/** What both modes' prompts are built from: the head's tree, the diff so far, the context, the last test and rejection. */
+async function promptInputs(
+  state: RunState,
+  req: RunRequest,
+  prep: Prepared,
+  store: RunDeps['store'],
+  n: number,
+  budgetChars: number,
+  signal?: AbortSignal,
+): Promise<{
+  input: Omit<PromptInput, 'maxDiffLines' | 'editFormat' | 'strict' | 'maxAsks'>;
+  context: ContextResult;
+}> {
   const { config } = req;
   const sig = signal ? { signal } : {};
   const wb = prep.workbench;
@@ -38,7 +86,7 @@ export async function promptFor(
       failureOutput,
       changed: changedRanges(diffSoFar),
       budget: {
-        chars: config.prompt.budget_chars,
+        chars: budgetChars,
         fileMaxBytes: config.prompt.file_max_bytes,
         mapChars: config.prompt.map_chars,
       },
@@ -46,13 +94,6 @@ export async function promptFor(
     workbenchSource(wb, head, signal),
     prep.parseCache,
   );
-  // files read whole at this head are reused to place the answer's edits
-  shown?.push({
-    files: context.read
-      .filter((t) => !t.truncated)
-      .map((t) => ({ path: t.path, content: t.text, bytes: Buffer.byteLength(t.text), truncated: false })),
-    skipped: [],
-  });
   const rejected = lastRejectedIteration(state);
   let lastRejection: { patch: string; message: string } | null = null;
   if (rejected?.patch && rejected.validation?.message) {
@@ -61,23 +102,21 @@ export async function promptFor(
       message: rejected.validation.message,
     };
   }
-  const prompt = buildPrompt({
-    directive: req.directiveText,
-    iteration: n,
-    maxIterations: config.loop.max_iterations,
-    signal: stabilitySignal(state),
-    diffSoFar,
-    lastTest: last,
-    lastRejection,
-    tree: tree.entries.map((e) => e.path),
+  return {
+    input: {
+      directive: req.directiveText,
+      iteration: n,
+      maxIterations: config.loop.max_iterations,
+      signal: stabilitySignal(state),
+      diffSoFar,
+      lastTest: last,
+      lastRejection,
+      tree: tree.entries.map((e) => e.path),
+      context,
+      limits: config.prompt,
+    },
     context,
-    limits: config.prompt,
-    maxDiffLines: config.loop.max_diff_lines,
-    editFormat: config.model.edit_format,
-    strict: config.edits.strict,
-    maxAsks: config.loop.max_asks,
-  });
-  return { prompt, context };
+  };
 }
 
 /** The failing run's whole output (its log artifact), or the excerpts the state keeps when there is none. */

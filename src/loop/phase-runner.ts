@@ -90,6 +90,16 @@ export class RunRecorder {
     return () => signal.removeEventListener('abort', record);
   }
 
+  /**
+   * Replace the state and start writing it without waiting (the next write, or `flush`, waits for
+   * it): for records made while the work goes on (an agent's turns and steps).
+   */
+  changeBehind(change: (s: RunState, now: Date) => RunState): RunState {
+    this.change(change);
+    this.writeBehind();
+    return this.state;
+  }
+
   /** Replace the state in memory only; the next phase record writes it. */
   change(change: (s: RunState, now: Date) => RunState): RunState {
     this.state = change(this.state, this.now());

@@ -33,6 +33,8 @@ export interface Prepared {
   ready(): Promise<void>;
   /** The run's parses, by blob id: a file unchanged between prompts is parsed once. */
   parseCache: ParseCache;
+  /** The model server refused native tool calls (agent mode then teaches calls in text for the rest of the run). */
+  toolsRefused?: boolean;
 }
 
 /**

@@ -106,7 +106,8 @@ export function renderPromptArtifact(prompt: BuiltPrompt): string {
 /** Failing tests listed in the prompt at most (the rest are counted). */
 const LISTED_FAILURES = 20;
 
-function renderTest(test: TestRecord | null): string {
+/** The last test run: command, result, counts, failing tests and the output excerpts. */
+export function renderTest(test: TestRecord | null): string {
   if (test === null) return '# Last test run\n\nThe tests have not run yet.';
   const out: string[] = [
     `# Last test run\n\nCommand: \`${sanitizeText(test.command).replace(/\n/g, ' ')}\`\nResult: ${test.exit_code === 0 && !test.timed_out ? 'passed' : 'failed'} (${testStatus(test)})`,
@@ -149,7 +150,8 @@ function renderFailingTests(test: TestRecord): string {
   return sanitizeText(lines.join('\n'));
 }
 
-function renderTree(tree: readonly string[], max: number): string {
+/** The repository's file list, sorted, at most `max` paths. */
+export function renderTree(tree: readonly string[], max: number): string {
   const sorted = [...tree].sort();
   const shown = sorted.slice(0, max).map((p) => sanitizeText(p).replace(/\n/g, ' '));
   const more = sorted.length - shown.length;
@@ -157,11 +159,13 @@ function renderTree(tree: readonly string[], max: number): string {
   return `# Files in the repository (${sorted.length})\n\n${block(`${shown.join('\n')}${tail}`)}`;
 }
 
-function block(content: string, info = ''): string {
+/** `content` in a fence longer than any it holds. */
+export function block(content: string, info = ''): string {
   return `${fenceFor(content)}${info}\n${content.replace(/\n$/, '')}\n${fenceFor(content)}`;
 }
 
-function capMiddle(text: string, max: number): string {
+/** `text` cut to `max` characters in its middle, saying how many were left out. */
+export function capMiddle(text: string, max: number): string {
   if (text.length <= max) return text;
   const half = Math.floor(max / 2);
   return `${text.slice(0, half)}\n[... ${text.length - 2 * half} characters omitted ...]\n${text.slice(-half)}`;

@@ -104,6 +104,10 @@ export async function resumeLoop(
         ...(cut.answer.finish_reason === undefined ? {} : { finishReason: cut.answer.finish_reason }),
       }
     : undefined;
+  // an agent iteration cut short replays its recorded turns first (their calls run again to rebuild
+  // the work tree), then asks the model for the next one
+  const cutAgent = old.iterations.find((it) => it.outcome === null && (it.trajectory?.turns.length ?? 0) > 0);
+  const pendingTurns = cutAgent ? await deps.store.readTurnAnswers(runId, cutAgent) : undefined;
   await deps.store.write(state);
   return drive(
     state,
@@ -113,5 +117,6 @@ export async function resumeLoop(
     image,
     applied,
     pendingAnswer,
+    pendingTurns,
   );
 }

@@ -16,6 +16,8 @@ import { summaryExtras } from '../report/summary-extras.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
 import { finishRun, newRunState, recordError, recordRunPhase } from '../state/transitions.js';
+import type { RecordedAnswer } from '../llm/index.js';
+import { runAgentIteration } from './agent/iteration.js';
 import { runIteration } from './iteration.js';
 import { startModelGate } from './model-gate.js';
 import { RunRecorder } from './phase-runner.js';
@@ -24,7 +26,7 @@ import { withResumeHint } from './resumable.js';
 import { resolveRuntime } from './runtime.js';
 import { prepare, runTests, type Prepared } from './prepare.js';
 import type { ResolvedImage, RunDeps, RunOutcome, RunRequest } from './run-types.js';
-import { appliedCount, decideNext } from './stop-conditions.js';
+import { appliedCount, decideNext, type LoopLimits } from './stop-conditions.js';
 
 /**
  * Run the loop to its end. Failures the loop reasons about (rejected patches, failing tests) end
@@ -77,6 +79,8 @@ export async function drive(
   applied: { patch: string; iteration: number; summary: string; tree: string; date: Date }[],
   /** The answer an interrupted iteration had already received (resume continues after generate). */
   pendingAnswer?: { text: string; model: string; finishReason?: string },
+  /** Agent mode: the turns an interrupted iteration had already received (resume plays them back first). */
+  pendingTurns?: readonly RecordedAnswer[],
 ): Promise<RunOutcome> {
   const { config } = req;
   const outer = deps.signal;
@@ -139,10 +143,13 @@ export async function drive(
     await gate.ready();
     let next = rec.state.iterations.length ? decideNext(rec.state, limits(req)) : ({ action: 'generate' } as const);
     let recorded = pendingAnswer;
+    let turns = pendingTurns;
     while (next.action === 'generate') {
       if (signal?.aborted) throw abortError(signal, 'the run');
-      await runIteration(rec, deps, req, prep, recorded);
+      if (config.loop.mode === 'agent') await runAgentIteration(rec, deps, req, prep, turns);
+      else await runIteration(rec, deps, req, prep, recorded);
       recorded = undefined;
+      turns = undefined;
       next = decideNext(rec.state, limits(req));
       const last = rec.state.iterations.at(-1)!;
       deps.emit({
@@ -212,8 +219,13 @@ function setupRecord(s: RunState, deps: RunDeps): Partial<RunState> {
   return { environment: { ...s.environment, setup_steps: steps } };
 }
 
-function limits(req: RunRequest) {
-  return { maxIterations: req.config.loop.max_iterations, maxUnusableAnswers: req.config.loop.max_unusable_answers };
+function limits(req: RunRequest): LoopLimits {
+  const { loop, agent } = req.config;
+  return {
+    maxIterations: loop.max_iterations,
+    maxUnusableAnswers: loop.max_unusable_answers,
+    ...(loop.mode === 'agent' ? { maxRunSteps: agent.max_run_steps } : {}),
+  };
 }
 
 async function end(

@@ -33,6 +33,37 @@ const RESULT_LINE = /\n?HAMMER_RESULT \{[^\n]*\}\n?$/;
 const STAGE = /^HAMMER_STAGE (checked (\d{1,2})|applied ([0-9a-f]{40,64}) ([0-9a-f]{40,64}))\n/;
 const CHECK_LINE = /^hammer-runner: check (\d{1,2})$/m;
 
+/** What a workspace path is, as the runner found it (untrusted; see `inspect`). */
+export type PathFacts =
+  | { kind: 'file'; mode: number; size: number }
+  | { kind: 'missing' }
+  /** A component of the path is a symlink. */
+  | { kind: 'link' }
+  /** A component above the path is not a directory. */
+  | { kind: 'blocked' }
+  /** A directory or another non-regular file. */
+  | { kind: 'other' };
+
+/** Where the runner's `candidate` writes the change, relative to the workspace. */
+const CANDIDATE_PATCH = '.git/hammer/candidate.patch';
+
+/**
+ * The shell an agent command runs in: into the directory the last one ended in (the workspace when
+ * that is gone), the command evaluated with stdin closed and no positional parameters, then the
+ * directory it ended in on a line of its own.
+ */
+const AGENT_SHELL = [
+  'cd -- "$1" 2>/dev/null || cd /workspace || exit 125',
+  'mkdir -p -- "$TMPDIR" 2>/dev/null',
+  'hammer_command=$2',
+  'set --',
+  'eval "$hammer_command" </dev/null',
+  'hammer_exit=$?',
+  'printf \'\\nHAMMER_CWD %s\\n\' "$PWD"',
+  'exit "$hammer_exit"',
+].join('\n');
+const CWD_LINE = /\nHAMMER_CWD ([^\n]{1,4096})\n$/;
+
 /** One patch the step may apply: `git apply` flags from the runner's whitelist, and the patch text. */
 export interface StepCandidate {
   flags: readonly string[];
@@ -215,6 +246,80 @@ export class SandboxRepo {
         timedOut,
       },
     };
+  }
+
+  /** Put the sandbox's tree back at `commit` (untracked files removed); its commit and tree. */
+  async reset(commit: string, signal?: AbortSignal): Promise<{ commit: string; tree: string }> {
+    const r = await this.op('reset', [commit], signal);
+    this.used = false;
+    if (!r.ok)
+      throw new HammerError('SANDBOX_BROKEN', `runner reset to ${commit.slice(0, 12)} failed (exit ${r.exit})`);
+    return { commit: requireHash(r.commit, 'reset'), tree: requireHash(r.tree, 'reset') };
+  }
+
+  /**
+   * One agent command: a fresh `sh` in `cwd` evaluates it, as the sandbox user, with the tests' TMPDIR
+   * (the /tmp tmpfs is noexec); returns its result and the directory it ended in (the next command
+   * starts there). A failing or timed-out command is a result.
+   */
+  async shell(
+    command: string,
+    cwd: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ result: ExecResult; cwd: string }> {
+    await this.takeAhead();
+    this.used = true;
+    const r = await this.sandbox.exec(['sh', '-c', AGENT_SHELL, 'hammer-agent', cwd, command], {
+      timeoutMs,
+      maxOutputBytes: this.options.maxOutputBytes,
+      env: { TMPDIR: `${this.sandbox.workdir}/.git/hammer-tmp` },
+      ...(signal ? { signal } : {}),
+    });
+    const m = CWD_LINE.exec(r.stdout.text);
+    const next = m && m[1]!.startsWith('/') && !m[1]!.split('/').includes('..') ? m[1]! : cwd;
+    return { result: m ? { ...r, stdout: { ...r.stdout, text: r.stdout.text.slice(0, m.index) } } : r, cwd: next };
+  }
+
+  /** What a workspace-relative path is (see the runner's `inspect`): untrusted, checked just before the host reads or writes it. */
+  async inspect(path: string, signal?: AbortSignal): Promise<PathFacts> {
+    const r = await this.op('inspect', [path], signal);
+    if (!r.ok) throw new HammerError('INTERNAL', `runner inspect refused ${JSON.stringify(path)} (exit ${r.exit})`);
+    if (r.link) return { kind: 'link' };
+    if (r.blocked) return { kind: 'blocked' };
+    if (!r.exists) return { kind: 'missing' };
+    if (!r.regular) return { kind: 'other' };
+    return { kind: 'file', mode: parseInt(String(r.mode ?? 644), 8) & 0o777, size: r.size ?? 0 };
+  }
+
+  /** A regular file of the workspace, byte for byte (links and non-regular files refused, at most `maxBytes`). */
+  async readFile(path: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+    await this.takeAhead();
+    return this.sandbox.readFile(`${this.sandbox.workdir}/${path}`, { maxBytes, ...(signal ? { signal } : {}) });
+  }
+
+  /** Write one file of the workspace (owned by the sandbox user, with `mode`). */
+  async writeFile(path: string, content: Buffer, mode: number, signal?: AbortSignal): Promise<void> {
+    await this.takeAhead();
+    this.used = true;
+    await this.sandbox.putFiles(this.sandbox.workdir, [{ path, content, mode }], signal ? { signal } : {});
+  }
+
+  /**
+   * The work tree's change against `commit` (see the runner's `candidate`), as untrusted bytes: null
+   * when nothing changed, `{ tooLarge }` when it is over `maxBytes`.
+   */
+  async candidate(
+    commit: string,
+    maxBytes: number,
+    signal?: AbortSignal,
+  ): Promise<Buffer | null | { tooLarge: number }> {
+    const r = await this.op('candidate', [commit], signal);
+    if (!r.ok || r.bytes === undefined)
+      throw new HammerError('SANDBOX_BROKEN', `runner candidate failed (exit ${r.exit})`);
+    if (r.bytes === 0) return null;
+    if (r.bytes > maxBytes) return { tooLarge: r.bytes };
+    return this.readFile(CANDIDATE_PATCH, maxBytes, signal);
   }
 
   /** Run the test command (sh -c in /workspace); a failing or timed-out test is a result. */

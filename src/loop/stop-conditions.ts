@@ -5,6 +5,8 @@ import type { ExitReason, Iteration, RunState, RunStatus, TestRecord } from '../
 export interface LoopLimits {
   maxIterations: number;
   maxUnusableAnswers: number;
+  /** Agent mode: tool calls the whole run may make (`agent.max_run_steps`); absent in diff mode. */
+  maxRunSteps?: number;
 }
 
 /** What the loop does next. */
@@ -59,6 +61,11 @@ export function unusableStreak(state: RunState): number {
   return streak;
 }
 
+/** Tool calls made by the trajectories of the run so far (agent mode). */
+export function agentSteps(state: RunState): number {
+  return state.iterations.reduce((sum, it) => sum + (it.trajectory?.steps.length ?? 0), 0);
+}
+
 /** A short human phrase for an exit reason. */
 export function describeReason(reason: ExitReason): string {
   switch (reason) {
@@ -70,6 +77,8 @@ export function describeReason(reason: ExitReason): string {
       return 'reached the iteration limit';
     case 'duplicate_patch':
       return 'the model repeated a patch';
+    case 'max_steps':
+      return "reached the agent's step limit";
     case 'no_usable_diff':
       return 'the model kept answering without a usable diff';
     case 'error':
@@ -114,6 +123,13 @@ export function decideNext(state: RunState, limits: LoopLimits): NextAction {
     const cut = done.slice(-streak).filter((it) => it.extraction?.cut_off !== undefined).length;
     const why = cut > 0 ? ` (${cut} cut off at the token limit: raise [model] num_predict)` : '';
     return stop('failed', 'no_usable_diff', `${streak} answers in a row without a usable diff${why}`);
+  }
+  if (limits.maxRunSteps !== undefined && agentSteps(state) >= limits.maxRunSteps) {
+    return stop(
+      'failed',
+      'max_steps',
+      `the trajectories made ${agentSteps(state)} tool calls, the run's limit of ${limits.maxRunSteps} (agent.max_run_steps)`,
+    );
   }
   if (done.length >= limits.maxIterations) {
     return stop(

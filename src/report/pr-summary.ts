@@ -12,6 +12,7 @@ import { baselinePassWarning } from './baseline-warning.js';
 import { prTitle } from './pr-title.js';
 import { assessRisk } from './risk.js';
 import { sanitizeLine, sanitizeText, truncateText } from './sanitize.js';
+import { modelMs, renderTrajectories } from './trajectory-summary.js';
 
 const DIRECTIVE_LINES = 12;
 const OUTPUT_TAIL_LINES = 40;
@@ -51,6 +52,8 @@ export function renderPrBody(state: RunState, extras: SummaryExtras = {}): strin
   const review = renderReview(iterations);
   if (review !== null) sections.push(review);
   sections.push(renderIterations(iterations));
+  const agent = renderTrajectories(iterations);
+  if (agent !== null) sections.push(agent);
   sections.push(renderDetails(state, iterations.length));
   sections.push(`## Directive\n\n${blockquote(directiveExcerpt(state.directive.text))}`);
   sections.push(renderFinalTest(state));
@@ -161,7 +164,7 @@ function renderIterations(iterations: readonly Iteration[]): string {
     it.outcome === 'applied' && it.patch?.rung !== undefined ? `${rungNumber(it.patch.rung)} ${it.patch.rung}` : '-',
     String(it.patch?.files.length ?? 0),
     it.test === null ? '-' : tableCell(testStatus(it.test)),
-    it.answer === null ? '-' : formatDuration(it.answer.duration_ms),
+    modelMs(it) === null ? '-' : formatDuration(modelMs(it)!),
     it.test === null ? '-' : formatDuration(it.test.duration_ms),
     formatDuration(Object.values(it.phases).reduce((sum, p) => sum + (p?.duration_ms ?? 0), 0)),
     tableCell(truncateText(it.summary, 80)),

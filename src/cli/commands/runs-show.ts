@@ -4,6 +4,7 @@ import { describeReason, latestTest, testPassed } from '../../loop/stop-conditio
 import { cutOffLine } from '../../report/cut-off-line.js';
 import { formatDuration } from '../../report/markdown.js';
 import { sanitizeLine, sanitizeText, truncateText } from '../../report/sanitize.js';
+import { iterationTokens } from '../../report/trajectory-summary.js';
 import type { Iteration, TestRecord } from '../../state/run-state.js';
 import { printJson } from '../terminal-json.js';
 
@@ -11,6 +12,8 @@ import { printJson } from '../terminal-json.js';
 const OUTPUT_TAIL_LINES = 8;
 /** Shown files listed under an iteration at most. */
 const SHOWN_ITEMS = 8;
+/** Tool calls listed under an agent iteration at most. */
+const STEPS_SHOWN = 60;
 
 /** The run's state for a person: status and why, branch, each iteration, the final test, and where the files are. */
 export function renderRunDetails(d: RunDetails): string[] {
@@ -40,6 +43,7 @@ export function renderRunDetails(d: RunDetails): string[] {
   for (const it of s.iterations) {
     lines.push(`  ${String(it.n).padStart(2)}  ${(it.outcome ?? 'running').padEnd(10)}  ${iterationLine(it, one)}`);
     lines.push(...shownLines(it, one));
+    lines.push(...trajectoryLines(it, one));
   }
   const final = latestTest(s);
   if (final) {
@@ -122,6 +126,35 @@ function shownLines(it: Iteration, one: (text: string, max?: number) => string):
     out.push(`${pad}${one(item.path, 80)} (${why}; ${how}; ${item.chars} chars)`);
   }
   if (c.items.length > SHOWN_ITEMS) out.push(`${pad}... and ${c.items.length - SHOWN_ITEMS} more`);
+  return out;
+}
+
+/** Agent mode: the trajectory's turns, tokens and how it ended, then each tool call and its outcome. */
+function trajectoryLines(it: Iteration, one: (text: string, max?: number) => string): string[] {
+  const t = it.trajectory;
+  if (!t) return [];
+  const pad = ' '.repeat(18);
+  const tokens = iterationTokens(it);
+  const shares = t.turns
+    .filter((x) => x.shared_prefix_chars !== undefined && x.prompt_chars > 0)
+    .map((x) => x.shared_prefix_chars! / x.prompt_chars);
+  const share =
+    shares.length === 0
+      ? ''
+      : `, ${Math.round((100 * shares.reduce((a, b) => a + b, 0)) / shares.length)}% of each request repeated the last`;
+  const end = t.end === null ? 'unfinished' : `ended ${t.end.reason}: ${one(t.end.detail, 100)}`;
+  const out = [
+    `${pad}trajectory: ${t.turns.length} turns, ${t.steps.length} tool calls, ${tokens.in} tokens in, ${tokens.out} out${share}; ${end}`,
+  ];
+  for (const s of t.steps.slice(0, STEPS_SHOWN)) {
+    const how = s.exit_code === undefined ? s.outcome : `exit ${s.exit_code}${s.timed_out ? ', timed out' : ''}`;
+    out.push(
+      `${pad}${String(s.k).padStart(3)} ${s.tool.padEnd(6)} ${one(s.action, 90)} → ${how} (${formatDuration(s.duration_ms)})`,
+    );
+    if (s.outcome === 'refused') out.push(`${pad}      ${one(s.observation, 140)}`);
+  }
+  if (t.steps.length > STEPS_SHOWN) out.push(`${pad}... and ${t.steps.length - STEPS_SHOWN} more tool calls`);
+  if (t.nudges && t.nudges.length > 0) out.push(`${pad}nudged: ${t.nudges.map((x) => one(x, 30)).join(', ')}`);
   return out;
 }
 
