@@ -10,6 +10,7 @@ import {
   AgentConfigSchema,
   type Config,
   EditsConfigSchema,
+  LOOP_MODES,
   LoopConfigSchema,
   PromptConfigSchema,
 } from '../config/schema.js';
@@ -30,9 +31,14 @@ const RecordedSchema = z.object({
     .partial()
     .optional(),
   edits: EditsConfigSchema.partial().optional(),
-  loop: LoopConfigSchema.partial().optional(),
+  // mode without its default: a record that does not name one keeps the current mode
+  loop: LoopConfigSchema.omit({ mode: true })
+    .partial()
+    .extend({ mode: z.enum(LOOP_MODES).optional() })
+    .optional(),
   prompt: PromptConfigSchema.partial().optional(),
-  agent: AgentConfigSchema.partial().optional(),
+  // numbers only, without the defaults the schema would fill in for a record that has none
+  agent: z.partialRecord(z.enum(Object.keys(AgentConfigSchema.shape) as [string, ...string[]]), z.number()).optional(),
 });
 
 /**

@@ -281,6 +281,15 @@ export class SandboxRepo {
     return { result: m ? { ...r, stdout: { ...r.stdout, text: r.stdout.text.slice(0, m.index) } } : r, cwd: next };
   }
 
+  /**
+   * Kill whatever the sandbox user still runs and wait until it is gone: before the host checks a
+   * path and writes through it, nothing in the sandbox may be left to change it in between.
+   */
+  async settle(signal?: AbortSignal): Promise<void> {
+    await this.takeAhead();
+    await this.sandbox.killAll(signal ? { signal } : {});
+  }
+
   /** What a workspace-relative path is (see the runner's `inspect`): untrusted, checked just before the host reads or writes it. */
   async inspect(path: string, signal?: AbortSignal): Promise<PathFacts> {
     const r = await this.op('inspect', [path], signal);

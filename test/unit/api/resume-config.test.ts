@@ -55,6 +55,21 @@ describe('applyRecorded', () => {
   });
 });
 
+describe('applyRecorded in agent mode', () => {
+  it('keeps the recorded mode either way, and takes agent bounds only when they are lower', async () => {
+    const { config: current } = await resolveConfig({ env: {} });
+    const agent = applyRecorded(current, {
+      loop: { mode: 'agent' },
+      agent: { max_steps: 5, max_run_steps: 1_000_000, command_timeout: 30, max_seconds: 99_999 },
+    });
+    expect(agent.config.loop.mode).toBe('agent');
+    expect(agent.config.agent).toEqual({ ...current.agent, max_steps: 5, command_timeout: 30 });
+    expect(agent.taken.sort()).toEqual(['agent.command_timeout', 'agent.max_steps', 'loop.mode']);
+    const diff = applyRecorded({ ...current, loop: { ...current.loop, mode: 'agent' } }, { loop: { mode: 'diff' } });
+    expect(diff.config.loop.mode).toBe('diff');
+  });
+});
+
 describe("resolveResumeConfig with resume's model flags", () => {
   const recorded = async () => {
     const { config } = await resolveConfig({ env: {} });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  agentSteps,
   appliedCount,
   decideNext,
   firstPendingPhase,
@@ -9,7 +10,7 @@ import {
   unusableStreak,
 } from '../../../src/loop/stop-conditions.js';
 import { ITERATION_PHASES, type Iteration } from '../../../src/state/run-state.js';
-import { iteration as it_, makeState, testRecord } from '../state/make-state.js';
+import { iteration as it_, makeState, testRecord, trajectory } from '../state/make-state.js';
 
 const limits = { maxIterations: 5, maxUnusableAnswers: 3 };
 const pass = testRecord(0);
@@ -163,6 +164,25 @@ const rows: Row[] = [
   ],
   ['an unfinished iteration is not counted', fail, [it_(1, 'unusable'), it_(2, 'unusable'), it_(3, null)], go],
 ];
+
+describe('decideNext in agent mode', () => {
+  it("stops with max_steps once the trajectories used the run's tool calls, after a pass and before the iteration limit", () => {
+    const agentIt = (n: number, steps: number, outcome: Iteration['outcome'], test = testRecord(1)) => ({
+      ...it_(n, outcome, { test }),
+      answer: null,
+      trajectory: trajectory(n, steps),
+    });
+    const limits = { maxIterations: 2, maxUnusableAnswers: 3, maxRunSteps: 5 };
+    const used = makeState({ iterations: [agentIt(1, 3, 'applied'), agentIt(2, 2, 'applied')] });
+    expect(agentSteps(used)).toBe(5);
+    expect(decideNext(used, limits)).toMatchObject({ action: 'stop', reason: 'max_steps', status: 'failed' });
+    const passed = makeState({ iterations: [agentIt(1, 5, 'applied', testRecord(0))] });
+    expect(decideNext(passed, limits)).toMatchObject({ reason: 'tests_pass' });
+    const left = makeState({ iterations: [agentIt(1, 4, 'applied')] });
+    expect(decideNext(left, limits)).toEqual({ action: 'generate' });
+    expect(decideNext(used, { ...limits, maxRunSteps: undefined })).toMatchObject({ reason: 'max_iterations' });
+  });
+});
 
 describe('decideNext', () => {
   it.each(rows)('%s', (_name, baseline, iterations, expected) => {

@@ -1,5 +1,5 @@
 // Builders for run states in unit tests.
-import type { Iteration, RunState, TestRecord } from '../../../src/state/run-state.js';
+import type { Iteration, RunState, TestRecord, Trajectory } from '../../../src/state/run-state.js';
 
 export const RUN_ID = '20261122T140501Z-abcdef';
 const T0 = '2026-11-22T14:05:01.000Z';
@@ -101,5 +101,42 @@ export function makeState(extra: Partial<RunState> = {}): RunState {
     artifacts_dir: '/home/u/repo/.hammer/runs/20261122T140501Z-abcdef',
     errors: [],
     ...extra,
+  };
+}
+
+/** An agent trajectory of `steps` bash calls, one per turn, ended as `end` (null: unfinished). */
+export function trajectory(
+  n: number,
+  steps: number,
+  end: Trajectory['end'] = { reason: 'submitted', detail: 'submitted: 1 file changed' },
+): Trajectory {
+  return {
+    artifact: `iter-0${n}-trajectory.md`,
+    turns: Array.from({ length: steps }, (_, i) => ({
+      k: i + 1,
+      answer_artifact: `iter-0${n}-turn-${i + 1}-answer.md`,
+      model: 'qwen3-coder:30b',
+      prompt_tokens: 1000 + i,
+      completion_tokens: 20,
+      duration_ms: 900,
+      parsed: 'actions' as const,
+      prompt_chars: 4000 + 100 * i,
+      ...(i > 0 ? { shared_prefix_chars: 4000 + 100 * (i - 1) } : {}),
+    })),
+    steps: Array.from({ length: steps }, (_, i) => ({
+      k: i + 1,
+      turn: i + 1,
+      tool: 'bash' as const,
+      action: `grep -n total calc.py # ${i + 1}`,
+      shape: 'native' as const,
+      outcome: 'ok' as const,
+      exit_code: 0,
+      observation: 'exit code 0\n4:def total(items):',
+      observation_chars: 33,
+      started_at: T0,
+      duration_ms: 12,
+      command_ms: 8,
+    })),
+    end,
   };
 }

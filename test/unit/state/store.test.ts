@@ -7,7 +7,7 @@ import { HammerError } from '../../../src/errors.js';
 import { artifactNames, isRunId, newRunId, RunStore, RunStateSchema } from '../../../src/state/index.js';
 import { STATE_GITIGNORE } from '../../../src/state/store.js';
 import { startIteration, updateIteration } from '../../../src/state/transitions.js';
-import { iteration, makeState, RUN_ID, testRecord } from './make-state.js';
+import { iteration, makeState, RUN_ID, testRecord, trajectory } from './make-state.js';
 import { TEST_STATE_KEY } from '../../helpers/state-key.js';
 import { sealState, unsealedBody } from '../../../src/state/state-mac.js';
 
@@ -331,6 +331,30 @@ describe('RunStore', () => {
       { text: 'READ a.py' },
       { text: 'GREP b' },
       { text: 'NO_CHANGES' },
+    ]);
+  });
+
+  it("plays an agent iteration's turns in order, with their tool calls, the last with how a bound ended it", async () => {
+    const its = [
+      { ...iteration(1, 'applied', { patch: 'a' }), answer: null, trajectory: trajectory(1, 2) },
+      {
+        ...iteration(2, 'unusable'),
+        answer: null,
+        trajectory: trajectory(2, 1, { reason: 'max_seconds', detail: '1800 s' }),
+      },
+    ];
+    its[0]!.trajectory!.turns[0]!.tool_calls_artifact = artifactNames.turnToolCalls(1, 1);
+    its[0]!.trajectory!.turns[1]!.finish_reason = 'tool_calls';
+    await store.create(makeState({ iterations: its }));
+    const call = { id: 'call_1', name: 'bash', arguments: '{"command":"ls"}' };
+    await store.writeArtifact(RUN_ID, artifactNames.turnAnswer(1, 1), '');
+    await store.writeArtifact(RUN_ID, artifactNames.turnToolCalls(1, 1), JSON.stringify([call]));
+    await store.writeArtifact(RUN_ID, artifactNames.turnAnswer(1, 2), '<function=submit>\n</function>');
+    await store.writeArtifact(RUN_ID, artifactNames.turnAnswer(2, 1), '```bash\nls\n```');
+    expect(await store.readReplayAnswers(RUN_ID)).toEqual([
+      { text: '', toolCalls: [call] },
+      { text: '<function=submit>\n</function>', finishReason: 'tool_calls' },
+      { text: '```bash\nls\n```', trajectoryEnd: 'max_seconds' },
     ]);
   });
 
