@@ -411,3 +411,27 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('error', reject);
   });
 }
+
+/** One turn of a scripted agent trajectory: a shell command, an editor call, or submit. */
+export type AgentTurnScript =
+  { bash: string } | { edit: Record<string, unknown> & { command: string; path: string } } | { submit: true };
+
+/**
+ * How a scripted agent calls its tools: `native` tool calls on the wire (Ollama's whole calls, or
+ * OpenAI's streamed fragments), qwen3-coder's XML written in the text without `<tool_call>` (as
+ * Ollama leaks it), or a fenced ```bash block (shell commands only; other tools fall back to XML).
+ */
+export type AgentCallForm = 'native' | 'xml' | 'fenced';
+
+/** Script entries for a trajectory: one answer per turn, each making that turn's call in `form`. */
+export function trajectoryScript(turns: readonly AgentTurnScript[], form: AgentCallForm): Script[] {
+  return turns.map((t) => {
+    const [name, args] = 'bash' in t ? ['bash', { command: t.bash }] : 'edit' in t ? ['edit', t.edit] : ['submit', {}];
+    if (form === 'native') return { toolCalls: [{ name, arguments: args }] };
+    if (form === 'fenced' && 'bash' in t) return { answer: `I'll run this:\n\n\`\`\`bash\n${t.bash}\n\`\`\`\n` };
+    const params = Object.entries(args)
+      .map(([k, v]) => `<parameter=${k}>\n${typeof v === 'string' ? v : JSON.stringify(v)}\n</parameter>\n`)
+      .join('');
+    return { answer: `Next step.\n\n<function=${name}>\n${params}</function>\n` };
+  });
+}

@@ -16,7 +16,7 @@ describe('resolveAgentPath', () => {
       ['src//b/../a.py', 'src/a.py'],
       [' src/a.py\n', 'src/a.py'],
       ['.github-notes.md', '.github-notes.md'],
-    ])
+    ] as const)
       expect(resolveAgentPath(raw), raw).toEqual({ ok: true, path });
   });
 
@@ -33,7 +33,7 @@ describe('resolveAgentPath', () => {
       ['sub/.GIT/hooks/pre-commit', 'inside .git'],
       ['a\u0000b', 'control characters'],
       ['', 'no path'],
-    ]) {
+    ] as const) {
       const r = resolveAgentPath(raw);
       expect(r.ok, raw).toBe(false);
       if (!r.ok) expect(r.reason, raw).toContain(why);
