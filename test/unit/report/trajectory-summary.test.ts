@@ -16,9 +16,9 @@ function agentRun() {
     tool: 'edit',
     action: 'str_replace calc.py',
     path: 'calc.py',
-    exit_code: undefined as never,
+    exit_code: undefined,
   };
-  delete t.steps[1]!.exit_code;
+  delete t.steps[1].exit_code;
   t.steps[2] = {
     ...t.steps[2]!,
     tool: 'edit',
@@ -27,7 +27,7 @@ function agentRun() {
     outcome: 'refused',
     observation: `edit refused: the patch edits a sensitive file${EVIL}`,
   };
-  delete t.steps[2]!.exit_code;
+  delete t.steps[2].exit_code;
   t.steps[3] = { ...t.steps[3]!, action: `python3 -m pytest -q ${EVIL}`, exit_code: 1, outcome: 'failed' };
   t.nudges = ['repeat'];
   const it: Iteration = {

@@ -343,8 +343,8 @@ describe('RunStore', () => {
         trajectory: trajectory(2, 1, { reason: 'max_seconds', detail: '1800 s' }),
       },
     ];
-    its[0]!.trajectory!.turns[0]!.tool_calls_artifact = artifactNames.turnToolCalls(1, 1);
-    its[0]!.trajectory!.turns[1]!.finish_reason = 'tool_calls';
+    its[0]!.trajectory.turns[0]!.tool_calls_artifact = artifactNames.turnToolCalls(1, 1);
+    its[0]!.trajectory.turns[1]!.finish_reason = 'tool_calls';
     await store.create(makeState({ iterations: its }));
     const call = { id: 'call_1', name: 'bash', arguments: '{"command":"ls"}' };
     await store.writeArtifact(RUN_ID, artifactNames.turnAnswer(1, 1), '');
