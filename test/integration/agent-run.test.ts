@@ -235,7 +235,7 @@ describe('agent mode', () => {
       expect(state.status, explain(state)).toBe('stable');
       const steps = state.iterations[0]!.trajectory!.steps;
       expect(steps.map((s) => s.shape)).toEqual(['qwen-xml', 'qwen-xml', 'qwen-xml', 'fenced', 'qwen-xml']);
-      expect(steps[1]!.observation).toMatch(/^ +4\tfunc Total/);
+      expect(steps[1]!.observation).toMatch(/^ +4\tfunc Total/m);
       expect(steps[3]!.observation).toMatch(/^ok\s/m);
     } finally {
       await fx.cleanup();

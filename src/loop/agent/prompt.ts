@@ -55,9 +55,7 @@ export function buildAgentPrompt(
 
 /** The system message: the role, the tools and the rules. */
 export function agentSystemMessage(opts: AgentPromptOptions): string {
-  const protocol = opts.native
-    ? ''
-    : `\n\n## How to call a tool\n\nWrite the call in your answer, after any reasoning:\n\n${opts.toolsText}`;
+  const protocol = opts.native ? '' : `\n\n${opts.toolsText.trim()}`;
   const command = sanitizeText(opts.testCommand).replace(/[`\n]/g, ' ');
   return `You are a careful software engineer working in a git repository through an automated loop. The
 repository is at /workspace in a sandbox: a Linux container without network access. Carry out the

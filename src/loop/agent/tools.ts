@@ -2,7 +2,7 @@
 // on the host (read back, apply, gate, write in); submit reads the work tree's change back as the
 // candidate. Every refusal is an observation for the model, never a failure of the run.
 import type { Config } from '../../config/schema.js';
-import { applyEdit, UndoStack } from '../../agent/editor.js';
+import { applyEdit, undoEdit, UndoStack } from '../../agent/editor.js';
 import { bashObservation } from '../../agent/observation.js';
 import type { AgentAction, EditAction } from '../../agent/types.js';
 import { firstNewSyntaxError, renderFileDiff, type ProblemCache } from '../../edits/index.js';
@@ -121,10 +121,10 @@ export class AgentTools {
     }
     const mode = facts.kind === 'file' ? facts.mode : 0o644;
     if (action.command === 'undo_edit') {
-      const before = this.undo.pop(path);
-      if (before === undefined) return fail(`there is no edit of ${path} to undo`);
-      await this.write(path, before, mode);
-      return { outcome: 'ok', observation: `the last edit of ${path} was undone`, path };
+      const undone = undoEdit(this.undo, path);
+      if (undone.kind === 'error') return fail(undone.observation);
+      await this.write(path, undone.content, mode);
+      return { outcome: 'ok', observation: undone.observation, path };
     }
     const outcome = applyEdit(action, current);
     if (outcome.kind === 'error') return fail(outcome.observation);

@@ -61,6 +61,11 @@ export async function runTrajectory(
   const history: ChatMessage[] = [...start];
   const keys: StepKey[] = [];
   const nudged = new Set<StuckPattern>();
+  const nudge = (pattern: StuckPattern, message: string): string => {
+    nudged.add(pattern);
+    deps.onNudge(pattern, message);
+    return message;
+  };
   const t0 = deps.now();
   let [steps, tokens, unusable, previous] = [0, 0, 0, ''];
   for (let turn = 1; ; turn++) {
@@ -81,9 +86,15 @@ export async function runTrajectory(
     history.push(assistantMessage(answer));
     if (parsed.kind !== 'actions') {
       const callId = parsed.kind === 'malformed' ? parsed.callId : undefined;
-      history.push(...observationMessages(answer, [{ ...(callId ? { callId } : {}), text: formatError(parsed) }]));
       if (++unusable >= MAX_UNUSABLE_TURNS)
         return { reason: 'malformed', detail: `${unusable} answers in a row without a usable tool call` };
+      keys.push({ action: '', observation: '', failed: true, malformed: true });
+      const verdict = judgeStuck(keys, nudged);
+      if (verdict.kind === 'stuck') return { reason: 'stuck', detail: `stuck: ${verdict.pattern} after one nudge` };
+      const note = verdict.kind === 'nudge' ? nudge(verdict.pattern, verdict.message) : undefined;
+      history.push(
+        ...observationMessages(answer, [{ ...(callId ? { callId } : {}), text: formatError(parsed) }], note),
+      );
     } else {
       unusable = 0;
       const observed: Observed[] = [];
@@ -99,11 +110,7 @@ export async function runTrajectory(
         keys.push(stepKey(action, result.observation, result.outcome !== 'ok'));
         const verdict = judgeStuck(keys, nudged);
         if (verdict.kind === 'stuck') return { reason: 'stuck', detail: `stuck: ${verdict.pattern} after one nudge` };
-        if (verdict.kind === 'nudge') {
-          nudged.add(verdict.pattern);
-          note = verdict.message;
-          deps.onNudge(verdict.pattern, verdict.message);
-        }
+        if (verdict.kind === 'nudge') note = nudge(verdict.pattern, verdict.message);
       }
       history.push(...observationMessages(answer, observed, note));
     }

@@ -83,23 +83,25 @@ describe('runTrajectory', () => {
     ]);
   });
 
-  it('tells the model what was wrong with a turn, and ends after three unusable turns in a row', async () => {
-    const h = harness([
-      { text: 'I think the bug is in a.py.' },
-      native('frobnicate', {}),
-      xml('ls'),
-      { text: 'hmm' },
-      { text: 'hmm' },
-      { text: 'hmm' },
-    ]);
+  it('tells the model what was wrong with a turn, nudges after two such turns, and ends after three', async () => {
+    const h = harness([{ text: 'I think the bug is in a.py.' }, native('frobnicate', {}), { text: 'hmm' }]);
     const out = await runTrajectory(START, h.deps, BOUNDS);
     expect(out.reason).toBe('malformed');
-    // the call in between reset the count: six answers, one command
-    expect(h.executed).toHaveLength(1);
-    expect(h.sent).toHaveLength(6);
+    expect(h.executed).toHaveLength(0);
     expect(h.sent[1]!.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('has no tool call') });
-    expect(h.sent[2]!.at(-1)).toMatchObject({ role: 'tool', toolCallId: 'call_1' });
-    expect(h.sent[2]!.at(-1)!.content).toContain('could not be used');
+    const [answered, nudge] = h.sent[2]!.slice(-2);
+    expect(answered).toMatchObject({ role: 'tool', toolCallId: 'call_1' });
+    expect(answered!.content).toContain('could not be used');
+    expect(nudge).toMatchObject({ role: 'user' });
+    expect(h.nudges).toEqual(['malformed']);
+  });
+
+  it('a usable call resets the count; unusable turns that come back after the nudge end the trajectory as stuck', async () => {
+    const h = harness([{ text: 'a' }, { text: 'b' }, xml('ls'), { text: 'c' }, { text: 'd' }, { text: 'e' }]);
+    const out = await runTrajectory(START, h.deps, BOUNDS);
+    expect(out).toMatchObject({ reason: 'stuck', detail: expect.stringContaining('malformed') });
+    expect(h.executed).toHaveLength(1);
+    expect(h.sent).toHaveLength(5);
   });
 
   it('nudges a model that repeats itself once, then ends the trajectory as stuck', async () => {
