@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { packageRoot } from '../src/paths.js';
 import { createDockerClient, DockerSandboxEngine } from '../src/sandbox/index.js';
+import { benchAgent } from './agent.js';
 import { benchConcurrency } from './concurrency.js';
 import { benchContext } from './context.js';
 import { benchEdits } from './edits.js';
@@ -29,6 +30,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   syntax: benchSyntax,
   context: benchContext,
   monitor: benchMonitor,
+  agent: benchAgent,
 };
 
 async function printMachine(): Promise<void> {

@@ -54,7 +54,7 @@ const CANDIDATE_PATCH = '.git/hammer/candidate.patch';
  */
 const AGENT_SHELL = [
   'cd -- "$1" 2>/dev/null || cd /workspace || exit 125',
-  'mkdir -p -- "$TMPDIR" 2>/dev/null',
+  '[ -d "$TMPDIR" ] || mkdir -p -- "$TMPDIR" 2>/dev/null',
   'hammer_command=$2',
   'set --',
   'eval "$hammer_command" </dev/null',

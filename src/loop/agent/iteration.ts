@@ -114,30 +114,36 @@ export async function runAgentIteration(
     ready: () => ready,
     ...(signal ? { signal } : {}),
   });
-  const outcome = await rec.phase(
-    'generate',
-    n,
-    () =>
-      runTrajectory(
-        prompt.messages,
-        {
-          generate,
-          execute: (action) => tools.run(action),
-          onTurn: async (t) => recorder.turn(t),
-          onStep: (s) => recorder.step(s),
-          onNudge: (pattern, message) => recorder.nudge(pattern, message),
-          now: () => performance.now(),
-        },
-        {
-          maxSteps: config.agent.max_steps,
-          runStepsLeft: config.agent.max_run_steps - agentSteps(rec.state),
-          maxMs: config.agent.max_seconds * 1000,
-          maxTokens: config.agent.max_tokens,
-          historyTokens: config.agent.history_tokens,
-        },
-      ),
-    { write: false },
-  );
+  // the readable trajectory is written when it ends, or as far as it got when it is cut short
+  const outcome = await rec
+    .phase(
+      'generate',
+      n,
+      () =>
+        runTrajectory(
+          prompt.messages,
+          {
+            generate,
+            execute: (action) => tools.run(action),
+            onTurn: async (t) => recorder.turn(t),
+            onStep: (s) => recorder.step(s),
+            onNudge: (pattern, message) => recorder.nudge(pattern, message),
+            now: () => performance.now(),
+          },
+          {
+            maxSteps: config.agent.max_steps,
+            runStepsLeft: config.agent.max_run_steps - agentSteps(rec.state),
+            maxMs: config.agent.max_seconds * 1000,
+            maxTokens: config.agent.max_tokens,
+            historyTokens: config.agent.history_tokens,
+          },
+        ),
+      { write: false },
+    )
+    .catch(async (err: unknown) => {
+      await recorder.writeArtifact().catch(() => undefined);
+      throw err;
+    });
   await recorder.end(outcome);
 
   // 3. extract: the submitted change; at a bound, whatever the work tree holds is judged all the same

@@ -12,6 +12,7 @@ import {
   type AgentStep,
   type AgentTurn,
   type Iteration,
+  type RunState,
   type Trajectory,
 } from '../../state/run-state.js';
 import { renderToolCallsArtifact } from '../../state/tool-calls-artifact.js';
@@ -36,7 +37,7 @@ export class TrajectoryRecorder {
   ) {
     this.artifact = artifactNames.trajectory(n);
     this.parts.push({ kind: 'start', messages: start });
-    this.change((t) => t, { artifact: this.artifact, turns: [], steps: [], end: null });
+    this.change((t) => t, { initial: { artifact: this.artifact, turns: [], steps: [], end: null } });
   }
 
   /** A model turn, before its calls run: its answer and calls as artifacts, its counts in the state. */
@@ -81,9 +82,8 @@ export class TrajectoryRecorder {
     });
     if (t.parsed.kind === 'malformed')
       this.parts.push({ kind: 'text', title: 'malformed call', text: t.parsed.reason });
+    // on disk while the calls run: a run stopped from here on resumes with this answer
     this.change((tr) => ({ ...tr, turns: [...tr.turns, record] }));
-    // the conversation so far, readable, while the calls run
-    void this.rec.artifact(this.artifact, renderTrajectory(this.n, this.parts), { behind: true });
   }
 
   /** A tool call that ran: bounded in the state, whole in the artifact, one progress event. */
@@ -119,7 +119,8 @@ export class TrajectoryRecorder {
     };
     const how = result.exitCode === undefined ? result.outcome : `exit ${result.exitCode}`;
     this.parts.push({ kind: 'step', k: s.k, line, how, observation: result.observation });
-    this.change((tr) => ({ ...tr, steps: [...tr.steps, record] }));
+    // written with the next turn's record (resume runs the calls of recorded turns again anyway)
+    this.change((tr) => ({ ...tr, steps: [...tr.steps, record] }), { write: false });
     this.deps.emit({
       type: 'agent_step',
       run_id: this.rec.state.run_id,
@@ -145,15 +146,22 @@ export class TrajectoryRecorder {
   async end(outcome: TrajectoryOutcome): Promise<void> {
     this.parts.push({ kind: 'end', reason: outcome.reason, detail: outcome.detail });
     this.change((tr) => ({ ...tr, end: { reason: outcome.reason, detail: cut(outcome.detail, 500) } }));
+    await this.writeArtifact();
+  }
+
+  /** The trajectory artifact as it stands (at the end, or when the trajectory was cut short). */
+  async writeArtifact(): Promise<void> {
     await this.rec.artifact(this.artifact, renderTrajectory(this.n, this.parts), { behind: true });
   }
 
-  private change(f: (t: Trajectory) => Trajectory, initial?: Trajectory): void {
-    this.rec.changeBehind((s, now) => {
+  private change(f: (t: Trajectory) => Trajectory, opts: { initial?: Trajectory; write?: boolean } = {}): void {
+    const change = (s: RunState, now: Date): RunState => {
       const it: Iteration | undefined = s.iterations.find((i) => i.n === this.n);
-      const current = initial ?? it?.trajectory;
+      const current = opts.initial ?? it?.trajectory;
       return current === undefined ? s : updateIteration(s, this.n, { trajectory: f(current) }, now);
-    });
+    };
+    if (opts.write === false) this.rec.change(change);
+    else this.rec.changeBehind(change);
   }
 }
 
