@@ -98,8 +98,8 @@ export class AgentTools {
     if (!resolved.ok) return { outcome: 'refused', observation: `edit refused: ${resolved.reason}` };
     const path = resolved.path;
     const sig = this.ctx.signal;
-    // nothing a command left running may change the path between the check and the write
-    if (action.command !== 'view') await this.ctx.repo.settle(sig);
+    // nothing a command left running may change the path between the check and the read or write
+    await this.ctx.repo.settle(sig);
     const facts = await this.ctx.repo.inspect(path, sig);
     const refuse = (why: string): ToolResult => ({ outcome: 'refused', observation: `edit refused: ${why}`, path });
     const fail = (why: string): ToolResult => ({ outcome: 'failed', observation: why, path });
