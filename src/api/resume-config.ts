@@ -90,7 +90,7 @@ export function applyRecorded(
     take('loop.mode', () => (config.loop.mode = mode));
   }
   for (const table of ['loop', 'prompt', 'agent'] as const) {
-    const rec = r[table] as Record<string, unknown> | undefined;
+    const rec = r[table];
     const cur = config[table] as Record<string, unknown>;
     for (const [name, value] of Object.entries(rec ?? {})) {
       const now = cur[name];
