@@ -1,5 +1,6 @@
 // What PR_SUMMARY.md shows beyond the state, read from the run's artifacts: the model's explanation
 // and which tests the baseline's and the last test's logs name as failing.
+import { parseTurn } from '../agent/parse-turn.js';
 import { finishedIterations, latestTest, testPassed } from '../loop/stop-conditions.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
 import { distinctFailingTests, fixedTests, parseTestOutput, type TestOutputReport } from '../test-output/index.js';
@@ -15,14 +16,16 @@ export async function summaryExtras(state: RunState, readArtifact: ReadArtifact)
   return { explanation, tests };
 }
 
-/** The model's explanation of the last applied patch. */
+/** The model's explanation of the last applied patch (agent mode: the words of its last turn, beside the submit). */
 async function explanationOf(state: RunState, readArtifact: ReadArtifact): Promise<string | null> {
   const last = finishedIterations(state)
-    .filter((it) => it.outcome === 'applied' && it.answer !== null)
+    .filter((it) => it.outcome === 'applied' && (it.answer !== null || it.trajectory !== undefined))
     .at(-1);
-  if (!last?.answer) return null;
-  const answer = await readArtifact(last.answer.artifact).catch(() => null);
-  return answer === null ? null : modelExplanation(answer);
+  const artifact = last?.answer?.artifact ?? last?.trajectory?.turns.at(-1)?.answer_artifact;
+  if (artifact === undefined) return null;
+  const answer = await readArtifact(artifact).catch(() => null);
+  if (answer === null) return null;
+  return modelExplanation(last?.answer ? answer : parseTurn({ text: answer }).thought);
 }
 
 /** The failing tests at baseline and in the last test run, from their logs (test-output's parsers). */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderRunDetails } from '../../../src/cli/commands/runs-show.js';
 import { tokenTotals } from '../../../src/cli/run-summary.js';
 import { renderPrSummary } from '../../../src/report/pr-summary.js';
+import { summaryExtras } from '../../../src/report/summary-extras.js';
 import type { Iteration } from '../../../src/state/run-state.js';
 import { iteration, makeState, testRecord, trajectory } from '../state/make-state.js';
 
@@ -55,6 +56,18 @@ describe('trajectories in PR_SUMMARY.md', () => {
     expect(renderPrSummary(makeState({ iterations: [iteration(1, 'applied', { patch: 'a' })] }))).not.toContain(
       '## Agent',
     );
+  });
+});
+
+describe("the model's explanation of an agent iteration", () => {
+  it('is the prose of the turn that submitted, without its call', async () => {
+    const state = agentRun();
+    const last = state.iterations[0]!.trajectory!.turns.at(-1)!.answer_artifact;
+    const texts: Record<string, string> = {
+      [last]: 'The loop subtracted each item; it now adds them.\n\n<function=submit>\n</function>\n',
+    };
+    const extras = await summaryExtras(state, async (name) => texts[name] ?? Promise.reject(new Error('none')));
+    expect(extras.explanation).toBe('The loop subtracted each item; it now adds them.');
   });
 });
 
