@@ -196,5 +196,7 @@ function playedBack(a: RecordedAnswer, model: string): GenerateResult {
     attempts: 0,
     ...(a.finishReason === undefined ? {} : { finishReason: a.finishReason }),
     ...(a.toolCalls === undefined || a.toolCalls.length === 0 ? {} : { toolCalls: a.toolCalls }),
+    // a trajectory a bound had ended ends after the same answer again
+    ...(a.trajectoryEnd === undefined ? {} : { trajectoryEnd: a.trajectoryEnd }),
   };
 }
