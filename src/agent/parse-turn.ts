@@ -23,12 +23,24 @@ const SHELL_FENCES = new Set(['bash', 'sh', 'shell']);
 /** mini-swe-agent's way to finish: this command in the bash block is a submit. */
 const SUBMIT_COMMAND = /^echo\s+['"]?COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT['"]?\s*$/;
 
+/** How an answer is read. */
+export interface ParseOptions {
+  /**
+   * Take one fenced shell block as a command (default true). A conversation with a person turns it
+   * off: an answer there shows commands to the reader, it does not ask to run them.
+   */
+  fenced?: boolean;
+}
+
 /** Parse one answer: native calls first (when the server sent them), else the text protocols. */
-export function parseTurn(answer: { text: string; toolCalls?: readonly ToolCall[] }): ParsedTurn {
+export function parseTurn(
+  answer: { text: string; toolCalls?: readonly ToolCall[] },
+  opts: ParseOptions = {},
+): ParsedTurn {
   const visible = stripThinking(answer.text.replace(/\r\n?/g, '\n'));
   const native = answer.toolCalls ?? [];
   if (native.length > 0) return nativeTurn(native, visible.trim());
-  return textTurn(visible);
+  return textTurn(visible, opts.fenced ?? true);
 }
 
 /** The answer without its thinking: `<think>`/`<thinking>` blocks, and all before a `</think>` that no tag opened. */
@@ -68,7 +80,7 @@ function nativeAction(call: ToolCall): ActionResult {
   return toAction(call.name, args as Record<string, unknown>);
 }
 
-function textTurn(text: string): ParsedTurn {
+function textTurn(text: string, fenced: boolean): ParsedTurn {
   if (hasXmlCall(text)) {
     const calls = parseXmlCalls(text);
     const thought = outside(text, calls);
@@ -93,7 +105,7 @@ function textTurn(text: string): ParsedTurn {
     const r = bad('a tool call was started but its name and parameters could not be read', 'bash');
     return malformed(r, 'qwen-xml', outside(text, []), null, null);
   }
-  return fencedTurn(text);
+  return fenced ? fencedTurn(text) : { kind: 'none', thought: text.trim() };
 }
 
 function fencedTurn(text: string): ParsedTurn {

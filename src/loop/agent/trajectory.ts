@@ -1,6 +1,8 @@
 // The agent's loop, one screen: ask the model, parse its calls, run them, send the observations
-// back, check the bounds and whether it is stuck, until it submits or a bound ends it. Everything
-// it wires (parsing, tools, bounds, the stuck detector, history elision, recording) lives beside it.
+// back, check the bounds and whether it is stuck, until it submits or a bound ends it. One turn is
+// `Trajectory.turn()`, so a person can drive it turn by turn (chat); `runTrajectory` is the loop a
+// run iterates. Everything it wires (parsing, tools, bounds, the stuck detector, history elision,
+// recording) lives beside it.
 import { elideHistory } from '../../agent/history.js';
 import { parseTurn } from '../../agent/parse-turn.js';
 import { judgeStuck, type StepKey, type StuckPattern } from '../../agent/stuck.js';
@@ -43,6 +45,8 @@ export interface TrajectoryDeps {
   }): void;
   onNudge(pattern: StuckPattern, message: string): void;
   now(): number;
+  /** How an answer is read (default parseTurn). */
+  parse?(answer: GenerateResult): ParsedTurn;
 }
 
 /** How a trajectory ended, and the change when it was submitted. */
@@ -52,72 +56,176 @@ export interface TrajectoryOutcome {
   submitted?: SubmittedChange;
 }
 
-/** Run one trajectory from its first messages (system and task) to its end. */
-export async function runTrajectory(
-  start: readonly ChatMessage[],
-  deps: TrajectoryDeps,
-  bounds: TrajectoryBounds & { historyTokens: number },
-): Promise<TrajectoryOutcome> {
-  const history: ChatMessage[] = [...start];
-  const keys: StepKey[] = [];
-  const nudged = new Set<StuckPattern>();
-  const nudge = (pattern: StuckPattern, message: string): string => {
-    nudged.add(pattern);
-    deps.onNudge(pattern, message);
-    return message;
-  };
-  const t0 = deps.now();
-  let [steps, tokens, unusable, previous] = [0, 0, 0, ''];
-  for (let turn = 1; ; turn++) {
-    const bound = boundReached({ steps, tokens, ms: deps.now() - t0 }, bounds);
-    if (bound) return bound;
-    const { messages, elided } = elideHistory(history, {
+/** What one turn came to: go on, the trajectory's end, or (when talk is an answer) words for the person. */
+export type TurnOutcome =
+  { kind: 'more' } | { kind: 'end'; outcome: TrajectoryOutcome } | { kind: 'answered'; text: string };
+
+/** A trajectory's bounds and its history's budget. */
+export type TrajectoryLimits = TrajectoryBounds & { historyTokens: number };
+
+/**
+ * A conversation with the tools, one turn at a time: the history, the stuck detector's memory and
+ * the counts the bounds are checked against. `restart` begins a new stretch of work on the same
+ * history (chat: each message of the person's), with fresh counts.
+ */
+export class Trajectory {
+  readonly history: ChatMessage[];
+  #keys: StepKey[] = [];
+  #nudged = new Set<StuckPattern>();
+  #turn = 0;
+  #previous = '';
+  #steps = 0;
+  #tokens = 0;
+  #unusable = 0;
+  #t0: number;
+  /** The answer whose calls are running, and what they gave so far (see settleInterrupted). */
+  #running: { answer: GenerateResult; observed: Observed[] } | undefined;
+
+  constructor(
+    start: readonly ChatMessage[],
+    private readonly deps: TrajectoryDeps,
+    private bounds: TrajectoryLimits,
+  ) {
+    this.history = [...start];
+    this.#t0 = deps.now();
+  }
+
+  /** Tool calls and tokens since the start (or the last restart). */
+  get counts(): { steps: number; tokens: number; turns: number } {
+    return { steps: this.#steps, tokens: this.#tokens, turns: this.#turn };
+  }
+
+  /** Begin a new stretch of work on the same history: counts, clock and stuck memory start again. */
+  restart(bounds: TrajectoryLimits = this.bounds): void {
+    this.bounds = bounds;
+    this.#keys = [];
+    this.#nudged = new Set();
+    this.#steps = 0;
+    this.#tokens = 0;
+    this.#unusable = 0;
+    this.#t0 = this.deps.now();
+  }
+
+  /**
+   * After a turn was cut short (the person stopped it while its calls ran): the calls that ran are
+   * answered in the history with their results, the others with `note`, so the next request is well formed.
+   */
+  settleInterrupted(note: string): void {
+    const running = this.#running;
+    this.#running = undefined;
+    if (running === undefined) return;
+    const calls = running.answer.toolCalls ?? [];
+    const answered = new Set(running.observed.map((o) => o.callId));
+    const rest: Observed[] =
+      calls.length > 0
+        ? calls.filter((c) => !answered.has(c.id)).map((c) => ({ callId: c.id, text: note }))
+        : [{ text: note }];
+    this.history.push(...observationMessages(running.answer, [...running.observed, ...rest]));
+  }
+
+  /**
+   * One turn: ask the model, parse its answer, run its calls in order, push the observations. With
+   * `talk`, an answer without any call is the model's answer to the person (chat); otherwise it is
+   * an unusable turn, told what was wrong.
+   */
+  async turn(opts: { talk?: boolean } = {}): Promise<TurnOutcome> {
+    const { deps, bounds } = this;
+    const bound = boundReached(this.#progress(), bounds);
+    if (bound) return { kind: 'end', outcome: bound };
+    const turn = ++this.#turn;
+    const { messages, elided } = elideHistory(this.history, {
       budgetTokens: bounds.historyTokens,
       keepLast: KEEP_OBSERVATIONS,
       estimate: estimateTokens,
     });
     const answer = await deps.generate(messages);
     const sent = requestText(messages);
-    tokens += (answer.promptTokens ?? estimateTokens(sent)) + (answer.completionTokens ?? estimateTokens(answer.text));
-    const parsed = parseTurn(answer);
-    const shared = turn === 1 ? undefined : sharedPrefixLength(previous, sent);
+    this.#tokens +=
+      (answer.promptTokens ?? estimateTokens(sent)) + (answer.completionTokens ?? estimateTokens(answer.text));
+    const parsed = (deps.parse ?? parseTurn)(answer);
+    const shared = turn === 1 ? undefined : sharedPrefixLength(this.#previous, sent);
+    const tokens = this.#tokens;
     await deps.onTurn({ k: turn, answer, parsed, sent, ...(shared === undefined ? {} : { shared }), elided, tokens });
-    previous = sent;
-    history.push(assistantMessage(answer));
+    this.#previous = sent;
+    this.history.push(assistantMessage(answer));
+    if (parsed.kind === 'none' && opts.talk) {
+      this.#unusable = 0;
+      return { kind: 'answered', text: parsed.thought };
+    }
     if (parsed.kind !== 'actions') {
       const callId = parsed.kind === 'malformed' ? parsed.callId : undefined;
-      if (++unusable >= MAX_UNUSABLE_TURNS)
-        return { reason: 'malformed', detail: `${unusable} answers in a row without a usable tool call` };
-      keys.push({ action: '', observation: '', failed: true, malformed: true });
-      const verdict = judgeStuck(keys, nudged);
-      if (verdict.kind === 'stuck') return { reason: 'stuck', detail: `stuck: ${verdict.pattern} after one nudge` };
-      const note = verdict.kind === 'nudge' ? nudge(verdict.pattern, verdict.message) : undefined;
-      history.push(
+      if (++this.#unusable >= MAX_UNUSABLE_TURNS)
+        return end('malformed', `${this.#unusable} answers in a row without a usable tool call`);
+      this.#keys.push({ action: '', observation: '', failed: true, malformed: true });
+      const verdict = judgeStuck(this.#keys, this.#nudged);
+      if (verdict.kind === 'stuck') return end('stuck', `stuck: ${verdict.pattern} after one nudge`);
+      const note = verdict.kind === 'nudge' ? this.#nudge(verdict.pattern, verdict.message) : undefined;
+      this.history.push(
         ...observationMessages(answer, [{ ...(callId ? { callId } : {}), text: formatError(parsed) }], note),
       );
     } else {
-      unusable = 0;
-      const observed: Observed[] = [];
+      this.#unusable = 0;
+      const running = { answer, observed: [] as Observed[] };
+      this.#running = running;
       let note: string | undefined;
       for (const { action, shape, callId } of parsed.actions) {
-        if (boundReached({ steps, tokens, ms: deps.now() - t0 }, bounds)) break;
+        if (boundReached(this.#progress(), bounds)) break;
         const startedMs = deps.now();
         const result = await deps.execute(action);
-        steps++;
-        deps.onStep({ k: steps, turn, action, shape, result, startedMs, durationMs: deps.now() - startedMs, tokens });
-        if (result.submitted) return { reason: 'submitted', detail: result.observation, submitted: result.submitted };
-        observed.push({ ...(callId ? { callId } : {}), text: result.observation });
-        keys.push(stepKey(action, result.observation, result.outcome !== 'ok'));
-        const verdict = judgeStuck(keys, nudged);
-        if (verdict.kind === 'stuck') return { reason: 'stuck', detail: `stuck: ${verdict.pattern} after one nudge` };
-        if (verdict.kind === 'nudge') note = nudge(verdict.pattern, verdict.message);
+        this.#steps++;
+        const durationMs = deps.now() - startedMs;
+        deps.onStep({ k: this.#steps, turn, action, shape, result, startedMs, durationMs, tokens });
+        if (result.submitted) {
+          this.#running = undefined;
+          return {
+            kind: 'end',
+            outcome: { reason: 'submitted', detail: result.observation, submitted: result.submitted },
+          };
+        }
+        running.observed.push({ ...(callId ? { callId } : {}), text: result.observation });
+        this.#keys.push(stepKey(action, result.observation, result.outcome !== 'ok'));
+        const verdict = judgeStuck(this.#keys, this.#nudged);
+        if (verdict.kind === 'stuck') {
+          this.#running = undefined;
+          return end('stuck', `stuck: ${verdict.pattern} after one nudge`);
+        }
+        if (verdict.kind === 'nudge') note = this.#nudge(verdict.pattern, verdict.message);
       }
-      history.push(...observationMessages(answer, observed, note));
+      this.#running = undefined;
+      this.history.push(...observationMessages(answer, running.observed, note));
     }
     // a replayed trajectory ends where the recorded one did (at a bound a replay cannot meet alike)
     const recorded = TRAJECTORY_ENDS.find((e) => e === answer.trajectoryEnd);
-    if (recorded) return { reason: recorded, detail: 'where the recorded trajectory ended' };
+    if (recorded) return end(recorded, 'where the recorded trajectory ended');
+    return { kind: 'more' };
   }
+
+  #progress(): { steps: number; tokens: number; ms: number } {
+    return { steps: this.#steps, tokens: this.#tokens, ms: this.deps.now() - this.#t0 };
+  }
+
+  #nudge(pattern: StuckPattern, message: string): string {
+    this.#nudged.add(pattern);
+    this.deps.onNudge(pattern, message);
+    return message;
+  }
+}
+
+/** Run one trajectory from its first messages (system and task) to its end. */
+export async function runTrajectory(
+  start: readonly ChatMessage[],
+  deps: TrajectoryDeps,
+  bounds: TrajectoryLimits,
+): Promise<TrajectoryOutcome> {
+  const trajectory = new Trajectory(start, deps, bounds);
+  for (;;) {
+    const r = await trajectory.turn();
+    if (r.kind === 'end') return r.outcome;
+  }
+}
+
+function end(reason: TrajectoryEnd, detail: string): TurnOutcome {
+  return { kind: 'end', outcome: { reason, detail } };
 }
 
 /** The text of a request's messages as the server gets them, for the prefix it shares with the last. */

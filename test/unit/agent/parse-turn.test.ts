@@ -127,3 +127,19 @@ describe('stripThinking', () => {
     expect(stripThinking('no thinking')).toBe('no thinking');
   });
 });
+
+describe('parseTurn for a conversation with a person (fenced: false)', () => {
+  it('an answer showing a ```bash block is words for the reader, not a command', () => {
+    const text = 'Run the tests with:\n\n```bash\npython3 -m pytest -q\n```\n';
+    expect(parseTurn({ text }).kind).toBe('actions');
+    expect(parseTurn({ text }, { fenced: false })).toEqual({ kind: 'none', thought: text.trim() });
+  });
+
+  it('still reads calls in the other shapes', () => {
+    const text = 'Looking.\n<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>';
+    expect(parseTurn({ text }, { fenced: false })).toMatchObject({
+      kind: 'actions',
+      actions: [{ action: { tool: 'bash', command: 'ls' }, shape: 'qwen-xml' }],
+    });
+  });
+});

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentAction } from '../../../../src/agent/types.js';
 import type { ChatMessage, GenerateResult, ToolCall } from '../../../../src/llm/types.js';
 import type { ToolResult } from '../../../../src/loop/agent/tools.js';
-import { runTrajectory, type TrajectoryDeps } from '../../../../src/loop/agent/trajectory.js';
+import { runTrajectory, Trajectory, type TrajectoryDeps } from '../../../../src/loop/agent/trajectory.js';
 
 const START: ChatMessage[] = [
   { role: 'system', content: 'system' },
@@ -181,5 +181,63 @@ describe('runTrajectory', () => {
     const last = h.sent.at(-1)!;
     expect(last.reduce((n, m) => n + m.content.length, 0)).toBeLessThan(8 * 4000);
     expect(h.turns.at(-1)!.elided).toBeGreaterThan(0);
+  });
+});
+
+describe('Trajectory, turn by turn (a person drives it)', () => {
+  it('with talk, an answer without a call is the answer: the history keeps it and the next message follows it', async () => {
+    const h = harness([native('bash', { command: 'cat a.py' }), { text: 'The bug is on line 3.' }, { text: 'Done.' }]);
+    const t = new Trajectory(START, h.deps, BOUNDS);
+    expect(await t.turn({ talk: true })).toEqual({ kind: 'more' });
+    expect(await t.turn({ talk: true })).toEqual({ kind: 'answered', text: 'The bug is on line 3.' });
+    expect(t.history.at(-1)).toEqual({ role: 'assistant', content: 'The bug is on line 3.' });
+    t.history.push({ role: 'user', content: 'fix it' });
+    t.restart();
+    expect(t.counts.steps).toBe(0);
+    expect(await t.turn({ talk: true })).toMatchObject({ kind: 'answered' });
+    // the third request holds the whole conversation, the person's second message last
+    expect(h.sent[2]!.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user']);
+  });
+
+  it('without talk, the same answer is an unusable turn', async () => {
+    const h = harness([{ text: 'The bug is on line 3.' }]);
+    const t = new Trajectory(START, h.deps, BOUNDS);
+    expect(await t.turn()).toEqual({ kind: 'more' });
+    expect(t.history.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('has no tool call') });
+  });
+
+  it('a turn stopped while its calls ran is settled: every native call is answered', async () => {
+    const two: Partial<GenerateResult> = {
+      text: '',
+      toolCalls: [
+        { id: 'a', name: 'bash', arguments: '{"command":"ls"}' },
+        { id: 'b', name: 'bash', arguments: '{"command":"sleep 100"}' },
+      ],
+    };
+    const h = harness([two], (a) => {
+      if (a.tool === 'bash' && a.command.startsWith('sleep')) throw new Error('aborted');
+      return {};
+    });
+    const t = new Trajectory(START, h.deps, BOUNDS);
+    await expect(t.turn({ talk: true })).rejects.toThrow('aborted');
+    t.settleInterrupted('(stopped by the user)');
+    expect(t.history.slice(-2)).toEqual([
+      { role: 'tool', content: 'ran 1', toolCallId: 'a', toolName: 'bash' },
+      { role: 'tool', content: '(stopped by the user)', toolCallId: 'b', toolName: 'bash' },
+    ]);
+    // nothing more to settle
+    t.settleInterrupted('again');
+    expect(t.history).toHaveLength(START.length + 3);
+  });
+
+  it('restart gives a new stretch of work its own step bound', async () => {
+    const calls = Array.from({ length: 4 }, (_, i) => native('bash', { command: `ls ${i}` }));
+    const h = harness(calls);
+    const t = new Trajectory(START, h.deps, { ...BOUNDS, maxSteps: 2 });
+    await t.turn({ talk: true });
+    await t.turn({ talk: true });
+    expect(await t.turn({ talk: true })).toMatchObject({ kind: 'end', outcome: { reason: 'max_steps' } });
+    t.restart();
+    expect(await t.turn({ talk: true })).toEqual({ kind: 'more' });
   });
 });
