@@ -31,6 +31,12 @@
 #                                 from <commit>, written as `git diff --binary --full-index` to
 #                                 .git/hammer/candidate.patch; the result says its size ("bytes").
 #                                 HEAD, the index and the tree are left as they are
+#   restore <commit> [<patch>]    the work tree back to exactly <commit> plus a change (a chat's /undo,
+#                                 a command's changes discarded in read-only mode, a resumed
+#                                 conversation): reset as `reset` does, then `git apply` <patch> (a
+#                                 file under .git/hammer/) to the work tree only: HEAD and the index
+#                                 stay at <commit>, new files are untracked. A patch that does not
+#                                 apply: exit 1, the tree left at <commit>
 #   inspect <path>                what a workspace-relative path is, for the host's editor: "link":true
 #                                 when any component is a symlink (then nothing more), "blocked":true
 #                                 when a component above it is not a directory, else "exists", and for
@@ -535,6 +541,27 @@ op_reset() {
   result 0 commit "$h_commit" tree "$h_tree"
 }
 
+op_restore() {
+  if [ $# -lt 1 ] || [ $# -gt 2 ] || ! is_hash "$1"; then
+    say "usage: restore <commit> [<patch>]"
+    result 2
+  fi
+  restore_tree "$1" || result 70
+  rm -rf -- "$GIT_DIR/hammer-tmp" 2>/dev/null
+  if [ $# -eq 2 ]; then
+    patch_path_ok "$2" || {
+      say "the patch must be a regular file under .git/hammer/"
+      result 2
+    }
+    if ! g apply -- "$2"; then
+      restore_tree "$1" || result 70
+      result 1
+    fi
+  fi
+  head_hashes || result 1
+  result 0 commit "$h_commit" tree "$h_tree"
+}
+
 # Untracked build and cache outputs the toolchains' tools write into the tree, never part of a
 # candidate (the repository's own ignores apply too).
 CANDIDATE_EXCLUDES='__pycache__/
@@ -602,7 +629,7 @@ op_inspect() {
 }
 
 case $op in
-  init | apply-check | apply | commit | test | diff | status | tree | reset | step | candidate | inspect) op_name=$op ;;
+  init | apply-check | apply | commit | test | diff | status | tree | reset | step | candidate | restore | inspect) op_name=$op ;;
   *)
     op_name=unknown
     say "unknown op"
@@ -637,5 +664,6 @@ case $op in
   reset) op_reset "$@" ;;
   step) op_step "$@" ;;
   candidate) op_candidate "$@" ;;
+  restore) op_restore "$@" ;;
   inspect) op_inspect "$@" ;;
 esac

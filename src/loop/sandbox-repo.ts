@@ -1,7 +1,7 @@
 // The repository inside the sandbox, driven through the runner: the loop's only way to run git
 // and tests there. Everything that comes back is untrusted; only hashes and exit codes are used.
 import { HammerError } from '../errors.js';
-import { parseRunnerResult, runnerArgv, runnerCannotFork, splitRunnerOutput } from '../runner/index.js';
+import { parseRunnerResult, patchPath, runnerArgv, runnerCannotFork, splitRunnerOutput } from '../runner/index.js';
 import type { RunnerOp, RunnerResult } from '../runner/index.js';
 import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.js';
 
@@ -329,6 +329,26 @@ export class SandboxRepo {
     if (r.bytes === 0) return null;
     if (r.bytes > maxBytes) return { tooLarge: r.bytes };
     return this.readFile(CANDIDATE_PATCH, maxBytes, signal);
+  }
+
+  /**
+   * The work tree back to exactly `commit` plus `change` (a diff against it; null for none), HEAD
+   * and the index left at `commit` (see the runner's `restore`). Whatever the sandbox user runs is
+   * killed first. False when the change does not apply (the tree is then at `commit`).
+   */
+  async restore(commit: string, change: Buffer | null, signal?: AbortSignal): Promise<boolean> {
+    await this.settle(signal);
+    const args = [commit];
+    if (change !== null && change.length > 0) {
+      const path = patchPath('restore.patch');
+      await this.sandbox.putFiles(this.sandbox.workdir, [{ path, content: change }], signal ? { signal } : {});
+      args.push(path);
+    }
+    const r = await this.op('restore', args, signal);
+    this.used = true;
+    if (r.ok) return true;
+    if (r.exit === 1 && args.length === 2) return false;
+    throw new HammerError('SANDBOX_BROKEN', `runner restore to ${commit.slice(0, 12)} failed (exit ${r.exit})`);
   }
 
   /** Run the test command (sh -c in /workspace); a failing or timed-out test is a result. */

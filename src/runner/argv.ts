@@ -15,6 +15,7 @@ export const RUNNER_OPS = [
   'reset',
   'step',
   'candidate',
+  'restore',
   'inspect',
 ] as const;
 

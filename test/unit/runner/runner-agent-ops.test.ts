@@ -62,6 +62,46 @@ describe('runner agent ops', () => {
     expect(ws.run('candidate').result).toMatchObject({ ok: false, exit: 2 });
   });
 
+  it('restore: the work tree back to the commit plus a change, HEAD and the index untouched', async () => {
+    await writeFile(path.join(ws.dir, 'm.py'), 'def f():\n    return 2\n');
+    await writeFile(path.join(ws.dir, 'new.py'), 'x = 1\n');
+    await unlink(path.join(ws.dir, 'lib/a.txt'));
+    ws.run('candidate', base);
+    const change = await patch();
+    // what a command did afterwards: more edits, a commit, junk
+    await writeFile(path.join(ws.dir, 'm.py'), 'broken(\n');
+    await writeFile(path.join(ws.dir, 'junk.txt'), 'junk\n');
+    hostGit(ws.dir, 'add', '-A');
+    hostGit(ws.dir, 'commit', '-qm', 'moved HEAD');
+    const saved = await ws.putPatch('restore.patch', change);
+    expect(ws.run('restore', base, saved).result).toMatchObject({ op: 'restore', ok: true, commit: base });
+    expect(await readFile(path.join(ws.dir, 'm.py'), 'utf8')).toBe('def f():\n    return 2\n');
+    expect(await readFile(path.join(ws.dir, 'new.py'), 'utf8')).toBe('x = 1\n');
+    await expect(readFile(path.join(ws.dir, 'lib/a.txt'))).rejects.toThrow();
+    await expect(readFile(path.join(ws.dir, 'junk.txt'))).rejects.toThrow();
+    expect(hostGit(ws.dir, 'rev-parse', 'HEAD').stdout.trim()).toBe(base);
+    expect(hostGit(ws.dir, 'diff', '--cached', '--name-only').stdout).toBe('');
+    // the same change comes back out
+    ws.run('candidate', base);
+    expect(await patch()).toBe(change);
+    // no patch: exactly the commit
+    expect(ws.run('restore', base).result).toMatchObject({ ok: true });
+    expect(await readFile(path.join(ws.dir, 'm.py'), 'utf8')).toBe('def f():\n    return 1\n');
+    await expect(readFile(path.join(ws.dir, 'new.py'))).rejects.toThrow();
+  });
+
+  it('restore: a patch that does not apply leaves the commit; bad arguments are refused', async () => {
+    const bad = await ws.putPatch(
+      'bad.patch',
+      'diff --git a/nope b/nope\n--- a/nope\n+++ b/nope\n@@ -1 +1 @@\n-a\n+b\n',
+    );
+    await writeFile(path.join(ws.dir, 'm.py'), 'changed\n');
+    expect(ws.run('restore', base, bad).result).toMatchObject({ ok: false, exit: 1 });
+    expect(await readFile(path.join(ws.dir, 'm.py'), 'utf8')).toBe('def f():\n    return 1\n');
+    expect(ws.run('restore', 'HEAD').result).toMatchObject({ ok: false, exit: 2 });
+    expect(ws.run('restore', base, 'm.py').result).toMatchObject({ ok: false, exit: 2 });
+  });
+
   it('inspect: files, missing paths, directories, links anywhere on the path, .git', async () => {
     await chmod(path.join(ws.dir, 'm.py'), 0o755);
     expect(ws.run('inspect', 'm.py').result).toMatchObject({
