@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE ?= node
 CLI := $(NODE) dist/cli/main.js
 
-.PHONY: all deps build engine gvisor podman chromium images test test-unit test-integration test-browser bench demo clean typecheck security lint format package-check
+.PHONY: all deps build engine gvisor podman chromium tmux images test test-unit test-integration test-browser test-terminal bench demo clean typecheck security lint format package-check
 
 all: build
 
@@ -62,12 +62,17 @@ podman:
 chromium:
 	@bash scripts/chromium.sh
 
+# tmux for the terminal tests of chat and plan (idempotent; installs Debian's tmux as root, fails
+# loudly otherwise). See scripts/tmux.sh.
+tmux:
+	@bash scripts/tmux.sh
+
 # The base image and every toolchain image (content-addressed: unchanged ones are not rebuilt).
 images: build engine
 	$(CLI) images bootstrap
 	$(CLI) images build
 
-test: build typecheck lint engine images chromium
+test: build typecheck lint engine images chromium tmux
 	@$(GVISOR_SETUP)
 	@$(PODMAN_SETUP)
 	$(GVISOR_ENV) $(PODMAN_ENV) npx vitest run
@@ -81,6 +86,10 @@ test-integration: build images
 # The monitor in headless Chromium (no engine needed).
 test-browser: build chromium
 	npx vitest run --project browser
+
+# chat and plan in a real terminal (tmux) on the real engine.
+test-terminal: build images tmux
+	npx vitest run --project terminal
 
 # The adversarial suite, every attack (make test runs only its cheap files), then a table of
 # attack, expected, observed and verdict built from the rows the tests recorded. The attacks meet

@@ -61,6 +61,19 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'terminal',
+          // the interactive commands in a real terminal (tmux, installed by scripts/tmux.sh) on the real
+          // engine: one file at a time, after the integration suites
+          include: ['test/terminal/**/*.test.ts'],
+          maxWorkers: 1,
+          sequence: { groupOrder: 4 },
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          globalSetup: ['./test/terminal/global-setup.ts'],
+        },
+      },
+      {
+        test: {
           name: 'security',
           // `make security` runs every attack (HAMMER_SECURITY=full); `make test` only the cheap ones
           include: process.env['HAMMER_SECURITY'] === 'full' ? ['test/security/**/*.test.ts'] : SECURITY_CHEAP,

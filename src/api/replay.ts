@@ -49,6 +49,7 @@ export async function replay(options: ReplayOptions): Promise<RunOutcome> {
     env,
     directive: original.directive.path,
     directiveText: original.directive.text,
+    ...(original.directive.kind === 'plan' ? { plan: true } : {}),
     flags: {
       ...flags,
       model: { ...table('model'), provider: 'replay', replay_run: original.run_id },

@@ -20,7 +20,7 @@ import { reportOnly, runLoop } from '../loop/run.js';
 import type { RunOutcome } from '../loop/run-types.js';
 // the engine client (dockerode and its gRPC stack, ~200 ms to load) is imported when a run starts,
 // so loading it overlaps the git work that comes first instead of delaying everything
-const sandboxLib = (): Promise<typeof import('../sandbox/index.js')> => import('../sandbox/index.js');
+export const sandboxLib = (): Promise<typeof import('../sandbox/index.js')> => import('../sandbox/index.js');
 import type { RunState } from '../state/run-state.js';
 import type { RunStore } from '../state/store.js';
 import { checkDirectiveSize, readDirective } from './directive.js';
@@ -51,6 +51,8 @@ export interface RunOptions {
   replayAnswers?: readonly RecordedAnswer[];
   /** The directive's text when it is not read from a file (-m, stdin; replay uses the recorded text). */
   directiveText?: string;
+  /** The directive is a plan: `directive` is the plan file (read as a directive is), or `directiveText` its recorded text. */
+  plan?: boolean;
   /**
    * Replay: the run being reproduced. Its reproducibility keys are kept (see resume-config.ts);
    * everything that decides trust comes from the current configuration.
@@ -163,6 +165,7 @@ async function runWithEnvironment(
           repoPath: repo,
           directivePath,
           directiveText,
+          ...(options.plan ? { directiveKind: 'plan' as const } : {}),
           config,
           testCommand: repoEnv.testCommand,
           userRepo: repoEnv.userRepo,
@@ -308,12 +311,12 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
 }
 
 /** The run's clock: the real one, unless HAMMER_FAULT_CLOCK stops it for a test. */
-function clock(env: NodeJS.ProcessEnv): () => Date {
+export function clock(env: NodeJS.ProcessEnv): () => Date {
   return faultClock(env['HAMMER_FAULT_CLOCK']) ?? (() => new Date());
 }
 
 /** A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module. */
-async function openEngine(lib: ReturnType<typeof sandboxLib>, env: NodeJS.ProcessEnv, signal?: AbortSignal) {
+export async function openEngine(lib: ReturnType<typeof sandboxLib>, env: NodeJS.ProcessEnv, signal?: AbortSignal) {
   const { createDockerClient, DockerSandboxEngine, pingEngine, refusePodman } = await lib;
   const docker = createDockerClient(env);
   await pingEngine(docker, signal);

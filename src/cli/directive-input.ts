@@ -16,7 +16,7 @@ export async function directiveInput(
   if (f.directive === '-') return { directive: 'stdin', directiveText: await readAll(stdin) };
   if (f.directive !== undefined) return { directive: f.directive };
   throw new HammerError('USAGE', 'no directive: say what the model should do', {
-    hint: "pass --directive <file>, --directive - (read from stdin) or -m '<text>'",
+    hint: "pass --directive <file>, --directive - (read from stdin), -m '<text>' or --plan <plan.md>",
   });
 }
 

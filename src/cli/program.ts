@@ -29,10 +29,11 @@ export function buildProgram(version: string): Command {
     .addOption(
       new Option(
         '--directive <file>',
-        'required unless -m: a text file saying what to do, or - to read it from stdin',
-      ).conflicts('message'),
+        'required unless -m or --plan: a text file saying what to do, or - to read it from stdin',
+      ).conflicts(['message', 'plan']),
     )
-    .option('-m, --message <text>', 'the directive as text, instead of --directive')
+    .addOption(new Option('-m, --message <text>', 'the directive as text, instead of --directive').conflicts('plan'))
+    .option('--plan <file>', 'a plan (written by hammer-box plan, edited by you) as the directive, recorded as a plan')
     .option(
       '--base <ref>',
       'branch, tag or commit to start from (default: the checked-out branch, else the commit HEAD points at)',
@@ -73,6 +74,7 @@ export function buildProgram(version: string): Command {
     run,
     'hammer-box run --repo ~/src/myproject --directive fix-the-parser.md',
     'hammer-box run --repo . -m "make the failing date parsing tests pass"',
+    'hammer-box run --repo . --plan plan.md --mode agent',
   );
   run.action(async (opts: Record<string, unknown>) => lazy('./commands/run.js', opts));
 
@@ -110,6 +112,60 @@ export function buildProgram(version: string): Command {
   resume.action(async (runId: string, opts: Record<string, unknown>) =>
     lazy('./commands/resume.js', { ...opts, runId }),
   );
+
+  const chat = program
+    .command('chat')
+    .description(
+      "talk with the model about a repository: it reads, runs commands and edits in a sandbox of the committed tip (agent mode's tools and gates); /help inside lists the commands",
+    )
+    .option('--repo <path>', 'the git repository', '.')
+    .addOption(
+      new Option(
+        '--continue [id]',
+        'continue the last conversation (or this one): its messages, and the sandbox rebuilt from its base and its change',
+      ).conflicts('new'),
+    )
+    .option('--new', 'start a new conversation (the default)')
+    .option('--plan', 'start in read-only mode (/plan)')
+    .option('--base <ref>', 'branch, tag or commit to start from (default: the checked-out branch, else HEAD)')
+    .addOption(
+      new Option('--mode <mode>', 'how a run started with /run makes its changes (default: diff)').choices([
+        'diff',
+        'agent',
+      ]),
+    );
+  modelOptions(chat).option('--config <file>', 'a TOML config file (see configs/default.toml)');
+  example(chat, 'hammer-box chat --repo ~/src/myproject', 'hammer-box chat --repo . --continue');
+  chat.action(async (opts: Record<string, unknown>) => lazy('./commands/chat.js', opts));
+  const chatList = chat
+    .command('list')
+    .description("the repository's conversations, the latest first")
+    .option('--repo <path>', 'the repository', '.')
+    .option('--json', 'print JSON');
+  example(chatList, 'hammer-box chat list --repo ~/src/myproject');
+  chatList.action(async (opts: Record<string, unknown>) => lazy('./commands/chat-list.js', opts));
+
+  const plan = program
+    .command('plan')
+    .description(
+      'let the model read and run (never change) the repository and write a plan: goal, constraints, files and functions, numbered steps, the tests that should pass; then run it with run --plan',
+    )
+    .requiredOption('--repo <path>', 'required: the git repository')
+    .requiredOption('-m, --message <goal>', 'required: the goal')
+    .option('-c, --constraint <text>', 'a constraint the plan must keep (repeatable)', collect, [])
+    .option('--out <file>', 'where the plan goes (default: plan.md)', 'plan.md')
+    .option('--force', 'replace --out when it exists')
+    .option('--edit', 'open the plan in $VISUAL or $EDITOR once it is written')
+    .option('--base <ref>', 'branch, tag or commit to start from (default: the checked-out branch, else HEAD)');
+  modelOptions(plan)
+    .option('--config <file>', 'a TOML config file (see configs/default.toml)')
+    .option('-q, --quiet', 'no progress on stderr: only the plan on stdout');
+  example(
+    plan,
+    'hammer-box plan --repo . -m "make date parsing accept ISO weeks" -c "keep the public API"',
+    'hammer-box run --repo . --plan plan.md',
+  );
+  plan.action(async (opts: Record<string, unknown>) => lazy('./commands/plan.js', opts));
 
   const runs = program.command('runs').description('list and inspect runs of a repository');
   const runsList = runs

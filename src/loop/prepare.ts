@@ -43,8 +43,8 @@ export interface Prepared {
  */
 export async function prepare(
   runId: string,
-  req: RunRequest,
-  deps: RunDeps,
+  req: Pick<RunRequest, 'config' | 'workbench'>,
+  deps: Pick<RunDeps, 'engine' | 'signal'>,
   userRepo: UserRepo,
   image: ResolvedImage,
   track: (p: Partial<Prepared>) => void,

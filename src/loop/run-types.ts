@@ -35,6 +35,8 @@ export interface RunRequest {
   repoPath: string;
   directivePath: string;
   directiveText: string;
+  /** The directive is a plan (`run --plan`). */
+  directiveKind?: 'plan';
   config: Config;
   /** The test command (from config or the toolchain's default). */
   testCommand: string;

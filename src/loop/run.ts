@@ -50,7 +50,11 @@ export async function runLoop(req: RunRequest, deps: RunDeps): Promise<RunOutcom
         base_commit: userRepo.baseCommit,
         base_tree: userRepo.baseTree,
       },
-      directive: { path: req.directivePath, text: req.directiveText },
+      directive: {
+        path: req.directivePath,
+        text: req.directiveText,
+        ...(req.directiveKind ? { kind: req.directiveKind } : {}),
+      },
       config: config,
       model: { provider: config.model.provider, name: config.model.name, url: config.model.url },
       // resolved in the setup phase, so a run that fails there still leaves its state file

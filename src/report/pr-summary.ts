@@ -15,6 +15,8 @@ import { sanitizeLine, sanitizeText, truncateText } from './sanitize.js';
 import { modelMs, renderTrajectories } from './trajectory-summary.js';
 
 const DIRECTIVE_LINES = 12;
+/** Lines of a plan shown. */
+const PLAN_LINES = 200;
 const OUTPUT_TAIL_LINES = 40;
 
 /** What the summary shows beyond the state: read from the run's artifacts by whoever writes it. */
@@ -55,7 +57,11 @@ export function renderPrBody(state: RunState, extras: SummaryExtras = {}): strin
   const agent = renderTrajectories(iterations);
   if (agent !== null) sections.push(agent);
   sections.push(renderDetails(state, iterations.length));
-  sections.push(`## Directive\n\n${blockquote(directiveExcerpt(state.directive.text))}`);
+  sections.push(
+    state.directive.kind === 'plan'
+      ? renderPlan(state.directive.text)
+      : `## Directive\n\n${blockquote(directiveExcerpt(state.directive.text))}`,
+  );
   sections.push(renderFinalTest(state));
   const rejected = renderRejected(iterations);
   if (rejected !== null) sections.push(rejected);
@@ -247,6 +253,14 @@ function renderRejected(iterations: readonly Iteration[]): string | null {
     return `- Iteration ${it.n}: ${sanitizeLine(truncateText(why, 300))}${artifact === undefined ? '' : ` (${code(artifact)})`}`;
   });
   return `## Rejected patches\n\n${lines.join('\n')}`;
+}
+
+/** A run's plan (`run --plan`): verbatim in a collapsed code block, cut to PLAN_LINES. */
+function renderPlan(text: string): string {
+  const lines = sanitizeText(text).trim().split('\n');
+  const shown = lines.slice(0, PLAN_LINES).map((l) => truncateText(l, 300));
+  if (lines.length > PLAN_LINES) shown.push(`... (${lines.length - PLAN_LINES} more lines)`);
+  return `## Plan\n\nThe run carried out a plan (\`hammer-box plan\`, then \`hammer-box run --plan\`): its goal, steps and tests were the directive.\n\n<details>\n<summary>The plan</summary>\n\n${fencedBlock(shown.join('\n'), 'markdown')}\n\n</details>`;
 }
 
 function directiveExcerpt(text: string): string {

@@ -14,6 +14,7 @@ export const TITLE_MAX = 72;
 export function prTitle(state: RunState): string {
   const line = sanitizeLine(state.directive.text.split('\n').find((l) => l.replace(/[#>*\-\s]/g, '') !== '') ?? '')
     .replace(/^[\s#>*-]+/, '')
+    .replace(state.directive.kind === 'plan' ? /^plan:\s*/i : /^$/, '')
     .replace(/[.\s]+$/, '');
   const base = line !== '' ? capitalise(cut(line, TITLE_MAX - 5)) : summarizePatch(changedFiles(state));
   return state.status === 'stable' || appliedCount(state) === 0 ? base : `WIP: ${base}`;

@@ -389,7 +389,8 @@ export const RunStateSchema = z.strictObject({
   reason: z.enum(EXIT_REASONS).nullable(),
   reason_detail: z.string().nullable(),
   repo: z.strictObject({ path: z.string(), base_ref: z.string(), base_commit: z.string(), base_tree: z.string() }),
-  directive: z.strictObject({ path: z.string(), text: z.string(), sha256 }),
+  /** What the run was asked to do; `kind: "plan"` when it was a plan (`run --plan`, written by `hammer-box plan`). */
+  directive: z.strictObject({ path: z.string(), text: z.string(), sha256, kind: z.literal('plan').optional() }),
   /** The resolved Config, as it was when the run started. */
   config: z.record(z.string(), z.unknown()),
   model: z.strictObject({ provider: z.string(), name: z.string(), url: z.string() }),

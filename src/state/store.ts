@@ -304,42 +304,12 @@ export class RunStore {
     return out;
   }
 
-  /**
-   * A `.gitignore` of `*` in the state directory (checked to be a real directory first), so runs never
-   * show in `git status` and cannot be committed by accident, without touching the repository's own
-   * .gitignore. An existing file of that name is left as it is.
-   */
   async #ignoreInGit(): Promise<void> {
-    const path = join(this.dir, '.gitignore');
-    let fh;
-    try {
-      fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
-      unwritable(err, path, null);
-    }
-    try {
-      await fh.writeFile(STATE_GITIGNORE);
-    } finally {
-      await fh.close();
-    }
+    await ignoreInGit(this.dir);
   }
 
   async #refuseSymlinks(dirs: string[], missingOk = false): Promise<void> {
-    for (const dir of dirs) {
-      const st = await lstat(dir).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return undefined;
-        throw err;
-      });
-      if (st === undefined && missingOk) continue;
-      if (st?.isDirectory() !== true) {
-        throw new HammerError(
-          'REPO_INVALID',
-          `${dir} is ${st === undefined ? 'missing' : st.isSymbolicLink() ? 'a symlink' : 'not a directory'}; hammer-box keeps its state only in a real directory`,
-          { hint: 'remove it from the repository, or set [state] dir to another directory inside it' },
-        );
-      }
-    }
+    await refuseSymlinkDirs(dirs, missingOk);
   }
 
   #serialise(runId: string, task: () => Promise<void>): Promise<void> {
@@ -351,6 +321,45 @@ export class RunStore {
       if (this.#pending.get(runId) === settled) this.#pending.delete(runId);
     });
     return next;
+  }
+}
+
+/**
+ * A `.gitignore` of `*` in the state directory `dir` (checked to be a real directory first), so runs
+ * and conversations never show in `git status` and cannot be committed by accident, without
+ * touching the repository's own .gitignore. An existing file of that name is left as it is.
+ */
+export async function ignoreInGit(dir: string): Promise<void> {
+  const path = join(dir, '.gitignore');
+  let fh;
+  try {
+    fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+    unwritable(err, path, null);
+  }
+  try {
+    await fh.writeFile(STATE_GITIGNORE);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** REPO_INVALID unless each of `dirs` is a real directory (not a symlink); a missing one is fine with `missingOk`. */
+export async function refuseSymlinkDirs(dirs: string[], missingOk = false): Promise<void> {
+  for (const dir of dirs) {
+    const st = await lstat(dir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    if (st === undefined && missingOk) continue;
+    if (st?.isDirectory() !== true) {
+      throw new HammerError(
+        'REPO_INVALID',
+        `${dir} is ${st === undefined ? 'missing' : st.isSymbolicLink() ? 'a symlink' : 'not a directory'}; hammer-box keeps its state only in a real directory`,
+        { hint: 'remove it from the repository, or set [state] dir to another directory inside it' },
+      );
+    }
   }
 }
 
@@ -386,7 +395,8 @@ export function parseState(path: string, runId: string, text: string): RunState 
   return parsed.data;
 }
 
-function issuePath(path: readonly PropertyKey[]): string {
+/** A zod issue's path as `a.b[2].c`. */
+export function issuePath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out === '' ? '' : '.'}${String(key)}`;
   return out === '' ? '(root)' : out;
@@ -403,7 +413,8 @@ function checkArtifactName(name: string): string {
   return name;
 }
 
-async function readCapped(path: string, maxBytes: number): Promise<Buffer> {
+/** A regular file's bytes, never through a symlink, at most `maxBytes` (STATE_INVALID otherwise). */
+export async function readCapped(path: string, maxBytes: number): Promise<Buffer> {
   const fh = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const st = await fh.stat();
@@ -420,7 +431,7 @@ async function readCapped(path: string, maxBytes: number): Promise<Buffer> {
 const UNWRITABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO']);
 
 /** Turn "no space", "read-only" and "no permission" into a typed error that says what to do. */
-function unwritable(err: unknown, path: string, runId: string | null): never {
+export function unwritable(err: unknown, path: string, runId: string | null): never {
   const code = (err as NodeJS.ErrnoException).code;
   if (code && UNWRITABLE.has(code)) {
     throw new HammerError('STATE_UNWRITABLE', `cannot write ${path}: ${(err as Error).message}`, {

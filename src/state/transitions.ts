@@ -19,7 +19,7 @@ export interface NewRunInput {
   runId: string;
   now: Date;
   repo: RunState['repo'];
-  directive: { path: string; text: string };
+  directive: { path: string; text: string; kind?: 'plan' };
   config: Record<string, unknown>;
   model: RunState['model'];
   image: RunState['image'];

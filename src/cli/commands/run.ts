@@ -11,6 +11,7 @@ interface RunFlags extends ConfigFlags {
   repo: string;
   directive?: string;
   message?: string;
+  plan?: string;
   config?: string;
   json?: boolean;
   quiet?: boolean;
@@ -18,7 +19,7 @@ interface RunFlags extends ConfigFlags {
 }
 
 export default async function runCommand(f: RunFlags): Promise<number> {
-  const directive = await directiveInput(f);
+  const directive = f.plan !== undefined ? { directive: f.plan, plan: true } : await directiveInput(f);
   const started = Date.now();
   const progress = progressRenderer(process.stderr, process.stderr.isTTY === true, f.quiet === true);
   try {

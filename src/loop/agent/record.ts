@@ -100,23 +100,7 @@ export class TrajectoryRecorder {
     const { result } = s;
     const line = actionLine(s.action);
     const now = this.deps.now();
-    const started = new Date(now.getTime() - Math.round(s.durationMs));
-    const record: AgentStep = {
-      k: s.k,
-      turn: s.turn,
-      tool: s.action.tool,
-      action: cut(line, STEP_ACTION_CHARS),
-      shape: s.shape,
-      ...(result.path === undefined ? {} : { path: result.path }),
-      outcome: result.outcome,
-      ...(result.exitCode === undefined ? {} : { exit_code: result.exitCode }),
-      ...(result.timedOut ? { timed_out: true } : {}),
-      observation: cut(result.observation, STEP_OBSERVATION_CHARS),
-      observation_chars: result.observation.length,
-      started_at: started.toISOString(),
-      duration_ms: Math.round(s.durationMs),
-      ...(result.commandMs === undefined ? {} : { command_ms: Math.round(result.commandMs) }),
-    };
+    const record = agentStepRecord(s, now);
     const how = result.exitCode === undefined ? result.outcome : `exit ${result.exitCode}`;
     this.parts.push({ kind: 'step', k: s.k, line, how, observation: result.observation });
     // written with the next turn's record (resume runs the calls of recorded turns again anyway)
@@ -163,6 +147,31 @@ export class TrajectoryRecorder {
     if (opts.write === false) this.rec.change(change);
     else this.rec.changeBehind(change);
   }
+}
+
+/** One executed call as the state records it: the action and observation cut to their caps, timed (ended at `now`). */
+export function agentStepRecord(
+  s: { k: number; turn: number; action: AgentAction; shape: CallShape; result: ToolResult; durationMs: number },
+  now: Date,
+): AgentStep {
+  const { result } = s;
+  const started = new Date(now.getTime() - Math.round(s.durationMs));
+  return {
+    k: s.k,
+    turn: s.turn,
+    tool: s.action.tool,
+    action: cut(actionLine(s.action), STEP_ACTION_CHARS),
+    shape: s.shape,
+    ...(result.path === undefined ? {} : { path: result.path }),
+    outcome: result.outcome,
+    ...(result.exitCode === undefined ? {} : { exit_code: result.exitCode }),
+    ...(result.timedOut ? { timed_out: true } : {}),
+    observation: cut(result.observation, STEP_OBSERVATION_CHARS),
+    observation_chars: result.observation.length,
+    started_at: started.toISOString(),
+    duration_ms: Math.round(s.durationMs),
+    ...(result.commandMs === undefined ? {} : { command_ms: Math.round(result.commandMs) }),
+  };
 }
 
 /** `text` cut to `max` characters: its head and tail, with a line saying how much was left out. */
