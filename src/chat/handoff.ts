@@ -57,8 +57,14 @@ export function runDirective(c: Conversation, change: string, maxBytes: number):
 }
 
 /** `/branch`: the directive recorded for the run that delivers the change, and the answer that carries it. */
-export function branchHandoff(c: Conversation, patch: string, maxBytes: number): { directive: string; answer: string } {
-  const head = `${conversationTitle(c)}\n\nThe change below was made in a conversation in hammer-box chat (${c.id}) and delivered with /branch.`;
+export function branchHandoff(
+  c: Conversation,
+  patch: string,
+  maxBytes: number,
+  /** The title the person gave (`/branch <title>`); else the first line of their first message. */
+  title = '',
+): { directive: string; answer: string } {
+  const head = `${sanitizeLine(title).slice(0, 200) || conversationTitle(c)}\n\nThe change below was made in a conversation in hammer-box chat (${c.id}) and delivered with /branch.`;
   const directive = fitBytes(
     `${head}\n\n# The conversation\n\n${exchangesText(c, Math.floor(maxBytes / 3))}\n`,
     maxBytes,

@@ -22,6 +22,7 @@ import type { ChatMode, Conversation, ConversationKind } from '../state/conversa
 import { stateDirIn } from '../state/state-dir.js';
 import { loadStateKey } from '../state/state-key.js';
 import { chatSystemMessage } from './prompt.js';
+import { recordedBase } from './base.js';
 import { newConversation } from './record.js';
 import { ChatSession } from './session.js';
 
@@ -75,7 +76,7 @@ export async function openChat(options: OpenChatOptions): Promise<OpenChat> {
   if (options.resume !== undefined) {
     recorded = await findConversation(store, options.resume);
     // the conversation goes on from the base it recorded, whatever the branch points at now
-    flags = { ...flags, git: { ...asRecord(flags['git']), base: recorded.repo.base_commit } };
+    flags = { ...flags, git: { ...asRecord(flags['git']), base: await recordedBase(repo, recorded, options.signal) } };
     resolved = await resolveConfig({ ...base, flags });
   }
   if (resolved.config.model.provider === 'replay')

@@ -52,7 +52,7 @@ export interface ChatSessionDeps {
 export interface AskOutcome {
   exchange: Exchange;
   /** The error that broke the answer off (the exchange is recorded all the same). */
-  error?: unknown;
+  error?: Error;
 }
 
 /** The work tree's change as read back: null for none, or over the size that can be kept. */
@@ -178,7 +178,7 @@ export class ChatSession {
     this.#current = current;
     let answer = '';
     let end: { reason: AnswerEnd; detail: string };
-    let error: unknown;
+    let error: Error | undefined;
     try {
       for (;;) {
         const r = await this.#trajectory.turn({ talk: true });
@@ -196,7 +196,7 @@ export class ChatSession {
       const interrupted = isHammerError(err, 'ABORTED') || opts.signal?.aborted === true;
       this.#trajectory.settleInterrupted(interrupted ? STOPPED : '(not run: the answer broke off)');
       if (interrupted) this.#notes.push('[The person stopped your previous answer.]');
-      else error = err;
+      else error = err instanceof Error ? err : new HammerError('INTERNAL', String(err));
       const message = err instanceof Error ? err.message : String(err);
       end = interrupted ? { reason: 'interrupted', detail: '' } : { reason: 'error', detail: message.slice(0, 500) };
     } finally {
@@ -405,14 +405,15 @@ export class ChatSession {
   }
 
   #newTools(): AgentTools {
-    const self = this;
+    const current = (): AbortSignal | undefined => this.#signal;
+    // the signal is the current message's (or command's), read at each call
     return new AgentTools({
       repo: this.deps.repo,
       config: this.deps.config,
       head: () => this.deps.base,
       ready: async () => undefined,
       get signal() {
-        return self.#signal;
+        return current();
       },
     });
   }

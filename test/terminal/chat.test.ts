@@ -60,8 +60,12 @@ const model = (): string[] => [
   '--config',
   config,
 ];
-const chat = (...args: string[]): Promise<Terminal> =>
-  openTerminal(['node', CLI, 'chat', '--repo', repo.path, ...model(), ...args], { cwd: dir, env, dir });
+const chat = (args: string[] = [], extraEnv: Record<string, string> = {}): Promise<Terminal> =>
+  openTerminal(['node', CLI, 'chat', '--repo', repo.path, ...model(), ...args], {
+    cwd: dir,
+    env: { ...env, ...extraEnv },
+    dir,
+  });
 
 /** Wait for the prompt to come back after what is on the screen now. */
 async function prompt(t: Terminal, from: number, mode: 'chat' | 'plan' = 'chat'): Promise<string> {
@@ -169,9 +173,10 @@ describe('hammer-box chat in a terminal', () => {
       const before = execFileSync('git', ['-C', repo.path, 'for-each-ref', '--format=%(refname)'], {
         encoding: 'utf8',
       });
-      await t.type('/branch');
+      await t.type('/branch Make total() add');
       screen = await t.waitFor(/\nchat›$/, { from, timeoutMs: 120_000 });
       expect(screen).toMatch(/stable: tests pass/);
+      expect(screen).toMatch(/1 commit on main/);
       const branch = /branch +(EngineerExternal\/\S+)/.exec(screen)?.[1];
       expect(branch, screen).toBeDefined();
       from += screen.length;
@@ -183,9 +188,13 @@ describe('hammer-box chat in a terminal', () => {
       const [runId] = await runIdsIn(repo.path);
       const state = await readState(repo.path, runId!);
       expect(state.directive.path).toMatch(/^chat /);
-      expect(state.directive.text.split('\n')[0]).toBe('why does test_total fail?');
+      expect(state.directive.text.split('\n')[0]).toBe('Make total() add');
+      expect(state.directive.text).toContain('why does test_total fail?');
       const summary = await readFile(join(repo.path, '.hammer', 'runs', runId!, 'PR_SUMMARY.md'), 'utf8');
+      expect(summary.split('\n')[0]).toBe('# Make total() add');
       expect(summary).toContain('Fixed: total() adds now');
+      // colour, since this terminal has it
+      expect(await t.rawScreen()).toMatch(/\u001b\[[0-9;]*m *✓ ok/);
 
       await t.type('/quit');
       expect(await t.exited()).toBe(0);
@@ -208,7 +217,7 @@ describe('hammer-box chat in a terminal', () => {
     expect(transcript).toContain('Fixed: total() adds now');
 
     // --continue: the last exchange on the screen, the same change in a new sandbox
-    const again = await chat('--continue');
+    const again = await chat(['--continue'], { NO_COLOR: '1' });
     try {
       let screen = await again.waitFor(/chat›$/, { timeoutMs: 120_000 });
       expect(screen).toContain(`continuing conversation ${c.id} (4 exchanges)`);
@@ -227,6 +236,8 @@ describe('hammer-box chat in a terminal', () => {
       const sent = JSON.stringify((server.chatRequests().at(-1)!.body as { messages: unknown[] }).messages);
       expect(sent).toContain('why does test_total fail?');
       expect(sent).toContain('Fixed: total() adds now');
+      // NO_COLOR: not one colour sequence
+      expect(await again.rawScreen()).not.toMatch(/\u001b\[[0-9;]*m/);
       await again.press('C-c');
       await again.press('C-c');
       expect(await again.exited()).toBe(0);

@@ -2,6 +2,7 @@
 // tests, delivers the branch and writes PR_SUMMARY.md as `hammer-box run` does. The chat only
 // builds the directive (and, for /branch, the answer carrying its change) and prints the result.
 import { run } from '../../api/run.js';
+import { recordedBase } from '../../chat/base.js';
 import { branchHandoff, runDirective } from '../../chat/handoff.js';
 import type { OpenChat } from '../../chat/open.js';
 import { HammerError } from '../../errors.js';
@@ -25,7 +26,7 @@ export async function handOff(
   if (c.exchanges.length === 0)
     throw new HammerError('USAGE', 'there is nothing to hand over yet', { hint: 'ask the model something first' });
   const maxBytes = session.config.prompt.directive_max_bytes;
-  const flags = merged(sources.flags, { git: { base: c.repo.base_commit } });
+  const flags = merged(sources.flags, { git: { base: await recordedBase(sources.repo, c, signal) } });
   let options: Parameters<typeof run>[0];
   if (kind === 'branch') {
     const change = await session.candidate(signal);
@@ -37,7 +38,7 @@ export async function handOff(
       throw new HammerError('USAGE', `the change cannot be delivered: ${change}`, {
         hint: 'ask the model to fix that, or take it back with /undo',
       });
-    const { directive, answer } = branchHandoff(c, change.patch, maxBytes);
+    const { directive, answer } = branchHandoff(c, change.patch, maxBytes, note);
     options = {
       ...base(sources),
       // the change is the run's one answer: played back, applied as the model's diff would be, tested

@@ -21,14 +21,17 @@ const PREVIEW_LINES = 7;
 /** Where a tool call written in the text starts: the words stop there. */
 const CALL_MARKER = /<tool_call>|<function=|\[TOOL_CALLS\]|<invoke\b/;
 
-/** The part of an answer's text a person reads: without thinking, up to a call written in the text, without a tag still arriving. */
-export function visibleText(full: string): string {
+/**
+ * The part of an answer's text a person reads: without thinking, up to a call written in the text,
+ * and (while it streams, not `final`) without a tag still arriving.
+ */
+export function visibleText(full: string, final = false): string {
   let text = stripThinking(full.replace(/\r\n?/g, '\n'));
   const call = CALL_MARKER.exec(text);
   if (call) text = text.slice(0, call.index);
   // a tag still arriving ("<func") is held back until it shows what it is
   const open = text.lastIndexOf('<');
-  if (open >= 0 && !text.slice(open).includes('>') && text.length - open < 20) text = text.slice(0, open);
+  if (!final && open >= 0 && !text.slice(open).includes('>') && text.length - open < 20) text = text.slice(0, open);
   return sanitizeText(text);
 }
 
@@ -148,6 +151,7 @@ export class ChatRenderer {
         this.#text(e.delta);
         return;
       case 'turn':
+        this.#text('', true);
         this.#clearStatus();
         this.#endLine();
         this.#newTurn();
@@ -205,9 +209,9 @@ export class ChatRenderer {
     for (const l of shown) this.line(s.dim(`  │ ${this.#cut(l, 6)}`));
   }
 
-  #text(delta: string): void {
+  #text(delta: string, final = false): void {
     this.#full += delta;
-    const visible = visibleText(this.#full);
+    const visible = visibleText(this.#full, final);
     if (visible.length <= this.#printed) return;
     const fresh = visible.slice(this.#printed);
     this.#printed = visible.length;
