@@ -17,6 +17,8 @@ export function buildProgram(version: string): Command {
     .showSuggestionAfterError()
     // set before subcommands are added: commander copies these settings into each one
     .exitOverride()
+    // a command's options go after its name (so a command and its subcommand may share one, as chat and chat list do)
+    .enablePositionalOptions()
     .configureHelp({ sortSubcommands: false });
 
   const run = program
@@ -115,6 +117,8 @@ export function buildProgram(version: string): Command {
 
   const chat = program
     .command('chat')
+    // its options before `list`, so `chat list --repo x` is list's own --repo
+    .enablePositionalOptions()
     .description(
       "talk with the model about a repository: it reads, runs commands and edits in a sandbox of the committed tip (agent mode's tools and gates); /help inside lists the commands",
     )

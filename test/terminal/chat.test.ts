@@ -4,7 +4,7 @@
 // mid-answer and goes on, fixes the bug, shows the diff, runs the tests and delivers a branch; then
 // `--continue` shows the last exchange on a sandbox rebuilt with the same change; then `plan` writes
 // plan.md and `run --plan` reaches stable.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -236,6 +236,32 @@ describe('hammer-box chat in a terminal', () => {
       const sent = JSON.stringify((server.chatRequests().at(-1)!.body as { messages: unknown[] }).messages);
       expect(sent).toContain('why does test_total fail?');
       expect(sent).toContain('Fixed: total() adds now');
+      from += screen.length;
+
+      // /undo twice: the last exchange, then the fix; the files go back with them
+      await again.type('/undo');
+      screen = await prompt(again, from);
+      expect(screen).toContain('took back exchange 5');
+      from += screen.length;
+      await again.type('/undo');
+      screen = await prompt(again, from);
+      expect(screen).toContain('took back exchange 4');
+      from += screen.length;
+      await again.type('/diff');
+      screen = await prompt(again, from);
+      expect(screen).toContain('no change: the work tree is at the base');
+      from += screen.length;
+      for (const [command, shows] of [
+        ['/tools', 'str_replace'],
+        ['/config', 'python3 -m pytest -q'],
+        ['/bogus', 'unknown command /bogus'],
+        ['/new', 'new conversation'],
+      ] as const) {
+        await again.type(command);
+        screen = await prompt(again, from);
+        expect(screen).toContain(shows);
+        from += screen.length;
+      }
       // NO_COLOR: not one colour sequence
       expect(await again.rawScreen()).not.toMatch(/\u001b\[[0-9;]*m/);
       await again.press('C-c');
@@ -244,6 +270,11 @@ describe('hammer-box chat in a terminal', () => {
     } finally {
       await again.close();
     }
+    const listed = spawnSync('node', [CLI, 'chat', 'list', '--repo', repo.path], { encoding: 'utf8', env });
+    const list = listed.stdout;
+    expect(list.split('\n')[0], listed.stderr).toMatch(/^ID +KIND +MODE +EXCH +UPDATED +FIRST MESSAGE$/);
+    expect(list).toMatch(new RegExp(`${c.id} +chat +code +3 +\\S+ +why does test_total fail\\?`));
+    expect(list.trim().split('\n')).toHaveLength(3);
   });
 
   it('plan writes plan.md from what the model read and ran; run --plan carries it out to stable', async () => {
