@@ -6,6 +6,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import { HammerError } from '../errors.js';
 import { RUN_ID_PATTERN } from '../state/run-id.js';
+import { ConversationStore } from '../state/conversation-store.js';
 import { RunInspector } from '../state/run-inspect.js';
 import { stateDirIn } from '../state/state-dir.js';
 import { loadStateKey, type StateKey } from '../state/state-key.js';
@@ -17,6 +18,8 @@ export interface RunSource {
   /** What to call it on the page: the repository path, or the path under the directory given. */
   label: string;
   inspector: RunInspector;
+  /** The chat and plan conversations kept in the same state directory (sealed with the same key). */
+  conversations: ConversationStore;
 }
 
 /** What to read runs from: a repository (its [state] dir), directories holding runs, or both. */
@@ -102,6 +105,7 @@ export class RunSources {
       key: String(this.#byDir.size),
       label,
       inspector: new RunInspector({ dir: stateDir, key: this.#key }),
+      conversations: new ConversationStore({ dir: stateDir, key: this.#key }),
     });
   }
 }

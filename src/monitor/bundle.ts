@@ -7,7 +7,7 @@ import type { RunSources } from '../api/run-sources.js';
 import { HammerError } from '../errors.js';
 import { RUN_STATUSES } from '../state/run-state.js';
 import { loadAssets } from './assets.js';
-import { bundleArtifactFile, bundleLinks, bundleListFile, bundleRunDir } from './links.js';
+import { bundleArtifactFile, bundleConversationFile, bundleLinks, bundleListFile, bundleRunDir } from './links.js';
 import { allowedArtifacts, Pages, type Page } from './pages.js';
 import { RunReader, type ListedRun } from './reader.js';
 import { renderPage } from './render/layout.js';
@@ -80,7 +80,10 @@ export async function writeBundle(options: BundleOptions): Promise<BundleReport>
   const render = (page: Page, depth: number): string =>
     renderPage({ title: page.title, links: bundleLinks(depth), live: 'none', main: page.main });
   for (const status of [null, ...RUN_STATUSES])
-    await put(bundleListFile(status), render(await pages.list(bundleLinks(0), status, pick), 0));
+    await put(
+      bundleListFile(status),
+      render(await pages.list(bundleLinks(0), status, options.runId === undefined ? undefined : pick), 0),
+    );
   for (const r of runs) {
     const runDir = bundleRunDir(r.ref);
     const page = await pages.run(bundleLinks(2), r.ref);
@@ -91,5 +94,10 @@ export async function writeBundle(options: BundleOptions): Promise<BundleReport>
       if (artifact) await put(`${runDir}/${bundleArtifactFile(name)}`, render(artifact, 2));
     }
   }
+  if (options.runId === undefined)
+    for (const c of await pages.conversations()) {
+      const page = await pages.conversation(bundleLinks(1), c.ref);
+      if (page) await put(bundleConversationFile(c.ref), render(page, 1));
+    }
   return { dir, index: join(dir, 'index.html'), runs: runs.length, files };
 }

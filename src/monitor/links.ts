@@ -16,6 +16,8 @@ export interface Links {
   run(ref: RunRef): string;
   /** One artifact of a run shown as a page (a log, a prompt, an answer). */
   artifact(ref: RunRef, name: string): string;
+  /** A chat or plan conversation (its id has a run id's shape). */
+  conversation(ref: RunRef): string;
   /** A static asset (style sheet, script). */
   asset(name: string): string;
   /** The live parts (server only): the event stream and the page's refreshable main part. */
@@ -34,6 +36,7 @@ export function serverLinks(): Links {
     list: (status) => (status ? `/?status=${enc(status)}` : '/'),
     run,
     artifact: (ref, name) => `${run(ref)}file/${enc(name)}`,
+    conversation: (ref) => `/chat/${enc(ref.source)}/${enc(ref.runId)}/`,
     asset: (name) => `/assets/${enc(name)}`,
     live: {
       events: (ref) => (ref ? `/events?run=${enc(`${ref.source}/${ref.runId}`)}` : '/events'),
@@ -52,6 +55,11 @@ export function bundleArtifactFile(name: string): string {
   return `${name}.html`;
 }
 
+/** A bundle's page for one conversation, relative to the bundle's root. */
+export function bundleConversationFile(ref: RunRef): string {
+  return `chats/${ref.source}-${ref.runId}.html`;
+}
+
 /** A bundle's runs list page for a status filter. */
 export function bundleListFile(status?: RunStatus | null): string {
   return status ? `index-${status}.html` : 'index.html';
@@ -64,6 +72,7 @@ export function bundleLinks(depth: number): Links {
     list: (status) => `${up}${bundleListFile(status)}`,
     run: (ref) => `${up}${bundleRunDir(ref)}/index.html`,
     artifact: (ref, name) => `${up}${bundleRunDir(ref)}/${enc(bundleArtifactFile(name))}`,
+    conversation: (ref) => `${up}${bundleConversationFile(ref)}`,
     asset: (name) => `${up}assets/${enc(name)}`,
     live: null,
   };

@@ -9,6 +9,7 @@ import type { Links, RunRef } from './links.js';
 import type { ListedRun, RunReader } from './reader.js';
 import { renderArtifactMain } from './render/artifact-page.js';
 import type { IterationTexts } from './render/iteration.js';
+import { renderConversationList, renderConversationMain, type ListedConversation } from './render/conversations.js';
 import { renderListMain } from './render/list-page.js';
 import { iterationSection, renderRunMain, renderUnreadableMain, type RunPageTexts } from './render/run-page.js';
 import { trajectoryArtifacts } from './render/trajectory.js';
@@ -28,6 +29,8 @@ const ANSWER_BYTES = 256 * 1024;
 const PATCH_BYTES = 1024 * 1024;
 /** Bytes of PR_SUMMARY.md rendered. */
 const SUMMARY_BYTES = 1024 * 1024;
+/** Conversations listed from one source, at most. */
+const MAX_CONVERSATIONS = 200;
 /** Bytes of an artifact shown on its own page. */
 export const ARTIFACT_PAGE_BYTES = 16 * 1024 * 1024;
 
@@ -58,14 +61,39 @@ export class Pages {
     this.#reader = reader;
   }
 
-  /** The runs list, filtered by status or not (and to the runs `only` keeps, for a bundle of some runs). */
+  /** The runs list, filtered by status or not (and to the runs `only` keeps, for a bundle of some runs), then the conversations. */
   async list(links: Links, status: RunStatus | null, only?: (r: ListedRun) => boolean): Promise<Page> {
     const all = await this.#reader.listing();
     const runs = only ? all.filter(only) : all;
+    const chats = only ? [] : await this.conversations();
     return {
       title: status ? `${status} runs · hammer-box` : 'runs · hammer-box',
-      main: renderListMain(runs, status, links, this.#reader.sources().length),
+      main: [renderListMain(runs, status, links, this.#reader.sources().length), renderConversationList(chats, links)],
       live: null,
+    };
+  }
+
+  /** The conversations of every source whose seal verifies, the latest first (MAX_CONVERSATIONS a source). */
+  async conversations(): Promise<ListedConversation[]> {
+    const out: ListedConversation[] = [];
+    for (const source of this.#reader.sources()) {
+      const { conversations } = await source.conversations.list().catch(() => ({ conversations: [] }));
+      for (const c of conversations.slice(0, MAX_CONVERSATIONS))
+        out.push({ ref: { source: source.key, runId: c.id }, conversation: c });
+    }
+    return out.sort((a, b) => b.conversation.updated_at.localeCompare(a.conversation.updated_at));
+  }
+
+  /** A conversation's page, or null when its source has no such conversation (or it is not trusted). */
+  async conversation(links: Links, ref: RunRef): Promise<Page | null> {
+    const source = this.#reader.sources().find((s) => s.key === ref.source);
+    if (source === undefined) return null;
+    const c = await source.conversations.read(ref.runId).catch(() => null);
+    if (c === null) return null;
+    return {
+      title: `${c.kind} · ${c.id} · hammer-box`,
+      main: renderConversationMain({ ref, conversation: c }, links),
+      live: 'none',
     };
   }
 

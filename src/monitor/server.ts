@@ -132,6 +132,11 @@ export async function startMonitorServer(options: MonitorServerOptions): Promise
         return page ? sendPage(res, page) : notFound(res);
       }
     }
+    if (first === 'chat' && (rest.length === 2 || (rest.length === 3 && rest[2] === ''))) {
+      const ref = runRef(rest[0]!, rest[1]!);
+      const page = ref === null ? null : await pages.conversation(links, ref);
+      return page ? sendPage(res, page) : notFound(res);
+    }
     return notFound(res);
   };
 

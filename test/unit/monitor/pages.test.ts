@@ -10,13 +10,16 @@ import { Pages } from '../../../src/monitor/pages.js';
 import { RunReader } from '../../../src/monitor/reader.js';
 import { mainElement, renderPage } from '../../../src/monitor/render/layout.js';
 import { Section } from '../../../src/monitor/html.js';
+import { ConversationStore } from '../../../src/state/conversation-store.js';
 import { RunStore } from '../../../src/state/store.js';
+import { conversation, exchange } from '../chat/fixtures.js';
 import { writeSampleRun } from '../../helpers/monitor-runs.js';
 import { TEST_KEY_ENV, TEST_STATE_KEY } from '../../helpers/state-key.js';
 
 const A = '20261122T140501Z-aaaaaa';
 const B = '20261123T140501Z-bbbbbb';
 const UNSEALED = '20261124T140501Z-cccccc';
+const CHAT = '20261125T140501Z-dddddd';
 
 let root: string;
 let pages: Pages;
@@ -30,6 +33,13 @@ beforeAll(async () => {
   await writeSampleRun(one, { runId: A, iterations: 1, end: { status: 'stable', reason: 'tests_pass' } });
   await writeSampleRun(two, { runId: B, start: new Date('2026-11-23T14:05:01Z'), iterations: 2, hostile: true });
   await writeFile(two.statePath(UNSEALED), '{"schema_version": 1}\n');
+  const chats = new ConversationStore({ dir: join(root, 'batch', 'task-2', '.hammer'), key: TEST_STATE_KEY });
+  await chats.create(
+    conversation({
+      id: CHAT,
+      exchanges: [exchange(1, 'why <script>alert(1)</script> fail?', 'It \u001b[31msubtracts</b>.')],
+    }),
+  );
   pages = new Pages(new RunReader(await RunSources.open({ dirs: [join(root, 'batch')], env: TEST_KEY_ENV })));
 });
 
@@ -104,5 +114,22 @@ describe('the page around', () => {
     expect(less).not.toContain(iter1.toString());
     expect(less).toContain(`<section id="iter-1" data-sig="${iter1.sig}" data-keep></section>`);
     expect(less).toContain('id="iter-2" class="part iteration');
+  });
+});
+
+describe('conversations', () => {
+  it('are listed under the runs and shown as their transcript, escaped', async () => {
+    const list = text((await pages.list(links, null)).main);
+    expect(list).toMatch(/conversations \(1\)/);
+    expect(list).toContain(`href="/chat/1/${CHAT}/"`);
+    expect(list).not.toContain('<script>alert');
+    const page = await pages.conversation(links, { source: '1', runId: CHAT });
+    const main = text(page!.main);
+    expect(main).toContain('1. You');
+    expect(main).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(main).toContain('It subtracts&lt;/b&gt;.');
+    expect(main).not.toContain('\u001b');
+    expect(await pages.conversation(links, { source: '0', runId: CHAT })).toBeNull();
+    expect(await pages.conversation(links, { source: '9', runId: CHAT })).toBeNull();
   });
 });
