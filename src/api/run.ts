@@ -11,6 +11,7 @@ import { imageUsagePath, recordImageUsage } from '../images/usage.js';
 import { packageRoot } from '../paths.js';
 import type { ModelProvider, RecordedAnswer } from '../llm/index.js';
 import { lazyProvider } from './lazy-provider.js';
+import { limitedProvider, type ModelLimiter } from './limited-provider.js';
 import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
 import { assertResumable, resumeLoop, type ModelOverrides } from '../loop/resume.js';
@@ -49,6 +50,8 @@ export interface RunOptions {
   onSetupOutput?: ImageProgress['onSetupOutput'];
   /** Replay: run with these recorded answers instead of a model server. */
   replayAnswers?: readonly RecordedAnswer[];
+  /** Each model request waits for this (a batch caps the requests its runs have in flight). */
+  limitModel?: ModelLimiter;
   /** The directive's text when it is not read from a file (-m, stdin; replay uses the recorded text). */
   directiveText?: string;
   /**
@@ -148,7 +151,8 @@ async function runWithEnvironment(
   const replayAnswers =
     options.replayAnswers ??
     (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
-  const provider: ModelProvider = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
+  const lazy = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
+  const provider: ModelProvider = options.limitModel ? limitedProvider(lazy, options.limitModel) : lazy;
   try {
     const { docker, engine } = await opened;
     const sig = options.signal ? { signal: options.signal } : {};
