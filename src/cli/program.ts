@@ -111,6 +111,60 @@ export function buildProgram(version: string): Command {
     lazy('./commands/resume.js', { ...opts, runId }),
   );
 
+  const batch = program
+    .command('batch')
+    .argument('<tasks-file>', 'a JSONL file: one task per line (see the README for the fields)')
+    .description(
+      'run many tasks, each attempt an ordinary run in a repository of its own under --out; write report.json and report.md as tasks finish',
+    )
+    .option('--out <dir>', 'required: the batch directory (report, and one directory per task attempt)')
+    .option('--jobs <n>', 'attempts (sandboxes) at once', parsePositiveInt, 2)
+    .option(
+      '--model-jobs <n>',
+      'model requests at once, over all attempts (Ollama answers one at a time)',
+      parsePositiveInt,
+      1,
+    )
+    .option('--task-timeout <seconds>', 'a task\'s wall-clock limit unless it sets "timeout"', parseNumber, 3600)
+    .option('--resume', 'continue the batch in --out: tasks whose attempts finished are skipped')
+    .option(
+      '--retry <kinds>',
+      'with --resume: run again the attempts that ended in these (comma-separated): infra, model, timeout, setup',
+    )
+    .option('--max-iterations <n>', 'stop each run after this many model answers (default: 10)', parseNumber);
+  modelOptions(batch)
+    .option('--config <file>', "a TOML config file, for every run (a task's own fields override it)")
+    .option('--json', 'print report.json on stdout at the end')
+    .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
+    .addOption(
+      new Option('--log-level <level>', 'level of each run log (events.ndjson)')
+        .choices(['trace', 'debug', 'info', 'warn', 'error'])
+        .default('info'),
+    );
+  example(
+    batch,
+    'hammer-box batch tasks.jsonl --out results/qwen --jobs 4',
+    'hammer-box batch tasks.jsonl --out results/qwen --resume --retry infra',
+    'hammer-box batch compare results/qwen results/llama',
+  );
+  batch.action(async (tasksFile: string, opts: Record<string, unknown>) =>
+    lazy('./commands/batch.js', { ...opts, tasksFile }),
+  );
+  const batchCompare = batch
+    .command('compare <a> <b>')
+    .description('compare two batches task by task: solved by both, only A, only B, neither; pass@k when attempts > 1')
+    .option('--json', 'print JSON');
+  example(batchCompare, 'hammer-box batch compare results/qwen results/llama');
+  // `batch` has a --json of its own, which commander gives the parent wherever it is written
+  batchCompare.action(async (a: string, b: string, opts: Record<string, unknown>) =>
+    lazy('./commands/batch-compare.js', {
+      ...opts,
+      json: opts['json'] === true || batch.opts()['json'] === true,
+      a,
+      b,
+    }),
+  );
+
   const runs = program.command('runs').description('list and inspect runs of a repository');
   const runsList = runs
     .command('list')
@@ -263,6 +317,12 @@ function parsePort(value: string): number {
 /** A whole number >= 0. */
 function parseCount(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`not a whole number: ${value}`);
+  return Number(value);
+}
+
+/** A whole number >= 1. */
+function parsePositiveInt(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError(`not a whole number >= 1: ${value}`);
   return Number(value);
 }
 
