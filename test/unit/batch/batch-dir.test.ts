@@ -38,13 +38,15 @@ describe('BatchDir.open', () => {
     const out = join(root, 'out');
     const dir = await BatchDir.open(out, TEST_STATE_KEY, false);
     expect(JSON.parse(await readFile(join(out, 'batch.lock'), 'utf8'))).toEqual({ pid: process.pid, host: hostname() });
-    await expect(BatchDir.open(out, TEST_STATE_KEY, true)).rejects.toThrow(/another batch process \(pid \d+\) is working/);
+    await expect(BatchDir.open(out, TEST_STATE_KEY, true)).rejects.toThrow(
+      /another batch process \(pid \d+\) is working/,
+    );
     await dir.unlock();
     await (await BatchDir.open(out, TEST_STATE_KEY, true)).unlock();
   });
 
   it('takes over the lock of a process that is gone', async () => {
-    const dead = spawnSync('true').pid!;
+    const dead = spawnSync('true').pid;
     await writeFile(join(root, 'batch.lock'), JSON.stringify({ pid: dead, host: hostname() }));
     const dir = await BatchDir.open(root, TEST_STATE_KEY, false);
     await dir.unlock();
@@ -77,7 +79,10 @@ describe('attempt records', () => {
     const other = await BatchDir.open(join(root, 'elsewhere'), stateKeyFromSecret('x'.repeat(40)), false);
     await other.makeAttempt('t', 4);
     await other.writeRecord(record(4));
-    await writeFile(join(dir.attemptPath('t', 4), 'attempt.json'), await readFile(join(other.attemptPath('t', 4), 'attempt.json')));
+    await writeFile(
+      join(dir.attemptPath('t', 4), 'attempt.json'),
+      await readFile(join(other.attemptPath('t', 4), 'attempt.json')),
+    );
     const got = await dir.readTask('t');
     expect(got.taken).toEqual([1, 2, 3, 4, 5]);
     expect(got.records.map((r) => r.attempt)).toEqual([1]);

@@ -31,13 +31,18 @@ async function runStateIn(repo: string, runId: string): Promise<void> {
     image: null,
     artifactsDir: store.artifactsDir(runId),
   });
-  await store.create(finishRun(s, { status: 'stable', reason: 'tests_pass', detail: null }, new Date('2026-01-01T00:02:00Z')));
+  await store.create(
+    finishRun(s, { status: 'stable', reason: 'tests_pass', detail: null }, new Date('2026-01-01T00:02:00Z')),
+  );
 }
 
 describe('runBatch --resume', () => {
-  it('finishes a record left running from its run\'s sealed state, and plans nothing for it', async () => {
+  it("finishes a record left running from its run's sealed state, and plans nothing for it", async () => {
     const tasksFile = join(root, 'tasks.jsonl');
-    await writeFile(tasksFile, `${JSON.stringify({ id: 't', repo: 'nowhere', commit: 'main', directive: 'fix it' })}\n`);
+    await writeFile(
+      tasksFile,
+      `${JSON.stringify({ id: 't', repo: 'nowhere', commit: 'main', directive: 'fix it' })}\n`,
+    );
     const [task] = await loadTasks(tasksFile);
     const out = join(root, 'out');
     const dir = await BatchDir.open(out, TEST_STATE_KEY, false);
