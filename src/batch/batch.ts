@@ -122,7 +122,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
         left: queue.length,
         stable: r.resolved.stable,
         finished: r.resolved.finished,
-        etaMs: etaMs(done, queue.length + running.size, performance.now() - started),
+        // no estimate once interrupted: what is left will not run
+        etaMs: options.signal?.aborted ? null : etaMs(done, queue.length + running.size, performance.now() - started),
       };
     };
     const onRecord = (rec: AttemptRecord): void => {

@@ -27,7 +27,7 @@ export function batchEventLine(e: BatchEvent): string | null {
     case 'attempt_finished': {
       const detail =
         e.detail && e.status !== 'stable' ? ` - ${truncateText(sanitizeLine(e.detail), DETAIL_CHARS)}` : '';
-      return `  finished ${e.task} attempt ${e.attempt}: ${e.status} after ${formatDuration(e.wallMs)} (${e.iterations} iteration${e.iterations === 1 ? '' : 's'})${detail} ${progressText(e.progress)}`;
+      return `  ended    ${e.task} attempt ${e.attempt}: ${e.status} after ${formatDuration(e.wallMs)} (${e.iterations} iteration${e.iterations === 1 ? '' : 's'})${detail} ${progressText(e.progress)}`;
     }
     case 'notice':
       return `hammer-box: ${e.level === 'warning' ? 'WARNING: ' : ''}${sanitizeLine(e.text)}`;

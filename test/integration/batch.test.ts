@@ -203,7 +203,7 @@ describe('hammer-box batch', () => {
     const md = await readFile(join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/\| fix \| `stable` \|/);
     expect(md).toMatch(/\| flaky \| `infra_error` \|.*SANDBOX_BROKEN/);
-    expect(r.stderr).toMatch(/finished fix attempt 1: stable .*\[\d+ done, \d+ running, \d+ left; resolved \d+\/\d+/);
+    expect(r.stderr).toMatch(/ended {4}fix attempt 1: stable .*\[\d+ done, \d+ running, \d+ left; resolved \d+\/\d+/);
     expect(r.stdout).toContain('resolved 3 of 10 finished');
     expect(r.stdout).toMatch(/--resume --retry infra,model/);
     // each attempt is an ordinary run: `runs show` reads it in the attempt's repository

@@ -77,7 +77,7 @@ describe('batch progress', () => {
       progress,
     })!;
     expect(line).toMatch(
-      /^ {2}finished parser-1 attempt 2: setup_failed after 1\.5 s \(0 iterations\) - SETUP_FAILED: pip failed x+… \[3 done/,
+      /^ {2}ended {4}parser-1 attempt 2: setup_failed after 1\.5 s \(0 iterations\) - SETUP_FAILED: pip failed x+… \[3 done/,
     );
     expect(line).not.toMatch(/[\u0000-\u001f]/);
   });
