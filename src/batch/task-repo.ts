@@ -26,7 +26,7 @@ export const BASE_BRANCH = 'base';
 
 /**
  * Make the bare repository `dir` (which must not exist) over `source`: alternates, `base` at the
- * commit (and HEAD on it), and the commit's `.hammer/config.toml` when it tracks one as a small
+ * commit (HEAD names it), and the commit's `.hammer/config.toml` when it tracks one as a small
  * regular file, so the run reads the repository's own settings as from a checkout of that commit.
  */
 export async function makeAttemptRepo(dir: string, source: SourceRepo, signal?: AbortSignal): Promise<void> {
@@ -34,16 +34,17 @@ export async function makeAttemptRepo(dir: string, source: SourceRepo, signal?: 
   if (/[\n"]/.test(source.objectsDir))
     throw new HammerError('REPO_INVALID', `unsupported characters in the repository path: ${source.objectsDir}`);
   const sig = signal ? { signal } : {};
-  await runGit(['init', '--bare', '--quiet', '--template=', `--object-format=${source.objectFormat}`, dir], sig);
+  const init = ['init', '--bare', '--quiet', '--template=', `--initial-branch=${BASE_BRANCH}`];
+  await runGit([...init, `--object-format=${source.objectFormat}`, dir], sig);
   await writeFile(join(dir, 'objects', 'info', 'alternates'), `${source.objectsDir}\n`);
   const git: GitOptions = { gitDir: dir, ...sig };
-  const found = await runGitResult(['cat-file', '-e', `${source.commit}^{commit}`], git);
-  if (found.exitCode !== 0)
+  // update-ref refuses an object that is not there, or is not a commit, for a branch
+  const base = await runGitResult(['update-ref', '--no-deref', `refs/heads/${BASE_BRANCH}`, source.commit, ''], git);
+  if (base.exitCode !== 0)
     throw new HammerError('REPO_INVALID', `commit ${source.commit} cannot be read from the task's repository`, {
       hint: 'check the task\'s "commit"',
+      cause: base.stderr,
     });
-  await runGit(['update-ref', '--no-deref', `refs/heads/${BASE_BRANCH}`, source.commit, ''], git);
-  await runGit(['symbolic-ref', 'HEAD', `refs/heads/${BASE_BRANCH}`], git);
   await copyRepoConfig(dir, source.commit, git);
 }
 

@@ -71,5 +71,9 @@ describe('makeAttemptRepo', () => {
     await expect(makeAttemptRepo(join(work, 'a2'), big)).rejects.toThrow(/as a 70000-byte file/);
     const err = await sources.resolve({ kind: 'path', path: source.path }, '0'.repeat(40)).catch((e: unknown) => e);
     expect(isHammerError(err, 'REPO_INVALID')).toBe(true);
+    const missing = await makeAttemptRepo(join(work, 'a3'), { ...big, commit: '1'.repeat(40) }).catch(
+      (e: unknown) => e,
+    );
+    expect(isHammerError(missing, 'REPO_INVALID')).toBe(true);
   });
 });
