@@ -3,23 +3,22 @@
 // the batch; the report is rewritten as attempts start and end, and once more at the end, Ctrl-C
 // included.
 import { resolve } from 'node:path';
-import { openRunStore } from '../api/run-store.js';
 import { resolveConfig } from '../config/resolve.js';
 import { HammerError, isHammerError } from '../errors.js';
-import { sanitizeLine, truncateText } from '../report/sanitize.js';
+import { sanitizeLine } from '../report/sanitize.js';
 import { loadStateKey } from '../state/state-key.js';
 import type { AttemptRecord } from './attempt-record.js';
 import { BatchDir } from './batch-dir.js';
 import { etaMs, type BatchEmitter, type BatchProgress } from './events.js';
 import { planTask, type PlannedAttempt } from './plan.js';
 import { buildReport } from './report.js';
-import { renderReportMarkdown } from './report-md.js';
+import { recoverRecord } from './recover.js';
+import { ReportWriter } from './report-writer.js';
 import { ReportSchema, type Report } from './report-schema.js';
 import { runAttempt, type AttemptContext } from './run-attempt.js';
-import { attemptRunOf, runEndOf } from './run-facts.js';
 import { Slots } from './slots.js';
 import { Sources } from './sources.js';
-import { classifyAttempt, type BatchStatus } from './status.js';
+import type { BatchStatus } from './status.js';
 import { loadTasks } from './tasks-file.js';
 import type { Task } from './task-schema.js';
 
@@ -92,7 +91,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
           level: 'warning',
           text: `attempt ${u.attempt} of task ${task.id} is not trusted (${u.why}); its sample runs again`,
         });
-      const usable = await Promise.all(found.records.map((r) => recover(r, dir, config, env)));
+      const usable = await Promise.all(found.records.map((r) => recoverRecord(r, dir, config, env)));
       records.set(task.id, usable);
       const plan = planTask(task, usable, found.taken, retry);
       if (plan.toRun.length === 0) kept++;
@@ -216,45 +215,6 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   }
 }
 
-/**
- * A record left saying "running" by a process that died: when its run's sealed state says the run
- * ended, the attempt ended as that says (written back); otherwise it stays unfinished.
- */
-async function recover(
-  rec: AttemptRecord,
-  dir: BatchDir,
-  config: Parameters<typeof openRunStore>[1],
-  env: NodeJS.ProcessEnv,
-): Promise<AttemptRecord> {
-  if (rec.status !== null) return rec;
-  try {
-    const store = await openRunStore(dir.repoPath(rec.task_id, rec.attempt), config, env);
-    const { runs } = await store.list();
-    const s = runs[0];
-    if (runs.length !== 1 || !s) return rec;
-    const status = classifyAttempt({ run: runEndOf(s), errorCode: null, timedOut: false, interrupted: false });
-    if (status === 'unfinished') return rec;
-    const fixed: AttemptRecord = {
-      ...rec,
-      status,
-      finished_at: s.updated_at,
-      wall_ms: Math.max(0, Date.parse(s.updated_at) - Date.parse(rec.started_at)),
-      run: attemptRunOf(s),
-      error:
-        s.status === 'error'
-          ? {
-              code: s.errors.at(-1)?.code ?? 'INTERNAL',
-              message: truncateText(sanitizeLine(s.errors.at(-1)?.message ?? ''), 2000),
-            }
-          : null,
-    };
-    await dir.writeRecord(fixed);
-    return fixed;
-  } catch {
-    return rec;
-  }
-}
-
 /** Refuse to continue a batch that ran with another model (its results would mix two models). */
 async function refuseOtherModel(dir: BatchDir, model: string): Promise<void> {
   const text = await dir.previousReport();
@@ -283,54 +243,4 @@ function detailOf(r: AttemptRecord): string | null {
 
 function messageOf(err: unknown): string {
   return isHammerError(err) || err instanceof Error ? err.message : String(err);
-}
-
-/** Writes the report: at most one write at a time, and one more after it when asked meanwhile. */
-class ReportWriter {
-  #writing: Promise<void> | null = null;
-  #again = false;
-
-  constructor(
-    private readonly dir: BatchDir,
-    private readonly build: () => Report,
-  ) {}
-
-  /** Ask for a rewrite (soon; a failure to write is retried at the next one). */
-  schedule(): void {
-    if (this.#writing) {
-      this.#again = true;
-      return;
-    }
-    this.#writing = this.#write().finally(() => {
-      this.#writing = null;
-      if (this.#again) {
-        this.#again = false;
-        this.schedule();
-      }
-    });
-  }
-
-  /** Write now (after the write in progress) and wait for it; `strict`: a failure to write throws. */
-  async now(strict = false): Promise<void> {
-    while (this.#writing) await this.#writing;
-    this.#writing = this.#write(strict);
-    try {
-      await this.#writing;
-    } finally {
-      this.#writing = null;
-    }
-  }
-
-  async #write(strict = false): Promise<void> {
-    const r = this.build();
-    try {
-      await this.dir.writeReport(`${JSON.stringify(r, null, 2)}\n`, renderReportMarkdown(r));
-    } catch (err) {
-      if (!strict) return;
-      throw new HammerError('STATE_UNWRITABLE', `cannot write the report in ${this.dir.root}: ${messageOf(err)}`, {
-        hint: 'free space there (or fix its permissions), then continue with --resume',
-        cause: err,
-      });
-    }
-  }
 }
