@@ -1,4 +1,5 @@
 // What a batch keeps of a run's state: how it ended and what it cost. Pure.
+import { iterationTokens } from '../report/trajectory-summary.js';
 import type { RunState } from '../state/run-state.js';
 import type { AttemptRun } from './attempt-record.js';
 import type { AttemptEnd } from './status.js';
@@ -9,9 +10,12 @@ export function attemptRunOf(s: RunState): AttemptRun {
   let tokensIn = 0;
   let tokensOut = 0;
   for (const it of s.iterations) {
-    modelMs += it.answer?.duration_ms ?? 0;
-    tokensIn += it.answer?.prompt_tokens ?? 0;
-    tokensOut += it.answer?.completion_tokens ?? 0;
+    // a diff-mode answer, and in agent mode every turn of the trajectory
+    modelMs +=
+      (it.answer?.duration_ms ?? 0) + (it.trajectory?.turns ?? []).reduce((t, turn) => t + turn.duration_ms, 0);
+    const tokens = iterationTokens(it);
+    tokensIn += tokens.in;
+    tokensOut += tokens.out;
   }
   return {
     run_id: s.run_id,

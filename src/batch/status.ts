@@ -6,7 +6,7 @@ import type { ExitReason, RunStatus } from '../state/run-state.js';
 /**
  * The statuses of a finished attempt: `stable` (the tests pass), `tests_fail` (patches applied, the
  * tests still fail, and the model stopped making progress), `no_patch` (no patch was ever applied),
- * `budget_exhausted` (patches applied, the iteration limit reached with the tests failing),
+ * `budget_exhausted` (patches applied, the run's iteration or agent step limit reached with the tests failing),
  * `setup_failed` (the task's repository, configuration, image or dependencies could not be set up),
  * `model_error` (the model server failed or has no such model), `infra_error` (the engine, the
  * sandbox, the state directory or hammer-box itself broke), `timeout` (the task's wall-clock limit).
@@ -64,6 +64,7 @@ function fromEndedRun(run: NonNullable<AttemptEnd['run']>): BatchStatus {
   const reason = run.reason;
   switch (reason) {
     case 'max_iterations':
+    case 'max_steps':
       return 'budget_exhausted';
     case 'duplicate_patch':
     case 'no_usable_diff':

@@ -30,6 +30,8 @@ describe('classifyAttempt', () => {
     ['stable at baseline', ended({ status: 'stable', reason: 'tests_pass_baseline', applied: 0 }), 'stable'],
     ['iteration limit with patches', ended({ reason: 'max_iterations' }), 'budget_exhausted'],
     ['iteration limit, nothing applied', ended({ reason: 'max_iterations', applied: 0 }), 'no_patch'],
+    ["agent mode's run step limit with patches", ended({ reason: 'max_steps' }), 'budget_exhausted'],
+    ["agent mode's run step limit, nothing applied", ended({ reason: 'max_steps', applied: 0 }), 'no_patch'],
     ['repeated patch', ended({ reason: 'duplicate_patch' }), 'tests_fail'],
     ['no usable diff after a patch', ended({ reason: 'no_usable_diff' }), 'tests_fail'],
     ['no usable diff ever', ended({ reason: 'no_usable_diff', applied: 0 }), 'no_patch'],
