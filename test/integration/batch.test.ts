@@ -1,7 +1,8 @@
 // `hammer-box batch` through the real CLI, the real engine, real git and the scripted model server:
 // one batch of fixture tasks ending in every status it can produce cheaply (stable, tests_fail,
 // no_patch, budget_exhausted, setup_failed, model_error, infra_error, timeout; a task fetched over
-// git's HTTP protocol; a task with two attempts), then --resume, --retry infra, compare, and a Ctrl-C.
+// git's HTTP protocol; one in agent mode; one with two attempts), then --resume, --retry infra,
+// compare, and a Ctrl-C.
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { showRun } from '../../src/api/runs.js';
 import { fixtureGitEnv, tempDir } from '../helpers/fixture-repo.js';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
 import { toolchainImage } from '../helpers/images.js';
-import { startModelServer, type ModelServer, type Script } from '../helpers/model-server.js';
+import { startModelServer, trajectoryScript, type ModelServer, type Script } from '../helpers/model-server.js';
 import {
   answerWith,
   createPythonFixture,
@@ -57,6 +58,13 @@ function router(hang: { on: boolean }) {
     nopatch: [{ answer: 'I see nothing to change here.' }],
     pass2: [{ answer: answerWith(FIX_PATCH) }, { answer: answerWith(NOOP_PATCH_A) }],
     slow: [{ hang: true }],
+    agent: trajectoryScript(
+      [
+        { edit: { command: 'str_replace', path: 'calc.py', old_str: 'result -= item', new_str: 'result += item' } },
+        { submit: true },
+      ],
+      'native',
+    ),
   };
   return (prompt: string): Script | undefined => {
     const tag = /\[task:([a-z0-9]+)\]/.exec(prompt)?.[1];
@@ -132,6 +140,7 @@ describe('hammer-box batch', () => {
       // the sandbox's time zone and hash seed are pinned
       task('fix', { test_command: 'test "$TZ" = UTC && test "$PYTHONHASHSEED" = 0 && python3 -m pytest -q' }),
       task('remote', { repo: `${gitServer.url}/calc.git`, commit: head }),
+      task('agent', { mode: 'agent' }),
       task('exhaust', { max_iterations: 2 }),
       task('dup', { max_iterations: 3 }),
       task('nopatch', { max_iterations: 1 }),
@@ -173,6 +182,7 @@ describe('hammer-box batch', () => {
     expect(status).toEqual({
       fix: 'stable',
       remote: 'stable',
+      agent: 'stable',
       exhaust: 'budget_exhausted',
       dup: 'tests_fail',
       nopatch: 'no_patch',
@@ -184,13 +194,13 @@ describe('hammer-box batch', () => {
     });
     expect(report.state).toBe('finished');
     expect(report.ids.infra_error).toEqual(['flaky']);
-    expect(report.counts.stable).toBe(3);
-    expect(report.resolved).toEqual({ stable: 3, finished: 10 });
+    expect(report.counts.stable).toBe(4);
+    expect(report.resolved).toEqual({ stable: 4, finished: 11 });
     const pass2 = report.tasks.find((t) => t.id === 'pass2')!;
     expect([pass2.samples, pass2.solved]).toEqual([2, 1]);
-    // pass@1 over the 8 tasks with a verdict (infra_error and model_error are none): fix, remote, and pass2's 1 of 2
+    // pass@1 over the 9 tasks with a verdict (infra_error and model_error are none): fix, remote, agent, and pass2's 1 of 2
     expect(report.pass_at_k.map((p) => p.k)).toEqual([1, 2]);
-    expect(report.pass_at_k[0]!.value).toBeCloseTo((2 + 0.5) / 8, 5);
+    expect(report.pass_at_k[0]!.value).toBeCloseTo((3 + 0.5) / 9, 5);
     expect(report.pass_at_k[1]).toEqual({ k: 2, value: 1, tasks: 1 });
     const fix = report.tasks.find((t) => t.id === 'fix')!;
     expect(fix.iterations).toBe(1);
@@ -204,7 +214,7 @@ describe('hammer-box batch', () => {
     expect(md).toMatch(/\| fix \| `stable` \|/);
     expect(md).toMatch(/\| flaky \| `infra_error` \|.*SANDBOX_BROKEN/);
     expect(r.stderr).toMatch(/ended {4}fix attempt 1: stable .*\[\d+ done, \d+ running, \d+ left; resolved \d+\/\d+/);
-    expect(r.stdout).toContain('resolved 3 of 10 finished');
+    expect(r.stdout).toContain('resolved 4 of 11 finished');
     expect(r.stdout).toMatch(/--resume --retry infra,model/);
     // each attempt is an ordinary run: `runs show` reads it in the attempt's repository
     const shown = await showRun({
@@ -214,6 +224,11 @@ describe('hammer-box batch', () => {
     });
     expect(shown.state.status).toBe('stable');
     expect(shown.state.directive.text).toContain('[task:fix]');
+    // a task's mode is its run's [loop] mode
+    const agent = report.tasks.find((t) => t.id === 'agent')!.attempts[0]!;
+    const agentRun = await showRun({ repo: join(out, agent.repo), runId: agent.run_id!, env: testEnv() });
+    expect(agentRun.state.config).toMatchObject({ loop: { mode: 'agent' } });
+    expect(agentRun.state.iterations[0]!.trajectory?.steps.map((st) => st.tool)).toEqual(['edit', 'submit']);
     // the user's repository gained nothing, and every sandbox is gone
     expect(await refsOf(fx.repo)).toEqual(refsBefore);
     await expect(readdir(join(fx.repo.path, '.hammer'))).rejects.toThrow();
@@ -235,7 +250,7 @@ describe('hammer-box batch', () => {
       ...modelArgs,
     ]);
     expect(r.code, r.stderr.slice(-2000)).toBe(1);
-    expect(r.stderr).toContain('0 attempts to run, 10 tasks already done');
+    expect(r.stderr).toContain('0 attempts to run, 11 tasks already done');
     expect(server.chatRequests().length).toBe(chats);
     expect((await readReport(out)).counts.infra_error).toBe(1);
   });
@@ -273,7 +288,7 @@ describe('hammer-box batch', () => {
     ]);
     // nomodel is still a model_error
     expect(r.code, r.stderr.slice(-2000)).toBe(1);
-    expect(r.stderr).toContain('1 attempt to run, 9 tasks already done');
+    expect(r.stderr).toContain('1 attempt to run, 10 tasks already done');
     const report = await readReport(out);
     const flaky = report.tasks.find((t) => t.id === 'flaky')!;
     expect(flaky.status).toBe('stable');
@@ -281,14 +296,14 @@ describe('hammer-box batch', () => {
       [1, 1, 'infra_error', false, null],
       [2, 1, 'stable', true, 1],
     ]);
-    expect(report.counts.stable).toBe(4);
+    expect(report.counts.stable).toBe(5);
     await expectNothingLeft(out);
   });
 
   it('compare: the paired table with the ids, and pass@k', async () => {
     const r = await cli(['batch', 'compare', join(work, 'before-retry.json'), out]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/\| \*\*A stable\*\* \| 3 \(both\) \| 0 \(only A\) \|/);
+    expect(r.stdout).toMatch(/\| \*\*A stable\*\* \| 4 \(both\) \| 0 \(only A\) \|/);
     expect(r.stdout).toMatch(/\| \*\*A not stable\*\* \| 0 \(only B\) \| 5 \(neither\) \|/);
     expect(r.stdout).toContain('- neither (5): exhaust, dup, nopatch, badcommit, slow');
     expect(r.stdout).toContain(
@@ -296,7 +311,7 @@ describe('hammer-box batch', () => {
     );
     expect(r.stdout).toMatch(/\| 2 \| 100\.0% \(1\) \| 100\.0% \(1\) \|/);
     const j = await cli(['batch', 'compare', join(work, 'before-retry.json'), out, '--json']);
-    expect(JSON.parse(j.stdout)).toMatchObject({ both: ['fix', 'remote', 'pass2'], only_a: [], only_b: [] });
+    expect(JSON.parse(j.stdout)).toMatchObject({ both: ['fix', 'remote', 'agent', 'pass2'], only_a: [], only_b: [] });
   });
 
   it('Ctrl-C stops the batch, writes the report and leaves nothing; --resume finishes it', async () => {
