@@ -57,13 +57,18 @@ export function configCheck(resolved: ResolvedConfig): DoctorCheck {
   );
 }
 
-/** The engine answered: version, API version, platform and address. */
+/** The engine answered: version, API version, the product it runs in, OS/architecture, and where it is and why that one. */
 export function engineCheck(info: EngineInfo, address: string): DoctorCheck {
   const version = info.serverVersion || 'unknown version';
   const api = info.apiVersion ? ` (API ${info.apiVersion})` : '';
   if (info.product === 'podman')
     return check('engine', 'fail', `Podman ${version}${api} at ${address}: ${PODMAN_REASON}`, PODMAN_HINT);
-  return check('engine', 'ok', `Docker ${version}${api}, ${info.os || '?'}/${info.architecture || '?'} at ${address}`);
+  const on = info.platform ? ` on ${info.platform}` : '';
+  return check(
+    'engine',
+    'ok',
+    `Docker ${version}${api}${on}, ${info.os || '?'}/${info.architecture || '?'} at ${address}`,
+  );
 }
 
 /** The engine's security options, by name ("name=seccomp,profile=default" gives seccomp -> {profile: default}). */

@@ -8,10 +8,10 @@ import { BASE_TAG, checkImageContract, getToolchain, planToolchainImage } from '
 import { createProvider } from '../llm/index.js';
 import {
   createDockerClient,
+  describeEndpoint,
   DockerSandboxEngine,
-  engineAddress,
+  findEngine,
   pingEngine,
-  type EngineAddress,
   type EngineInfo,
 } from '../sandbox/index.js';
 import {
@@ -93,10 +93,13 @@ async function engineChecks(
   let docker: Dockerode;
   let address: string;
   try {
-    address = describeAddress(engineAddress(env));
-    docker = given ?? createDockerClient(env);
-    await pingEngine(docker, signal);
+    const endpoint = findEngine(env);
+    address = describeEndpoint(endpoint);
+    docker = given ?? createDockerClient(env, endpoint);
+    await pingEngine(docker, signal, undefined, endpoint);
     info = await new DockerSandboxEngine({ docker }).info(signal ? { signal } : {});
+    const platform = info.platform ?? endpoint.platform;
+    if (platform) info = { ...info, platform };
   } catch (err) {
     return { checks: [failedCheck('engine', err)], info: null };
   }
@@ -271,17 +274,6 @@ async function modelChecks(
     return modelCheck(await provider.check(signal ? { signal } : {}));
   } finally {
     await provider.close();
-  }
-}
-
-function describeAddress(a: EngineAddress): string {
-  switch (a.kind) {
-    case 'unix':
-      return a.socketPath ? `unix://${a.socketPath}` : 'the default socket';
-    case 'tcp':
-      return `tcp://${a.host}:${a.port}${a.tls ? ' (TLS)' : ''}`;
-    case 'ssh':
-      return `ssh://${a.username ? `${a.username}@` : ''}${a.host}:${a.port}`;
   }
 }
 

@@ -142,6 +142,8 @@ export interface EngineInfo {
   rootless: boolean;
   userns: boolean;
   cgroupVersion: string;
+  /** The product the engine runs in, when it says: Docker Desktop, Colima, OrbStack, Rancher Desktop. */
+  platform?: string;
 }
 
 /** What gc removed: containers, volumes, and the networks of dependency setups whose process died. */
