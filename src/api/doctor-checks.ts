@@ -5,6 +5,7 @@ import type { ModelCheck } from '../llm/index.js';
 import { AUTO_RUNTIME, GVISOR } from '../loop/runtime.js';
 import type { EngineInfo } from '../sandbox/types.js';
 import { PODMAN_HINT, PODMAN_REASON } from '../sandbox/podman.js';
+import { missingRuntime } from './runtime-notice.js';
 
 /** How to get gVisor: the install guide names the steps for each engine host. */
 const GVISOR_HINT = 'install gVisor and register runsc as a runtime of the engine';
@@ -158,17 +159,10 @@ export function runtimeCheck(info: EngineInfo, configured: string): DoctorCheck 
   }
   if (configured) {
     const name = configured === GVISOR ? `gVisor (${GVISOR})` : configured;
-    if (info.runtimes.includes(configured))
-      return check('runtime', 'ok', `sandboxes run with ${name}; the engine offers ${offered}`);
     // The sandbox is created with exactly this runtime and verified to have it: a run cannot start.
-    return check(
-      'runtime',
-      'fail',
-      `[sandbox] runtime is "${configured}" but the engine offers only ${offered}`,
-      configured === GVISOR
-        ? `${GVISOR_HINT} (https://gvisor.dev/docs/user_guide/install/), or set [sandbox] runtime = "${AUTO_RUNTIME}"`
-        : `register ${configured} with the engine, or set [sandbox] runtime = "${AUTO_RUNTIME}"`,
-    );
+    const missing = missingRuntime(configured, info);
+    if (missing) return check('runtime', 'fail', missing.message, missing.hint);
+    return check('runtime', 'ok', `sandboxes run with ${name}; the engine offers ${offered}`);
   }
   if (hasGvisor) {
     return check(

@@ -29,6 +29,8 @@ import { resolveResumeConfig } from './resume-config.js';
 import { assertStateUntracked, openRunStore } from './run-store.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
 import { inspectImage } from '../images/engine.js';
+import type { EngineInfo } from '../sandbox/types.js';
+import { missingRuntime, runtimeNotice } from './runtime-notice.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 
 /** Everything `run` takes; `flags` are config keys set on the command line. */
@@ -42,6 +44,8 @@ export interface RunOptions {
   emit?: LoopEmitter;
   signal?: AbortSignal;
   logLevel?: string;
+  /** Say which engine the run uses and why (a notice after the run started). */
+  verbose?: boolean;
   /** Image build progress (first run only). */
   onImageProgress?: (line: string) => void;
   /** Dependency setup: called when it starts (never when the env image exists) and with each line it prints (default: onImageProgress). */
@@ -87,6 +91,8 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   const opened = openEngine(
     engineLib,
     env,
+    resolved.config,
+    options.verbose === true,
     options.signal ? AbortSignal.any([options.signal, opening.signal]) : opening.signal,
   );
   opened.catch(() => undefined);
@@ -150,13 +156,13 @@ async function runWithEnvironment(
     (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
   const provider: ModelProvider = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
   try {
-    const { docker, engine } = await opened;
+    const { docker, engine, notices } = await opened;
     const sig = options.signal ? { signal: options.signal } : {};
     let images: RunImages | undefined;
     let setupSteps: SetupStepRecord[] = [];
     let started: { id: string; at: string } | undefined;
     let usage: Promise<void> | undefined;
-    const emit = options.emit ?? ignoreEvents;
+    const emit = withStartNotices(options.emit ?? ignoreEvents, notices);
     try {
       return await runLoop(
         {
@@ -239,6 +245,8 @@ export interface ResumeOptions {
   logLevel?: string;
   /** A different model server, model or provider for the rest of the run (the highest layer; recorded in the state). */
   model?: ModelOverrides;
+  /** Say which engine the run uses and why (a notice after the run started). */
+  verbose?: boolean;
 }
 
 /**
@@ -278,7 +286,13 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
     config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
   try {
-    const { docker, engine } = await openEngine(sandboxLib(), env, options.signal);
+    const { docker, engine, notices } = await openEngine(
+      sandboxLib(),
+      env,
+      config,
+      options.verbose === true,
+      options.signal,
+    );
     return await resumeLoop(
       old,
       {
@@ -296,7 +310,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
         provider,
         store,
         loggerFor,
-        emit: options.emit ?? ignoreEvents,
+        emit: withStartNotices(options.emit ?? ignoreEvents, notices),
         now: clock(env),
         ...sig,
       },
@@ -312,15 +326,46 @@ function clock(env: NodeJS.ProcessEnv): () => Date {
   return faultClock(env['HAMMER_FAULT_CLOCK']) ?? (() => new Date());
 }
 
-/** A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module. */
-async function openEngine(lib: ReturnType<typeof sandboxLib>, env: NodeJS.ProcessEnv, signal?: AbortSignal) {
-  const { createDockerClient, DockerSandboxEngine, pingEngine, refusePodman } = await lib;
-  const docker = createDockerClient(env);
-  await pingEngine(docker, signal);
+/**
+ * A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module,
+ * and the lines a run shows about it once it started: which engine and why (with --verbose), and the
+ * runtime its sandboxes keep. Before any run state, an engine whose sandboxes cannot be verified
+ * (Podman) or that lacks the configured runtime is refused, not resumed.
+ */
+async function openEngine(
+  lib: ReturnType<typeof sandboxLib>,
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  verbose: boolean,
+  signal?: AbortSignal,
+) {
+  const { connectDocker, describeEndpoint, DockerSandboxEngine, refusePodman } = await lib;
+  const { docker, endpoint } = await connectDocker(env, signal);
   const engine = new DockerSandboxEngine({ docker });
-  // before any run state: an engine whose sandboxes cannot be verified is refused, not resumed
-  refusePodman(await engine.info(signal ? { signal } : {}));
-  return { docker, engine };
+  const answered = await engine.info(signal ? { signal } : {});
+  const platform = answered.platform ?? endpoint.platform;
+  const info = platform ? { ...answered, platform } : answered;
+  refusePodman(info);
+  const missing = missingRuntime(config.sandbox.runtime, info);
+  if (missing) throw missing;
+  const runtime = runtimeNotice(config.sandbox.runtime, info);
+  const notices = [...(verbose ? [engineLine(info, describeEndpoint(endpoint))] : []), ...(runtime ? [runtime] : [])];
+  return { docker, engine, info, notices };
+}
+
+/** "engine: Docker 27.3.1 on Colima, linux/arm64 at unix:///… (context colima from ~/.docker/config.json)". */
+function engineLine(info: EngineInfo, where: string): string {
+  const on = info.platform ? ` on ${info.platform}` : '';
+  return `engine: Docker ${info.serverVersion || '(unknown version)'}${on}, ${info.os || '?'}/${info.architecture || '?'} at ${where}`;
+}
+
+/** An emitter that follows the run's `run_started` with the notices given (one info line each). */
+function withStartNotices(emit: LoopEmitter, notices: readonly string[]): LoopEmitter {
+  return (event) => {
+    emit(event);
+    if (event.type !== 'run_started') return;
+    for (const text of notices) emit({ type: 'notice', run_id: event.run_id, at: event.at, level: 'info', text });
+  };
 }
 
 /** The test command: [tools] test_command, else the toolchain's default. */

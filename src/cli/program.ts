@@ -64,6 +64,7 @@ export function buildProgram(version: string): Command {
     .option('--config <file>', 'a TOML config file (see configs/default.toml)')
     .option('--json', 'print one JSON document with the result on stdout')
     .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
+    .option('--verbose', 'also say which Docker engine the run uses and why (DOCKER_HOST, a docker context, a socket)')
     .addOption(
       new Option('--log-level <level>', 'level of the run log (events.ndjson)')
         .choices(['trace', 'debug', 'info', 'warn', 'error'])
@@ -100,7 +101,8 @@ export function buildProgram(version: string): Command {
         'a TOML config file (the model, limits and policy come from your config, not the run record)',
       )
       .option('--json', 'print one JSON document with the result on stdout')
-      .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors'),
+      .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
+      .option('--verbose', 'also say which Docker engine the run uses and why'),
   );
   example(
     resume,

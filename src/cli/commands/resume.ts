@@ -10,6 +10,7 @@ export default async function resumeCommand(opts: {
   config?: string;
   json?: boolean;
   quiet?: boolean;
+  verbose?: boolean;
   provider?: 'ollama' | 'openai' | 'replay';
   model?: string;
   llmUrl?: string;
@@ -30,6 +31,7 @@ export default async function resumeCommand(opts: {
       emit: progress,
       signal: interruptSignal(),
       model,
+      verbose: opts.verbose === true,
     });
     return printRunResult(outcome, opts.json === true, Date.now() - started);
   } finally {

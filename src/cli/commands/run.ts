@@ -14,6 +14,7 @@ interface RunFlags extends ConfigFlags {
   config?: string;
   json?: boolean;
   quiet?: boolean;
+  verbose?: boolean;
   logLevel?: string;
 }
 
@@ -29,6 +30,7 @@ export default async function runCommand(f: RunFlags): Promise<number> {
       flags: flagsToConfig(f),
       emit: progress,
       signal: interruptSignal(),
+      verbose: f.verbose === true,
       ...(f.logLevel ? { logLevel: f.logLevel } : {}),
       ...(f.quiet ? {} : { onImageProgress: printOutsideLine }),
     });
