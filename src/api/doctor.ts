@@ -27,6 +27,7 @@ import {
   type DoctorCheck,
   type DoctorReport,
 } from './doctor-checks.js';
+import { EMULATION_HINT } from '../images/architecture.js';
 import { describePackageManager, type NodePackageManager } from '../images/node-package-manager.js';
 import {
   availableReleases,
@@ -198,6 +199,7 @@ async function toolchainImageChecks(
   const checks = [check('base image', 'ok', `${BASE_TAG} (${shortId(base)})`)];
   try {
     const plan = await planToolchainImage(docker, toolchain, { release, ...(signal ? { signal } : {}) });
+    if (plan.emulation) checks.push(check('architecture', 'warn', plan.emulation, EMULATION_HINT));
     const id = await imageId(docker, plan.tag);
     checks.push(
       id

@@ -10,6 +10,7 @@ import { Workbench, baseTarStream } from '../git/index.js';
 import { assertImageContract, bootstrapBase, ensureToolchainImage } from '../images/index.js';
 import { ensureEnvImage } from '../images/env-image.js';
 import { emptyEnvsPath } from '../images/empty-envs.js';
+import { EMULATION_HINT } from '../images/architecture.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 import { inspectImage } from '../images/engine.js';
 import type { ResolvedImage } from '../loop/run-types.js';
@@ -33,13 +34,21 @@ export interface ImageProgress {
   onSetupOutput?: (line: string) => void;
   /** The steps the dependency setup announced and how each ended (when setup ran). */
   onSetupSteps?: (steps: SetupStepRecord[]) => void;
+  /** A warning for the user: the images would run under emulation (another architecture than the engine's). */
+  onWarning?: (text: string) => void;
 }
 
 /** Resolve the configured image, building the toolchain image (and base) and the env image when missing. */
 export async function resolveImage(
   docker: Dockerode,
   config: Config,
-  options: ImageProgress & { signal?: AbortSignal; repoEnv?: RepoEnvironment; env?: NodeJS.ProcessEnv } = {},
+  options: ImageProgress & {
+    signal?: AbortSignal;
+    repoEnv?: RepoEnvironment;
+    env?: NodeJS.ProcessEnv;
+    /** The engine's architecture, when known already (else the image builder asks the engine). */
+    engineArchitecture?: string;
+  } = {},
 ): Promise<RunImages> {
   const sig = options.signal ? { signal: options.signal } : {};
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
@@ -52,13 +61,16 @@ export async function resolveImage(
   const toolchain = options.repoEnv?.toolchain ?? config.sandbox.toolchain;
   const hostEnv = options.env ?? process.env;
   const resolved = options.repoEnv?.toolchainVersion?.resolved;
-  await bootstrapBase(docker, { ...sig, ...progress });
+  const arch = options.engineArchitecture ? { engineArchitecture: options.engineArchitecture } : {};
+  await bootstrapBase(docker, { ...sig, ...progress, ...arch });
   const img = await ensureToolchainImage(docker, toolchain, {
     ...sig,
     ...progress,
+    ...arch,
     ...(resolved ? { release: resolved.release } : {}),
     registry: await registryOptions(config, hostEnv),
   });
+  if (img.emulation) options.onWarning?.(`${img.emulation}; ${EMULATION_HINT}`);
   const toolchainImage = { ref: img.tag, id: img.id };
   const repoEnv = options.repoEnv;
   const versions = runVersions(repoEnv);

@@ -156,7 +156,7 @@ async function runWithEnvironment(
     (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
   const provider: ModelProvider = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
   try {
-    const { docker, engine, notices } = await opened;
+    const { docker, engine, info, notices } = await opened;
     const sig = options.signal ? { signal: options.signal } : {};
     let images: RunImages | undefined;
     let setupSteps: SetupStepRecord[] = [];
@@ -194,6 +194,16 @@ async function runWithEnvironment(
                         options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`))
                     )(tag),
                   onSetupSteps: (steps) => void (setupSteps = steps),
+                  engineArchitecture: info.architecture,
+                  onWarning: (text) =>
+                    started &&
+                    emit({
+                      type: 'notice',
+                      run_id: started.id,
+                      at: clock(env)().toISOString(),
+                      level: 'warning',
+                      text,
+                    }),
                   ...((options.onSetupOutput ?? options.onImageProgress)
                     ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
                     : {}),

@@ -12,6 +12,7 @@ import {
   readImageUsage,
   toolchainNames,
 } from '../../images/index.js';
+import { EMULATION_HINT } from '../../images/architecture.js';
 import { printOutsideLine } from '../terminal-text.js';
 import { resolveToolchainVersion } from '../../images/versions/index.js';
 import { connectEngine } from '../connect.js';
@@ -49,6 +50,7 @@ export default async function images(opts: ImagesOptions): Promise<number> {
     const { config } = await resolveConfig({ env: process.env });
     const registry = await registryOptions(config, process.env);
     await bootstrapBase(docker, { onProgress: progress, signal });
+    let warned: string | null = null;
     for (const r of resolved) {
       const img = await ensureToolchainImage(docker, r.toolchain, {
         release: r.release,
@@ -59,7 +61,9 @@ export default async function images(opts: ImagesOptions): Promise<number> {
       process.stdout.write(
         `${img.tag} ${img.id} ${r.toolchain} ${r.release.version} (${img.built ? 'built' : 'up to date'})\n`,
       );
+      if (img.emulation) warned = img.emulation;
     }
+    if (warned) printOutsideLine(`hammer-box: WARNING: ${warned}; ${EMULATION_HINT}`);
     return 0;
   }
   const usage = await readImageUsage(imageUsagePath());
