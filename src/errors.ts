@@ -24,6 +24,9 @@ export const ERROR_CODES = [
   'MODEL_TIMEOUT',
   'SETUP_FAILED',
   'STATE_UNWRITABLE',
+  'PUSH_FAILED',
+  'FORGE_UNAVAILABLE',
+  'PR_FAILED',
   // interrupted (exit 130)
   'ABORTED',
   // a bug or an unexpected state (exit 1)

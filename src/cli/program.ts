@@ -70,10 +70,13 @@ export function buildProgram(version: string): Command {
         .choices(['trace', 'debug', 'info', 'warn', 'error'])
         .default('info'),
     );
+  run.option('--pr', "when the run made a branch, push it and open its pull request (as 'hammer-box pr')");
+  pullRequestOptions(run);
   example(
     run,
     'hammer-box run --repo ~/src/myproject --directive fix-the-parser.md',
     'hammer-box run --repo . -m "make the failing date parsing tests pass"',
+    'hammer-box run --repo . -m "fix the parser" --pr --remote origin',
   );
   run.action(async (opts: Record<string, unknown>) => lazy('./commands/run.js', opts));
 
@@ -168,6 +171,22 @@ export function buildProgram(version: string): Command {
   );
   monitor.action(async (opts: Record<string, unknown>) => lazy('./commands/monitor.js', opts));
 
+  const pr = program
+    .command('pr <run_id>')
+    .description(
+      "push the run's branch (and nothing else) to a remote and open a pull request with the run's title and PR_SUMMARY.md, through gh or glab (a draft when the tests do not pass); without them, print the command that opens it",
+    )
+    .option('--repo <path>', 'the repository the run belongs to', '.')
+    .option('--base <branch>', "the branch to merge into (default: the run's base branch, else the project's default)")
+    .option('--json', 'print JSON');
+  pullRequestOptions(pr);
+  example(
+    pr,
+    'hammer-box pr 20261122T140501Z-k3b7qa --repo ~/src/myproject',
+    'hammer-box pr 20261122T140501Z-k3b7qa --remote fork --forge github --forge-repo me/myproject',
+  );
+  pr.action(async (runId: string, opts: Record<string, unknown>) => lazy('./commands/pr.js', { ...opts, runId }));
+
   const tools = program.command('tools').description('the whitelisted tools the loop may run inside the sandbox');
   const toolsList = tools
     .command('list')
@@ -231,6 +250,26 @@ export function buildProgram(version: string): Command {
   );
 
   return program;
+}
+
+/** --remote, --forge, --forge-repo and --pr-body: where `pr` (and `run --pr`) pushes and opens the pull request. */
+function pullRequestOptions(cmd: Command): Command {
+  return cmd
+    .option('--remote <name>', 'the remote to push the branch to (default: origin)')
+    .addOption(
+      new Option(
+        '--forge <name>',
+        "GitHub (gh) or GitLab (glab) (default: from the remote's host: github.com or *github*, gitlab.com or *gitlab*)",
+      ).choices(['github', 'gitlab']),
+    )
+    .option(
+      '--forge-repo <[host/]owner/repo>',
+      "the project on the forge, when the remote's URL does not name it (a local path, an ssh alias)",
+    )
+    .option(
+      '--pr-body <file>',
+      "the pull request's body from this file instead of PR_SUMMARY.md (at most 60,000 bytes)",
+    );
 }
 
 /** --provider, --model and --llm-url: the model server to use (config keys model.provider, .name, .url). */

@@ -52,6 +52,11 @@ function testJson(t: NonNullable<ReturnType<typeof latestTest>>): Record<string,
 export function printRunResult(o: RunOutcome, json: boolean, elapsedMs: number): number {
   if (json) process.stdout.write(`${JSON.stringify(runJson(o), null, 2)}\n`);
   else process.stdout.write(`${renderRunSummary(o, elapsedMs).join('\n')}\n`);
+  return runExitCode(o);
+}
+
+/** 0 stable, 130 interrupted, 1 otherwise. */
+export function runExitCode(o: RunOutcome): number {
   return o.state.status === 'stable'
     ? EXIT.stable
     : o.state.status === 'interrupted'

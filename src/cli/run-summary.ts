@@ -22,7 +22,7 @@ export function tokenTotals(state: RunState): { in: number; out: number } {
 }
 
 /** The summary's lines (sanitised: the state quotes the repository and the model). */
-export function renderRunSummary(o: RunOutcome, elapsedMs: number): string[] {
+export function renderRunSummary(o: RunOutcome, elapsedMs: number, options: { next?: boolean } = {}): string[] {
   const s = o.state;
   const row = (label: string, value: string): string => `  ${label.padEnd(11)}${value}`;
   const reason = s.reason ? `: ${describeReason(s.reason)} (${s.reason})` : '';
@@ -48,7 +48,7 @@ export function renderRunSummary(o: RunOutcome, elapsedMs: number): string[] {
   );
   lines.push(row('summary', o.summaryPath ? sanitizeLine(o.summaryPath) : '(not written)'));
   lines.push(row('state', sanitizeLine(o.statePath)));
-  const next = nextCommands(s);
+  const next = options.next === false ? [] : nextCommands(s);
   if (next.length > 0) lines.push('next:', ...next.map((c) => `  ${c}`));
   return lines;
 }
