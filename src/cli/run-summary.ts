@@ -59,15 +59,20 @@ export function describeBase(s: RunState): string {
   return ref === s.repo.base_commit ? `commit ${ref.slice(0, 12)}` : sanitizeLine(ref);
 }
 
-/** What to run next: push the branch and open a PR with PR_SUMMARY.md, or look at / resume the run. */
+/**
+ * What to run next: `hammer-box pr` (push the branch and open its pull request), then the same by
+ * hand (push the branch alone, open a PR with PR_SUMMARY.md); or look at / resume the run.
+ */
 export function nextCommands(s: RunState): string[] {
   const repo = shellWord(s.repo.path);
   if (s.status === 'interrupted') return [`hammer-box resume ${s.run_id} --repo ${repo}`];
   if (!s.branch) return s.status === 'stable' ? [] : [`hammer-box runs show ${s.run_id} --repo ${repo}`];
   const branch = shellWord(s.branch.name);
   const base = s.repo.base_ref === s.repo.base_commit ? '' : ` --base ${shellWord(s.repo.base_ref)}`;
+  const ref = shellWord(`refs/heads/${s.branch.name}`);
   return [
-    `git -C ${repo} push origin ${branch}`,
+    `hammer-box pr ${s.run_id} --repo ${repo}`,
+    `git -C ${repo} push origin ${ref}:${ref}`,
     `hammer-box runs show ${s.run_id} --repo ${repo} --pr-body | gh pr create --head ${branch}${base} --title ${shellWord(prTitle(s))} --body-file -${s.status === 'stable' ? '' : ' --draft'}`,
   ];
 }

@@ -34,7 +34,7 @@ describe('renderRunSummary', () => {
     expect(lines).toContain('  tokens     12,345 in, 678 out');
     expect(lines).toContain(`  branch     EngineerExternal/20261122T140501Z (${'9'.repeat(12)}), 1 commit on main`);
     expect(lines).toContain(`  summary    /home/u/repo/.hammer/runs/${RUN_ID}/PR_SUMMARY.md`);
-    expect(lines.slice(-3)).toEqual(['next:', ...nextCommands(passed()).map((c) => `  ${c}`)]);
+    expect(lines.slice(lines.indexOf('next:'))).toEqual(['next:', ...nextCommands(passed()).map((c) => `  ${c}`)]);
   });
 
   it('says no branch was made when no patch applied, and points at runs show', () => {
@@ -46,10 +46,11 @@ describe('renderRunSummary', () => {
 });
 
 describe('nextCommands', () => {
-  it('pushes the branch and opens a PR whose body is PR_SUMMARY.md, quoting what the shell would split', () => {
+  it('opens the PR with hammer-box pr, or by hand: pushes the branch alone and opens a PR whose body is PR_SUMMARY.md, quoting what the shell would split', () => {
     const state = passed({ repo: { ...passed().repo, path: '/home/u/my repo' } });
     expect(nextCommands(state)).toEqual([
-      `git -C '/home/u/my repo' push origin EngineerExternal/20261122T140501Z`,
+      `hammer-box pr ${RUN_ID} --repo '/home/u/my repo'`,
+      `git -C '/home/u/my repo' push origin refs/heads/EngineerExternal/20261122T140501Z:refs/heads/EngineerExternal/20261122T140501Z`,
       `hammer-box runs show ${RUN_ID} --repo '/home/u/my repo' --pr-body | gh pr create --head EngineerExternal/20261122T140501Z --base main --title 'Fix the add function in calc.py so tests pass' --body-file -`,
     ]);
   });
@@ -61,7 +62,7 @@ describe('nextCommands', () => {
       reason: 'max_iterations',
       repo: { ...passed().repo, base_ref: base, base_commit: base },
     });
-    const pr = nextCommands(state)[1]!;
+    const pr = nextCommands(state)[2]!;
     expect(pr).not.toContain('--base');
     expect(pr).toMatch(/--title 'WIP: Fix the add function in calc.py so tests pass' --body-file - --draft$/);
   });
