@@ -9,6 +9,7 @@ import {
   boundedBody,
   FORGES,
   forgeOfHost,
+  forgeRepoHost,
   manualCommand,
   MAX_BODY_BYTES,
   openCall,
@@ -111,7 +112,7 @@ export async function openPullRequest(options: PullRequestOptions): Promise<Pull
     draft: state.status !== 'stable',
   };
 
-  const named = options.forgeRepo ? hostOf(options.forgeRepo) : undefined;
+  const named = options.forgeRepo ? forgeRepoHost(options.forgeRepo) : undefined;
   const forge = options.forge ?? forgeOfHost(named ?? remote.host);
   if (!forge)
     return manual(done, null, null, {
@@ -218,16 +219,6 @@ async function baseBranch(
     userRepoGit(userRepo, signal),
   );
   return r.exitCode === 0 ? tracking : null;
-}
-
-/** The host part of --forge-repo, when it has one. */
-function hostOf(text: string): string | undefined {
-  const first =
-    text
-      .trim()
-      .replace(/^https?:\/\//, '')
-      .split('/')[0] ?? '';
-  return text.split('/').filter(Boolean).length >= 3 && /[.:]/.test(first) ? first : undefined;
 }
 
 /** --pr-body: a regular file of at most MAX_BODY_BYTES (USAGE otherwise). */

@@ -49,21 +49,23 @@ export function forgeOfHost(host: string | undefined): ForgeKind | null {
   return null;
 }
 
+/** The host --forge-repo names, when it names one ("ghe.example.com/acme/widgets"; not "acme/widgets"). */
+export function forgeRepoHost(text: string): string | undefined {
+  const parts = repoParts(text);
+  const first = parts[0] ?? '';
+  // a first part with a dot or a port is a host
+  return parts.length >= 3 && /[.:]/.test(first) ? first.toLowerCase() : undefined;
+}
+
 /** --forge-repo as a project: "[host/]path"; the host defaults to the remote's, else the forge's public one. */
 export function parseForgeRepo(text: string, forge: ForgeKind, remoteHost: string | undefined): ForgeProject {
-  const clean = text
-    .trim()
-    .replace(/^https?:\/\//, '')
-    .replace(/\/+$/, '')
-    .replace(/\.git$/, '');
-  const parts = clean.split('/').filter(Boolean);
+  const parts = repoParts(text);
   if (parts.length < 2 || parts.some((p) => p === '.' || p === '..' || !/^[\w.:@~+][\w.:@~+-]*$/.test(p)))
     throw new HammerError('USAGE', `--forge-repo ${JSON.stringify(text)} is not [host/]owner/repository`, {
       hint: 'pass it like acme/widgets, github.example.com/acme/widgets or gitlab.com/group/sub/project',
     });
-  const first = parts[0]!;
-  // a first part with a dot or a port is a host ("github.example.com/acme/widgets")
-  if (parts.length >= 3 && /[.:]/.test(first)) return { host: first.toLowerCase(), path: parts.slice(1).join('/') };
+  const host = forgeRepoHost(text);
+  if (host) return { host, path: parts.slice(1).join('/') };
   return { host: remoteHost ?? (forge === 'github' ? 'github.com' : 'gitlab.com'), path: parts.join('/') };
 }
 
@@ -141,6 +143,15 @@ export function boundedBody(body: string, whole: string): string {
   cut = cut.replace(/\uFFFD$/, '');
   const nl = cut.lastIndexOf('\n');
   return `${nl > 0 ? cut.slice(0, nl) : cut}${note}`;
+}
+
+function repoParts(text: string): string[] {
+  const clean = text
+    .trim()
+    .replace(/^https?:\/\//, '')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '');
+  return clean.split('/').filter(Boolean);
 }
 
 function hostName(host: string): string {
