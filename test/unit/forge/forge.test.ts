@@ -41,11 +41,14 @@ describe('forgeOfHost: GitHub or GitLab from the remote host', () => {
 describe('the project', () => {
   it("comes from the remote's host and path", () => {
     expect(projectOfRemote('github.com', 'acme/widgets')).toEqual({ host: 'github.com', path: 'acme/widgets' });
-    expect(projectOfRemote('gitlab.com', 'group/sub/project')).toEqual({ host: 'gitlab.com', path: 'group/sub/project' });
+    expect(projectOfRemote('gitlab.com', 'group/sub/project')).toEqual({
+      host: 'gitlab.com',
+      path: 'group/sub/project',
+    });
     expect(projectOfRemote(undefined, 'srv/git/widgets')).toBeNull();
     expect(projectOfRemote('github.com', 'widgets')).toBeNull();
   });
-  it('or from --forge-repo, whose host defaults to the remote\'s, else the public forge', () => {
+  it("or from --forge-repo, whose host defaults to the remote's, else the public forge", () => {
     expect(parseForgeRepo('acme/widgets', 'github', undefined)).toEqual({ host: 'github.com', path: 'acme/widgets' });
     expect(parseForgeRepo('acme/widgets', 'gitlab', 'gitlab.example.com')).toEqual({
       host: 'gitlab.example.com',
@@ -133,7 +136,7 @@ describe('the gh and glab calls', () => {
   });
 
   it('prints the same calls as commands to paste, quoted for a shell', () => {
-    const body = "hammer-box runs show 20261122T140501Z-k3b7qa --repo /src/p --pr-body";
+    const body = 'hammer-box runs show 20261122T140501Z-k3b7qa --repo /src/p --pr-body';
     expect(manualCommand('github', { ...spec, draft: true }, body)).toBe(
       `${body} | gh pr create --repo github.com/acme/widgets --head EngineerExternal/20261122T140501Z --base main --title 'Fix the parser'\\''s dates' --body-file - --draft`,
     );
