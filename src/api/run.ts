@@ -29,8 +29,7 @@ import { resolveResumeConfig } from './resume-config.js';
 import { assertStateUntracked, openRunStore } from './run-store.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
 import { inspectImage } from '../images/engine.js';
-import type { EngineInfo } from '../sandbox/types.js';
-import { missingRuntime, runtimeNotice } from './runtime-notice.js';
+import { checkOpenedEngine, withStartNotices } from './engine-notices.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 
 /** Everything `run` takes; `flags` are config keys set on the command line. */
@@ -338,9 +337,8 @@ function clock(env: NodeJS.ProcessEnv): () => Date {
 
 /**
  * A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module,
- * and the lines a run shows about it once it started: which engine and why (with --verbose), and the
- * runtime its sandboxes keep. Before any run state, an engine whose sandboxes cannot be verified
- * (Podman) or that lacks the configured runtime is refused, not resumed.
+ * and the notices a run shows about it (see engine-notices.ts). Before any run state, an engine whose
+ * sandboxes cannot be verified (Podman) or that lacks the configured runtime is refused, not resumed.
  */
 async function openEngine(
   lib: ReturnType<typeof sandboxLib>,
@@ -349,33 +347,12 @@ async function openEngine(
   verbose: boolean,
   signal?: AbortSignal,
 ) {
-  const { connectDocker, describeEndpoint, DockerSandboxEngine, refusePodman } = await lib;
+  const { connectDocker, describeEndpoint, DockerSandboxEngine } = await lib;
   const { docker, endpoint } = await connectDocker(env, signal);
   const engine = new DockerSandboxEngine({ docker });
-  const answered = await engine.info(signal ? { signal } : {});
-  const platform = answered.platform ?? endpoint.platform;
-  const info = platform ? { ...answered, platform } : answered;
-  refusePodman(info);
-  const missing = missingRuntime(config.sandbox.runtime, info);
-  if (missing) throw missing;
-  const runtime = runtimeNotice(config.sandbox.runtime, info);
-  const notices = [...(verbose ? [engineLine(info, describeEndpoint(endpoint))] : []), ...(runtime ? [runtime] : [])];
+  const where = { platform: endpoint.platform, described: describeEndpoint(endpoint) };
+  const { info, notices } = checkOpenedEngine(await engine.info(signal ? { signal } : {}), where, config, verbose);
   return { docker, engine, info, notices };
-}
-
-/** "engine: Docker 27.3.1 on Colima, linux/arm64 at unix:///… (context colima from ~/.docker/config.json)". */
-function engineLine(info: EngineInfo, where: string): string {
-  const on = info.platform ? ` on ${info.platform}` : '';
-  return `engine: Docker ${info.serverVersion || '(unknown version)'}${on}, ${info.os || '?'}/${info.architecture || '?'} at ${where}`;
-}
-
-/** An emitter that follows the run's `run_started` with the notices given (one info line each). */
-function withStartNotices(emit: LoopEmitter, notices: readonly string[]): LoopEmitter {
-  return (event) => {
-    emit(event);
-    if (event.type !== 'run_started') return;
-    for (const text of notices) emit({ type: 'notice', run_id: event.run_id, at: event.at, level: 'info', text });
-  };
 }
 
 /** The test command: [tools] test_command, else the toolchain's default. */
