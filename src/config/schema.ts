@@ -151,8 +151,10 @@ export const GitConfigSchema = z.strictObject({
 });
 
 /**
- * Which edits need a human. State files written before [policy] existed carry no policy: they get
- * these defaults (the same as configs/default.toml).
+ * Which edits need a human: CI configuration, hook managers, install triggers, editor tasks and
+ * environments, hammer-box's own directory and git's own files. State files written before
+ * [policy] existed carry no policy: they get these defaults (the same as configs/default.toml and
+ * the README's list; a unit test compares the three).
  */
 export const DEFAULT_SENSITIVE_PATHS = [
   '.github/**',
@@ -168,12 +170,46 @@ export const DEFAULT_SENSITIVE_PATHS = [
   'bitbucket-pipelines.yml',
   '.woodpecker.yml',
   '.woodpecker/**',
+  '.forgejo/**',
+  '.gitea/**',
+  '.cirrus.yml',
+  'appveyor.yml',
+  '.appveyor.yml',
+  '.semaphore/**',
   '.pre-commit-config.yaml',
-  '.husky/**',
+  '.pre-commit-config.yml',
+  '**/.husky/**',
+  '**/.githooks/**',
+  '**/lefthook.*',
+  '**/.lefthook.*',
+  '**/lefthook-local.*',
+  '**/.lefthook-local.*',
+  '**/.lefthook/**',
+  '**/.lintstagedrc*',
+  '**/lint-staged.config.*',
+  '**/.simple-git-hooks.*',
+  '**/simple-git-hooks.*',
+  '**/.overcommit.yml',
+  '**/binding.gyp',
+  '**/.npmrc',
+  '**/.yarnrc',
+  '**/.yarnrc.yml',
+  '**/.yarn/releases/**',
+  '**/.yarn/plugins/**',
+  '**/.pnpmfile.cjs',
+  '**/pnpm-workspace.yaml',
+  '**/.cargo/config',
+  '**/.cargo/config.toml',
+  '**/rust-toolchain',
+  '**/rust-toolchain.toml',
   '.devcontainer/**',
+  '**/.vscode/tasks.json',
+  '**/.vscode/settings.json',
+  '**/.envrc',
   '.hammer/**',
   '**/.gitattributes',
   '**/.gitmodules',
+  '**/.lfsconfig',
 ] as const;
 
 export const PolicyConfigSchema = z.strictObject({
