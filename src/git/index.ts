@@ -12,6 +12,7 @@ export { commitMessage } from './commit-message.js';
 export type { EntryKind, TreeEntry } from './tree-entries.js';
 export type { BlobText, FileContent, ReadFilesResult, SkipReason } from './read-files.js';
 export type { GrepHit } from './grep-tree.js';
+export { treeChanges, type ChangedEntry, type TreeChangeEntry } from './tree-changes.js';
 export { baseTarStream } from './base-archive.js';
 export { BASE_PACK_PATHS, basePackTar, writeBasePack } from './base-pack.js';
 export type { BasePack } from './base-pack.js';

@@ -12,6 +12,7 @@ import { ObjectReader } from './object-reader.js';
 import { readBlobs, readFiles, treePaths, type BlobText, type ReadFilesResult } from './read-files.js';
 import { entryOf, parseTree, treeEntries, type TreeEntry } from './tree-entries.js';
 import { isSafePath } from './safe-path.js';
+import { treeChanges, type TreeChangeEntry } from './tree-changes.js';
 import type { UserRepo } from './user-repo.js';
 
 /** How many diffs a workbench keeps (see diff). */
@@ -179,6 +180,26 @@ export class Workbench {
     if ('tree' in after)
       return { ok: true, read: await this.readFiles(after.tree, paths, { maxBytesPerFile: max, ...signal }) };
     return { ok: true, read: await readFiles(this.gitOptions(signal), this.objects, '', paths, max, after.listed) };
+  }
+
+  /**
+   * What `patch` does to head()'s tree when git applies it with `flags`: the tree it makes and
+   * every path whose entry differs, with its mode and id on each side (see treeChanges), or git's
+   * message when it does not apply. The tree is kept, so applyPatch of the same patch next only
+   * commits it.
+   */
+  effectOf(
+    patch: string,
+    opts: { signal?: AbortSignal; flags?: readonly string[] } = {},
+  ): Promise<{ ok: true; tree: string; changes: TreeChangeEntry[] } | { ok: false; message: string }> {
+    return this.queuedApply(opts.flags, async () => {
+      const base = this.headTree;
+      const made = this.treesAfter.get(treeKey(base, opts.flags, patch));
+      const after = made === undefined ? await this.treeNow(patch, opts) : { ok: true as const, tree: made };
+      if (!after.ok) return after;
+      const changes = await treeChanges(base, after.tree, this.gitOptions(opts.signal ? { signal: opts.signal } : {}));
+      return { ok: true, tree: after.tree, changes };
+    });
   }
 
   /** Run `work` after what is queued, once every git apply flag is one the workbench allows. */
