@@ -5,6 +5,7 @@ import { RunLastSequencer } from './test/security/support/run-last-sequencer.js'
 const SECURITY_CHEAP = [
   'test/security/git-config.test.ts',
   'test/security/diffs.test.ts',
+  'test/security/disguised-edits.test.ts',
   'test/security/escape-attempts.test.ts',
   'test/security/workspace-fill.test.ts',
   'test/security/engine-options.test.ts',
