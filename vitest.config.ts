@@ -6,6 +6,7 @@ const SECURITY_CHEAP = [
   'test/security/git-config.test.ts',
   'test/security/diffs.test.ts',
   'test/security/disguised-edits.test.ts',
+  'test/security/search-bounds.test.ts',
   'test/security/escape-attempts.test.ts',
   'test/security/workspace-fill.test.ts',
   'test/security/engine-options.test.ts',

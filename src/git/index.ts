@@ -11,7 +11,7 @@ export type { ApplyResult, Identity, WorkbenchOptions } from './workbench.js';
 export { commitMessage } from './commit-message.js';
 export type { EntryKind, TreeEntry } from './tree-entries.js';
 export type { BlobText, FileContent, ReadFilesResult, SkipReason } from './read-files.js';
-export type { GrepHit } from './grep-tree.js';
+export { GREP_MAX_BYTES, GREP_TIMEOUT_MS, type GrepHit } from './grep-tree.js';
 export { treeChanges, type ChangedEntry, type TreeChangeEntry } from './tree-changes.js';
 export { baseTarStream } from './base-archive.js';
 export { BASE_PACK_PATHS, basePackTar, writeBasePack } from './base-pack.js';

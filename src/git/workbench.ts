@@ -356,7 +356,14 @@ export class Workbench {
   grep(
     commit: string,
     strings: readonly string[],
-    opts: { words: boolean; maxHits: number; paths?: readonly string[]; signal?: AbortSignal },
+    opts: {
+      words: boolean;
+      maxHits: number;
+      paths?: readonly string[];
+      maxBytes?: number;
+      timeoutMs?: number;
+      signal?: AbortSignal;
+    },
   ): Promise<GrepHit[]> {
     const { signal, ...rest } = opts;
     return grepTree(commit, strings, { ...this.gitOptions(signal ? { signal } : {}), ...rest });

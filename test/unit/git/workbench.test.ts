@@ -513,4 +513,18 @@ describe('Workbench blobs and search for the prompt context', () => {
     expect(await wb.grep(head, ['nowhere to be found'], { words: false, maxHits: 10 })).toEqual([]);
     expect(await wb.grep(head, ['x'], { words: false, maxHits: 10, paths: [] })).toEqual([]);
   });
+
+  it('bounds a search: a long matching line is cut, too much output or a spent deadline stops it', async () => {
+    const long = `${'a'.repeat(4 * 1024 * 1024)} needle ${'b'.repeat(1024)}\n`;
+    const { wb } = await setup({ files: { 'big.txt': long, 'small.txt': 'one needle\n' } });
+    const head = wb.head();
+    const hits = await wb.grep(head, ['needle'], { words: false, maxHits: 10 });
+    expect(hits.map((h) => [h.path, h.line, h.text.length])).toEqual([
+      ['big.txt', 1, 400],
+      ['small.txt', 1, 10],
+    ]);
+    // git's output past maxBytes is not read: the long line ends the search, the hits before it stand
+    expect(await wb.grep(head, ['needle'], { words: false, maxHits: 10, maxBytes: 1024 * 1024 })).toEqual([]);
+    expect(await wb.grep(head, ['needle'], { words: false, maxHits: 10, timeoutMs: 0 })).toEqual([]);
+  });
 });
