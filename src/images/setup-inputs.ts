@@ -9,8 +9,9 @@
 //   of the repository exists in the container for any code to read. Go's and rust's default setups
 //   run no repository code (they download modules and compile without running anything), so they
 //   get the whole tree but are keyed by every manifest and lockfile at any depth; what they leave
-//   (module caches checked against the lockfiles, and go's build cache keyed by each compile's own
-//   inputs) cannot carry one repository's content into another's runs.
+//   (module caches checked against the lockfiles, and go's build cache of dependency and standard
+//   library packages only, never the repository's own) cannot carry one repository's content into
+//   another's runs.
 import type { DependencyFile } from './env-hash.js';
 import { scanRequirements } from './requirements-file.js';
 

@@ -102,9 +102,17 @@ describe('setupScript', () => {
     expect(setupScript(r).script).toContain("'pnpm@10'");
   });
 
-  it('go warms a build cache in the env image (compiling tests without running them) and puts its go wrapper first on PATH', () => {
+  it('go warms a build cache in the env image with the dependency packages only, and puts its go wrapper first on PATH', () => {
     const s = setupScript(recipe('go', 'go mod download'));
-    expect(s.script).toContain('GOCACHE=/opt/hammer/go/cache GOTMPDIR= "$hammer_go" test -exec /bin/true ./...');
+    // the imports are listed offline into a throwaway cache; only dependency and std packages are compiled
+    expect(s.script).toMatch(
+      /GOCACHE="\$hammer_list_cache" GOFLAGS=-mod=readonly GOPROXY=off GOTMPDIR= "\$hammer_go" list -e -deps -test -f '\{\{if \.Module\}\}\{\{if not \.Module\.Main\}\}/,
+    );
+    expect(s.script).toContain(
+      'GOCACHE=/opt/hammer/go/cache GOFLAGS=-mod=readonly GOPROXY=off GOTMPDIR= xargs "$hammer_go" build',
+    );
+    // never the repository's own packages and tests
+    expect(s.script).not.toMatch(/GOCACHE=\/opt\/hammer\/go\/cache[^\n]*(test|\.\/\.\.\.)/);
     expect(s.script).toMatch(
       /cat > \/opt\/hammer\/bin\/go <<'HAMMER_GO_WRAPPER'\n#!\/bin\/sh\n[^]*\nHAMMER_GO_WRAPPER\n/,
     );
