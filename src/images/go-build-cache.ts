@@ -28,9 +28,13 @@ if [ -n "\${GOCACHE:-}" ] && [ ! -e "$GOCACHE" ] && [ -d "$seed" ]; then
 fi
 `;
 
-/** `go list` template: the import paths of dependency-module and standard-library packages, not the main module's. */
+/**
+ * `go list` template: the import paths of standard-library packages and of packages of dependency
+ * modules, but not the main module's (or a workspace's) and not a module `replace`d by a directory
+ * of the repository (it has no version): their code is not covered by the key.
+ */
 const DEPENDENCY_PACKAGES =
-  '{{if .Module}}{{if not .Module.Main}}{{.ImportPath}}{{end}}{{else if .Standard}}{{.ImportPath}}{{end}}';
+  '{{if .Module}}{{if not .Module.Main}}{{if or (not .Module.Replace) .Module.Replace.Version}}{{.ImportPath}}{{end}}{{end}}{{else if .Standard}}{{.ImportPath}}{{end}}';
 
 /**
  * Setup script lines (run in /workspace after the setup command) that warm GO_CACHE_SEED with the

@@ -111,6 +111,8 @@ describe('setupScript', () => {
     expect(s.script).toContain(
       'GOCACHE=/opt/hammer/go/cache GOFLAGS=-mod=readonly GOPROXY=off GOTMPDIR= xargs "$hammer_go" build',
     );
+    // nor a module replaced by a directory of the repository
+    expect(s.script).toContain('{{if or (not .Module.Replace) .Module.Replace.Version}}');
     // never the repository's own packages and tests
     expect(s.script).not.toMatch(/GOCACHE=\/opt\/hammer\/go\/cache[^\n]*(test|\.\/\.\.\.)/);
     expect(s.script).toMatch(
