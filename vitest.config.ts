@@ -9,6 +9,7 @@ const SECURITY_CHEAP = [
   'test/security/search-bounds.test.ts',
   'test/security/inert-names.test.ts',
   'test/security/setup-proxy.test.ts',
+  'test/security/setup-limits.test.ts',
   'test/security/escape-attempts.test.ts',
   'test/security/workspace-fill.test.ts',
   'test/security/engine-options.test.ts',

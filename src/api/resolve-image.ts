@@ -76,6 +76,8 @@ export async function resolveImage(
       user: config.sandbox.user,
       timeoutMs: config.env.setup_timeout * 1000,
       memoryBytes: config.sandbox.memory,
+      writeBytes: config.env.setup_write_size,
+      maxImageBytes: config.env.max_image_size,
       hostEnv,
       allowHosts: setupHosts(config, toolchain),
       emptyEnvsPath: emptyEnvsPath(hostEnv),

@@ -116,6 +116,14 @@ export const EnvConfigSchema = z.strictObject({
   npm_registry: z.string().url().default('https://registry.npmjs.org/'),
   /** Hosts setup may reach through its proxy besides the toolchain's registries (`host` or `*.domain`). */
   allow_hosts: z.array(z.string().regex(HOST_PATTERN, 'not a host name or *.domain pattern')).max(100).default([]),
+  /**
+   * The most setup may write in each of its writable places (/workspace, /tmp, the dependency
+   * directories), each a tmpfs of this size held in memory besides sandbox.memory; 0: disk volumes
+   * without a cap.
+   */
+  setup_write_size: size.default(2 * 1024 * 1024 * 1024),
+  /** The most bytes of files setup's dependency directories may carry into the env image. */
+  max_image_size: size.pipe(z.number().int().min(1)).default(2 * 1024 * 1024 * 1024),
 });
 
 export const PromptConfigSchema = z.strictObject({

@@ -33,6 +33,10 @@ export interface EnvImageRequest {
   user: string;
   timeoutMs: number;
   memoryBytes?: number;
+  /** The size of each place setup writes ([env] setup_write_size); 0: disk volumes without a cap. */
+  writeBytes: number;
+  /** The most bytes of files carried into the env image ([env] max_image_size). */
+  maxImageBytes: number;
   /** The host environment: its proxy becomes the setup proxy's upstream (never seen by setup). */
   hostEnv: NodeJS.ProcessEnv;
   /** Hosts beyond the toolchain's registries that setup may reach ([env] allow_hosts). */
@@ -147,6 +151,8 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
         proxyLog: () => network.proxyLog(),
         timeoutMs: req.timeoutMs,
         ...(req.memoryBytes ? { memoryBytes: req.memoryBytes } : {}),
+        writeBytes: req.writeBytes,
+        maxImageBytes: req.maxImageBytes,
         tag,
         labels: {
           [IMAGE_LABELS.managedBy]: MANAGED_BY,

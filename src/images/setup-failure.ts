@@ -3,7 +3,8 @@
 // with a hint that matches. Pure: the setup container's output lines in, a message out.
 
 /** The kinds of setup failure, each with its own hint. */
-export type SetupFailureKind = 'network' | 'tls' | 'proxy_denied' | 'backend' | 'resolution' | 'project' | 'unknown';
+export type SetupFailureKind =
+  'network' | 'tls' | 'proxy_denied' | 'backend' | 'resolution' | 'project' | 'no_space' | 'memory' | 'unknown';
 
 /** One step of a setup as its output told it. */
 export interface SetupStepRecord {
@@ -16,6 +17,7 @@ export interface SetupStepRecord {
 }
 
 const PATTERNS: readonly [SetupFailureKind, RegExp][] = [
+  ['no_space', /No space left on device|\bENOSPC\b|Disk quota exceeded|\bEDQUOT\b/i],
   [
     'tls',
     /CERTIFICATE_VERIFY_FAILED|certificate verify failed|SSLError|SSL: |self[- ]signed certificate|UNABLE_TO_GET_ISSUER_CERT|unable to get local issuer certificate/i,
@@ -105,6 +107,8 @@ const KIND_TEXT: Record<SetupFailureKind, string> = {
   backend: 'build backend',
   resolution: 'resolution',
   project: "the project's own code",
+  no_space: 'no space left where setup writes',
+  memory: 'out of memory',
   unknown: 'see the output',
 };
 
@@ -123,6 +127,10 @@ export function hintFor(kind: SetupFailureKind): string {
       return 'a dependency cannot be satisfied: without a reachable index only packages the toolchain image already carries are available; check the pins, or set [env] setup_command';
     case 'project':
       return "the project's own setup code failed (see its output above): fix it, or set [env] setup_command";
+    case 'no_space':
+      return 'setup filled the space it may write: each of /workspace, /tmp and the dependency directories holds at most [env] setup_write_size; raise it in your config, or set it to 0 for disk volumes without a cap';
+    case 'memory':
+      return 'raise sandbox.memory (setup gets [env] setup_write_size more, for the files it writes, which are held in memory)';
     case 'unknown':
       return 'fix the setup command ([env] setup_command) or the dependency files; the end of the output is above';
   }

@@ -97,6 +97,9 @@ describe('setup failures', () => {
     ['backend', 'configuration error: `project.license` must be valid exactly by one definition (2 matches found):'],
     ['resolution', 'ERROR: No matching distribution found for pytest-cov'],
     ['project', '  RuntimeError: boom (from setup.py)'],
+    ['no_space', "dd: error writing '/tmp/fill': No space left on device"],
+    ['no_space', "OSError: [Errno 28] No space left on device: '/opt/hammer/venv/lib/x'"],
+    ['no_space', 'npm ERR! code ENOSPC'],
     ['unknown', 'something else'],
   ] as const)('%s: %s', (kind, line) => {
     expect(classifyOutput(['noise', line]).kind).toBe(kind);
