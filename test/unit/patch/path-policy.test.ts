@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SENSITIVE_PATHS } from '../../../src/config/schema.js';
+import { PACKAGE_JSON_CODE_FIELDS } from '../../../src/patch/package-json-policy.js';
 import {
   globToRegExp,
   isPackageJson,
@@ -96,5 +99,27 @@ describe('patchSizeRefusal', () => {
       /2000 bytes, over the 1024-byte limit \(\[policy\] max_patch_bytes\)/,
     );
     expect(patchSizeRefusal('x'.repeat(1024), { max_patch_bytes: 1024 })).toBeNull();
+  });
+});
+
+describe('the documented lists', () => {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const spans = (tag: string): string[] => {
+    const from = readme.indexOf(`<!-- ${tag}:start -->`);
+    const to = readme.indexOf(`<!-- ${tag}:end -->`);
+    expect(from, `README.md has a ${tag} list`).toBeGreaterThan(0);
+    return [...readme.slice(from, to).matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  };
+
+  it("README.md's sensitive paths, configs/default.toml's and the code's are the same list", () => {
+    expect(spans('sensitive-paths')).toEqual([...DEFAULT_SENSITIVE_PATHS]);
+    const toml = parseToml(readFileSync(new URL('../../../configs/default.toml', import.meta.url), 'utf8')) as {
+      policy: { sensitive_paths: string[] };
+    };
+    expect(toml.policy.sensitive_paths).toEqual([...DEFAULT_SENSITIVE_PATHS]);
+  });
+
+  it("README.md's package.json fields are the code's", () => {
+    expect(spans('package-json-fields')).toEqual([...PACKAGE_JSON_CODE_FIELDS]);
   });
 });
