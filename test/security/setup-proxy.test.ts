@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ensureProxyImage } from '../../src/images/proxy-image.js';
 import { openSetupNetwork } from '../../src/images/setup-network.js';
 import { toolchainImage } from '../helpers/images.js';
+import { plantCanary } from './support/canary.js';
 import { attack } from './support/record.js';
 
 const docker = new Docker();
@@ -68,10 +69,12 @@ describe('the setup proxy', () => {
   it('limits plain HTTP requests to port 80 of an allowed host, as CONNECT is limited to 443', async () => {
     const image = await toolchainImage('python');
     const proxyImage = await ensureProxyImage(docker);
+    const canary = await plantCanary();
+    // the host's environment (the canary variable in it) is what hammer-box hands the proxy's setup
     const net = await openSetupNetwork(docker, {
       proxyImage: proxyImage.id,
       hosts: ['registry.npmjs.org'],
-      hostEnv: {},
+      hostEnv: process.env,
     });
     try {
       const proxy = new URL(net.proxyUrl);
@@ -95,11 +98,14 @@ describe('the setup proxy', () => {
           // controls: the filter lets these through (what the registry or the network answers is theirs)
           expect(port80).not.toMatch(/ 403/);
           expect(connect443).toMatch(/^HTTP\/1\.\d 200/);
+          expect(canary.hits({ 'proxy log': log, answers: JSON.stringify([port8080, auth, port80]) })).toEqual([]);
           return `8080: ${port8080}; 80: ${port80}; CONNECT 443: ${connect443}`;
         },
       );
+      expect(await canary.untouched()).toBe(true);
     } finally {
       await net.close();
+      await canary.remove();
     }
   }, 300_000);
 });
