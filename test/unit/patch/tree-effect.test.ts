@@ -62,11 +62,7 @@ describe('judgeEffect', () => {
     ],
     ['a path inside .git', modified('sub/.GIT/config'), /inside \.git/],
   ])('refuses %s whatever the policy allows', async (_name, change, reason) => {
-    const v = await judgeEffect(
-      [modified('a.py'), change],
-      { ...policy, allow_sensitive: true },
-      readNothing,
-    );
+    const v = await judgeEffect([modified('a.py'), change], { ...policy, allow_sensitive: true }, readNothing);
     expect(v.kind).toBe('refused');
     expect(v.kind === 'refused' && v.reason).toMatch(reason);
   });
