@@ -20,7 +20,7 @@ import {
 import { baselinePassWarning } from './baseline-warning.js';
 import { prTitle } from './pr-title.js';
 import { assessRisk } from './risk.js';
-import { sanitizeLine, sanitizeText, truncateText } from './sanitize.js';
+import { sanitizeText, truncateText } from './sanitize.js';
 import { modelMs, renderTrajectories } from './trajectory-summary.js';
 
 const DIRECTIVE_LINES = 12;
