@@ -1,6 +1,7 @@
 // What failing test output says about where the failure is: the places it names, and the failing tests
 // src/test-output reads (pytest/unittest, node's test runner, TAP, Jest/Vitest/Mocha, go test, cargo test).
 import { MAX_NAME, parseTestOutput, type TestFailure } from '../test-output/index.js';
+import { frameNames } from './failure-frames.js';
 
 /** A place the output names, as written (the workspace prefix and file:// removed). */
 export interface FailureLocation {
@@ -10,7 +11,7 @@ export interface FailureLocation {
   at: number;
 }
 
-/** Locations, failing test names, Go packages and Python modules named by failing output. */
+/** Locations, failing tests, messages, frames, Go packages and Python modules named by failing output. */
 export interface FailureReport {
   locations: FailureLocation[];
   /** Names of failing tests, innermost part only (`test_add`, `TestAbs`, `adds numbers`). */
@@ -19,7 +20,19 @@ export interface FailureReport {
   goPackages: string[];
   /** Failing unittest ids as written (`tests.test_calc.TestCalc.test_add`): a prefix names the module. */
   pythonModules: string[];
+  /** Failing tests' full names and ids (`TestLex/raw_string`, `test_f[case]`, `suite › case`), at most MAX_TITLES. */
+  titles: string[];
+  /** What the output says about each failure (its block, or the output's tail), each at most MAX_MESSAGE. */
+  messages: string[];
+  /** Function names of the traceback and stack frames, innermost last. */
+  frames: string[];
 }
+
+/** Titles kept at most. */
+const MAX_TITLES = 10;
+/** Messages kept at most, and the longest one. */
+const MAX_MESSAGES = 5;
+const MAX_MESSAGE = 4000;
 
 /** The most output read for locations: the head and tail halves of longer output. */
 const MAX_SCAN = 512 * 1024;
@@ -51,6 +64,17 @@ export function readFailureReport(output: string, workdir = '/workspace'): Failu
       locations.push({ path, line: m[2] === undefined ? null : Number(m[2]), at: m.index });
     }
   }
+  // a path inside the workspace needs no line to be a file (a data-driven test names its data file so)
+  if (dir !== '') {
+    const inside = new RegExp(
+      `(?:^|[\\s('"[<]|file://)(${escapeRegExp(dir)}/[^\\s:()"'[\\]<>]{1,400}\\.[A-Za-z0-9]{1,10})(?![\\w:]|\\.\\w)`,
+      'gm',
+    );
+    for (const m of text.matchAll(inside)) {
+      const path = cleanPath(m[1]!, dir);
+      if (path !== null && !locations.some((l) => l.path === path)) locations.push({ path, line: null, at: m.index });
+    }
+  }
   const parsed = parseTestOutput(text);
   const failures = parsed.failures;
   for (const f of failures) {
@@ -74,7 +98,25 @@ export function readFailureReport(output: string, workdir = '/workspace'): Failu
         .filter((p) => p !== null),
     ),
     pythonModules: unique(tests.filter((f) => f.runner === 'unittest').map((f) => f.id)),
+    titles: unique(tests.flatMap((f) => [f.name, f.id]).filter((t) => t !== '')).slice(0, MAX_TITLES),
+    messages: failureMessages(text, failures),
+    frames: frameNames(text),
   };
+}
+
+/** The text of each failure's block (lines of the output), or the output's tail when no runner was recognised. */
+function failureMessages(text: string, failures: readonly TestFailure[]): string[] {
+  const blocks = failures.flatMap((f) => (f.block === null ? [] : [f.block])).slice(0, MAX_MESSAGES);
+  if (blocks.length === 0) return text.trim() === '' ? [] : [text.slice(-MAX_MESSAGE)];
+  const lines = text.split('\n');
+  return unique(
+    blocks.map((b) =>
+      lines
+        .slice(b.start - 1, b.end)
+        .join('\n')
+        .slice(0, MAX_MESSAGE),
+    ),
+  );
 }
 
 /** The name a failing test is defined under in its file (`test_b`, `TestAbs`, `adds numbers`). */
@@ -122,6 +164,10 @@ function cleanPath(raw: string, workdir: string): string | null {
   p = p.replace(/^(\.\/)+/, '');
   if (p === '' || p.split('/').includes('..') || p.startsWith('node:')) return null;
   return p;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function unique(values: string[]): string[] {

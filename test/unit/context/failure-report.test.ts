@@ -119,6 +119,44 @@ describe('readFailureReport: failing test names, as src/test-output reads them',
   });
 });
 
+describe('readFailureReport: titles, messages and frames', () => {
+  it("keeps failing tests' full titles and the block explaining each failure", () => {
+    const r = readFailureReport(
+      '--- FAIL: TestLex (0.00s)\n    --- FAIL: TestLex/unterminated_raw_string (0.00s)\n        lexer_test.go:26: error = unexpected EOF\nFAIL\nFAIL\texample.com/m/lexer\t0.01s\n',
+    );
+    expect(r.titles).toContain('TestLex/unterminated_raw_string');
+    expect(r.messages.join('\n')).toContain('error = unexpected EOF');
+  });
+  it('keeps the tail of output no runner recognises as its message', () => {
+    const r = readFailureReport('something broke\nError: bad duration 2x\n');
+    expect(r.messages).toEqual(['something broke\nError: bad duration 2x\n']);
+  });
+  it('reads the function names of Python, pytest, JS, Go and Rust frames, runtime frames left out', () => {
+    const out = [
+      'Traceback (most recent call last):',
+      '  File "/workspace/tests/test_a.py", line 4, in test_add',
+      '  File "/usr/lib/python3/site-packages/pkg/ops.py", line 9, in add_numbers',
+      'pylint/checkers/variables.py:1499: in leave_functiondef',
+      '    at Command.configureOutput (/workspace/lib/command.js:1218:5)',
+      '    at Object.<anonymous> (/workspace/tests/a.test.js:3:1)',
+      'example.com/m/store.(*Store).Put(...)',
+      '\t/workspace/store/store.go:15',
+      'example.com/m/lexer.lexRawString(0xc000010000)',
+      '   3: app::parser::parse_expr',
+      '   4: core::ops::function::FnOnce::call_once{{closure}}',
+    ].join('\n');
+    expect(readFailureReport(out).frames).toEqual([
+      'test_add',
+      'add_numbers',
+      'leave_functiondef',
+      'configureOutput',
+      'Put',
+      'lexRawString',
+      'parse_expr',
+    ]);
+  });
+});
+
 describe('readFailureReport on hostile output', () => {
   // a pattern that backtracks on these takes minutes and the test times out
   it('reads huge lines built to make regular expressions backtrack', () => {
@@ -131,5 +169,12 @@ describe('readFailureReport on hostile output', () => {
     ].join('\n');
     const r = readFailureReport(out);
     expect(r.testNames).toEqual([]);
+  });
+  it('reads frames of lines built to make the frame patterns backtrack', () => {
+    const line = (unit: string): string => unit.repeat(Math.ceil(590 / unit.length)).slice(0, 590);
+    const out = Array.from({ length: 5000 }, (_, k) =>
+      line(['a.', '  at a.', 'x:1: in ', '   1: a::', 'File "'][k % 5]!),
+    ).join('\n');
+    expect(readFailureReport(out).frames.length).toBeLessThanOrEqual(40);
   });
 });
