@@ -170,7 +170,7 @@ export async function buildContext(
   const named = code.flatMap(([, a]) => a.definitions.filter((d) => d.kind !== 'variable' && d.kind !== 'const'));
   for (const name of namedLike(
     named.map((d) => d.name),
-    titleWords(report?.titles ?? []),
+    titleWords([...(report?.titles ?? []), ...messages.filter((m) => m.text.length <= 60).map((m) => m.text)]),
   ))
     addLead(leads, name, { weight: WEIGHT.title, why: 'named like the failing test' });
   addCallees(
@@ -199,7 +199,9 @@ export async function buildContext(
       text: t?.text ?? null,
       truncated: t?.truncated ?? false,
       analysis,
-      relevant: n.distance === 0 || (n.imported && n.distance === 1) || scored.score > 0 || n.lead !== null,
+      // a file only a callee's callee leads to is outlined, unless the failing code imports it
+      relevant:
+        n.distance === 0 || (n.imported && n.distance === 1) || scored.score >= WEIGHT.callee || n.lead !== null,
       score: Math.max(scored.score, leadWeight),
       targets: { lines: n.lines, names: scored.names, ranges: n.ranges },
       focusNames: test

@@ -2,6 +2,7 @@
 // src/test-output reads (pytest/unittest, node's test runner, TAP, Jest/Vitest/Mocha, go test, cargo test).
 import { MAX_NAME, parseTestOutput, type TestFailure } from '../test-output/index.js';
 import { frameNames } from './failure-frames.js';
+import { isSourceName } from './source-files.js';
 
 /** A place the output names, as written (the workspace prefix and file:// removed). */
 export interface FailureLocation {
@@ -36,6 +37,10 @@ const MAX_MESSAGE = 4000;
 
 /** The most output read for locations: the head and tail halves of longer output. */
 const MAX_SCAN = 512 * 1024;
+/** Paths named without a line kept at most. */
+const MAX_LINELESS = 20;
+/** A word of the output that may be a path (checked further in code, so the pattern cannot backtrack). */
+const PATH_WORD = /(?:^|[\s('"[<]|file:\/\/)([^\s:()"'[\]<>]{3,400})/gm;
 
 const LOCATION_PATTERNS: readonly RegExp[] = [
   // Python tracebacks
@@ -64,16 +69,20 @@ export function readFailureReport(output: string, workdir = '/workspace'): Failu
       locations.push({ path, line: m[2] === undefined ? null : Number(m[2]), at: m.index });
     }
   }
-  // a path inside the workspace needs no line to be a file (a data-driven test names its data file so)
-  if (dir !== '') {
-    const inside = new RegExp(
-      `(?:^|[\\s('"[<]|file://)(${escapeRegExp(dir)}/[^\\s:()"'[\\]<>]{1,400}\\.[A-Za-z0-9]{1,10})(?![\\w:]|\\.\\w)`,
-      'gm',
-    );
-    for (const m of text.matchAll(inside)) {
-      const path = cleanPath(m[1]!, dir);
-      if (path !== null && !locations.some((l) => l.path === path)) locations.push({ path, line: null, at: m.index });
-    }
+  // paths named without a line: any inside the workspace, and data files (not code) relative to it,
+  // which a data-driven test names (`/workspace/tests/languages/java/x.test`, `testdata/inline.toml`)
+  let lineless = 0;
+  for (const m of text.matchAll(PATH_WORD)) {
+    if (lineless >= MAX_LINELESS) break;
+    const word = m[1]!.replace(/[.,;]+$/, '');
+    const end = m.index + m[0].length;
+    if (/^:\d/.test(text.slice(end, end + 2)) || !word.includes('/') || !/\.[A-Za-z0-9]{1,10}$/.test(word)) continue;
+    const inside = dir !== '' && word.startsWith(`${dir}/`);
+    if (!inside && (word.startsWith('/') || isSourceName(word.slice(word.lastIndexOf('/') + 1)))) continue;
+    const path = cleanPath(word, dir);
+    if (path === null || locations.some((l) => l.path === path)) continue;
+    locations.push({ path, line: null, at: m.index });
+    lineless++;
   }
   const parsed = parseTestOutput(text);
   const failures = parsed.failures;
@@ -164,10 +173,6 @@ function cleanPath(raw: string, workdir: string): string | null {
   p = p.replace(/^(\.\/)+/, '');
   if (p === '' || p.split('/').includes('..') || p.startsWith('node:')) return null;
   return p;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function unique(values: string[]): string[] {

@@ -7,7 +7,7 @@ import type { ProjectFacts } from './manifests.js';
 import { words } from './name-tokens.js';
 import type { ContextReader } from './reader.js';
 import { MAX_REGION_LINES } from './regions.js';
-import { dirName, isSkippedPath } from './source-files.js';
+import { dirName, isSkippedPath, isTestPath, joinPath } from './source-files.js';
 import type { TreeIndex } from './tree-index.js';
 import type { ShownReason } from './types.js';
 
@@ -87,6 +87,10 @@ export async function followImports(
           offer(r.path, `imported by ${from.path}`, pass, true, rank);
         }
       }
+      // pytest loads the conftest.py files above a test: its fixtures are imports in all but name
+      if (language === 'python' && isTestPath(from.path)) {
+        for (const p of conftests(index, from.path)) offer(p, `conftest of ${from.path}`, pass, true, 1);
+      }
       if (language === 'go' && general) {
         for (const p of goPackageFiles(index, dirName(from.path))) {
           if (p !== from.path) offer(p, `in the Go package of ${from.path}`, pass, false, 0);
@@ -159,6 +163,16 @@ function pathWords(path: string, names: ReadonlySet<string>): number {
     .slice(-2)
     .flatMap((s) => words(s.replace(/\.[^.]*$/, '')))
     .filter((w) => names.has(w)).length;
+}
+
+/** The conftest.py files of a test's directory and the directories above it. */
+function conftests(index: TreeIndex, test: string): string[] {
+  const out: string[] = [];
+  for (let dir = dirName(test); ; dir = dirName(dir)) {
+    const p = joinPath(dir, 'conftest.py');
+    if (p !== test && index.has(p)) out.push(p);
+    if (dir === '') return out;
+  }
 }
 
 function merge(into: Map<string, number>, from: ReadonlyMap<string, number>): void {

@@ -44,6 +44,22 @@ describe('names followed through imports', () => {
     expect(file(r, 'textkit/align.py')).toBeUndefined();
   });
 
+  it("follows a pytest test's conftest.py to the module its fixture builds", async () => {
+    const r = await contextOf(
+      {
+        ...filler('legacy'),
+        'shop/__init__.py': '',
+        'shop/cart.py': 'class Cart:\n    def total(self):\n        return 0\n',
+        'tests/conftest.py':
+          'import pytest\n\nfrom shop.cart import Cart\n\n\n@pytest.fixture\ndef cart():\n    return Cart()\n',
+        'tests/unit/test_cart.py': 'def test_total(cart):\n    assert cart.total() == 1\n',
+      },
+      { failureOutput: PYTEST('tests/unit/test_cart.py', 2, 'test_total') },
+    );
+    expect(file(r, 'tests/conftest.py')?.detail).toBe('defines cart, used in the failing test');
+    expect(file(r, 'shop/cart.py')?.detail).toBe('defines total, called in the failing test');
+  });
+
   it('follows a workspace package named unlike its directory through barrel files four deep', async () => {
     const actions = ['trim', 'check', 'email', 'url', 'value', 'regex'];
     const files: Record<string, string> = {

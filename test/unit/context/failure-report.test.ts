@@ -43,6 +43,12 @@ describe('readFailureReport: locations', () => {
     expect(paths('File "/src/repo/m.py", line 1', '/src/repo')).toEqual(['m.py']);
   });
 
+  it('takes paths in the workspace and data files named without a line, not code named so outside', () => {
+    const out =
+      'AssertionError: /workspace/tests/languages/java/x.test differs.\n    parse_test.go:45: testdata/inline_table.toml: bad\nsee src/app.py and lib/x.js, /etc/hosts.txt\n';
+    expect(paths(out)).toEqual(['tests/languages/java/x.test', 'parse_test.go', 'testdata/inline_table.toml']);
+  });
+
   it('takes the file Jest and Vitest name without a line', () => {
     expect(paths(' FAIL  src/components/Badge.test.tsx\n  ● shows the count\n')).toEqual([
       'src/components/Badge.test.tsx',
@@ -169,6 +175,10 @@ describe('readFailureReport on hostile output', () => {
     ].join('\n');
     const r = readFailureReport(out);
     expect(r.testNames).toEqual([]);
+  });
+  it('reads paths of lines built to make the path patterns backtrack', () => {
+    const out = Array.from({ length: 2000 }, (_, k) => `${k % 2 ? '/workspace/' : ''}${'a/'.repeat(150)}a.`).join(' ');
+    expect(readFailureReport(out).locations.length).toBeLessThanOrEqual(20);
   });
   it('reads frames of lines built to make the frame patterns backtrack', () => {
     const line = (unit: string): string => unit.repeat(Math.ceil(590 / unit.length)).slice(0, 590);
