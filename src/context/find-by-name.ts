@@ -138,12 +138,11 @@ export async function findMessageFiles(
 function searchPaths(index: TreeIndex, near: readonly string[]): string[] {
   const size = (p: string): number => index.byPath.get(p)?.size ?? 0;
   const code = (p: string): boolean => !isTestPath(p) && !isManifestName(p);
-  const sources = index.sources.filter(code);
   let total = 0;
-  for (const p of sources) total += size(p);
-  if (total <= MAX_SEARCH_BYTES) return sources;
+  for (const p of index.sources) total += size(p);
+  if (total <= MAX_SEARCH_BYTES) return index.sources.filter(code);
   // nearest first, by directory: how many leading directories it shares with one of `near`
-  const isSource = new Set(sources);
+  const isSource = new Set(index.sources);
   const nearSegs = near.map((d) => d.split('/').filter(Boolean));
   const dirs = [...index.byDir.keys()]
     .map((dir) => ({ dir, c: Math.max(0, ...nearSegs.map((n) => sharedDirs(dir, n))) }))
@@ -153,7 +152,7 @@ function searchPaths(index: TreeIndex, near: readonly string[]): string[] {
   let used = 0;
   for (const { dir } of dirs) {
     for (const p of index.byDir.get(dir) ?? []) {
-      if (!isSource.has(p)) continue;
+      if (!isSource.has(p) || !code(p)) continue;
       if (used + size(p) > MAX_SEARCH_BYTES) return out;
       used += size(p);
       out.push(p);

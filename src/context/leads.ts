@@ -148,13 +148,22 @@ export interface CodeFile {
 
 /** The names a definition calls or uses as types and qualifiers (not the fields and properties it reads). */
 export function usedIn(file: CodeFile, d: Definition, lineOf: (n: number) => string): string[] {
-  return file.analysis.identifiers
-    .filter((i) => {
-      if (i.line < d.startLine || i.line > d.endLine) return false;
-      const use = useOf(lineOf(i.line), i.name);
-      return use.called || use.qualifies || use.qualifier === null || /^[A-Z]/.test(i.name);
-    })
-    .map((i) => i.name);
+  const ids = file.analysis.identifiers;
+  const out: string[] = [];
+  // identifiers are in source order: start at the definition's first line
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid]!.line < d.startLine) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let k = lo; k < ids.length && ids[k]!.line <= d.endLine; k++) {
+    const i = ids[k]!;
+    const use = useOf(lineOf(i.line), i.name);
+    if (use.called || use.qualifies || use.qualifier === null || /^[A-Z]/.test(i.name)) out.push(i.name);
+  }
+  return out;
 }
 
 /** Definitions matched per name: how many of the files read define it (outside tests). */

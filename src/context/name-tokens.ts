@@ -1,7 +1,7 @@
 // Words of names, paths and test titles (pure): a definition named like the failing test
 // (`lexRawString` for `TestLex/unterminated_raw_string`), and the source files named after what a
 // data-driven test's data file or title names (`components/prism-java.js` for `tests/languages/java/x.test`).
-import { baseName, isSourcePath, isTestPath } from './source-files.js';
+import { isSourcePath, isTestPath } from './source-files.js';
 import type { TreeIndex } from './tree-index.js';
 
 /** Words that name no component: the vocabulary of tests and layouts. */
@@ -100,11 +100,12 @@ export function filesNamedAfter(wanted: readonly string[], index: TreeIndex): { 
   if (wanted.length === 0) return [];
   const want = new Set(wanted);
   const byWord = new Map<string, string[]>();
+  // most names hold none of the words: only those that do are split into words
+  const holds = new RegExp(wanted.map((w) => w.replace(/[^a-z0-9]/g, '')).join('|'), 'i');
   for (const p of index.sources) {
-    const stem = baseName(p).replace(/\.[^.]*$/, '');
-    // most names hold none of the words: only those that do are split into words
-    const lower = stem.toLowerCase();
-    if (!wanted.some((w) => lower.includes(w))) continue;
+    const base = p.slice(p.lastIndexOf('/') + 1);
+    if (!holds.test(base)) continue;
+    const stem = base.replace(/\.[^.]*$/, '');
     for (const w of new Set(words(stem))) {
       if (!want.has(w)) continue;
       const list = byWord.get(w) ?? [];
