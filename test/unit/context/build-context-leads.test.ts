@@ -1,8 +1,8 @@
 // What the failure leads to, end to end: names followed through imports past two hops, messages and
 // data files to the code, definitions named like the test, and the ranking they give.
 import { describe, expect, it } from 'vitest';
-import type { ContextResult } from '../../../src/context/index.js';
-import { bigPython, contextOf } from './support.js';
+import { buildContext, memorySource, ParseCache, type ContextResult } from '../../../src/context/index.js';
+import { BUDGET, bigPython, contextOf, treeOf } from './support.js';
 
 const file = (r: ContextResult, path: string) => r.files.find((f) => f.path === path);
 const covers = (r: ContextResult, path: string, line: number): boolean =>
@@ -189,5 +189,43 @@ describe('messages and data lead to code', () => {
       detail: 'named after "java", the failing test\'s data',
     });
     expect(file(r, 'components/prism-javascript.js')).toBeUndefined();
+  });
+});
+
+describe('the work is bounded', () => {
+  it('reads a bounded number of files behind a barrel of hundreds, the one the name leads to first', async () => {
+    const names = Array.from({ length: 400 }, (_, k) => `action${k}`);
+    const files: Record<string, string> = {
+      ...filler('legacy', 'ts'),
+      'lib/src/index.ts': "export * from './actions/index.ts';\n",
+      'lib/src/actions/index.ts': names.map((n) => `export * from './${n}/index.ts';`).join('\n'),
+      'test/a.test.ts':
+        "import { expect, test } from 'vitest';\nimport * as v from '../lib/src/index.ts';\n\ntest('a', () => {\n  expect(v.action321Async('x')).toBe('x');\n});\n",
+    };
+    for (const n of names) {
+      files[`lib/src/actions/${n}/index.ts`] = `export * from './${n}Async.ts';\n`;
+      files[`lib/src/actions/${n}/${n}Async.ts`] = `export function ${n}Async(s: string): string {\n  return s;\n}\n`;
+    }
+    const source = memorySource(new Map(Object.entries(files)));
+    let reads = 0;
+    const counting = {
+      ...source,
+      read: (e: Parameters<typeof source.read>[0]) => ((reads += e.length), source.read(e)),
+    };
+    const r = await buildContext(
+      {
+        tree: treeOf(files),
+        directive: '',
+        failureOutput: ' FAIL  test/a.test.ts > a\n ❯ test/a.test.ts:5:33\n',
+        changed: new Map(),
+        budget: BUDGET,
+      },
+      counting,
+      new ParseCache(),
+    );
+    expect(file(r, 'lib/src/actions/action321/action321Async.ts')?.detail).toBe(
+      'defines action321Async, called in the failing test',
+    );
+    expect(reads).toBeLessThan(250);
   });
 });
