@@ -3,6 +3,7 @@
 // A file defining a name is worth as much as its strongest name, less when many files define it.
 import type { Definition, SourceAnalysis } from '../syntax/index.js';
 import { failingRegions } from './failing-regions.js';
+import { lineReader, useOf } from './name-uses.js';
 import { MAX_REGION_LINES } from './regions.js';
 
 /** Why a name matters, and how much (see WEIGHT). */
@@ -118,27 +119,6 @@ export function failingNames(file: FailingFile, leads: Map<string, Lead>): void 
 }
 
 const STD_DERIVES = new Set(['Debug', 'Clone', 'Copy', 'PartialEq', 'Eq', 'PartialOrd', 'Ord', 'Hash', 'Default']);
-
-/**
- * How a line uses a name: called (`name(`, `name!(`, `name::<T>(`), after which qualifier, as a
- * qualifier, or as a key (`value: 1`, `width=3`: a field or keyword, counted as a qualified read).
- */
-export function useOf(line: string, name: string): { called: boolean; qualifier: string | null; qualifies: boolean } {
-  let at = line.indexOf(name);
-  while (at >= 0) {
-    const before = at === 0 ? '' : line[at - 1]!;
-    const after = line.slice(at + name.length);
-    if (!/[\w$]/.test(before) && !/^[\w$]/.test(after)) {
-      const called = /^\s*(?:!\s*)?(?:::<[^>]{0,200}>)?\s*[([{]/.test(after) && !/^\s*\[/.test(after);
-      const q = /([A-Za-z_$][\w$]*)\s*(?:\.|::|->)\s*$/.exec(line.slice(Math.max(0, at - 200), at));
-      const qualifies = /^\s*(?:\.|::)/.test(after);
-      const key = !called && /^\s*(?::(?!:)|=(?![=>]))/.test(after);
-      return { called, qualifier: q ? q[1]! : key ? '' : null, qualifies };
-    }
-    at = line.indexOf(name, at + 1);
-  }
-  return { called: false, qualifier: null, qualifies: false };
-}
 
 /** A file's analysis and text, for what its definitions call. */
 export interface CodeFile {
@@ -259,19 +239,4 @@ export function deriveMacros(text: string, analysis: SourceAnalysis): Map<string
     }
   }
   return out;
-}
-
-/** A text's 1-based lines, found when asked for (a big text is not split into all of its lines). */
-export function lineReader(text: string): (n: number) => string {
-  let starts: number[] | null = null;
-  return (n) => {
-    if (starts === null) {
-      starts = [0];
-      for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-    }
-    const from = starts[n - 1];
-    if (from === undefined) return '';
-    const to = starts[n];
-    return text.slice(from, to === undefined ? text.length : to - 1);
-  };
 }

@@ -27,7 +27,7 @@ const MESSAGE = /(?:Error|Exception|panic|error|failed|Failed)\b\s*(?:\[[^\]\n]{
  */
 export function searchable(text: string): boolean {
   const t = text.trim();
-  if (t.length < MIN_CHARS || t.length > MAX_CHARS) return false;
+  if (t.length < MIN_CHARS || t.length > MAX_CHARS || /\p{Cc}/u.test(t)) return false;
   if (/[\\/][\w.-]+\.[a-z]{1,4}$/i.test(t) || /^[\w.-]+\.(py|js|ts|go|rs|json|txt|test)$/i.test(t)) return false;
   if ((t.match(/[A-Za-z]/g) ?? []).length < 4) return false;
   if (/%[sdvqrf]|\{\}|\$\{/.test(t)) return false;

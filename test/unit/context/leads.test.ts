@@ -4,12 +4,11 @@ import {
   addLead,
   deriveMacros,
   failingNames,
-  lineReader,
   scoreFile,
-  useOf,
   WEIGHT,
   type Lead,
 } from '../../../src/context/leads.js';
+import { lineReader, useOf } from '../../../src/context/name-uses.js';
 import { analyzeSource, type LanguageId, type SourceAnalysis } from '../../../src/syntax/index.js';
 
 const analyze = (language: LanguageId, text: string): Promise<SourceAnalysis> => analyzeSource(language, text);
@@ -143,5 +142,12 @@ describe('deriveMacros and lineReader', () => {
   it('reads a line by its number', () => {
     const line = lineReader('a\nbb\n\nccc');
     expect([line(1), line(2), line(3), line(4), line(5)]).toEqual(['a', 'bb', '', 'ccc', '']);
+  });
+});
+
+describe('useOf on a generated line', () => {
+  it('reads a line too long to be code as a plain use, without scanning it per name', () => {
+    const line = `${'a.b(c);'.repeat(50_000)}configureOutput()`;
+    expect(useOf(line, 'configureOutput')).toEqual({ called: false, qualifier: null, qualifies: false });
   });
 });
