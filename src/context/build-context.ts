@@ -173,9 +173,10 @@ export async function buildContext(
     titleWords([...(report?.titles ?? []), ...messages.filter((m) => m.text.length <= 60).map((m) => m.text)]),
   ))
     addLead(leads, name, { weight: WEIGHT.title, why: 'named like the failing test' });
+  // test helpers (fixtures, `mustParse(t, …)`) call the code too: every file read counts for callees
   addCallees(
     leads,
-    code.map(([p, analysis]) => ({ analysis, text: reader.texts.get(p)?.text ?? '' })),
+    [...reader.analyses].map(([p, analysis]) => ({ analysis, text: reader.texts.get(p)?.text ?? '' })),
   );
   const defined = definers(code.map(([, a]) => a));
 

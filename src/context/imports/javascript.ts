@@ -29,8 +29,30 @@ export function resolveJavaScript(
     const hit = target === null ? null : fileFor(index, target);
     return hit === null ? [] : [{ path: hit, names }];
   }
-  const hit = workspacePackage(index, spec, packages);
+  const hit = workspacePackage(index, spec, packages) ?? aliasTarget(index, spec);
   return hit === null ? [] : [{ path: hit, names }];
+}
+
+/** Prefixes of path aliases (tsconfig `paths`, bundler aliases, Node's `#imports`): `@/x`, `~/x`, `#x`, `$lib/x`. */
+const ALIAS = /^(?:@|~|#|\$[A-Za-z]+)\/|^#(?=[A-Za-z])/;
+
+/**
+ * The file an aliased specifier most likely names, without reading the config that maps it: the one
+ * file of the tree whose path ends as the specifier does after the alias (`@/lib/money` →
+ * `src/lib/money.ts`), with an extension or as an index; nothing when several do.
+ */
+function aliasTarget(index: TreeIndex, spec: string): string | null {
+  if (!ALIAS.test(spec)) return null;
+  const rest = spec.replace(ALIAS, '');
+  if (rest === '' || rest.split('/').includes('..')) return null;
+  const hits = new Set<string>();
+  for (const e of [...EXTENSIONS, ...EXTENSIONS.map((x) => `/index${x}`)]) {
+    const tail = `${rest}${e}`;
+    for (const p of index.byBase.get(tail.slice(tail.lastIndexOf('/') + 1)) ?? []) {
+      if ((p === tail || p.endsWith(`/${tail}`)) && !isSkippedPath(p)) hits.add(p);
+    }
+  }
+  return hits.size === 1 ? [...hits][0]! : null;
 }
 
 /** The file a path without or with an extension stands for: itself, with an extension, or its index. */

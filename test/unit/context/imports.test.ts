@@ -30,6 +30,10 @@ const FILES: Record<string, string> = {
   'packages/app/test/app.test.js': '',
   'library/package.json': '{ "name": "valikit", "exports": "./dist/index.js" }',
   'library/src/index.ts': '',
+  'web/src/lib/money.ts': '',
+  'web/src/components/Button/index.tsx': '',
+  'web/src/a/shared.ts': '',
+  'lib/a/shared.ts': '',
   'node_modules/left-pad/package.json': '',
   'node_modules/left-pad/index.js': '',
   // go
@@ -110,6 +114,15 @@ describe('JavaScript and TypeScript imports', () => {
       'packages/core/src/format.js',
     ]);
     expect(resolve('javascript', 'test/a.test.js', ref('import', 'left-pad'))).toEqual([]);
+    // a path alias, by the one file whose path ends so
+    expect(resolve('typescript', 'web/src/app.test.ts', ref('import', '@/lib/money'))).toEqual([
+      'web/src/lib/money.ts',
+    ]);
+    expect(resolve('typescript', 'web/src/app.test.ts', ref('import', '~/components/Button'))).toEqual([
+      'web/src/components/Button/index.tsx',
+    ]);
+    expect(resolve('typescript', 'web/src/app.test.ts', ref('import', '@/a/shared'))).toEqual([]);
+    expect(resolve('typescript', 'web/src/app.test.ts', ref('import', '@/nowhere/x'))).toEqual([]);
     // by its package.json's name, when its directory is named otherwise
     expect(resolve('typescript', 'packages/app/test/app.test.js', ref('import', 'valikit'))).toEqual([
       'library/src/index.ts',
