@@ -145,7 +145,10 @@ export async function buildContext(
   }
   // the message search runs (in git, for a tree) while the imports are followed
   const near = [...new Set(seeds.map((n) => dirName(n.path)))];
-  const found = findMessageFiles(uniqueTexts(messages), index, source, near, [...reader.texts.values()]);
+  const wanted = uniqueTexts(messages);
+  const found = cache.searchOnce(index, JSON.stringify([wanted, near]), () =>
+    findMessageFiles(wanted, index, source, near, [...reader.texts.values()]),
+  );
   await followImports(seeds, (p, detail, distance) => node(p, 'import', detail, distance), reader, index, facts);
   const hits = await found;
   for (const hit of hits) {

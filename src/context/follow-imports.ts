@@ -40,6 +40,8 @@ const CALLEE_HOPS = 2;
 const MAX_FILES_PER_HOP = 40;
 /** Files added past the general hops at most. */
 const MAX_DEEP_FILES = 120;
+/** Re-exports of one file past which only those whose paths name a carried name are followed. */
+const MAX_BARREL_EDGES = 8;
 
 /** Adds a file (or finds it) at a distance; null when the tree has no such file. */
 export type AddNode = (path: string, detail: string, distance: number) => ContextNode | null;
@@ -53,6 +55,13 @@ export async function followImports(
   facts: ProjectFacts,
 ): Promise<ContextNode[]> {
   const added: ContextNode[] = [];
+  // the words of names, each split once (the same names are carried by many files)
+  const split = new Map<string, string[]>();
+  const wordsOf = (name: string): string[] => {
+    let w = split.get(name);
+    if (w === undefined) split.set(name, (w = words(name)));
+    return w;
+  };
   let frontier = [...seeds];
   let deep = 0;
   for (let depth = 0; depth < MAX_HOPS && frontier.length > 0; depth++) {
@@ -80,13 +89,17 @@ export async function followImports(
       if (analysis === undefined || language === null) continue;
       const pass = passedOn(from, analysis);
       if (!general && pass.size === 0) continue;
-      for (const ref of analysis.imports) {
-        for (const r of resolveImport(ref, from.path, language, index, facts)) {
-          const rank = relevance(r, pass);
-          if (!general && rank === 0) continue;
-          offer(r.path, `imported by ${from.path}`, pass, true, rank);
-        }
+      let edges = analysis.imports
+        .flatMap((ref) => resolveImport(ref, from.path, language, index, facts))
+        .map((r) => ({ path: r.path, rank: relevance(r, pass) }))
+        .filter((e) => general || e.rank > 0);
+      // past the general hops, a barrel of many re-exports is followed where its paths name what is carried
+      if (!general && edges.length > MAX_BARREL_EDGES) {
+        const words = new Set([...pass.keys()].flatMap(wordsOf));
+        const named = edges.filter((e) => e.rank === 2 || pathWords(e.path, words) > 0);
+        if (named.length > 0) edges = named;
       }
+      for (const e of edges) offer(e.path, `imported by ${from.path}`, pass, true, e.rank);
       // pytest loads the conftest.py files above a test: its fixtures are imports in all but name
       if (language === 'python' && isTestPath(from.path)) {
         for (const p of conftests(index, from.path)) offer(p, `conftest of ${from.path}`, pass, true, 1);
@@ -98,10 +111,9 @@ export async function followImports(
       }
     }
     // the most promising first when there are more than a hop takes: names, then path words
-    const names = new Set(frontier.flatMap((f) => [...f.carried.keys()]).flatMap(words));
-    const ordered = [...wanted].sort(
-      ([pa, a], [pb, b]) => b.rank - a.rank || pathWords(pb, names) - pathWords(pa, names),
-    );
+    const names = new Set([...new Set(frontier.flatMap((f) => [...f.carried.keys()]))].flatMap(wordsOf));
+    const near = new Map([...wanted.keys()].map((p) => [p, pathWords(p, names)]));
+    const ordered = [...wanted].sort(([pa, a], [pb, b]) => b.rank - a.rank || near.get(pb)! - near.get(pa)!);
     const next: ContextNode[] = [];
     for (const [path, w] of ordered) {
       const fresh = !reader.texts.has(path) && added.every((n) => n.path !== path);

@@ -167,9 +167,11 @@ function focusOf(c: Candidate, totalLines: number): (LineRange & { label: string
       if (names.has(d.name) && FOCUS_KINDS.has(d.kind)) points.push({ start: d.startLine, end: d.startLine });
     }
   }
-  let parts = focusRegions(defs, totalLines, points);
-  for (let k = points.length - 1; parts.length > MAX_FOCUS_PARTS && k > 0; k--) {
-    parts = focusRegions(defs, totalLines, points.slice(0, k));
+  // the first points only: more could never make fewer parts, and each try costs all of them
+  const first = points.slice(0, MAX_FOCUS_PARTS * 2);
+  let parts = focusRegions(defs, totalLines, first);
+  for (let k = first.length - 1; parts.length > MAX_FOCUS_PARTS && k > 0; k--) {
+    parts = focusRegions(defs, totalLines, first.slice(0, k));
   }
   return parts.slice(0, MAX_FOCUS_PARTS);
 }
