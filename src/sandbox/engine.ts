@@ -12,7 +12,16 @@ import { execInSandbox } from './exec.js';
 import { collectGarbage, pidAlive } from './gc.js';
 import { containerCreateOptions, volumeCreateOptions, WORKDIR } from './hardening.js';
 import { currentOwner, sandboxLabels, type Owner } from './labels.js';
-import type { EngineInfo, GcReport, Sandbox, SandboxEngine, SandboxSpec } from './types.js';
+import { GVISOR_RUNTIME } from './guarantees.js';
+import type {
+  EngineInfo,
+  GcReport,
+  GuaranteeOptions,
+  Sandbox,
+  SandboxEngine,
+  SandboxGuarantees,
+  SandboxSpec,
+} from './types.js';
 import { parseSandboxUser } from './user.js';
 import { verifyHardening } from './verify-hardening.js';
 
@@ -35,6 +44,7 @@ function nameSafe(runId: string): string {
 
 /** Sandboxes as hardened Docker containers with a labelled workspace volume. */
 export class DockerSandboxEngine implements SandboxEngine {
+  readonly kind = 'docker' as const;
   private readonly docker: Dockerode;
   private readonly logger: Logger | undefined;
   private readonly owner: () => Owner;
@@ -110,6 +120,17 @@ export class DockerSandboxEngine implements SandboxEngine {
     } catch (err) {
       throw sandboxFailure(err, 'reading the engine info', options.signal);
     }
+  }
+
+  /** No network but loopback (NetworkMode none, verified on every sandbox); gVisor when its runtime is asked for. */
+  guarantees(options: GuaranteeOptions): Promise<SandboxGuarantees> {
+    throwIfAborted(options.signal, 'reading what the engine guarantees');
+    return Promise.resolve({
+      backend: 'docker',
+      isolation: options.runtime === GVISOR_RUNTIME ? 'gvisor' : 'container',
+      network: 'none',
+      networkDetail: 'NetworkMode none, verified on every sandbox: no interface but loopback',
+    });
   }
 
   private async imageEnvKeys(image: string, signal?: AbortSignal): Promise<string[]> {
