@@ -29,6 +29,7 @@ import { resolveResumeConfig } from './resume-config.js';
 import { assertStateUntracked, openRunStore } from './run-store.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
 import { inspectImage } from '../images/engine.js';
+import { checkGuarantees, openEngine } from './open-engine.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 
 /** Everything `run` takes; `flags` are config keys set on the command line. */
@@ -85,8 +86,8 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   // the repository checks passed, so a bad repository is still reported as that (and stops it)
   const opening = new AbortController();
   const opened = openEngine(
-    engineLib,
     env,
+    resolved.config,
     options.signal ? AbortSignal.any([options.signal, opening.signal]) : opening.signal,
   );
   opened.catch(() => undefined);
@@ -192,6 +193,16 @@ async function runWithEnvironment(
                     ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
                     : {}),
                 });
+            // before the sandbox exists: a backend that cannot prove "no network" is refused here
+            const warning = await checkGuarantees(engine, config, images.ref, signal);
+            if (warning && started)
+              emit({
+                type: 'notice',
+                run_id: started.id,
+                at: clock(env)().toISOString(),
+                level: 'warning',
+                text: warning,
+              });
             return images;
           },
           setupSteps: () => setupSteps.map((s) => ({ n: s.n, name: s.name, outcome: s.outcome, kind: s.kind })),
@@ -278,7 +289,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
     config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
   try {
-    const { docker, engine } = await openEngine(sandboxLib(), env, options.signal);
+    const { docker, engine } = await openEngine(env, config, options.signal);
     return await resumeLoop(
       old,
       {
@@ -292,7 +303,19 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
       },
       {
         engine,
-        resolveImage: () => pinned(docker, recordedImage(old)),
+        resolveImage: async (signal) => {
+          const images = await pinned(docker, recordedImage(old));
+          const warning = await checkGuarantees(engine, config, images.ref, signal);
+          if (warning)
+            (options.emit ?? ignoreEvents)({
+              type: 'notice',
+              run_id: old.run_id,
+              at: clock(env)().toISOString(),
+              level: 'warning',
+              text: warning,
+            });
+          return images;
+        },
         provider,
         store,
         loggerFor,
@@ -310,17 +333,6 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
 /** The run's clock: the real one, unless HAMMER_FAULT_CLOCK stops it for a test. */
 function clock(env: NodeJS.ProcessEnv): () => Date {
   return faultClock(env['HAMMER_FAULT_CLOCK']) ?? (() => new Date());
-}
-
-/** A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module. */
-async function openEngine(lib: ReturnType<typeof sandboxLib>, env: NodeJS.ProcessEnv, signal?: AbortSignal) {
-  const { createDockerClient, DockerSandboxEngine, pingEngine, refusePodman } = await lib;
-  const docker = createDockerClient(env);
-  await pingEngine(docker, signal);
-  const engine = new DockerSandboxEngine({ docker });
-  // before any run state: an engine whose sandboxes cannot be verified is refused, not resumed
-  refusePodman(await engine.info(signal ? { signal } : {}));
-  return { docker, engine };
 }
 
 /** The test command: [tools] test_command, else the toolchain's default. */

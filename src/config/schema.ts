@@ -35,6 +35,33 @@ export const SandboxConfigSchema = z.strictObject({
   /** The most files a base tree may hold (a preflight refuses larger ones). */
   max_repo_files: z.number().int().min(1).default(100_000),
   env: z.record(z.string().regex(envName, 'not a variable name'), z.string()),
+  /** Which backend runs the sandboxes: the Docker engine, or a Kubernetes cluster ([kubernetes]). */
+  engine: z.enum(['docker', 'kubernetes']).default('docker'),
+  /** The repository is the user's own: a backend that cannot prove the sandbox has no network is used anyway. */
+  trusted_repo: z.boolean().default(false),
+});
+
+export const KubernetesConfigSchema = z.strictObject({
+  /** A kubeconfig file; empty: KUBECONFIG, else ~/.kube/config (as kubectl). */
+  kubeconfig: z.string().default(''),
+  /** A context of the kubeconfig; empty: its current context. */
+  context: z.string().default(''),
+  /** The namespace of the sandboxes; empty: the context's, else "default". */
+  namespace: z
+    .string()
+    .regex(/^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$/, 'a Kubernetes namespace name (lowercase letters, digits, -)')
+    .max(63)
+    .default(''),
+  /** Where `images push --registry` put the images (host[:port][/prefix]); empty: the images are preloaded on the nodes. */
+  registry: z
+    .string()
+    .regex(/^([A-Za-z0-9.-]+(:\d+)?(\/[a-z0-9._/-]+)?)?$/, 'a registry: host[:port][/prefix]')
+    .default(''),
+  image_pull_policy: z.enum(['IfNotPresent', 'Always', 'Never']).default('IfNotPresent'),
+  /** Seconds a sandbox pod may take to run (scheduling, image pull, start). */
+  start_timeout: seconds.default(300),
+  /** Seconds after which the cluster stops a sandbox pod whatever happens (activeDeadlineSeconds). */
+  pod_deadline: z.number().int().min(60).default(86_400),
 });
 
 export const ToolsConfigSchema = z.strictObject({
@@ -251,9 +278,11 @@ export const ConfigSchema = z.strictObject({
   state: StateConfigSchema,
   policy: PolicyConfigSchema.prefault({}),
   agent: AgentConfigSchema.prefault({}),
+  kubernetes: KubernetesConfigSchema.prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;
 export type SandboxConfig = Config['sandbox'];
+export type KubernetesConfig = Config['kubernetes'];
 export type ModelConfig = Config['model'];
 export type AgentConfig = Config['agent'];
