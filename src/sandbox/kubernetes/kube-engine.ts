@@ -104,7 +104,7 @@ export class KubeSandboxEngine implements SandboxEngine {
         policy: name,
         runId: spec.runId,
         owner: user,
-        limits: { nofile: spec.limits.nofile, nproc: spec.limits.pidsLimit },
+        limits: { nofile: spec.limits.nofile },
         envKeys: Object.keys(spec.env),
         ...(this.o.logger ? { logger: this.o.logger } : {}),
       });

@@ -20,7 +20,7 @@ const StatusBodySchema = z.object({
 /** The HTTP code and the Status the API answered with, from a client-node ApiException (or any error). */
 export function apiAnswer(err: unknown): { code: number; reason: string; message: string } | null {
   if (typeof err !== 'object' || err === null || !('code' in err)) return null;
-  const code = (err).code;
+  const code = err.code;
   if (typeof code !== 'number' || code < 100 || code > 599) return null;
   const body: unknown = (err as { body?: unknown }).body;
   let parsed: unknown = body;

@@ -36,8 +36,8 @@ export interface KubeSandboxParts {
   policy: string;
   runId: string;
   owner: SandboxUser;
-  /** RLIMIT_NOFILE and RLIMIT_NPROC for the resident and its commands. */
-  limits: { nofile: number; nproc: number };
+  /** RLIMIT_NOFILE for the resident and its commands. */
+  limits: { nofile: number };
   /** Variables of the spec (the resident drops every other KUBERNETES_* one). */
   envKeys: string[];
   logger?: Logger;
@@ -183,13 +183,18 @@ export class KubeSandbox implements Sandbox {
     return { ...packed.stats };
   }
 
+  /** Extract as the sandbox user, modes kept; directories that exist keep theirs (/workspace is the kubelet's). */
   private async untar(tar: Buffer | NodeJS.ReadableStream, what: string, signal?: AbortSignal): Promise<void> {
-    const { end, stderr } = await runInPod(this.target, ['tar', '-x', '-p', '-f', '-', '-C', WORKDIR], {
-      what,
-      stdin: tar,
-      tarRecords: true,
-      ...(signal ? { signal } : {}),
-    });
+    const { end, stderr } = await runInPod(
+      this.target,
+      ['tar', '-x', '-p', '--no-overwrite-dir', '-f', '-', '-C', WORKDIR],
+      {
+        what,
+        stdin: tar,
+        tarRecords: true,
+        ...(signal ? { signal } : {}),
+      },
+    );
     const code = exitCodeOf(end);
     if (code !== 0)
       throw new HammerError(
