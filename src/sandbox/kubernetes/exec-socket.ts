@@ -68,17 +68,19 @@ export async function openExec(
     perMessageDeflate: false,
     maxPayload: 64 * 1024 * 1024,
   });
+  // listen before the upgrade completes: the first messages can come in the same read as the answer
+  const exec = session(ws, options);
   await new Promise<void>((resolve, reject) => {
     const fail = (err: unknown): void => {
       cleanUp();
-      ws.terminate();
+      exec.destroy();
       reject(kubeFailure(err, options.what, options.signal));
     };
     const onAbort = (): void => fail(abortError(options.signal, options.what));
     const onOpen = (): void => {
       cleanUp();
       if (!(EXEC_PROTOCOLS as readonly string[]).includes(ws.protocol)) {
-        ws.terminate();
+        exec.destroy();
         reject(
           new HammerError(
             'SANDBOX_BROKEN',
@@ -110,11 +112,12 @@ export async function openExec(
     ws.once('unexpected-response', onRefused);
     options.signal?.addEventListener('abort', onAbort, { once: true });
   });
-  return session(ws, options);
+  return exec;
 }
 
 function session(ws: WebSocket, options: { what: string; signal?: AbortSignal }): ExecSession {
   const outputs: ((name: StreamName, chunk: Buffer) => void)[] = [];
+  const early: [StreamName, Buffer][] = [];
   const closes: (() => void)[] = [];
   let status: ExecEnd | undefined;
   let broken: string | undefined;
@@ -131,8 +134,11 @@ function session(ws: WebSocket, options: { what: string; signal?: AbortSignal })
     if (!isBinary) return;
     const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     const m = decodeExecMessage(buf);
-    if (m.kind === 'stdout' || m.kind === 'stderr') for (const l of outputs) l(m.kind, m.payload);
-    else if (m.kind === 'status') status = parseExecStatus(m.payload);
+    if (m.kind === 'stdout' || m.kind === 'stderr') {
+      // output before anyone listens (a quick command) waits for the first listener
+      if (outputs.length === 0) early.push([m.kind, m.payload]);
+      for (const l of outputs) l(m.kind, m.payload);
+    } else if (m.kind === 'status') status = parseExecStatus(m.payload);
     else if (m.kind === 'unknown') broken = `a message on unknown channel ${m.channel}`;
   });
   ws.on('error', (err) => {
@@ -163,7 +169,9 @@ function session(ws: WebSocket, options: { what: string; signal?: AbortSignal })
       ws.send(message, { binary: true }, (err) => (err ? reject(err) : resolve()));
     });
   return {
-    protocol: ws.protocol,
+    get protocol() {
+      return ws.protocol;
+    },
     ended,
     async send(chunk) {
       for (const m of stdinMessages(chunk)) {
@@ -189,6 +197,7 @@ function session(ws: WebSocket, options: { what: string; signal?: AbortSignal })
     },
     onOutput(listener) {
       outputs.push(listener);
+      for (const [name, chunk] of early.splice(0)) listener(name, chunk);
     },
     onClose(listener) {
       if (closed) listener();
