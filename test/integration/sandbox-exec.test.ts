@@ -5,7 +5,8 @@
 // are Docker containers, and a real cluster when HAMMER_KUBECONFIG names one.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isHammerError } from '../../src/errors.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox, SandboxEngine } from '../../src/sandbox/index.js';
+import { CONNECT_PROBE } from '../../src/sandbox/kubernetes/network-probe.js';
 import { contractBackends, testSpec } from './sandbox-fixtures.js';
 
 let sandbox: Sandbox;
@@ -35,8 +36,10 @@ async function sandboxUserProcesses() {
 
 describe.each(contractBackends())('exec on $name', (backend) => {
   const { resident } = backend;
+  let engine: SandboxEngine;
   beforeAll(async () => {
-    sandbox = await (await backend.open()).create(await testSpec());
+    engine = await backend.open();
+    sandbox = await engine.create(await testSpec());
   });
   afterAll(async () => {
     await sandbox?.destroy();
@@ -162,6 +165,19 @@ describe.each(contractBackends())('exec on $name', (backend) => {
     expect(isHammerError(err, 'ABORTED')).toBe(true);
     await vi.waitFor(async () => expect(await sandboxUserProcesses()).toEqual([]), { timeout: 20_000, interval: 200 });
   });
+
+  it('says what it guarantees, and a sandbox with a proven network reaches nothing', async () => {
+    const spec = await testSpec();
+    const g = await engine.guarantees({ runtime: '', image: spec.image });
+    expect(g.backend).toBe(backend.name.startsWith('docker') ? 'docker' : 'kubernetes');
+    if (g.backend === 'docker') expect(g.network).toBe('none');
+    expect(g.networkDetail).not.toBe('');
+    // the probe's own connection, from inside the sandbox: refused (or no address to try) unless unproven
+    if (g.network !== 'unproven') {
+      const r = await sandbox.exec(CONNECT_PROBE, { timeoutMs: 30_000 });
+      expect(r.exitCode).not.toBe(0);
+    }
+  }, 120_000);
 
   it('a command that does not exist is a result, not an error', async () => {
     const r = await sandbox.exec(['no-such-command-here'], { timeoutMs: 30_000 });

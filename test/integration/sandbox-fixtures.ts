@@ -65,7 +65,7 @@ export interface ContractBackend {
   resident: boolean;
 }
 
-/** The backends to run the contract against: HAMMER_BACKENDS=docker|kubernetes narrows them. */
+/** The backends to run the contract against: HAMMER_BACKENDS narrows them to those whose name contains it. */
 export function contractBackends(): ContractBackend[] {
   const only = process.env['HAMMER_BACKENDS'];
   const all: ContractBackend[] = [
@@ -74,7 +74,7 @@ export function contractBackends(): ContractBackend[] {
     fakeKubeBackend(),
     ...(process.env['HAMMER_KUBECONFIG'] ? [clusterBackend(process.env['HAMMER_KUBECONFIG'])] : []),
   ];
-  return only ? all.filter((b) => b.name.startsWith(only)) : all;
+  return only ? all.filter((b) => b.name.includes(only)) : all;
 }
 
 function dockerBackend(name: string, resident: boolean): ContractBackend {
@@ -120,7 +120,7 @@ function clusterBackend(kubeconfig: string): ContractBackend {
   const registry = process.env['HAMMER_KUBE_REGISTRY'] ?? '';
   let engine: KubeSandboxEngine | undefined;
   return {
-    name: 'kubernetes (the cluster HAMMER_KUBECONFIG names)',
+    name: 'kubernetes (the real cluster HAMMER_KUBECONFIG names)',
     open: () => {
       const api = KubeApi.load({
         kubeconfig,
