@@ -23,6 +23,7 @@ export function splitRef(ref: string): { repo: string; tag: string } {
 }
 
 const ProgressSchema = z.object({
+  id: z.string().optional(),
   error: z.string().optional(),
   errorDetail: z.object({ message: z.string().optional() }).optional(),
   status: z.string().optional(),
@@ -89,10 +90,11 @@ export async function pushImages(
     let digest: string | null = null;
     let failure: string | null = null;
     try {
-      const stream = (await docker.getImage(target).push({
-        ...(auth ? { authconfig: auth } : {}),
+      const stream = await docker.getImage(target).push({
+        // the engine wants the header even for an anonymous push
+        authconfig: auth ?? {},
         ...(options.signal ? { abortSignal: options.signal } : {}),
-      }));
+      });
       await new Promise<void>((resolve, reject) => {
         docker.modem.followProgress(
           stream,
@@ -102,8 +104,11 @@ export async function pushImages(
             if (!e.success) return;
             if (e.data.error) failure = e.data.errorDetail?.message ?? e.data.error;
             if (e.data.aux?.Digest) digest = e.data.aux.Digest;
-            if (e.data.status && /^(Pushed|Layer already exists|latest|[^:]+: digest)/.test(e.data.status))
-              options.onProgress?.(`${target}: ${e.data.status}`);
+            // a line per layer when it is done, not the byte counts on the way
+            if (e.data.status && /^(Pushed|Layer already exists|[^:]+: digest)/.test(e.data.status))
+              options.onProgress?.(
+                `${target}: ${e.data.id && !e.data.status.includes(':') ? `layer ${e.data.id} ` : ''}${e.data.status}`,
+              );
           },
         );
       });
