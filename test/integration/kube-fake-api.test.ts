@@ -1,6 +1,7 @@
-// The Kubernetes backend against a fake API server without Docker (test/helpers/fake-kube.ts):
+// The Kubernetes backend against a fake API server (test/helpers/fake-kube.ts), mostly without Docker:
 // pods/exec framing over real WebSockets in both subprotocols, a refused upgrade read as the API's
-// Status, and what create, gc and the network probe do with each answer a cluster can give.
+// Status, and what create, gc and the network probe do with each answer a cluster can give; and a
+// sandbox on a v4-only server (its pods Docker containers).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,9 @@ import { openExec } from '../../src/sandbox/kubernetes/exec-socket.js';
 import { KubeApi, KubeSandboxEngine } from '../../src/sandbox/kubernetes/index.js';
 import { CONNECT_PROBE } from '../../src/sandbox/kubernetes/network-probe.js';
 import type { SandboxSpec } from '../../src/sandbox/types.js';
+import { createDockerClient } from '../../src/sandbox/index.js';
 import { startFakeKube, type FakeExec, type FakeKube, type FakeKubeOptions } from '../helpers/fake-kube.js';
+import { toolchainImage } from '../helpers/images.js';
 
 let fake: FakeKube | undefined;
 let dir: string | undefined;
@@ -305,5 +308,22 @@ describe('the network probe', () => {
     const engine = engineFor(api);
     expect((await engine.info()).gvisorRuntime).toBe('gvisor');
     expect((await engine.guarantees({ runtime: 'gvisor', image: 'i' })).isolation).toBe('gvisor');
+  });
+});
+
+describe('a sandbox over v4 (an API server without v5)', () => {
+  it('copies files in without closing stdin alone (the tar is padded to whole records), runs and reads back', async () => {
+    const api = await cluster({ docker: createDockerClient(), protocols: ['v4.channel.k8s.io'] });
+    const sandbox = await engineFor(api, 60).create({ ...spec, image: await toolchainImage() });
+    try {
+      await sandbox.putFiles('/workspace/d', [{ path: 'f.txt', content: 'over v4\n' }]);
+      const r = await sandbox.exec(['cat', '/workspace/d/f.txt'], { timeoutMs: 30_000 });
+      expect(r).toMatchObject({ exitCode: 0, timedOut: false });
+      expect(r.stdout.text).toBe('over v4\n');
+      expect((await sandbox.readFile('/workspace/d/f.txt', { maxBytes: 100 })).toString()).toBe('over v4\n');
+      expect(fake!.execs.every((e) => e.protocol === 'v4.channel.k8s.io')).toBe(true);
+    } finally {
+      await sandbox.destroy();
+    }
   });
 });

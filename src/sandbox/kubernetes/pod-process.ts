@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import { HammerError, throwIfAborted } from '../../errors.js';
 import { KILL_ALL_SCRIPT, KILL_SETTLE_SECONDS, pidsFullError, unsettledError } from '../kill-all.js';
 import { sleep } from '../stream-end.js';
-import { execPath, tarRecordPadding, type ExecEnd } from './exec-frames.js';
+import { canCloseStdin, execPath, tarRecordPadding, type ExecEnd } from './exec-frames.js';
 import { openExec, type KubeEndpoint } from './exec-socket.js';
 import { CONTAINER } from './manifests.js';
 
@@ -61,7 +61,8 @@ export async function runInPod(
         sent += buf.length;
       }
       if (options.tarRecords) await session.send(tarRecordPadding(sent));
-      session.end();
+      // on v4 closing stdin closes the socket, exit status and all: a padded tar ends by itself
+      if (canCloseStdin(session.protocol) || !options.tarRecords) session.end();
     } catch (err) {
       session.destroy();
       await session.ended.catch(() => undefined);
