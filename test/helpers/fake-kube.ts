@@ -409,7 +409,7 @@ async function bridgeToDocker(docker: Dockerode, containerId: string, exec: Fake
     let info = (await e.inspect()) as { Running: boolean; ExitCode: number | null };
     for (let i = 0; info.Running && i < 200; i++) {
       await new Promise((r) => setTimeout(r, 10));
-      info = (await e.inspect());
+      info = await e.inspect();
     }
     if (exec.socket.readyState === exec.socket.OPEN) exec.exit(info.ExitCode ?? 1);
   } catch (err) {

@@ -23,8 +23,13 @@ const waiting = (reason: string, message = '') =>
       },
     ],
   });
-const event = (reason: string, message: string, type = 'Warning'): CoreV1Event =>
-  ({ reason, message, type, involvedObject: {}, metadata: {} });
+const event = (reason: string, message: string, type = 'Warning'): CoreV1Event => ({
+  reason,
+  message,
+  type,
+  involvedObject: {},
+  metadata: {},
+});
 
 describe('podStartState', () => {
   it('is running once its container runs', () => {
