@@ -57,7 +57,12 @@ class UpgradeRefused extends Error {
 export async function openExec(
   endpoint: KubeEndpoint,
   path: string,
-  options: { what: string; signal?: AbortSignal },
+  options: {
+    what: string;
+    signal?: AbortSignal;
+    /** The signal only stops the upgrade, not the exec after it (a resident outlives the command that started it). */
+    handshakeOnly?: boolean;
+  },
 ): Promise<ExecSession> {
   throwIfAborted(options.signal, options.what);
   const url = endpoint.server.replace(/^http/, 'ws').replace(/\/+$/, '') + path;
@@ -69,7 +74,10 @@ export async function openExec(
     maxPayload: 64 * 1024 * 1024,
   });
   // listen before the upgrade completes: the first messages can come in the same read as the answer
-  const exec = session(ws, options);
+  const exec = session(ws, {
+    what: options.what,
+    ...(options.signal && !options.handshakeOnly ? { signal: options.signal } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     const fail = (err: unknown): void => {
       cleanUp();

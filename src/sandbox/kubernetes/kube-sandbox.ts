@@ -63,7 +63,7 @@ export class KubeSandbox implements Sandbox {
       attach: (argv, signal) =>
         openExec(this.target.endpoint, execPath(this.target.namespace, parts.pod, CONTAINER, argv, true), {
           what: 'starting the resident runner',
-          ...(signal ? { signal } : {}),
+          ...(signal ? { signal, handshakeOnly: true } : {}),
         }),
       killAll: (signal) => killAllInPod(this.target, signal),
       watch: (onStopped) => this.watch(onStopped),
