@@ -2,6 +2,7 @@
 // RuntimeClass, whether the cluster enforces NetworkPolicy (proven by a probe pod) and whether it
 // can pull the sandbox image (the probe pod started).
 import type { Config } from '../config/schema.js';
+import { loadKubernetes } from './kube-load.js';
 import { isHammerError, throwIfAborted } from '../errors.js';
 import { resolveRuntime } from '../loop/runtime.js';
 import type { EngineInfo, SandboxEngine } from '../sandbox/types.js';
@@ -25,11 +26,12 @@ export async function kubernetesChecks(
   probeImage: string | null,
   signal?: AbortSignal,
 ): Promise<{ checks: DoctorCheck[]; info: EngineInfo | null }> {
-  const kube = await import('../sandbox/kubernetes/index.js');
+  let kube: Awaited<ReturnType<typeof loadKubernetes>>;
   let api: ReturnType<typeof kube.openKubeApi>;
   let engine: SandboxEngine;
   let info: EngineInfo;
   try {
+    kube = await loadKubernetes();
     api = kube.openKubeApi(config.kubernetes, env);
     engine = kube.kubeEngine(api, config.kubernetes, {
       ...(docker ? { imageRef: kubeImageRef(docker, config.kubernetes.registry) } : {}),

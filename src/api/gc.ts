@@ -1,6 +1,7 @@
 // The programmatic API behind `hammer-box gc`: remove the sandboxes of runs that are no longer alive.
 import type Dockerode from 'dockerode';
 import { resolveConfig } from '../config/resolve.js';
+import { loadKubernetes } from './kube-load.js';
 import { createDockerClient, DockerSandboxEngine, pingEngine, type GcReport } from '../sandbox/index.js';
 
 export type { GcReport } from '../sandbox/index.js';
@@ -30,7 +31,7 @@ export async function gc(options: GcOptions = {}): Promise<GcReport> {
       ...(options.flags ? { flags: options.flags } : {}),
     });
     if (config.sandbox.engine === 'kubernetes') {
-      const kube = await import('../sandbox/kubernetes/index.js');
+      const kube = await loadKubernetes();
       return kube.kubeEngine(kube.openKubeApi(config.kubernetes, env), config.kubernetes).gc(sig);
     }
   }

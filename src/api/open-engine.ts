@@ -3,6 +3,7 @@
 // cluster. Above this, nothing knows which backend runs.
 import type Dockerode from 'dockerode';
 import type { Config } from '../config/schema.js';
+import { loadKubernetes } from './kube-load.js';
 import { resolveRuntime } from '../loop/runtime.js';
 import type { SandboxEngine } from '../sandbox/types.js';
 import { kubeImageRef } from './kube-images.js';
@@ -22,7 +23,7 @@ export async function openEngine(env: NodeJS.ProcessEnv, config: Config, signal?
   const docker = createDockerClient(env);
   const sig = signal ? { signal } : {};
   if (config.sandbox.engine === 'kubernetes') {
-    const [kube] = await Promise.all([import('../sandbox/kubernetes/index.js'), pingEngine(docker, signal)]);
+    const [kube] = await Promise.all([loadKubernetes(), pingEngine(docker, signal)]);
     const api = kube.openKubeApi(config.kubernetes, env);
     const engine = kube.kubeEngine(api, config.kubernetes, {
       imageRef: kubeImageRef(docker, config.kubernetes.registry),
