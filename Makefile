@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE ?= node
 CLI := $(NODE) dist/cli/main.js
 
-.PHONY: all deps build engine gvisor podman chromium images test test-unit test-integration test-browser bench demo clean typecheck security lint format package-check
+.PHONY: all deps build engine gvisor podman chromium images test test-unit test-integration test-browser test-kubernetes bench demo clean typecheck security lint format package-check
 
 all: build
 
