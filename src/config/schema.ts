@@ -73,6 +73,18 @@ export const ToolsConfigSchema = z.strictObject({
   plugins: z.array(z.string().min(1)),
 });
 
+/** The most patterns [tests] known_failures may hold, and the longest one. */
+export const MAX_KNOWN_FAILURES = 500;
+export const MAX_KNOWN_FAILURE_CHARS = 500;
+
+export const TestsConfigSchema = z.strictObject({
+  /**
+   * Failing tests a run ignores when it judges its tests: globs (`*` any characters, `?` one) over
+   * a test's id, its printed name, or `package id` (go, cargo).
+   */
+  known_failures: z.array(z.string().min(1).max(MAX_KNOWN_FAILURE_CHARS)).max(MAX_KNOWN_FAILURES).default([]),
+});
+
 export const PROVIDERS = ['ollama', 'openai', 'replay'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
@@ -269,6 +281,8 @@ export const StateConfigSchema = z.strictObject({
 export const ConfigSchema = z.strictObject({
   sandbox: SandboxConfigSchema,
   tools: ToolsConfigSchema,
+  /** Absent in state files written before [tests] existed: no known failures. */
+  tests: TestsConfigSchema.prefault({}),
   model: ModelConfigSchema,
   loop: LoopConfigSchema,
   edits: EditsConfigSchema,

@@ -234,7 +234,7 @@ export async function judgeCandidate(
   let testLog = renderTestLog(test.command, inSandbox.test);
   let testMs = inSandbox.test.durationMs;
   if (focus) {
-    if (focusedRunStands(test)) test = { ...test, scope: 'focused' };
+    if (focusedRunStands(test, rec.state, config.tests.known_failures)) test = { ...test, scope: 'focused' };
     else {
       // the focused tests pass (or named nothing): the whole suite decides
       const full = await prep.repo.test(req.testCommand, config.tools.test_timeout * 1000, onTestOutput, signal);

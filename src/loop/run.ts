@@ -225,6 +225,7 @@ function limits(req: RunRequest): LoopLimits {
     maxIterations: loop.max_iterations,
     maxUnusableAnswers: loop.max_unusable_answers,
     ...(loop.mode === 'agent' ? { maxRunSteps: agent.max_run_steps } : {}),
+    knownFailures: req.config.tests.known_failures,
   };
 }
 

@@ -2,7 +2,7 @@
 // text that came from the model, the repo or the sandbox is sanitised on the way in.
 import { rungLabel, rungNumber } from '../edits/rungs.js';
 import { cutOffLine } from './cut-off-line.js';
-import { finishedIterations, latestTest } from '../loop/stop-conditions.js';
+import { finishedIterations, latestTest, ranClean } from '../loop/stop-conditions.js';
 import { testStatus } from '../loop/signal.js';
 import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
 import { renderDiffstat } from './diffstat.js';
@@ -196,7 +196,7 @@ function rungSuffix(it: Iteration): string {
 function renderFinalTest(state: RunState): string {
   const test = latestTest(state);
   if (test === null) return '## Final test run\n\nThe tests did not run.';
-  const passed = test.exit_code === 0 && !test.timed_out;
+  const passed = ranClean(test);
   const head = `## Final test run\n\n${passed ? 'Passed' : 'Failed'}: ${code(test.command)} (${testStatus(test)}, ${formatDuration(test.duration_ms)})`;
   const output = [test.stdout_tail, test.stderr_tail]
     .map((t) => withoutRunnerLines(sanitizeText(t)).trimEnd())

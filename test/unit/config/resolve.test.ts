@@ -197,6 +197,15 @@ describe('resolveConfig', () => {
     expect(msg).not.toContain('sandbox.toolchain');
   });
 
+  it('[tests] known_failures: none by default, a list of patterns the repository may set', async () => {
+    expect((await resolveConfig({ env: {} })).config.tests.known_failures).toEqual([]);
+    await mkdir(join(dir, '.hammer'));
+    await writeFile(join(dir, '.hammer', 'config.toml'), '[tests]\nknown_failures = ["tests/test_net.py::*"]\n');
+    expect((await resolveConfig({ repo: dir, env: {} })).config.tests.known_failures).toEqual(['tests/test_net.py::*']);
+    await writeFile(join(dir, '.hammer', 'config.toml'), '[tests]\nknown_failures = [""]\n');
+    expect(await expectConfigError(resolveConfig({ repo: dir, env: {} }))).toMatch(/tests\.known_failures\.0/);
+  });
+
   it('refuses a root sandbox user', async () => {
     const msg = await expectConfigError(resolveConfig({ env: {}, flags: { sandbox: { user: '0:0' } } }));
     expect(msg).toContain('sandbox.user');

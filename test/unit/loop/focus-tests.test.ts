@@ -52,6 +52,27 @@ describe('focusedRunStands', () => {
   });
 });
 
+describe('focusedRunStands with failures from before', () => {
+  const baseline = testRecord(1, { parsed: failing(['tests/test_calc.py::test_add', 'tests/test_msg.py::test_text']) });
+  const state = makeState({ baseline, iterations: [] });
+
+  it('the whole suite runs when only failures from before are left and a baseline failure passes', () => {
+    expect(focusedRunStands(testRecord(1, { parsed: failing(['tests/test_msg.py::test_text']) }), state)).toBe(false);
+  });
+
+  it('the focused run stands while nothing is fixed, or with a new failure', () => {
+    expect(focusedRunStands(testRecord(1, { parsed: baseline.parsed }), state)).toBe(true);
+    const fresh = failing(['tests/test_msg.py::test_text', 'tests/test_io.py::test_load']);
+    expect(focusedRunStands(testRecord(1, { parsed: fresh }), state)).toBe(true);
+  });
+
+  it('declared known failures count as from before', () => {
+    const known = testRecord(1, { parsed: failing(['tests/test_io.py::test_load']) });
+    expect(focusedRunStands(known, state)).toBe(true);
+    expect(focusedRunStands(known, state, ['tests/test_io.py::*'])).toBe(false);
+  });
+});
+
 describe('the whole suite decides stable', () => {
   it('a focused record never counts as passing, even with exit 0', () => {
     const focused = testRecord(0, { scope: 'focused' });
