@@ -13,7 +13,14 @@ import { HammerError, abortError, throwIfAborted } from '../errors.js';
 import { carryArchive, type CarryStats } from './env-carry.js';
 import { engineError, statusCodeOf } from './engine.js';
 import { refusedHosts } from './proxy-config.js';
-import { describeSteps, hintFor, kindText, SetupLog, type SetupStepRecord } from './setup-failure.js';
+import {
+  describeSteps,
+  hintFor,
+  kindText,
+  SetupLog,
+  type SetupStepRecord,
+  type SkippedRequirement,
+} from './setup-failure.js';
 import { ENV_ROOT, SETUP_DIR, type SetupRecipe, type SetupScript } from './setup-plan.js';
 import { setupLabels } from './setup-network.js';
 import { NO_ENGINE_LOG, openSetupSpace } from './setup-space.js';
@@ -57,8 +64,13 @@ export interface SetupResult {
   id: string | null;
   /** The steps it announced (python's default), with how each ended. */
   steps: SetupStepRecord[];
+  /** What an offline best effort skipped (also a label of the committed image). */
+  skipped: SkippedRequirement[];
   carried: CarryStats;
 }
+
+/** The env image label listing the requirements an offline best effort skipped ("flake8,build"). */
+export const SKIPPED_LABEL = 'hammer-box.setup-skipped';
 
 /** Lines of setup output quoted in SETUP_FAILED. */
 const TAIL_LINES = 40;
@@ -147,12 +159,20 @@ export async function runSetupAndCommit(docker: Dockerode, req: SetupRequest): P
     if (exitCode !== 0)
       throw await setupFailure(req, log, tail, timedOut ? null : exitCode, await oomKilled(container, signal));
     await assertOnlyMountsChanged(container, signal);
-    const made = await carryAndCommit(docker, space.keeper ?? container, req);
-    return { ...made, steps: log.records() };
+    const skipped = log.skipped();
+    const labels = skipped.length > 0 ? { ...req.labels, [SKIPPED_LABEL]: skippedLabel(skipped) } : req.labels;
+    const made = await carryAndCommit(docker, space.keeper ?? container, { ...req, labels });
+    return { ...made, steps: log.records(), skipped };
   } finally {
     await container.remove({ force: true, v: true }).catch(() => undefined);
     await space.remove();
   }
+}
+
+/** The skipped label's value: the names, comma-separated, cut to a readable length. */
+function skippedLabel(skipped: readonly SkippedRequirement[]): string {
+  const text = skipped.map((s) => s.name).join(',');
+  return text.length <= 1000 ? text : text.slice(0, text.lastIndexOf(',', 1000));
 }
 
 /** SANDBOX_HARDENING unless the engine applied the read-only root, the setup network and the dropped capabilities. */

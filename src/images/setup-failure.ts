@@ -55,6 +55,16 @@ export function classifyOutput(lines: readonly string[]): { kind: SetupFailureKi
 }
 
 const ANNOUNCE = /^hammer-box: setup step (\d+) of (\d+): (.*)$/;
+/** A requirement an offline best effort could not have: `hammer-box: skipped flake8 (a linter): flake8 is not ...`. */
+const SKIPPED = /^hammer-box: skipped ([A-Za-z0-9][A-Za-z0-9._-]{0,99})(?: \(([a-z][a-z ,]{0,60})\))?: /;
+/** The most skipped requirements remembered. */
+const MAX_SKIPPED = 200;
+
+/** A requirement setup skipped: its name and, for a tool tests never need, what it is. */
+export interface SkippedRequirement {
+  name: string;
+  kind: string | null;
+}
 const RESULT = /^hammer-box: setup step (\d+) (succeeded|failed|skipped)(?:: (.*))?$/;
 
 /** Lines of each step kept for classification. */
@@ -65,9 +75,13 @@ export class SetupLog {
   private readonly steps: { n: number; name: string; outcome: SetupStepRecord['outcome']; lines: string[] }[] = [];
   /** Lines before any step (the index probe, the venv). */
   private readonly preamble: string[] = [];
+  private readonly skippedList: SkippedRequirement[] = [];
 
   /** Take one output line. */
   add(line: string): void {
+    const s = SKIPPED.exec(line);
+    if (s && this.skippedList.length < MAX_SKIPPED && !this.skippedList.some((k) => k.name === s[1]!.toLowerCase()))
+      this.skippedList.push({ name: s[1]!.toLowerCase(), kind: s[2] ?? null });
     const a = ANNOUNCE.exec(line);
     if (a) {
       this.steps.push({ n: Number(a[1]), name: a[3]!, outcome: 'unfinished', lines: [] });
@@ -92,6 +106,11 @@ export class SetupLog {
       const { kind, evidence } = classifyOutput(s.outcome === 'skipped' ? [...this.preamble, ...s.lines] : s.lines);
       return { n: s.n, name: s.name, outcome: s.outcome, kind, evidence };
     });
+  }
+
+  /** The requirements an offline best effort skipped, in order, each once. */
+  skipped(): SkippedRequirement[] {
+    return [...this.skippedList];
   }
 
   /** The kind of a setup without steps (a configured command): the whole output, classified. */

@@ -62,6 +62,8 @@ export async function setupInputs(opts: {
   files: readonly TreeFile[];
   baseTree: string;
   read: ReadFiles;
+  /** The project's directory ('' or absent for the root): where python's requirement files are. */
+  dir?: string;
 }): Promise<SetupInputs> {
   const { files, baseTree } = opts;
   const whole = (reason: string): SetupInputs => ({
@@ -73,7 +75,7 @@ export async function setupInputs(opts: {
   const inTree = (re: RegExp): TreeFile[] => files.filter((f) => re.test(f.path) && !isVendored(f.path));
   switch (opts.toolchain) {
     case 'python':
-      return pythonInputs(files, opts.read, whole);
+      return pythonInputs(files, opts.read, whole, opts.dir ? `${opts.dir}/` : '');
     case 'node': {
       const picked = [...inTree(NODE_FILES), ...files.filter((f) => f.path.startsWith('.yarn/'))];
       const manifests = picked.filter((f) => f.path.endsWith('package.json'));
@@ -97,9 +99,10 @@ async function pythonInputs(
   files: readonly TreeFile[],
   read: ReadFiles,
   whole: (reason: string) => SetupInputs,
+  prefix: string,
 ): Promise<SetupInputs> {
   const byPath = new Map(files.map((f) => [f.path, f]));
-  const roots = PYTHON_REQUIREMENTS.filter((r) => byPath.has(r));
+  const roots = PYTHON_REQUIREMENTS.map((r) => `${prefix}${r}`).filter((r) => byPath.has(r));
   if (roots.length === 0) return whole('setup installs the project itself (its build backend runs its code)');
   const seen = new Set<string>();
   let queue: string[] = [...roots];

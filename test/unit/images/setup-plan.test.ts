@@ -136,10 +136,42 @@ describe('setupScript', () => {
     );
     const s = setupScript(setupRecipe('python', '', ['pyproject.toml'], { python: plan }));
     expect(s.script).not.toContain('command.sh');
-    expect(s.script).toContain('setup step 1 of 3');
+    expect(s.script).toContain('setup step 1 of 4');
     expect(s.script).toContain('--no-build-isolation --no-index');
     expect(s.script).toContain('echo /workspace/src > $hb_site/hammer-box-sources.pth');
-    expect(Object.keys(s.files)).toEqual(['probe-index.py']);
+    expect(Object.keys(s.files)).toEqual(['probe-index.py', 'best-effort.py']);
+  });
+});
+
+describe('a project in a directory below the root', () => {
+  it('python: shown with its cd, set up in its directory, its src on the path there', () => {
+    const plan = planPython(
+      ['pyproject.toml'],
+      ['pyproject.toml', 'src/calc/__init__.py'],
+      '[project]\nname="calc"\n',
+      [],
+    );
+    const recipe = setupRecipe('python', '', ['pyproject.toml'], { python: plan }, 'python');
+    expect(recipe).toMatchObject({ command: 'cd python && python3 -m pip install -e .', dir: 'python' });
+    const s = setupScript(recipe);
+    expect(s.script).toContain('\ncd /workspace/python\n');
+    expect(s.script).toContain('echo /workspace/python/src > $hb_site/hammer-box-sources.pth');
+  });
+
+  it('node: its install runs in its directory, its node_modules is what the image keeps', () => {
+    const recipe = setupRecipe('node', '', ['package.json', 'package-lock.json'], {}, 'web');
+    expect(recipe.command).toBe('cd web && npm ci');
+    const s = setupScript(recipe);
+    expect(s.script).toContain('\ncd /workspace/web\n');
+    expect(s.script).toContain('\nnpm ci\n');
+    expect(s.script).not.toContain('command.sh');
+    expect(s.carried[0]).toMatchObject({ from: '/workspace/web/node_modules', to: '/node_modules' });
+  });
+
+  it('a configured command runs at the root as written', () => {
+    const recipe = setupRecipe('node', 'make deps', ['package.json'], {}, 'web');
+    expect(recipe).toMatchObject({ command: 'make deps', custom: true });
+    expect(setupScript(recipe).script).toContain('\ncd /workspace\n');
   });
 });
 
