@@ -2,14 +2,9 @@
 // asks for a fix: the tests may not cover the problem, or the test command does not run them.
 import { ranClean } from '../loop/stop-conditions.js';
 import type { TestRecord } from '../state/run-state.js';
+import { asksForFix } from './fix-directive.js';
 
-const ASKS_FOR_FIX =
-  /\b(fix(es|ed|ing)?|bugs?|broken|breaks?|fail(s|ed|ing|ure)?|errors?|crash(es|ed)?|wrong|regression|incorrect(ly)?)\b/i;
-
-/** True when the directive reads as a request to fix something. */
-export function asksForFix(directive: string): boolean {
-  return ASKS_FOR_FIX.test(directive);
-}
+export { asksForFix } from './fix-directive.js';
 
 /** The warning for a baseline that passed on a fix directive, or null when there is nothing to warn about. */
 export function baselinePassWarning(state: {
