@@ -139,9 +139,12 @@ async function runWithEnvironment(
   directiveText: string,
   repoEnv: RepoEnvironment,
 ): Promise<RunOutcome> {
+  // the recorded config carries the toolchain and test command the run uses, so resume and replay
+  // take the same (a project below the root runs its tests in its directory)
   const config: Config = {
     ...resolved.config,
     sandbox: { ...resolved.config.sandbox, toolchain: repoEnv.toolchain ?? resolved.config.sandbox.toolchain },
+    tools: { ...resolved.config.tools, test_command: repoEnv.testCommand },
   };
   // refused before anything is written: runs are never taken from the repository's tree
   await assertStateUntracked(repo, repoEnv.userRepo, config, repoEnv.userRepo.baseCommit, options.signal);
@@ -158,6 +161,41 @@ async function runWithEnvironment(
     let started: { id: string; at: string } | undefined;
     let usage: Promise<void> | undefined;
     const emit = options.emit ?? ignoreEvents;
+    const imageOptions = (signal: AbortSignal | undefined, forEnv: RepoEnvironment) => ({
+      repoEnv: forEnv,
+      env,
+      ...(signal ? { signal } : {}),
+      ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}),
+      // setup's output goes where image build output goes (stderr in the CLI) unless asked otherwise
+      onSetupStart: (tag: string) =>
+        (
+          options.onSetupStart ??
+          ((t: string) => options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`))
+        )(tag),
+      onSetupSteps: (steps: SetupStepRecord[]) => void (setupSteps = steps),
+      ...((options.onSetupOutput ?? options.onImageProgress)
+        ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
+        : {}),
+    });
+    const alternatives = options.pinnedImage
+      ? []
+      : repoEnv.alternatives.flatMap((alt) =>
+          alt.toolchain === null
+            ? []
+            : [
+                {
+                  toolchain: alt.toolchain,
+                  testCommand: alt.testCommand,
+                  environment: alt.environment,
+                  resolveImage: (signal?: AbortSignal) =>
+                    resolveImage(
+                      docker,
+                      { ...config, sandbox: { ...config.sandbox, toolchain: alt.toolchain! } },
+                      imageOptions(signal, alt),
+                    ),
+                },
+              ],
+        );
     try {
       return await runLoop(
         {
@@ -176,23 +214,7 @@ async function runWithEnvironment(
           resolveImage: async (signal) => {
             images = options.pinnedImage
               ? await pinned(docker, options.pinnedImage)
-              : await resolveImage(docker, config, {
-                  repoEnv,
-                  env,
-                  ...(signal ? { signal } : {}),
-                  ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}),
-                  // setup's output goes where image build output goes (stderr in the CLI) unless asked otherwise
-                  onSetupStart: (tag) =>
-                    (
-                      options.onSetupStart ??
-                      ((t: string) =>
-                        options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`))
-                    )(tag),
-                  onSetupSteps: (steps) => void (setupSteps = steps),
-                  ...((options.onSetupOutput ?? options.onImageProgress)
-                    ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
-                    : {}),
-                });
+              : await resolveImage(docker, config, imageOptions(signal, repoEnv));
             // before the sandbox exists: a backend that cannot prove "no network" is refused here
             const warning = await checkGuarantees(engine, config, images.ref, signal);
             if (warning && started)
@@ -205,6 +227,7 @@ async function runWithEnvironment(
               });
             return images;
           },
+          ...(alternatives.length > 0 ? { alternatives } : {}),
           setupSteps: () => setupSteps.map((s) => ({ n: s.n, name: s.name, outcome: s.outcome, kind: s.kind })),
           provider,
           store,
@@ -297,6 +320,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
         directivePath: old.directive.path,
         directiveText: old.directive.text,
         config,
+        // the recorded test command (a project below the root runs its tests in its directory)
         testCommand: testCommandFor(config),
         userRepo,
         ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
