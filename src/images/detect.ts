@@ -244,6 +244,12 @@ function describe(c: Candidate): string {
   return `${c.toolchain} (${c.markers.join(', ')})`;
 }
 
+/**
+ * A project directory's name as it may appear in a test command and a setup script (`cd <dir>`):
+ * plain words only, so a directory name never becomes shell syntax.
+ */
+export const SAFE_PROJECT_DIR = /^[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)?$/;
+
 /** Projects one or two directories down that have tests, by toolchain and directory, in path order. */
 export function nestedCandidates(paths: readonly string[]): Candidate[] {
   const found = new Map<string, Candidate>();
@@ -251,7 +257,7 @@ export function nestedCandidates(paths: readonly string[]): Candidate[] {
     const parts = p.split('/');
     if (parts.length < 2 || parts.length > 3) continue;
     const dir = parts.slice(0, -1).join('/');
-    if (NOT_PROJECTS.test(dir)) continue;
+    if (NOT_PROJECTS.test(dir) || !SAFE_PROJECT_DIR.test(dir)) continue;
     const name = parts.at(-1)!;
     for (const tc of Object.keys(TOOLCHAIN_MARKERS).sort()) {
       if (!TOOLCHAIN_MARKERS[tc]!(name)) continue;

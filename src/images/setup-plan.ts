@@ -2,6 +2,8 @@
 // (configured, or the toolchain's default when the repo has the files), the script the throwaway
 // setup container runs, and the directories setup may write that the env image keeps. Pure, so
 // every default is unit-tested.
+import { HammerError } from '../errors.js';
+import { SAFE_PROJECT_DIR } from './detect.js';
 import type { CarriedDir } from './env-carry.js';
 import { GO_WRAPPER_DIR, goBuildCacheSteps } from './go-build-cache.js';
 import { nodeSetup, type NodeSetupOptions } from './node-setup.js';
@@ -74,6 +76,7 @@ export function setupRecipe(
   dir = '',
 ): SetupRecipe {
   const { python, node } = plans;
+  if (dir !== '' && !SAFE_PROJECT_DIR.test(dir)) throw new HammerError('INTERNAL', `not a project directory: ${dir}`);
   const withNode = toolchain === 'node' && node?.packageManager ? { node } : {};
   // a configured command runs at the root, as written
   if (configured !== '') return { toolchain, command: configured, custom: true, ...withNode };

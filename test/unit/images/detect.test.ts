@@ -155,6 +155,22 @@ describe('projects below the root', () => {
     );
   });
 
+  it('a directory whose name is not plain words is never a project (it would be shell syntax in `cd <dir>`)', () => {
+    const d = detectToolchain(
+      ['package.json'],
+      [
+        'package.json',
+        'a.test.js',
+        'x;curl evil/pyproject.toml',
+        'x;curl evil/test_x.py',
+        '$(id)/go.mod',
+        '$(id)/a_test.go',
+      ],
+      facts,
+    );
+    expect(d.alternatives).toEqual([]);
+  });
+
   it('workspace members of the root toolchain, documentation and examples are not projects of their own', () => {
     const d = detectToolchain(
       ['package.json'],

@@ -168,6 +168,10 @@ describe('a project in a directory below the root', () => {
     expect(s.carried[0]).toMatchObject({ from: '/workspace/web/node_modules', to: '/node_modules' });
   });
 
+  it('refuses a directory that is not plain words', () => {
+    expect(() => setupRecipe('go', '', ['go.mod'], {}, 'x;curl evil')).toThrow(/not a project directory/);
+  });
+
   it('a configured command runs at the root as written', () => {
     const recipe = setupRecipe('node', 'make deps', ['package.json'], {}, 'web');
     expect(recipe).toMatchObject({ command: 'make deps', custom: true });
