@@ -4,6 +4,7 @@ import { describeReason, finishedIterations, latestTest, testPassed } from '../l
 import type { RunOutcome } from '../loop/run-types.js';
 import { testStatus } from '../loop/signal.js';
 import { formatDuration } from '../report/markdown.js';
+import { baselinePassWarning } from '../report/baseline-warning.js';
 import { prTitle } from '../report/pr-title.js';
 import { sanitizeLine } from '../report/sanitize.js';
 import { shellWord } from '../report/shell-word.js';
@@ -31,6 +32,9 @@ export function renderRunSummary(o: RunOutcome, elapsedMs: number): string[] {
   if (s.reason_detail && (s.status !== 'stable' || s.reason === 'baseline_failures_remain'))
     lines.push(row('', sanitizeLine(s.reason_detail)));
   lines.push(row('baseline', s.baseline ? describeTest(s.baseline) : 'not run'));
+  // tests that pass before any change on a directive asking for a fix: said again where nobody misses it
+  const warning = baselinePassWarning(s);
+  if (warning !== null) lines.push(row('WARNING', sanitizeLine(warning)));
   const done = finishedIterations(s);
   const final = latestTest(s);
   if (done.length > 0 && final) lines.push(row('final test', describeTest(final)));

@@ -39,6 +39,21 @@ describe('renderRunSummary', () => {
     expect(lines.slice(-3)).toEqual(['next:', ...nextCommands(passed()).map((c) => `  ${c}`)]);
   });
 
+  it('repeats the warning of tests that pass at baseline on a fix, and the detail of baseline_failures_remain', () => {
+    const state = makeState({
+      status: 'stable',
+      reason: 'tests_pass_baseline',
+      baseline: testRecord(0),
+      directive: { path: 'd.md', text: 'Fix the crash.', sha256: 'a'.repeat(64) },
+      iterations: [iteration(1, 'no_changes')],
+    });
+    expect(renderRunSummary(outcome(state), 1000).find((l) => l.startsWith('  WARNING'))).toMatch(
+      /^ {2}WARNING {4}the tests already pass at the base commit \(python3 -m pytest -q\), but the directive asks for a fix/,
+    );
+    const old = passed({ reason: 'baseline_failures_remain', reason_detail: 'the tests this change fixed pass' });
+    expect(renderRunSummary(outcome(old), 1000)).toContain('             the tests this change fixed pass');
+  });
+
   it('says no branch was made when no patch applied, and points at runs show', () => {
     const state = makeState({ status: 'failed', reason: 'max_iterations', iterations: [iteration(1, 'rejected')] });
     const lines = renderRunSummary(outcome(state), 1000);
