@@ -15,8 +15,7 @@ import { inspectImage } from '../images/engine.js';
 import type { ResolvedImage } from '../loop/run-types.js';
 import type { RegistryOptions } from '../registry/npm-registry.js';
 import { describePackageManager } from '../images/node-package-manager.js';
-import { toolKind } from '../images/python-best-effort.js';
-import { localModules, pythonTestFiles, testNeeds } from '../images/test-needs.js';
+import { assertTestsCanRun, describeSkipped } from './offline-needs.js';
 import type { ToolchainVersionRecord } from '../state/run-state.js';
 import type { RepoEnvironment } from './repo-environment.js';
 
@@ -131,44 +130,6 @@ export async function resolveImage(
   } finally {
     await workbench?.dispose();
   }
-}
-
-/** "flake8 (a linter)", or the bare name of a package that is not a known tool. */
-function describeSkipped(name: string): string {
-  const kind = toolKind(name);
-  return kind === null ? name : `${name} (${kind})`;
-}
-
-/**
- * SETUP_FAILED when the tests cannot run without what an offline setup skipped: the test runner,
- * or a package a test file imports (naming both). Anything else skipped (linters, formatters,
- * build tools, packages no test imports) lets the run go on.
- */
-async function assertTestsCanRun(
-  skipped: readonly string[],
-  repoEnv: RepoEnvironment,
-  read: (paths: readonly string[]) => Promise<Map<string, string>>,
-): Promise<void> {
-  if (repoEnv.toolchain !== 'python') return;
-  const files = pythonTestFiles(repoEnv.treePaths);
-  const needs = testNeeds({
-    skipped,
-    testCommand: repoEnv.testCommand,
-    testFiles: files.length > 0 ? await read(files) : new Map(),
-    local: localModules(repoEnv.treePaths),
-  });
-  const missing = [
-    ...(needs.runner === null ? [] : [`the test runner ${needs.runner}`]),
-    ...needs.imports.map((i) => `${i.dist} (${i.file} imports ${i.module})`),
-  ];
-  if (missing.length === 0) return;
-  throw new HammerError(
-    'SETUP_FAILED',
-    `no package index is reachable, and the tests cannot run without what setup could not install: ${missing.join('; ')}`,
-    {
-      hint: 'make a package index reachable from setup (HTTPS_PROXY, [env] allow_hosts for a mirror), or run in an image that has these packages (--image with --test-command)',
-    },
-  );
 }
 
 /** The toolchain version and package manager a run records, when a toolchain image was resolved. */

@@ -186,7 +186,7 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
 /** The requirements an env image's label says its setup skipped. */
 function skippedOf(labels: Record<string, string>): string[] {
   const text = labels[SKIPPED_LABEL] ?? '';
-  return text === '' ? [] : text.split(',').filter((n) => /^[a-z0-9][a-z0-9._-]*$/.test(n));
+  return text === '' ? [] : text.split(',').filter((n) => /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(n));
 }
 
 /** The dependency-files label: the paths, cut to a readable length. */

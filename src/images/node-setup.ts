@@ -13,16 +13,17 @@ export interface NodeSetupOptions {
   workdir?: string;
 }
 
-/** The node pieces of a setup script (see SetupScript). */
+/** The node pieces of a setup script (see SetupScript): `install` fetches the package manager, `prelude` puts it on PATH. */
 export function nodeSetup(options: NodeSetupOptions): {
+  install: string[];
   prelude: string[];
   env: Record<string, string>;
   carried: CarriedDir[];
   changes: (imagePath: string) => string[];
 } {
   const pm = options.packageManager;
-  const prelude = pm ? packageManagerSetupLines(pm, options.npmRegistry ?? 'https://registry.npmjs.org/') : [];
-  prelude.push(`PATH=${PM_BIN}:$PATH`, 'export PATH');
+  const install = pm ? packageManagerSetupLines(pm, options.npmRegistry ?? 'https://registry.npmjs.org/') : [];
+  const prelude = [`PATH=${PM_BIN}:$PATH`, 'export PATH'];
   const env: Record<string, string> = {
     NPM_CONFIG_CACHE: '/tmp/.npm',
     NPM_CONFIG_UPDATE_NOTIFIER: 'false',
@@ -49,6 +50,7 @@ export function nodeSetup(options: NodeSetupOptions): {
   // an installed pnpm or yarn is something the test command needs, even with no dependencies
   if (pm?.install) carried.push({ from: PM_ROOT, to: PM_ROOT, significant: () => true });
   return {
+    install,
     prelude,
     env,
     carried,

@@ -56,7 +56,8 @@ export function classifyOutput(lines: readonly string[]): { kind: SetupFailureKi
 
 const ANNOUNCE = /^hammer-box: setup step (\d+) of (\d+): (.*)$/;
 /** A requirement an offline best effort could not have: `hammer-box: skipped flake8 (a linter): flake8 is not ...`. */
-const SKIPPED = /^hammer-box: skipped ([A-Za-z0-9][A-Za-z0-9._-]{0,99})(?: \(([a-z][a-z ,]{0,60})\))?: /;
+const SKIPPED =
+  /^hammer-box: skipped ((?:@[a-z0-9][a-z0-9._-]{0,60}\/)?[A-Za-z0-9][A-Za-z0-9._-]{0,99})(?: \(([a-z][a-z ,]{0,60})\))?: /;
 /** The most skipped requirements remembered. */
 const MAX_SKIPPED = 200;
 

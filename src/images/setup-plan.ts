@@ -2,10 +2,12 @@
 // (configured, or the toolchain's default when the repo has the files), the script the throwaway
 // setup container runs, and the directories setup may write that the env image keeps. Pure, so
 // every default is unit-tested.
+import { createHash } from 'node:crypto';
 import { HammerError } from '../errors.js';
 import { SAFE_PROJECT_DIR } from './detect.js';
 import type { CarriedDir } from './env-carry.js';
 import { GO_WRAPPER_DIR, goBuildCacheSteps } from './go-build-cache.js';
+import { NODE_BEST_EFFORT, nodeInstallLines } from './node-best-effort.js';
 import { nodeSetup, type NodeSetupOptions } from './node-setup.js';
 import { PYTHON_BEST_EFFORT } from './python-best-effort.js';
 import { PROBE_INDEX, pythonCommand, pythonSteps, type PythonPlan } from './python-setup.js';
@@ -88,6 +90,11 @@ export function setupRecipe(
   return { toolchain, command: command === '' ? '' : `${cd}${command}`, custom: false, ...withNode, ...at };
 }
 
+/** The first 12 hex digits of a text's sha256. */
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+}
+
 /** A default command without the `cd <dir> && ` it is shown with. */
 function stripCd(command: string, dir: string): string {
   const cd = `cd ${dir} && `;
@@ -156,6 +163,23 @@ export function setupScript(recipe: SetupRecipe): SetupScript {
       const node = nodeSetup({ ...recipe.node, workdir });
       prelude.push(...node.prelude);
       ({ env, carried, changes } = node);
+      if (recipe.custom) {
+        prelude.unshift(...node.install);
+        break;
+      }
+      // the default install, when the registry answers; when none does, setup goes on without the
+      // dependencies (each named) and the host decides whether the tests can run without them
+      files['install.sh'] = `${[...node.install, ...body].join('\n')}\n`;
+      files['node-best-effort.js'] = NODE_BEST_EFFORT;
+      body = [
+        // what the two files hold is part of the env image's key
+        `# install.sh ${shortHash(files['install.sh'])}, node-best-effort.js ${shortHash(NODE_BEST_EFFORT)}`,
+        ...nodeInstallLines(
+          SETUP_DIR,
+          recipe.node?.npmRegistry ?? 'https://registry.npmjs.org/',
+          `${SETUP_DIR}/install.sh`,
+        ),
+      ];
       break;
     }
     case 'go':

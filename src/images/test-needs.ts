@@ -1,6 +1,7 @@
 // Whether the tests can run without what an offline setup skipped: the test runner the test
 // command starts, and the modules the test files import at their top level (a module of the
-// repository itself is never missing). Pure: the caller reads the test files.
+// repository itself is never missing), for Python and for Node. Pure: the caller reads the files.
+import { builtinModules } from 'node:module';
 
 /** The import names a distribution commonly provides, where they differ from its name. */
 const MODULE_ALIASES: Readonly<Record<string, readonly string[]>> = {
@@ -83,6 +84,42 @@ export function pythonTestFiles(paths: readonly string[], max = 1000): string[] 
   return paths.filter((p) => PYTHON_TEST_FILE.test(p) && !NOT_OURS.test(p)).slice(0, max);
 }
 
+/** JavaScript and TypeScript test files, as the common runners find them. */
+export const JS_TEST_FILE =
+  /((^|\/)__tests__\/.*\.[cm]?[jt]sx?|\.(test|spec)\.[cm]?[jt]sx?|(^|\/)test\/.*\.[cm]?[jt]s)$/;
+
+/** The repository's JavaScript and TypeScript test files among `paths`, at most `max`. */
+export function jsTestFiles(paths: readonly string[], max = 1000): string[] {
+  return paths.filter((p) => JS_TEST_FILE.test(p) && !NOT_OURS.test(p)).slice(0, max);
+}
+
+/** The packages a JavaScript or TypeScript file imports or requires by name (`@scope/pkg`, `pkg`; not relative paths, not builtins). */
+export function jsImports(text: string): string[] {
+  const out = new Set<string>();
+  const re = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"\n]{1,200})['"]/g;
+  for (const m of text.slice(0, 1_000_000).matchAll(re)) {
+    const spec = m[1]!;
+    if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:')) continue;
+    const parts = spec.split('/');
+    const name = spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+    if (!BUILTINS.has(name)) out.add(name);
+  }
+  return [...out];
+}
+
+const BUILTINS = new Set(builtinModules);
+
+/** The program an npm test script starts: `vitest run` → vitest, `npx jest` → jest, `node --test` → null (node itself). */
+export function jsRunnerOf(script: string): string | null {
+  const words = script
+    .trim()
+    .split(/\s+/)
+    .filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  const program = words[0] === 'npx' ? words.find((w, i) => i > 0 && !w.startsWith('-')) : words[0];
+  if (program === undefined || ['node', 'npm', 'pnpm', 'yarn', 'sh', 'bash'].includes(program)) return null;
+  return /^[A-Za-z@][\w@./-]*$/.test(program) ? program : null;
+}
+
 /** What the tests need that setup could not have. */
 export interface TestNeeds {
   /** The test runner itself, when setup skipped it. */
@@ -114,6 +151,25 @@ export function testNeeds(opts: {
       if (dist === undefined || opts.local.has(module) || seen.has(dist)) continue;
       seen.add(dist);
       imports.push({ dist, module, file });
+    }
+  }
+  return { runner, imports };
+}
+
+/** What a Node project's tests need of `skipped` (package names): the program its test script starts, and the packages its test files import. */
+export function nodeTestNeeds(opts: {
+  skipped: readonly string[];
+  testScript: string | null;
+  testFiles: ReadonlyMap<string, string>;
+}): TestNeeds {
+  const skipped = new Set(opts.skipped);
+  const program = opts.testScript === null ? null : jsRunnerOf(opts.testScript);
+  const runner = program !== null && skipped.has(program) ? program : null;
+  const imports: TestNeeds['imports'] = [];
+  for (const [file, text] of [...opts.testFiles].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    for (const name of jsImports(text)) {
+      if (!skipped.has(name) || imports.some((i) => i.dist === name)) continue;
+      imports.push({ dist: name, module: name, file });
     }
   }
   return { runner, imports };

@@ -83,7 +83,7 @@ describe.each(realRepoShapes(randomBytes(6).toString('hex'), vitestVersion).map(
         const result = await exec(
           process.execPath,
           [cli, 'run', '--repo', repo.path, '--directive', directive, '--config', config],
-          { env: testEnv({ XDG_STATE_HOME: stateHome }), maxBuffer: 64 * 1024 * 1024 },
+          { env: testEnv({ XDG_STATE_HOME: stateHome, ...shape.env }), maxBuffer: 64 * 1024 * 1024 },
         ).catch((err: { stdout: string; stderr: string; code: number }) => err);
         const [runId] = await runIdsIn(repo.path);
         expect(runId, result.stderr.slice(-3000)).toBeDefined();

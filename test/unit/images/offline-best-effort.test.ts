@@ -1,11 +1,21 @@
 // Offline setup's best effort: the skip lines it prints, what they say a package is, and whether the
 // tests can run without what was skipped (their runner, the modules they import).
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { jsToolKind, NODE_BEST_EFFORT } from '../../../src/images/node-best-effort.js';
 import { PYTHON_BEST_EFFORT, toolKind } from '../../../src/images/python-best-effort.js';
 import { SetupLog } from '../../../src/images/setup-failure.js';
 import {
+  jsImports,
+  jsRunnerOf,
+  jsTestFiles,
   localModules,
   modulesOf,
+  nodeTestNeeds,
   pythonImports,
   pythonTestFiles,
   runnerOf,
@@ -101,5 +111,76 @@ describe('what the tests need', () => {
     expect(runnerOf('/usr/bin/python3.12 -m unittest')).toBe('unittest');
     expect(runnerOf('python3 tests/run.py')).toBeNull();
     expect(runnerOf('nox -s tests')).toBe('nox');
+  });
+});
+
+describe("node's best effort", () => {
+  it('names the JavaScript tools tests never need', () => {
+    expect(jsToolKind('eslint')).toBe('a linter');
+    expect(jsToolKind('eslint-plugin-import')).toBe('a linter plugin');
+    expect(jsToolKind('@typescript-eslint/parser')).toBe('a linter plugin');
+    expect(jsToolKind('@types/node')).toBe('type definitions');
+    expect(jsToolKind('prettier')).toBe('a formatter');
+    expect(jsToolKind('vitest')).toBeNull();
+  });
+
+  it('the step script names every dependency once, each in one line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hb-node-be-'));
+    try {
+      await writeFile(
+        join(dir, 'package.json'),
+        JSON.stringify({
+          dependencies: { 'is-number': '7.0.0' },
+          devDependencies: { eslint: '9', '@types/node': '22', 'is-number': '7.0.0', 'bad name;': '1' },
+        }),
+      );
+      await writeFile(join(dir, 'be.js'), NODE_BEST_EFFORT);
+      const { stdout } = await promisify(execFile)(process.execPath, ['be.js'], { cwd: dir });
+      expect(stdout.trim().split('\n')).toEqual([
+        'hammer-box: skipped is-number: not available without a package registry',
+        'hammer-box: skipped eslint (a linter): not available without a package registry',
+        'hammer-box: skipped @types/node (type definitions): not available without a package registry',
+      ]);
+      const log = new SetupLog();
+      for (const l of stdout.trim().split('\n')) log.add(l);
+      expect(log.skipped().map((s) => s.name)).toEqual(['is-number', 'eslint', '@types/node']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads the packages a test file imports, and the program a test script starts', () => {
+    const text = [
+      "import { expect } from 'vitest';",
+      "import type { X } from '@acme/types/sub';",
+      "const fs = require('fs');",
+      "const x = await import('lodash/fp');",
+      "import './setup.js';",
+      "import { readFile } from 'node:fs/promises';",
+    ].join('\n');
+    expect(jsImports(text)).toEqual(['vitest', '@acme/types', 'lodash']);
+    expect(jsRunnerOf('vitest run')).toBe('vitest');
+    expect(jsRunnerOf('NODE_ENV=test npx jest --ci')).toBe('jest');
+    expect(jsRunnerOf('node --test')).toBeNull();
+    expect(jsTestFiles(['src/a.test.ts', 'test/b.js', 'src/c.ts', 'node_modules/x/d.test.js'])).toEqual([
+      'src/a.test.ts',
+      'test/b.js',
+    ]);
+  });
+
+  it('the runner and the imported packages are needed; linters are not', () => {
+    const testFiles = new Map([
+      ['calc.test.js', "const test = require('node:test');\nconst n = require('is-number');\n"],
+    ]);
+    expect(nodeTestNeeds({ skipped: ['eslint', 'prettier'], testScript: 'node --test', testFiles })).toEqual({
+      runner: null,
+      imports: [],
+    });
+    expect(nodeTestNeeds({ skipped: ['eslint', 'is-number'], testScript: 'node --test', testFiles }).imports).toEqual([
+      { dist: 'is-number', module: 'is-number', file: 'calc.test.js' },
+    ]);
+    expect(nodeTestNeeds({ skipped: ['vitest'], testScript: 'vitest run', testFiles: new Map() }).runner).toBe(
+      'vitest',
+    );
   });
 });
