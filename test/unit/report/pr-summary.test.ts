@@ -108,6 +108,21 @@ describe('renderPrSummary', () => {
     expect(plain).toContain('hammer: iteration 2 - update calc.py\n');
   });
 
+  it('says of a run that ended with only failures from before that the targeted tests pass, not the tests', () => {
+    const state = makeState({
+      status: 'stable',
+      reason: 'baseline_failures_remain',
+      reason_detail:
+        'the tests this change fixed pass after iteration 1; 1 test that failed at baseline still fails the same way',
+      iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1) })],
+    });
+    expect(assessRisk(state)).toEqual({
+      level: 'pass',
+      reason:
+        'the targeted tests pass after 1 applied patch; only tests that failed before the change still fail (the tests this change fixed pass after iteration 1; 1 test that failed at baseline still fails the same way)',
+    });
+  });
+
   it('rates a run that applied patches but still fails as partial, and one that applied nothing as fail', () => {
     const partial = makeState({
       status: 'failed',
