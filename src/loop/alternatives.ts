@@ -2,6 +2,7 @@
 // that fail are probably another project's (a Python package beside a root package.json): each
 // other project detection found is set up and its tests run before the model is asked, and the
 // first whose tests fail becomes the run's project.
+import { isHammerError } from '../errors.js';
 import type { UserRepo } from '../git/index.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
 import type { RunRecorder } from './phase-runner.js';
@@ -37,7 +38,6 @@ export async function tryAlternatives(
   const current = rec.state.environment?.toolchain ?? req.config.sandbox.toolchain;
   for (const [i, alt] of alternatives.entries()) {
     notice('info', `before asking the model, trying the tests of another project: ${alt.environment.line}`);
-    const image = await alt.resolveImage(deps.signal);
     const altReq: RunRequest = {
       ...req,
       testCommand: alt.testCommand,
@@ -50,15 +50,35 @@ export async function tryAlternatives(
       environment: alt.environment,
     };
     let made: Prepared['sandbox'] | undefined;
-    const altPrep = await prepare(rec.state.run_id, altReq, deps, userRepo, image, (p) => {
-      if (p.sandbox) track((made = p.sandbox));
-    }).catch(async (err: unknown) => {
+    let tried: {
+      image: Awaited<ReturnType<AlternativeEnvironment['resolveImage']>>;
+      prep: Prepared;
+      baseline: TestRecord;
+    };
+    try {
+      const image = await alt.resolveImage(deps.signal);
+      const altPrep = await prepare(rec.state.run_id, altReq, deps, userRepo, image, (p) => {
+        if (p.sandbox) track((made = p.sandbox));
+      });
+      const baseline = await runTests(rec, deps, altPrep.repo, altReq, null, artifactNames.alternativeTestLog(i + 1));
+      tried = { image, prep: altPrep, baseline };
+    } catch (err) {
+      // another project that cannot be set up or run is no reason to stop this run
+      if (deps.signal?.aborted || isHammerError(err, 'ABORTED')) throw err;
       await made?.destroy().catch(() => undefined);
-      throw err;
-    });
-    const baseline = await runTests(rec, deps, altPrep.repo, altReq, null, artifactNames.alternativeTestLog(i + 1));
-    if (testPassed(baseline)) {
-      notice('info', `${alt.toolchain}'s tests pass at baseline too (${testStatus(baseline)})`);
+      const what = isHammerError(err) ? `${err.code}: ${err.message}` : String(err);
+      notice('warning', `could not try ${alt.toolchain}'s tests: ${what.split('\n')[0]!.slice(0, 300)}`);
+      continue;
+    }
+    const { image, prep: altPrep, baseline } = tried;
+    const verdict = alternativeVerdict(baseline);
+    if (verdict !== 'switch') {
+      notice(
+        'info',
+        verdict === 'passes'
+          ? `${alt.toolchain}'s tests pass at baseline too (${testStatus(baseline)})`
+          : `${alt.toolchain}'s test command fails at baseline without naming a failing test (${testStatus(baseline)}): not switching to it`,
+      );
       await altPrep.sandbox.destroy();
       continue;
     }
@@ -71,6 +91,16 @@ export async function tryAlternatives(
     return { req: altReq, prep: altPrep };
   }
   return { req, prep };
+}
+
+/**
+ * What another project's baseline says: its tests pass; they fail and the output names failing
+ * tests (switch to it); or the command failed without naming any (it could not run: a missing
+ * runner, a crash, a broken setup), which is no reason to leave the project the run has.
+ */
+export function alternativeVerdict(baseline: TestRecord): 'passes' | 'switch' | 'unclear' {
+  if (testPassed(baseline)) return 'passes';
+  return (baseline.parsed?.failing.length ?? 0) > 0 ? 'switch' : 'unclear';
 }
 
 /** The state after switching to `alt`: its image, environment (saying why), baseline, and the toolchain and test command resume takes. */

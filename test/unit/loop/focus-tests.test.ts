@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { alternativeVerdict } from '../../../src/loop/alternatives.js';
 import { focusedRunStands, focusFor, withFocus } from '../../../src/loop/focus-tests.js';
 import { decideNext, testPassed } from '../../../src/loop/stop-conditions.js';
 import type { TestRecord } from '../../../src/state/run-state.js';
@@ -85,5 +86,14 @@ describe('the whole suite decides stable', () => {
     const full = withFocus(testRecord(0), testRecord(0, { command: `${CMD} x`, duration_ms: 80 }));
     expect(full.focus).toEqual({ command: `${CMD} x`, exit_code: 0, duration_ms: 80, timed_out: false });
     expect(testPassed(full)).toBe(true);
+  });
+});
+
+describe('alternativeVerdict', () => {
+  it('switches to another project only when its tests fail and its output names them', () => {
+    expect(alternativeVerdict(testRecord(0))).toBe('passes');
+    expect(alternativeVerdict(failed)).toBe('switch');
+    expect(alternativeVerdict(testRecord(127, { parsed: failing([]) }))).toBe('unclear');
+    expect(alternativeVerdict(testRecord(1))).toBe('unclear');
   });
 });
