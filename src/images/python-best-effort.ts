@@ -153,6 +153,8 @@ for what, text in reqs:
     if text.startswith((".", "/")):
         install_local(text)
         continue
+    # per-requirement options (--hash=..., --config-settings) are pip's, not the requirement's
+    text = re.split(r"\\s+--?[A-Za-z]", text)[0].strip()
     try:
         req = Requirement(text)
     except Exception:
