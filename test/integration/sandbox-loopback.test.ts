@@ -4,6 +4,7 @@
 // hosts file cannot be changed. One sandbox per image, one probe each (POSIX sh, getent and the
 // base image's perl, so the same probe runs on every image).
 import { afterEach, describe, expect, it } from 'vitest';
+import { isHammerError } from '../../src/errors.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { toolchainImage } from '../helpers/images.js';
 import { testEngine, testSpec } from './sandbox-fixtures.js';
@@ -67,6 +68,15 @@ describe('loopback in the sandbox', () => {
     const offered = Object.keys(info.Runtimes ?? {}).includes('runsc');
     if (!offered && process.env['HAMMER_GVISOR'] !== 'on') return;
     expect(offered, "the engine offers runsc ('make gvisor')").toBe(true);
-    expect(await probe(await toolchainImage('python'), 'runsc')).toEqual(EXPECTED);
+    const image = await toolchainImage('python');
+    // Debian's runsc (2022-12) now and then stops a sandbox under load while it serves sockets on
+    // loopback (SANDBOX_BROKEN, container exit 2): a second sandbox, once, tells that from a real failure
+    const lines = await probe(image, 'runsc').catch(async (err: unknown) => {
+      if (!isHammerError(err, 'SANDBOX_BROKEN')) throw err;
+      await sandbox?.destroy();
+      sandbox = undefined;
+      return probe(image, 'runsc');
+    });
+    expect(lines).toEqual(EXPECTED);
   });
 });
