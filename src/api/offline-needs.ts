@@ -7,6 +7,8 @@ import {
   jsTestFiles,
   localModules,
   nodeTestNeeds,
+  PYTHON_TEST_FILE,
+  pythonImports,
   pythonTestFiles,
   testNeeds,
   type TestNeeds,
@@ -56,11 +58,15 @@ async function needsOf(
   const mine = repoEnv.treePaths.filter((p) => p.startsWith(prefix));
   if (repoEnv.toolchain === 'python') {
     const files = pythonTestFiles(mine);
+    const tests = files.length > 0 ? await read(files) : new Map<string, string>();
+    const local = localModules(repoEnv.treePaths);
+    // the repository's own packages the tests import are imported with them: their imports count too
+    const sources = projectSources(mine, prefix, ownImports(tests, local));
     return testNeeds({
       skipped,
       testCommand: repoEnv.testCommand.replace(/^cd \S+ && /, ''),
-      testFiles: files.length > 0 ? await read(files) : new Map(),
-      local: localModules(repoEnv.treePaths),
+      testFiles: new Map([...tests, ...(sources.length > 0 ? await read(sources) : new Map<string, string>())]),
+      local,
     });
   }
   if (repoEnv.toolchain === 'node') {
@@ -71,6 +77,27 @@ async function needsOf(
     return nodeTestNeeds({ skipped, testScript: testScriptOf(manifest), testFiles: texts });
   }
   return null;
+}
+
+/** The most source files of the project's own packages read for their imports. */
+const MAX_SOURCES = 500;
+
+/** The repository's own modules the test files import (`calc` of `from calc import total`). */
+function ownImports(tests: ReadonlyMap<string, string>, local: ReadonlySet<string>): Set<string> {
+  return new Set([...tests.values()].flatMap((text) => pythonImports(text)).filter((m) => local.has(m)));
+}
+
+/** The Python files of those modules (`calc.py`, `calc/**`, `src/calc/**`), tests left out. */
+function projectSources(paths: readonly string[], prefix: string, modules: ReadonlySet<string>): string[] {
+  if (modules.size === 0) return [];
+  return paths
+    .filter((p) => {
+      if (!p.endsWith('.py') || PYTHON_TEST_FILE.test(p)) return false;
+      const rel = p.slice(prefix.length).replace(/^src\//, '');
+      const top = rel.split('/')[0]!.replace(/\.py$/, '');
+      return modules.has(top);
+    })
+    .slice(0, MAX_SOURCES);
 }
 
 /** The test script of a package.json text, or null. */

@@ -148,7 +148,7 @@ export function testNeeds(opts: {
   for (const [file, text] of [...opts.testFiles].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     for (const module of pythonImports(text)) {
       const dist = byModule.get(module.toLowerCase());
-      if (dist === undefined || opts.local.has(module) || seen.has(dist)) continue;
+      if (dist === undefined || dist === runner || opts.local.has(module) || seen.has(dist)) continue;
       seen.add(dist);
       imports.push({ dist, module, file });
     }
@@ -168,7 +168,7 @@ export function nodeTestNeeds(opts: {
   const imports: TestNeeds['imports'] = [];
   for (const [file, text] of [...opts.testFiles].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     for (const name of jsImports(text)) {
-      if (!skipped.has(name) || imports.some((i) => i.dist === name)) continue;
+      if (!skipped.has(name) || name === runner || imports.some((i) => i.dist === name)) continue;
       imports.push({ dist: name, module: name, file });
     }
   }
