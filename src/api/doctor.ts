@@ -37,6 +37,7 @@ import {
   type ToolchainRelease,
 } from '../images/versions/index.js';
 import { packageRoot } from '../paths.js';
+import { kubernetesChecks } from './doctor-kube.js';
 import { readRepoEnvironment } from './repo-environment.js';
 import { imageId } from './resolve-image.js';
 import { loadReplayAnswers } from './run.js';
@@ -104,18 +105,40 @@ async function engineChecks(
   } catch (err) {
     return { checks: [failedCheck('engine', err)], info: null };
   }
-  const checks = [
-    engineCheck(info, address),
-    ...securityChecks(info),
-    runtimeCheck(info, config.sandbox.runtime),
-    cgroupCheck(info),
-  ];
+  const kubernetes = config.sandbox.engine === 'kubernetes';
+  // on Kubernetes the Docker engine only builds the images: its runtimes and options do not apply
+  const checks = kubernetes
+    ? [engineCheck(info, address)]
+    : [
+        engineCheck(info, address),
+        ...securityChecks(info),
+        runtimeCheck(info, config.sandbox.runtime),
+        cgroupCheck(info),
+      ];
   checks.push(
     ...(config.sandbox.image
       ? await ownImageChecks(docker, config, signal)
       : await toolchainChecks(docker, config, target, signal)),
   );
-  return { checks, info };
+  if (!kubernetes) return { checks, info };
+  const probeImage = config.sandbox.image || (await defaultToolchainTag(docker, config, signal));
+  const cluster = await kubernetesChecks(config, env, docker, probeImage, signal);
+  return { checks: [...checks, ...cluster.checks], info: cluster.info ?? info };
+}
+
+/** The configured toolchain's image tag at its default version, when it is built; else null. */
+async function defaultToolchainTag(docker: Dockerode, config: Config, signal?: AbortSignal): Promise<string | null> {
+  try {
+    const r = resolveToolchainVersion(
+      getToolchain(config.sandbox.toolchain).name,
+      null,
+      config.sandbox.toolchain_version,
+    );
+    const plan = await planToolchainImage(docker, r.toolchain, { release: r.release, ...(signal ? { signal } : {}) });
+    return (await imageId(docker, plan.tag)) ? plan.tag : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,5 +1,7 @@
 // The programmatic API behind `hammer-box gc`: remove the sandboxes of runs that are no longer alive.
 import type Dockerode from 'dockerode';
+import { resolveConfig } from '../config/resolve.js';
+import { loadKubernetes } from './kube-load.js';
 import { connectDocker, DockerSandboxEngine, pingEngine, type GcReport } from '../sandbox/index.js';
 
 export type { GcReport } from '../sandbox/index.js';
@@ -9,12 +11,32 @@ export interface GcOptions {
   env?: NodeJS.ProcessEnv;
   docker?: Dockerode;
   signal?: AbortSignal;
+  /** A --config file (for [sandbox] engine and [kubernetes]). */
+  configFile?: string;
+  /** Config keys set on the command line (--engine, --kube-context). */
+  flags?: Record<string, unknown>;
 }
 
-/** Remove containers and volumes of runs whose owner process on this host is gone; say what went. */
+/**
+ * Remove what runs whose owner process on this host is gone left: containers and volumes on
+ * Docker, or pods and network policies on Kubernetes (there also every pod that ended); say what went.
+ */
 export async function gc(options: GcOptions = {}): Promise<GcReport> {
+  const env = options.env ?? process.env;
+  const sig = options.signal ? { signal: options.signal } : {};
+  if (options.configFile || options.flags) {
+    const { config } = await resolveConfig({
+      env,
+      ...(options.configFile ? { configFile: options.configFile } : {}),
+      ...(options.flags ? { flags: options.flags } : {}),
+    });
+    if (config.sandbox.engine === 'kubernetes') {
+      const kube = await loadKubernetes();
+      return kube.kubeEngine(kube.openKubeApi(config.kubernetes, env), config.kubernetes).gc(sig);
+    }
+  }
   let docker = options.docker;
   if (docker) await pingEngine(docker, options.signal);
-  else docker = (await connectDocker(options.env ?? process.env, options.signal)).docker;
-  return new DockerSandboxEngine({ docker }).gc(options.signal ? { signal: options.signal } : {});
+  else docker = (await connectDocker(env, options.signal)).docker;
+  return new DockerSandboxEngine({ docker }).gc(sig);
 }

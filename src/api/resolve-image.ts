@@ -16,6 +16,7 @@ import { inspectImage } from '../images/engine.js';
 import type { ResolvedImage } from '../loop/run-types.js';
 import type { RegistryOptions } from '../registry/npm-registry.js';
 import { describePackageManager } from '../images/node-package-manager.js';
+import { assertTestsCanRun, describeSkipped } from './offline-needs.js';
 import type { ToolchainVersionRecord } from '../state/run-state.js';
 import type { RepoEnvironment } from './repo-environment.js';
 
@@ -88,6 +89,8 @@ export async function resolveImage(
       user: config.sandbox.user,
       timeoutMs: config.env.setup_timeout * 1000,
       memoryBytes: config.sandbox.memory,
+      writeBytes: config.env.setup_write_size,
+      maxImageBytes: config.env.max_image_size,
       hostEnv,
       allowHosts: setupHosts(config, toolchain),
       emptyEnvsPath: emptyEnvsPath(hostEnv),
@@ -110,6 +113,24 @@ export async function resolveImage(
       ...sig,
     });
     if (envImage.steps.length > 0) options.onSetupSteps?.(envImage.steps);
+    if (envImage.skipped.length > 0) {
+      if (!envImage.built)
+        options.onSetupOutput?.(
+          `hammer-box: the env image was set up without a package index; it lacks ${envImage.skipped.map(describeSkipped).join(', ')}`,
+        );
+      const read = async (paths: readonly string[]): Promise<Map<string, string>> => {
+        workbench ??= await Workbench.create(repoEnv.userRepo, repoEnv.userRepo.baseCommit, {
+          identity: { name: config.git.author_name, email: config.git.author_email },
+          ...sig,
+        });
+        const got = await workbench.readFiles(repoEnv.userRepo.baseCommit, paths, {
+          maxBytesPerFile: 256 * 1024,
+          ...sig,
+        });
+        return new Map(got.files.map((f) => [f.path, f.content]));
+      };
+      await assertTestsCanRun(envImage.skipped, repoEnv, read);
+    }
     if (envImage.id === null) return { ...toolchainImage, toolchain: toolchainImage, env: null, ...versions };
     return {
       ref: envImage.tag,

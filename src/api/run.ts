@@ -29,7 +29,8 @@ import { resolveResumeConfig } from './resume-config.js';
 import { assertStateUntracked, openRunStore } from './run-store.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
 import { inspectImage } from '../images/engine.js';
-import { checkOpenedEngine, withStartNotices } from './engine-notices.js';
+import { withStartNotices } from './engine-notices.js';
+import { checkGuarantees, openEngine } from './open-engine.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 
 /** Everything `run` takes; `flags` are config keys set on the command line. */
@@ -88,7 +89,6 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   // the repository checks passed, so a bad repository is still reported as that (and stops it)
   const opening = new AbortController();
   const opened = openEngine(
-    engineLib,
     env,
     resolved.config,
     options.verbose === true,
@@ -143,9 +143,12 @@ async function runWithEnvironment(
   directiveText: string,
   repoEnv: RepoEnvironment,
 ): Promise<RunOutcome> {
+  // the recorded config carries the toolchain and test command the run uses, so resume and replay
+  // take the same (a project below the root runs its tests in its directory)
   const config: Config = {
     ...resolved.config,
     sandbox: { ...resolved.config.sandbox, toolchain: repoEnv.toolchain ?? resolved.config.sandbox.toolchain },
+    tools: { ...resolved.config.tools, test_command: repoEnv.testCommand },
   };
   // refused before anything is written: runs are never taken from the repository's tree
   await assertStateUntracked(repo, repoEnv.userRepo, config, repoEnv.userRepo.baseCommit, options.signal);
@@ -162,6 +165,51 @@ async function runWithEnvironment(
     let started: { id: string; at: string } | undefined;
     let usage: Promise<void> | undefined;
     const emit = withStartNotices(options.emit ?? ignoreEvents, notices);
+    const imageOptions = (signal: AbortSignal | undefined, forEnv: RepoEnvironment) => ({
+      repoEnv: forEnv,
+      env,
+      ...(signal ? { signal } : {}),
+      ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}),
+      // setup's output goes where image build output goes (stderr in the CLI) unless asked otherwise
+      onSetupStart: (tag: string) =>
+        (
+          options.onSetupStart ??
+          ((t: string) => options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`))
+        )(tag),
+      onSetupSteps: (steps: SetupStepRecord[]) => void (setupSteps = steps),
+      ...((options.onSetupOutput ?? options.onImageProgress)
+        ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
+        : {}),
+      engineArchitecture: info.architecture,
+      onWarning: (text: string) =>
+        started &&
+        emit({
+          type: 'notice',
+          run_id: started.id,
+          at: clock(env)().toISOString(),
+          level: 'warning',
+          text,
+        }),
+    });
+    const alternatives = options.pinnedImage
+      ? []
+      : repoEnv.alternatives.flatMap((alt) =>
+          alt.toolchain === null
+            ? []
+            : [
+                {
+                  toolchain: alt.toolchain,
+                  testCommand: alt.testCommand,
+                  environment: alt.environment,
+                  resolveImage: (signal?: AbortSignal) =>
+                    resolveImage(
+                      docker,
+                      { ...config, sandbox: { ...config.sandbox, toolchain: alt.toolchain! } },
+                      imageOptions(signal, alt),
+                    ),
+                },
+              ],
+        );
     try {
       return await runLoop(
         {
@@ -180,35 +228,20 @@ async function runWithEnvironment(
           resolveImage: async (signal) => {
             images = options.pinnedImage
               ? await pinned(docker, options.pinnedImage)
-              : await resolveImage(docker, config, {
-                  repoEnv,
-                  env,
-                  ...(signal ? { signal } : {}),
-                  ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}),
-                  // setup's output goes where image build output goes (stderr in the CLI) unless asked otherwise
-                  onSetupStart: (tag) =>
-                    (
-                      options.onSetupStart ??
-                      ((t: string) =>
-                        options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`))
-                    )(tag),
-                  onSetupSteps: (steps) => void (setupSteps = steps),
-                  engineArchitecture: info.architecture,
-                  onWarning: (text) =>
-                    started &&
-                    emit({
-                      type: 'notice',
-                      run_id: started.id,
-                      at: clock(env)().toISOString(),
-                      level: 'warning',
-                      text,
-                    }),
-                  ...((options.onSetupOutput ?? options.onImageProgress)
-                    ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
-                    : {}),
-                });
+              : await resolveImage(docker, config, imageOptions(signal, repoEnv));
+            // before the sandbox exists: a backend that cannot prove "no network" is refused here
+            const warning = await checkGuarantees(engine, config, images.ref, signal);
+            if (warning && started)
+              emit({
+                type: 'notice',
+                run_id: started.id,
+                at: clock(env)().toISOString(),
+                level: 'warning',
+                text: warning,
+              });
             return images;
           },
+          ...(alternatives.length > 0 ? { alternatives } : {}),
           setupSteps: () => setupSteps.map((s) => ({ n: s.n, name: s.name, outcome: s.outcome, kind: s.kind })),
           provider,
           store,
@@ -295,13 +328,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
     config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
   try {
-    const { docker, engine, notices } = await openEngine(
-      sandboxLib(),
-      env,
-      config,
-      options.verbose === true,
-      options.signal,
-    );
+    const { docker, engine, notices } = await openEngine(env, config, options.verbose === true, options.signal);
     return await resumeLoop(
       old,
       {
@@ -309,13 +336,26 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
         directivePath: old.directive.path,
         directiveText: old.directive.text,
         config,
+        // the recorded test command (a project below the root runs its tests in its directory)
         testCommand: testCommandFor(config),
         userRepo,
         ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
       },
       {
         engine,
-        resolveImage: () => pinned(docker, recordedImage(old)),
+        resolveImage: async (signal) => {
+          const images = await pinned(docker, recordedImage(old));
+          const warning = await checkGuarantees(engine, config, images.ref, signal);
+          if (warning)
+            (options.emit ?? ignoreEvents)({
+              type: 'notice',
+              run_id: old.run_id,
+              at: clock(env)().toISOString(),
+              level: 'warning',
+              text: warning,
+            });
+          return images;
+        },
         provider,
         store,
         loggerFor,
@@ -333,26 +373,6 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
 /** The run's clock: the real one, unless HAMMER_FAULT_CLOCK stops it for a test. */
 function clock(env: NodeJS.ProcessEnv): () => Date {
   return faultClock(env['HAMMER_FAULT_CLOCK']) ?? (() => new Date());
-}
-
-/**
- * A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module,
- * and the notices a run shows about it (see engine-notices.ts). Before any run state, an engine whose
- * sandboxes cannot be verified (Podman) or that lacks the configured runtime is refused, not resumed.
- */
-async function openEngine(
-  lib: ReturnType<typeof sandboxLib>,
-  env: NodeJS.ProcessEnv,
-  config: Config,
-  verbose: boolean,
-  signal?: AbortSignal,
-) {
-  const { connectDocker, describeEndpoint, DockerSandboxEngine } = await lib;
-  const { docker, endpoint } = await connectDocker(env, signal);
-  const engine = new DockerSandboxEngine({ docker });
-  const where = { platform: endpoint.platform, described: describeEndpoint(endpoint) };
-  const { info, notices } = checkOpenedEngine(await engine.info(signal ? { signal } : {}), where, config, verbose);
-  return { docker, engine, info, notices };
 }
 
 /** The test command: [tools] test_command, else the toolchain's default. */

@@ -59,7 +59,12 @@ export function buildProgram(version: string): Command {
         'diff: the model answers each iteration with a diff; agent: it works in the sandbox with a shell and an editor, then submits (default: diff)',
       ).choices(['diff', 'agent']),
     )
-    .option('--keep-empty-branch', 'make the branch even when no patch was applied (default: no branch then)');
+    .option('--keep-empty-branch', 'make the branch even when no patch was applied (default: no branch then)')
+    .option(
+      '--trusted-repo',
+      'the repository is yours: run even where the backend cannot prove the sandbox has no network (default: refuse)',
+    );
+  engineOptions(run);
   modelOptions(run)
     .option('--config <file>', 'a TOML config file (see configs/default.toml)')
     .option('--json', 'print one JSON document with the result on stdout')
@@ -105,8 +110,10 @@ export function buildProgram(version: string): Command {
       )
       .option('--json', 'print one JSON document with the result on stdout')
       .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
-      .option('--verbose', 'also say which Docker engine the run uses and why'),
+      .option('--verbose', 'also say which Docker engine the run uses and why')
+      .option('--trusted-repo', 'run even where the backend cannot prove the sandbox has no network'),
   );
+  engineOptions(resume);
   example(
     resume,
     'hammer-box resume 20261122T140501Z-k3b7qa --repo ~/src/myproject',
@@ -201,15 +208,24 @@ export function buildProgram(version: string): Command {
     .description('check the engine and its security options, the images, and the model server')
     .option('--config <file>', 'a TOML config file')
     .option('--repo <path>', 'a repository whose .hammer/config.toml to include');
+  engineOptions(doctor);
   modelOptions(doctor).option('--json', 'print JSON');
-  example(doctor, 'hammer-box doctor --provider openai --llm-url http://localhost:8000/v1 --model my-model');
+  example(
+    doctor,
+    'hammer-box doctor --provider openai --llm-url http://localhost:8000/v1 --model my-model',
+    'hammer-box doctor --engine kubernetes --kube-context kind-hammer',
+  );
   doctor.action(async (opts: Record<string, unknown>) => lazy('./commands/doctor.js', opts));
 
   const gc = program
     .command('gc')
-    .description('remove sandbox containers and volumes of runs that are no longer alive')
+    .description(
+      'remove sandbox containers and volumes (or pods and network policies) of runs that are no longer alive',
+    )
+    .option('--config <file>', 'a TOML config file (for [kubernetes])')
     .option('--json', 'print JSON');
-  example(gc, 'hammer-box gc');
+  engineOptions(gc);
+  example(gc, 'hammer-box gc', 'hammer-box gc --engine kubernetes');
   gc.action(async (opts: Record<string, unknown>) => lazy('./commands/gc.js', opts));
 
   const images = program.command('images').description('build and list sandbox images (no registry needed)');
@@ -245,6 +261,17 @@ export function buildProgram(version: string): Command {
     .option('--dry-run', 'only say what would be removed')
     .option('--json', 'print JSON');
   example(prune, 'hammer-box images prune --budget 10g --dry-run');
+  const push = images
+    .command('push [images...]')
+    .description(
+      "tag hammer-box's toolchain and env images (or the images named) under a registry and push them there, for the Kubernetes backend",
+    )
+    .requiredOption('--registry <host/prefix>', 'required: the registry, e.g. registry.example.com:5000/hammer')
+    .option('--json', 'print JSON');
+  example(push, 'hammer-box images push --registry localhost:5000/hammer');
+  push.action(async (refs: string[], opts: Record<string, unknown>) =>
+    lazy('./commands/images.js', { ...opts, action: 'push', refs }),
+  );
   prune.action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
     lazy('./commands/images.js', { ...opts, action: 'prune', toolchain }),
   );
@@ -270,6 +297,18 @@ function pullRequestOptions(cmd: Command): Command {
       '--pr-body <file>',
       "the pull request's body from this file instead of PR_SUMMARY.md (at most 60,000 bytes)",
     );
+}
+
+/** --engine and --kube-context: which backend runs the sandboxes (config keys sandbox.engine, kubernetes.context). */
+function engineOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option('--engine <name>', 'where sandboxes run (default: [sandbox] engine, docker)').choices([
+        'docker',
+        'kubernetes',
+      ]),
+    )
+    .option('--kube-context <name>', "the kubeconfig's context for --engine kubernetes (default: its current context)");
 }
 
 /** --provider, --model and --llm-url: the model server to use (config keys model.provider, .name, .url). */

@@ -2,7 +2,9 @@
 // final test, tokens, time, where its files are, and the commands to take the branch further.
 import { describeReason, finishedIterations, latestTest, testPassed } from '../loop/stop-conditions.js';
 import type { RunOutcome } from '../loop/run-types.js';
+import { testStatus } from '../loop/signal.js';
 import { formatDuration } from '../report/markdown.js';
+import { baselinePassWarning } from '../report/baseline-warning.js';
 import { prTitle } from '../report/pr-title.js';
 import { sanitizeLine } from '../report/sanitize.js';
 import { shellWord } from '../report/shell-word.js';
@@ -27,8 +29,12 @@ export function renderRunSummary(o: RunOutcome, elapsedMs: number, options: { ne
   const row = (label: string, value: string): string => `  ${label.padEnd(11)}${value}`;
   const reason = s.reason ? `: ${describeReason(s.reason)} (${s.reason})` : '';
   const lines = [`hammer-box: ${s.status}${reason} after ${formatDuration(elapsedMs)}`];
-  if (s.reason_detail && s.status !== 'stable') lines.push(row('', sanitizeLine(s.reason_detail)));
+  if (s.reason_detail && (s.status !== 'stable' || s.reason === 'baseline_failures_remain'))
+    lines.push(row('', sanitizeLine(s.reason_detail)));
   lines.push(row('baseline', s.baseline ? describeTest(s.baseline) : 'not run'));
+  // tests that pass before any change on a directive asking for a fix: said again where nobody misses it
+  const warning = baselinePassWarning(s);
+  if (warning !== null) lines.push(row('WARNING', sanitizeLine(warning)));
   const done = finishedIterations(s);
   const final = latestTest(s);
   if (done.length > 0 && final) lines.push(row('final test', describeTest(final)));
@@ -80,6 +86,6 @@ export function nextCommands(s: RunState): string[] {
 function describeTest(t: TestRecord): string {
   const how = t.timed_out
     ? `timed out after ${formatDuration(t.duration_ms)}`
-    : `exit ${t.exit_code} after ${formatDuration(t.duration_ms)}`;
+    : `${testStatus(t)} after ${formatDuration(t.duration_ms)}`;
   return `${testPassed(t) ? 'passed' : 'failed'} (${how})`;
 }
