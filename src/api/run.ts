@@ -30,6 +30,8 @@ import { resolveResumeConfig } from './resume-config.js';
 import { assertStateUntracked, openRunStore } from './run-store.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
 import { inspectImage } from '../images/engine.js';
+import { withStartNotices } from './engine-notices.js';
+import { checkGuarantees, openEngine } from './open-engine.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 
 /** Everything `run` takes; `flags` are config keys set on the command line. */
@@ -43,6 +45,8 @@ export interface RunOptions {
   emit?: LoopEmitter;
   signal?: AbortSignal;
   logLevel?: string;
+  /** Say which engine the run uses and why (a notice after the run started). */
+  verbose?: boolean;
   /** Image build progress (first run only). */
   onImageProgress?: (line: string) => void;
   /** Dependency setup: called when it starts (never when the env image exists) and with each line it prints (default: onImageProgress). */
@@ -88,8 +92,9 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   // the repository checks passed, so a bad repository is still reported as that (and stops it)
   const opening = new AbortController();
   const opened = openEngine(
-    engineLib,
     env,
+    resolved.config,
+    options.verbose === true,
     options.signal ? AbortSignal.any([options.signal, opening.signal]) : opening.signal,
   );
   opened.catch(() => undefined);
@@ -141,9 +146,12 @@ async function runWithEnvironment(
   directiveText: string,
   repoEnv: RepoEnvironment,
 ): Promise<RunOutcome> {
+  // the recorded config carries the toolchain and test command the run uses, so resume and replay
+  // take the same (a project below the root runs its tests in its directory)
   const config: Config = {
     ...resolved.config,
     sandbox: { ...resolved.config.sandbox, toolchain: repoEnv.toolchain ?? resolved.config.sandbox.toolchain },
+    tools: { ...resolved.config.tools, test_command: repoEnv.testCommand },
   };
   // refused before anything is written: runs are never taken from the repository's tree
   await assertStateUntracked(repo, repoEnv.userRepo, config, repoEnv.userRepo.baseCommit, options.signal);
@@ -154,13 +162,58 @@ async function runWithEnvironment(
   const lazy = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
   const provider: ModelProvider = options.limitModel ? limitedProvider(lazy, options.limitModel) : lazy;
   try {
-    const { docker, engine } = await opened;
+    const { docker, engine, info, notices } = await opened;
     const sig = options.signal ? { signal: options.signal } : {};
     let images: RunImages | undefined;
     let setupSteps: SetupStepRecord[] = [];
     let started: { id: string; at: string } | undefined;
     let usage: Promise<void> | undefined;
-    const emit = options.emit ?? ignoreEvents;
+    const emit = withStartNotices(options.emit ?? ignoreEvents, notices);
+    const imageOptions = (signal: AbortSignal | undefined, forEnv: RepoEnvironment) => ({
+      repoEnv: forEnv,
+      env,
+      ...(signal ? { signal } : {}),
+      ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}),
+      // setup's output goes where image build output goes (stderr in the CLI) unless asked otherwise
+      onSetupStart: (tag: string) =>
+        (
+          options.onSetupStart ??
+          ((t: string) => options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`))
+        )(tag),
+      onSetupSteps: (steps: SetupStepRecord[]) => void (setupSteps = steps),
+      ...((options.onSetupOutput ?? options.onImageProgress)
+        ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
+        : {}),
+      engineArchitecture: info.architecture,
+      onWarning: (text: string) =>
+        started &&
+        emit({
+          type: 'notice',
+          run_id: started.id,
+          at: clock(env)().toISOString(),
+          level: 'warning',
+          text,
+        }),
+    });
+    const alternatives = options.pinnedImage
+      ? []
+      : repoEnv.alternatives.flatMap((alt) =>
+          alt.toolchain === null
+            ? []
+            : [
+                {
+                  toolchain: alt.toolchain,
+                  testCommand: alt.testCommand,
+                  environment: alt.environment,
+                  resolveImage: (signal?: AbortSignal) =>
+                    resolveImage(
+                      docker,
+                      { ...config, sandbox: { ...config.sandbox, toolchain: alt.toolchain! } },
+                      imageOptions(signal, alt),
+                    ),
+                },
+              ],
+        );
     try {
       return await runLoop(
         {
@@ -179,25 +232,20 @@ async function runWithEnvironment(
           resolveImage: async (signal) => {
             images = options.pinnedImage
               ? await pinned(docker, options.pinnedImage)
-              : await resolveImage(docker, config, {
-                  repoEnv,
-                  env,
-                  ...(signal ? { signal } : {}),
-                  ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}),
-                  // setup's output goes where image build output goes (stderr in the CLI) unless asked otherwise
-                  onSetupStart: (tag) =>
-                    (
-                      options.onSetupStart ??
-                      ((t: string) =>
-                        options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`))
-                    )(tag),
-                  onSetupSteps: (steps) => void (setupSteps = steps),
-                  ...((options.onSetupOutput ?? options.onImageProgress)
-                    ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
-                    : {}),
-                });
+              : await resolveImage(docker, config, imageOptions(signal, repoEnv));
+            // before the sandbox exists: a backend that cannot prove "no network" is refused here
+            const warning = await checkGuarantees(engine, config, images.ref, signal);
+            if (warning && started)
+              emit({
+                type: 'notice',
+                run_id: started.id,
+                at: clock(env)().toISOString(),
+                level: 'warning',
+                text: warning,
+              });
             return images;
           },
+          ...(alternatives.length > 0 ? { alternatives } : {}),
           setupSteps: () => setupSteps.map((s) => ({ n: s.n, name: s.name, outcome: s.outcome, kind: s.kind })),
           provider,
           store,
@@ -243,6 +291,8 @@ export interface ResumeOptions {
   logLevel?: string;
   /** A different model server, model or provider for the rest of the run (the highest layer; recorded in the state). */
   model?: ModelOverrides;
+  /** Say which engine the run uses and why (a notice after the run started). */
+  verbose?: boolean;
 }
 
 /**
@@ -282,7 +332,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
     config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
   try {
-    const { docker, engine } = await openEngine(sandboxLib(), env, options.signal);
+    const { docker, engine, notices } = await openEngine(env, config, options.verbose === true, options.signal);
     return await resumeLoop(
       old,
       {
@@ -290,17 +340,30 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
         directivePath: old.directive.path,
         directiveText: old.directive.text,
         config,
+        // the recorded test command (a project below the root runs its tests in its directory)
         testCommand: testCommandFor(config),
         userRepo,
         ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
       },
       {
         engine,
-        resolveImage: () => pinned(docker, recordedImage(old)),
+        resolveImage: async (signal) => {
+          const images = await pinned(docker, recordedImage(old));
+          const warning = await checkGuarantees(engine, config, images.ref, signal);
+          if (warning)
+            (options.emit ?? ignoreEvents)({
+              type: 'notice',
+              run_id: old.run_id,
+              at: clock(env)().toISOString(),
+              level: 'warning',
+              text: warning,
+            });
+          return images;
+        },
         provider,
         store,
         loggerFor,
-        emit: options.emit ?? ignoreEvents,
+        emit: withStartNotices(options.emit ?? ignoreEvents, notices),
         now: clock(env),
         ...sig,
       },
@@ -314,17 +377,6 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
 /** The run's clock: the real one, unless HAMMER_FAULT_CLOCK stops it for a test. */
 function clock(env: NodeJS.ProcessEnv): () => Date {
   return faultClock(env['HAMMER_FAULT_CLOCK']) ?? (() => new Date());
-}
-
-/** A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module. */
-async function openEngine(lib: ReturnType<typeof sandboxLib>, env: NodeJS.ProcessEnv, signal?: AbortSignal) {
-  const { createDockerClient, DockerSandboxEngine, pingEngine, refusePodman } = await lib;
-  const docker = createDockerClient(env);
-  await pingEngine(docker, signal);
-  const engine = new DockerSandboxEngine({ docker });
-  // before any run state: an engine whose sandboxes cannot be verified is refused, not resumed
-  refusePodman(await engine.info(signal ? { signal } : {}));
-  return { docker, engine };
 }
 
 /** The test command: [tools] test_command, else the toolchain's default. */

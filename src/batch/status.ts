@@ -70,6 +70,7 @@ function fromEndedRun(run: NonNullable<AttemptEnd['run']>): BatchStatus {
     case 'no_usable_diff':
     case 'tests_pass':
     case 'tests_pass_baseline':
+    case 'baseline_failures_remain':
     case 'error':
     case 'interrupted':
     case null:
@@ -102,6 +103,16 @@ const BY_CODE: Record<ErrorCode, BatchStatus | typeof UNFINISHED> = {
   RUN_NOT_FOUND: 'infra_error',
   GIT_FAILED: 'infra_error',
   INTERNAL: 'infra_error',
+  // a cluster that cannot run the task's sandbox as asked
+  SANDBOX_NETWORK_UNPROVEN: 'infra_error',
+  SANDBOX_IMAGE_PULL: 'infra_error',
+  SANDBOX_UNSCHEDULABLE: 'infra_error',
+  SANDBOX_QUOTA: 'infra_error',
+  SANDBOX_FORBIDDEN: 'infra_error',
+  // delivery to a forge (batch runs never push)
+  PUSH_FAILED: 'infra_error',
+  FORGE_UNAVAILABLE: 'infra_error',
+  PR_FAILED: 'infra_error',
   // stopped from outside without the batch's timeout or interrupt: it runs again
   ABORTED: UNFINISHED,
 };

@@ -160,7 +160,7 @@ describe('renderReportMarkdown', () => {
     expect(md).toContain('| `setup_failed` | 1 |');
     expect(md).toContain('| 2 | 100.0% | 1 |');
     expect(md).toContain(
-      '| a | `setup_failed` | 1 | 0 | 1.0 s | 0 ms | 0 / 0 | SETUP_FAILED: pip said \\| <b>red</b> second line |',
+      '| a | `setup_failed` | 1 | 0 | 1.0 s | 0 ms | 0 / 0 | SETUP\\_FAILED: pip said \\| \\<b\\>red\\</b\\> second line |',
     );
     expect(md).toContain('| b | `stable` | 1/2 stable |');
     expect(md).toContain('EngineerExternal/x');
