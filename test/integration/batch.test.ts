@@ -212,7 +212,7 @@ describe('hammer-box batch', () => {
     // the markdown table, the progress on stderr, the summary and next step on stdout
     const md = await readFile(join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/\| fix \| `stable` \|/);
-    expect(md).toMatch(/\| flaky \| `infra_error` \|.*SANDBOX_BROKEN/);
+    expect(md).toMatch(/\| flaky \| `infra_error` \|.*SANDBOX\\_BROKEN/);
     expect(r.stderr).toMatch(/ended {4}fix attempt 1: stable .*\[\d+ done, \d+ running, \d+ left; resolved \d+\/\d+/);
     expect(r.stdout).toContain('resolved 4 of 11 finished');
     expect(r.stdout).toMatch(/--resume --retry infra,model/);
