@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE ?= node
 CLI := $(NODE) dist/cli/main.js
 
-.PHONY: all deps build engine gvisor podman chromium tmux images test test-unit test-integration test-browser test-terminal bench demo clean typecheck security lint format package-check
+.PHONY: all deps build engine gvisor podman chromium tmux images test test-unit test-integration test-browser test-terminal test-kubernetes bench demo clean typecheck security lint format package-check
 
 all: build
 
@@ -90,6 +90,15 @@ test-browser: build chromium
 # chat and plan in a real terminal (tmux) on the real engine.
 test-terminal: build images tmux
 	npx vitest run --project terminal
+
+# The sandbox contract suites against the Kubernetes cluster HAMMER_KUBECONFIG names (optional:
+# HAMMER_KUBE_CONTEXT, HAMMER_KUBE_NAMESPACE; HAMMER_KUBE_REGISTRY, where the images are pushed
+# first, else they must be loaded on the nodes: see the README's Kubernetes section).
+KUBE_CONTRACT := test/integration/sandbox-exec.test.ts test/integration/sandbox-files.test.ts
+test-kubernetes: build images
+	@test -n "$$HAMMER_KUBECONFIG" || { echo "test-kubernetes: set HAMMER_KUBECONFIG to a kubeconfig that names the cluster"; exit 2; }
+	@if [ -n "$$HAMMER_KUBE_REGISTRY" ]; then $(CLI) images push --registry "$$HAMMER_KUBE_REGISTRY"; fi
+	HAMMER_BACKENDS='real cluster' npx vitest run $(KUBE_CONTRACT)
 
 # The adversarial suite, every attack (make test runs only its cheap files), then a table of
 # attack, expected, observed and verdict built from the rows the tests recorded. The attacks meet

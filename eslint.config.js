@@ -27,6 +27,44 @@ export default tseslint.config(
     },
   },
   {
+    // src/batch/ sits above src/api/ (beside src/cli/, which drives it): nothing below imports it.
+    files: ['src/**/*.ts'],
+    ignores: ['src/cli/**', 'src/batch/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../batch/*', '../../batch/*'],
+              message: 'src/batch/ is above src/api/: only src/cli/ imports it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A batch schedules runs through src/api/ and reads their states: it never reaches into the loop,
+    // the sandbox or the model (their types are fine).
+    files: ['src/batch/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../loop/*', '../sandbox/*', '../llm/*', '../runner/*', '../agent/*', '../cli/*'],
+              allowTypeImports: true,
+              message:
+                'src/batch/ runs tasks through src/api/run: it never reaches into the loop, the sandbox or the model.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The layers of ARCHITECTURE.md, where the code already keeps them: src/patch/ (the diff model)
     // is below src/edits/ (the apply ladder), which is below src/loop/ (orchestration).
     files: ['src/patch/**/*.ts'],
@@ -36,7 +74,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../edits/*', '../loop/*', '../context/*', '../api/*', '../cli/*'],
+              group: ['../edits/*', '../loop/*', '../context/*', '../api/*', '../cli/*', '../batch/*'],
               message: 'src/patch/ is the lowest of the diff layers: it imports neither src/edits/ nor anything above.',
             },
           ],
@@ -52,7 +90,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../loop/*', '../context/*', '../api/*', '../cli/*'],
+              group: ['../loop/*', '../context/*', '../api/*', '../cli/*', '../batch/*'],
               message: 'src/edits/ builds on src/patch/ and is used by src/loop/: it never imports src/loop/ or above.',
             },
           ],
@@ -74,6 +112,7 @@ export default tseslint.config(
                 '../loop/*',
                 '../api/*',
                 '../cli/*',
+                '../batch/*',
                 '../sandbox/*',
                 '../git/*',
                 '../images/*',

@@ -5,6 +5,11 @@ import { RunLastSequencer } from './test/security/support/run-last-sequencer.js'
 const SECURITY_CHEAP = [
   'test/security/git-config.test.ts',
   'test/security/diffs.test.ts',
+  'test/security/disguised-edits.test.ts',
+  'test/security/search-bounds.test.ts',
+  'test/security/inert-names.test.ts',
+  'test/security/setup-proxy.test.ts',
+  'test/security/setup-limits.test.ts',
   'test/security/escape-attempts.test.ts',
   'test/security/workspace-fill.test.ts',
   'test/security/engine-options.test.ts',

@@ -7,6 +7,7 @@ import { resolveConfig } from '../src/config/resolve.js';
 import {
   buildContext,
   changedRanges,
+  FILE_OVERHEAD,
   memorySource,
   ParseCache,
   sharedPrefixLength,
@@ -34,6 +35,7 @@ export async function benchContext(): Promise<void> {
   await benchCorpus(cases, config.prompt);
   await benchBuildTime(
     cases.find((k) => k.name.startsWith('py exception raised deep'))!,
+    cases.find((k) => k.name.startsWith("py linter's functional test"))!,
     config.prompt,
   );
 }
@@ -48,8 +50,18 @@ export async function benchCorpus(cases: ContextCase[], limits: PromptLimits): P
   const newChars: number[] = [];
   const oldChars: number[] = [];
   const byLanguage = new Map<string, { n: number; hit: number; old: number }>();
+  const byShape = new Map<string, { n: number; hit: number; lines: number; shown: number }>();
+  let withinBudget = 0;
   for (const c of cases) {
     const first = await firstPrompt(c, limits);
+    withinBudget += first.withinBudget ? 1 : 0;
+    const shape = byShape.get(c.shape ?? '') ?? { n: 0, hit: 0, lines: 0, shown: 0 };
+    byShape.set(c.shape ?? '', {
+      n: shape.n + 1,
+      hit: shape.hit + (first.newOk ? 1 : 0),
+      lines: shape.lines + c.fix.length,
+      shown: shape.shown + first.linesShown,
+    });
     newHits += first.newOk ? 1 : 0;
     oldHits += first.oldOk ? 1 : 0;
     newChars.push(first.newChars);
@@ -71,6 +83,12 @@ export async function benchCorpus(cases: ContextCase[], limits: PromptLimits): P
   );
   for (const [lang, s] of byLanguage)
     process.stdout.write(`  ${lang.padEnd(11)} ${s.hit}/${s.n} (old ${s.old}/${s.n})\n`);
+  process.stdout.write(
+    `within budget (shown files <= ${limits.budget_chars} chars with their headings, map <= ${limits.map_chars}): ${withinBudget}/${cases.length}\n`,
+  );
+  process.stdout.write('per shape: cases with every line to change shown; lines of the fixes shown\n');
+  for (const [shape, s] of byShape)
+    process.stdout.write(`  ${shape.padEnd(38)} ${s.hit}/${s.n} cases   ${s.shown}/${s.lines} lines\n`);
   printFigure({
     name: 'first prompt size',
     samples: newChars,
@@ -104,17 +122,26 @@ export async function benchCorpus(cases: ContextCase[], limits: PromptLimits): P
 async function firstPrompt(
   c: ContextCase,
   limits: PromptLimits,
-): Promise<{ newOk: boolean; oldOk: boolean; newChars: number; oldChars: number; note: string }> {
+): Promise<{
+  newOk: boolean;
+  oldOk: boolean;
+  linesShown: number;
+  withinBudget: boolean;
+  newChars: number;
+  oldChars: number;
+  note: string;
+}> {
   const tree = treeOf(c.files);
   const fix = c.fix.map((f) => ({ path: f.path, line: lineOf(c.files, f.path, f.line), text: f.line }));
   const context = await contextFor(c, c.files, tree, limits, c.output, new Map(), new ParseCache());
   const prompt = newPrompt(c, tree, context, limits, c.output, '', 1);
   const user = prompt.messages[1].content;
-  const newOk = fix.every(
+  const shown = fix.filter(
     (f) =>
       context.files.some((s) => s.path === f.path && s.ranges.some((r) => r.start <= f.line && f.line <= r.end)) &&
       user.includes(f.text),
   );
+  const newOk = shown.length === fix.length;
   const old = oldPrompt(c, tree, limits, c.output, '', 1, c.files);
   const oldOk = fix.every((f) => {
     const shown = old.files.find((p) => p.path === f.path);
@@ -126,7 +153,17 @@ async function firstPrompt(
   const note = missed.length
     ? `\n          missed ${missed.map((m) => `${m.path}:${m.line}`).join(', ')}; shown: ${context.files.map((f) => `${f.path}${f.whole ? '' : `[${f.ranges.map((r) => `${r.start}-${r.end}`).join(',')}]`}`).join(' ')}`
     : '';
-  return { newOk, oldOk, newChars: prompt.chars, oldChars: old.prompt.chars, note };
+  const used = context.files.reduce((n, f) => n + f.text.length + FILE_OVERHEAD, 0);
+  const withinBudget = used <= limits.budget_chars && (context.map?.text.length ?? 0) <= limits.map_chars;
+  return {
+    newOk,
+    oldOk,
+    linesShown: shown.length,
+    withinBudget,
+    newChars: prompt.chars,
+    oldChars: old.prompt.chars,
+    note,
+  };
 }
 
 /** Shares of the later prompt that the earlier one starts with, for iterations 1-2 and 2-3 (new and old). */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { packageRoot } from '../src/paths.js';
 import { createDockerClient, DockerSandboxEngine } from '../src/sandbox/index.js';
 import { benchAgent } from './agent.js';
+import { benchBatch } from './batch.js';
 import { benchConcurrency } from './concurrency.js';
 import { benchContext } from './context.js';
 import { benchEdits } from './edits.js';
@@ -25,6 +26,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   loop: benchLoop,
   startup: benchLoopStartup,
   concurrency: benchConcurrency,
+  batch: benchBatch,
   focus: benchFocus,
   edits: benchEdits,
   syntax: benchSyntax,

@@ -11,6 +11,8 @@ export interface ContextCase {
   output: string;
   /** Lines a fix must change: in `path`, the line holding `line` (exactly one such line). */
   fix: { path: string; line: string }[];
+  /** The shape of repository the case stands for (the bench reports recall per shape). */
+  shape?: string;
 }
 
 type Lang = ContextCase['language'];

@@ -2,7 +2,8 @@
 # Build a minimal Debian trixie root filesystem with debootstrap and import it as a Docker image.
 # Usage: debootstrap.sh <tag> [suite] [mirror]
 # Needs root and debootstrap (installed from apt when missing). An imported image carries no ENV,
-# so PATH, LANG and the default command are set with --change.
+# so PATH, LANG and the default command are set with --change. HAMMER_DEBIAN_ARCH (set by hammer-box:
+# the engine's architecture in Debian's name) must be this host's: debootstrap builds for the host.
 set -eu
 tag=${1:?usage: debootstrap.sh <tag> [suite] [mirror]}
 suite=${2:-trixie}
@@ -24,12 +25,22 @@ if ! command -v docker >/dev/null 2>&1; then
   exit 3
 fi
 
+arch=${HAMMER_DEBIAN_ARCH:-}
+host_arch=$(dpkg --print-architecture 2>/dev/null || true)
+if [ -n "$arch" ] && [ -n "$host_arch" ] && [ "$arch" != "$host_arch" ]; then
+  echo "the engine is $arch but this host is $host_arch: debootstrap builds for this host only;" \
+    "pull the base where a registry is reachable: docker pull debian:$suite-slim" >&2
+  exit 3
+fi
+
 root=$(mktemp -d /tmp/hammer-box-rootfs.XXXXXX)
 # On Ctrl-C or TERM remove the half-built root and stop (a plain trap would carry on afterwards).
 trap 'rm -rf "$root" "$root.log" "$root.tar"' EXIT
 trap 'exit 130' INT TERM
-echo "debootstrap --variant=minbase $suite ($mirror)"
-debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$root.log" 2>&1 || {
+set --
+[ -z "$arch" ] || set -- --arch "$arch"
+echo "debootstrap --variant=minbase $* $suite ($mirror)"
+debootstrap --variant=minbase "$@" "$suite" "$root" "$mirror" >"$root.log" 2>&1 || {
   tail -n 20 "$root.log" >&2; rm -f "$root.log"; exit 1
 }
 rm -f "$root.log"

@@ -5,6 +5,7 @@ import type { ModelCheck } from '../llm/index.js';
 import { AUTO_RUNTIME, GVISOR } from '../loop/runtime.js';
 import type { EngineInfo } from '../sandbox/types.js';
 import { PODMAN_HINT, PODMAN_REASON } from '../sandbox/podman.js';
+import { missingRuntime } from './runtime-notice.js';
 
 /** How to get gVisor: the install guide names the steps for each engine host. */
 const GVISOR_HINT = 'install gVisor and register runsc as a runtime of the engine';
@@ -57,13 +58,18 @@ export function configCheck(resolved: ResolvedConfig): DoctorCheck {
   );
 }
 
-/** The engine answered: version, API version, platform and address. */
+/** The engine answered: version, API version, the product it runs in, OS/architecture, and where it is and why that one. */
 export function engineCheck(info: EngineInfo, address: string): DoctorCheck {
   const version = info.serverVersion || 'unknown version';
   const api = info.apiVersion ? ` (API ${info.apiVersion})` : '';
   if (info.product === 'podman')
     return check('engine', 'fail', `Podman ${version}${api} at ${address}: ${PODMAN_REASON}`, PODMAN_HINT);
-  return check('engine', 'ok', `Docker ${version}${api}, ${info.os || '?'}/${info.architecture || '?'} at ${address}`);
+  const on = info.platform ? ` on ${info.platform}` : '';
+  return check(
+    'engine',
+    'ok',
+    `Docker ${version}${api}${on}, ${info.os || '?'}/${info.architecture || '?'} at ${address}`,
+  );
 }
 
 /** The engine's security options, by name ("name=seccomp,profile=default" gives seccomp -> {profile: default}). */
@@ -153,17 +159,10 @@ export function runtimeCheck(info: EngineInfo, configured: string): DoctorCheck 
   }
   if (configured) {
     const name = configured === GVISOR ? `gVisor (${GVISOR})` : configured;
-    if (info.runtimes.includes(configured))
-      return check('runtime', 'ok', `sandboxes run with ${name}; the engine offers ${offered}`);
     // The sandbox is created with exactly this runtime and verified to have it: a run cannot start.
-    return check(
-      'runtime',
-      'fail',
-      `[sandbox] runtime is "${configured}" but the engine offers only ${offered}`,
-      configured === GVISOR
-        ? `${GVISOR_HINT} (https://gvisor.dev/docs/user_guide/install/), or set [sandbox] runtime = "${AUTO_RUNTIME}"`
-        : `register ${configured} with the engine, or set [sandbox] runtime = "${AUTO_RUNTIME}"`,
-    );
+    const missing = missingRuntime(configured, info);
+    if (missing) return check('runtime', 'fail', missing.message, missing.hint);
+    return check('runtime', 'ok', `sandboxes run with ${name}; the engine offers ${offered}`);
   }
   if (hasGvisor) {
     return check(

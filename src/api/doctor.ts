@@ -8,10 +8,10 @@ import { BASE_TAG, checkImageContract, getToolchain, planToolchainImage } from '
 import { createProvider } from '../llm/index.js';
 import {
   createDockerClient,
+  describeEndpoint,
   DockerSandboxEngine,
-  engineAddress,
+  findEngine,
   pingEngine,
-  type EngineAddress,
   type EngineInfo,
 } from '../sandbox/index.js';
 import {
@@ -27,6 +27,7 @@ import {
   type DoctorCheck,
   type DoctorReport,
 } from './doctor-checks.js';
+import { EMULATION_HINT } from '../images/architecture.js';
 import { describePackageManager, type NodePackageManager } from '../images/node-package-manager.js';
 import {
   availableReleases,
@@ -36,6 +37,7 @@ import {
   type ToolchainRelease,
 } from '../images/versions/index.js';
 import { packageRoot } from '../paths.js';
+import { kubernetesChecks } from './doctor-kube.js';
 import { readRepoEnvironment } from './repo-environment.js';
 import { imageId } from './resolve-image.js';
 import { loadReplayAnswers } from './run.js';
@@ -93,25 +95,50 @@ async function engineChecks(
   let docker: Dockerode;
   let address: string;
   try {
-    address = describeAddress(engineAddress(env));
-    docker = given ?? createDockerClient(env);
-    await pingEngine(docker, signal);
+    const endpoint = findEngine(env);
+    address = describeEndpoint(endpoint);
+    docker = given ?? createDockerClient(env, endpoint);
+    await pingEngine(docker, signal, undefined, endpoint);
     info = await new DockerSandboxEngine({ docker }).info(signal ? { signal } : {});
+    const platform = info.platform ?? endpoint.platform;
+    if (platform) info = { ...info, platform };
   } catch (err) {
     return { checks: [failedCheck('engine', err)], info: null };
   }
-  const checks = [
-    engineCheck(info, address),
-    ...securityChecks(info),
-    runtimeCheck(info, config.sandbox.runtime),
-    cgroupCheck(info),
-  ];
+  const kubernetes = config.sandbox.engine === 'kubernetes';
+  // on Kubernetes the Docker engine only builds the images: its runtimes and options do not apply
+  const checks = kubernetes
+    ? [engineCheck(info, address)]
+    : [
+        engineCheck(info, address),
+        ...securityChecks(info),
+        runtimeCheck(info, config.sandbox.runtime),
+        cgroupCheck(info),
+      ];
   checks.push(
     ...(config.sandbox.image
       ? await ownImageChecks(docker, config, signal)
       : await toolchainChecks(docker, config, target, signal)),
   );
-  return { checks, info };
+  if (!kubernetes) return { checks, info };
+  const probeImage = config.sandbox.image || (await defaultToolchainTag(docker, config, signal));
+  const cluster = await kubernetesChecks(config, env, docker, probeImage, signal);
+  return { checks: [...checks, ...cluster.checks], info: cluster.info ?? info };
+}
+
+/** The configured toolchain's image tag at its default version, when it is built; else null. */
+async function defaultToolchainTag(docker: Dockerode, config: Config, signal?: AbortSignal): Promise<string | null> {
+  try {
+    const r = resolveToolchainVersion(
+      getToolchain(config.sandbox.toolchain).name,
+      null,
+      config.sandbox.toolchain_version,
+    );
+    const plan = await planToolchainImage(docker, r.toolchain, { release: r.release, ...(signal ? { signal } : {}) });
+    return (await imageId(docker, plan.tag)) ? plan.tag : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -195,6 +222,7 @@ async function toolchainImageChecks(
   const checks = [check('base image', 'ok', `${BASE_TAG} (${shortId(base)})`)];
   try {
     const plan = await planToolchainImage(docker, toolchain, { release, ...(signal ? { signal } : {}) });
+    if (plan.emulation) checks.push(check('architecture', 'warn', plan.emulation, EMULATION_HINT));
     const id = await imageId(docker, plan.tag);
     checks.push(
       id
@@ -271,17 +299,6 @@ async function modelChecks(
     return modelCheck(await provider.check(signal ? { signal } : {}));
   } finally {
     await provider.close();
-  }
-}
-
-function describeAddress(a: EngineAddress): string {
-  switch (a.kind) {
-    case 'unix':
-      return a.socketPath ? `unix://${a.socketPath}` : 'the default socket';
-    case 'tcp':
-      return `tcp://${a.host}:${a.port}${a.tls ? ' (TLS)' : ''}`;
-    case 'ssh':
-      return `ssh://${a.username ? `${a.username}@` : ''}${a.host}:${a.port}`;
   }
 }
 

@@ -1,19 +1,42 @@
 // The programmatic API behind `hammer-box gc`: remove the sandboxes of runs that are no longer alive.
 import type Dockerode from 'dockerode';
-import { createDockerClient, DockerSandboxEngine, pingEngine, type GcReport } from '../sandbox/index.js';
+import { resolveConfig } from '../config/resolve.js';
+import { loadKubernetes } from './kube-load.js';
+import { connectDocker, DockerSandboxEngine, pingEngine, type GcReport } from '../sandbox/index.js';
 
 export type { GcReport } from '../sandbox/index.js';
 
-/** The engine to clean up; by default the one DOCKER_HOST (or the default socket) in `env` names. */
+/** The engine to clean up; by default the one found from `env` as the docker CLI finds it. */
 export interface GcOptions {
   env?: NodeJS.ProcessEnv;
   docker?: Dockerode;
   signal?: AbortSignal;
+  /** A --config file (for [sandbox] engine and [kubernetes]). */
+  configFile?: string;
+  /** Config keys set on the command line (--engine, --kube-context). */
+  flags?: Record<string, unknown>;
 }
 
-/** Remove containers and volumes of runs whose owner process on this host is gone; say what went. */
+/**
+ * Remove what runs whose owner process on this host is gone left: containers and volumes on
+ * Docker, or pods and network policies on Kubernetes (there also every pod that ended); say what went.
+ */
 export async function gc(options: GcOptions = {}): Promise<GcReport> {
-  const docker = options.docker ?? createDockerClient(options.env ?? process.env);
-  await pingEngine(docker, options.signal);
-  return new DockerSandboxEngine({ docker }).gc(options.signal ? { signal: options.signal } : {});
+  const env = options.env ?? process.env;
+  const sig = options.signal ? { signal: options.signal } : {};
+  if (options.configFile || options.flags) {
+    const { config } = await resolveConfig({
+      env,
+      ...(options.configFile ? { configFile: options.configFile } : {}),
+      ...(options.flags ? { flags: options.flags } : {}),
+    });
+    if (config.sandbox.engine === 'kubernetes') {
+      const kube = await loadKubernetes();
+      return kube.kubeEngine(kube.openKubeApi(config.kubernetes, env), config.kubernetes).gc(sig);
+    }
+  }
+  let docker = options.docker;
+  if (docker) await pingEngine(docker, options.signal);
+  else docker = (await connectDocker(env, options.signal)).docker;
+  return new DockerSandboxEngine({ docker }).gc(sig);
 }

@@ -1,10 +1,12 @@
 // What a repository's base commit says about its environment: the toolchain (detected from the
-// tree, never the working tree), the dependency files and their content ids, and the setup
-// command. Read on the host through a throwaway workbench (hardened git only).
+// tree, never the working tree), the project's directory, the dependency files and their content
+// ids, and the setup command; and the same for the other projects detection passed over, which a
+// run tries when the chosen one's tests pass at baseline on a fix. Read on the host through a
+// throwaway workbench (hardened git only).
 import type { Config } from '../config/schema.js';
-import { Workbench, resolveUserRepo, type UserRepo } from '../git/index.js';
+import { Workbench, resolveUserRepo, type TreeEntry, type UserRepo } from '../git/index.js';
 import type { DependencyFile } from '../images/env-hash.js';
-import { detectToolchain, environmentLine, type Detection } from '../images/detect.js';
+import { detectToolchain, environmentLine, type Candidate, type Detection } from '../images/detect.js';
 import type { Environment } from '../state/run-state.js';
 import { planPython } from '../images/python-setup.js';
 import { PYTHON_REQUIREMENTS, setupInputs, type ReadFiles, type SetupInputs } from '../images/setup-inputs.js';
@@ -16,11 +18,15 @@ import { readRepoToolchain, type RepoToolchain } from './repo-toolchain.js';
 const MAX_TREE_ENTRIES = 50_000;
 /** Bytes read of each manifest (pyproject.toml, requirements files, package.json). */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
+/** Projects tried besides the chosen one (each may cost a setup). */
+const MAX_ALTERNATIVES = 3;
 
 /** The environment a run needs, decided before anything is built. */
 export interface RepoEnvironment {
   /** The toolchain (explicit or detected); null only for a user's image with its own test command and nothing detected. */
   toolchain: string | null;
+  /** The project's directory ('' for the repository's root): the test command and setup run there. */
+  dir: string;
   detection: Detection | null;
   testCommand: string;
   /** The setup command ('' when there is nothing to install). */
@@ -33,8 +39,15 @@ export interface RepoEnvironment {
   setupInputs: SetupInputs | null;
   dependencyFiles: DependencyFile[];
   userRepo: UserRepo;
+  /** The base tree's paths as listed for detection (a prefix of a very large tree). */
+  treePaths: string[];
   /** What was decided and from what, for the state and the one line on stderr. */
   environment: Environment;
+  /**
+   * The other projects detection found with tests, each decided the same way (never when the
+   * toolchain, the test command, the setup command or the image was configured).
+   */
+  alternatives: RepoEnvironment[];
   /** The workbench the tree was read through, when asked to keep it (`keep`); the caller disposes it. */
   workbench?: Workbench;
 }
@@ -65,8 +78,7 @@ export async function readRepoEnvironment(
       ...sig,
     });
     const entries = listed.entries.slice(0, MAX_TREE_ENTRIES);
-    const root = entries.filter((e) => !e.path.includes('/') && (e.kind === 'file' || e.kind === 'executable'));
-    const rootNames = root.map((e) => e.path);
+    const rootNames = namesIn(entries, '');
     const read: ReadFiles = async (paths) => {
       const got = await workbench.readFiles(userRepo.baseCommit, paths, {
         maxBytesPerFile: MAX_MANIFEST_BYTES,
@@ -96,91 +108,166 @@ export async function readRepoEnvironment(
         if (!(config.sandbox.image && config.tools.test_command)) throw err;
       }
     }
-    // the toolchain's release (a user's own image needs none) and, for node, the package manager
-    const toolchainVersion =
-      toolchain !== null && !config.sandbox.image
-        ? await readRepoToolchain(workbench, userRepo.baseCommit, toolchain, rootNames, config, opts.signal)
-        : null;
-    const pm = toolchainVersion?.packageManager ?? undefined;
-    const testCommand =
-      config.tools.test_command || pm?.testCommand || (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
-    const evidence = detection ? [...detection.evidence, ...detection.tests] : [];
-    const version = toolchainVersion?.resolved.release.version;
-    const environment = (setupCommand: string): Environment => ({
-      toolchain,
-      evidence,
-      decided_by: opts.toolchainExplicit
-        ? 'named'
-        : detection === null
-          ? 'image'
-          : detection.by === 'sources'
-            ? 'sources'
-            : 'evidence',
-      test_command: testCommand,
-      line: environmentLine({
-        toolchain,
-        ...(version ? { version } : {}),
-        evidence,
-        testCommand,
-        named: opts.toolchainExplicit,
-      }),
-      setup_command: setupCommand,
-    });
-    const handOver = (): { workbench?: Workbench } => {
-      kept = opts.keep === true;
-      return kept ? { workbench } : {};
-    };
-    if (toolchain === null)
-      return {
-        toolchain,
-        detection,
-        testCommand,
-        setupCommand: config.env.setup_command,
-        toolchainVersion,
-        recipe: null,
-        setupInputs: null,
-        dependencyFiles: [],
+    const decide = (tc: string | null, dir: string, d: Detection | null) =>
+      decideEnvironment({
+        config,
+        toolchain: tc,
+        dir,
+        detection: d,
+        explicit: opts.toolchainExplicit,
+        workbench,
         userRepo,
-        environment: environment(config.env.setup_command),
-        ...handOver(),
-      };
-    const python =
-      toolchain === 'python' && !config.env.setup_command
-        ? planPython(
-            rootNames,
-            entries.map((e) => e.path),
-            manifests.get('pyproject.toml'),
-            PYTHON_REQUIREMENTS.filter((r) => rootNames.includes(r)),
-          )
-        : undefined;
-    const recipe = setupRecipe(toolchain, config.env.setup_command, rootNames, {
-      ...(python ? { python } : {}),
-      ...(pm ? { node: { packageManager: pm, npmRegistry: config.env.npm_registry } } : {}),
-    });
-    const inputs =
-      recipe.command === ''
-        ? null
-        : await setupInputs({
-            toolchain,
-            custom: recipe.custom,
-            files: entries.filter((e) => e.kind === 'file' || e.kind === 'executable' || e.kind === 'symlink'),
-            baseTree: userRepo.baseTree,
-            read,
-          });
-    return {
-      toolchain,
-      detection,
-      testCommand,
-      setupCommand: recipe.command,
-      toolchainVersion,
-      recipe: recipe.command === '' ? null : recipe,
-      setupInputs: inputs,
-      dependencyFiles: inputs?.key ?? [],
-      userRepo,
-      environment: environment(recipe.command),
-      ...handOver(),
-    };
+        entries,
+        read,
+        signal: opts.signal,
+      });
+    const main = await decide(toolchain, detection?.dir ?? '', detection);
+    // the others are tried only when nothing was configured that ties the run to one project
+    const configured = config.tools.test_command || config.env.setup_command || config.sandbox.image;
+    const alternatives =
+      detection === null || configured
+        ? []
+        : await Promise.all(
+            detection.alternatives
+              .slice(0, MAX_ALTERNATIVES)
+              .map(async (c) => ({ ...(await decide(c.toolchain, c.dir, asDetection(c))), alternatives: [] })),
+          );
+    kept = opts.keep === true;
+    return { ...main, alternatives, ...(kept ? { workbench } : {}) };
   } finally {
     if (!kept) await workbench.dispose();
   }
+}
+
+/** An alternative project as a detection of its own (what its environment line shows). */
+function asDetection(c: Candidate): Detection {
+  return {
+    toolchain: c.toolchain,
+    dir: c.dir,
+    evidence: c.markers,
+    tests: c.tests,
+    by: 'evidence',
+    passedOver: [],
+    alternatives: [],
+  };
+}
+
+/** The names of the files directly in `dir` ('' for the root). */
+function namesIn(entries: readonly { path: string; kind: string }[], dir: string): string[] {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  return entries
+    .filter((e) => e.path.startsWith(prefix) && !e.path.slice(prefix.length).includes('/'))
+    .filter((e) => e.kind === 'file' || e.kind === 'executable')
+    .map((e) => e.path.slice(prefix.length));
+}
+
+/** The test command, setup and environment record of one project (the toolchain at `dir`). */
+async function decideEnvironment(o: {
+  config: Config;
+  toolchain: string | null;
+  dir: string;
+  detection: Detection | null;
+  explicit: boolean;
+  workbench: Workbench;
+  userRepo: UserRepo;
+  entries: readonly TreeEntry[];
+  read: ReadFiles;
+  signal: AbortSignal | undefined;
+}): Promise<Omit<RepoEnvironment, 'alternatives' | 'workbench'>> {
+  const { config, toolchain, dir, detection, userRepo, entries, read } = o;
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const names = namesIn(entries, dir);
+  const inDir = entries.filter((e) => e.path.startsWith(prefix)).map((e) => e.path.slice(prefix.length));
+  const manifests = await read(
+    ['package.json', 'pyproject.toml'].filter((f) => names.includes(f)).map((f) => `${prefix}${f}`),
+  );
+  // the toolchain's release (a user's own image needs none) and, for node, the package manager
+  const toolchainVersion =
+    toolchain !== null && !config.sandbox.image
+      ? await readRepoToolchain(o.workbench, userRepo.baseCommit, toolchain, names, config, o.signal, dir)
+      : null;
+  const pm = toolchainVersion?.packageManager ?? undefined;
+  const command =
+    config.tools.test_command || pm?.testCommand || (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
+  // a configured test command is taken as written; a detected project below the root runs in its directory
+  const testCommand = dir !== '' && !config.tools.test_command ? `cd ${dir} && ${command}` : command;
+  const evidence = detection ? [...detection.evidence, ...detection.tests] : [];
+  const version = toolchainVersion?.resolved.release.version;
+  const environment = (setupCommand: string): Environment => ({
+    toolchain,
+    evidence,
+    decided_by: o.explicit
+      ? 'named'
+      : detection === null
+        ? 'image'
+        : detection.by === 'sources'
+          ? 'sources'
+          : 'evidence',
+    test_command: testCommand,
+    line: environmentLine({
+      toolchain,
+      ...(version ? { version } : {}),
+      evidence,
+      testCommand,
+      named: o.explicit,
+      ...(detection && detection.passedOver.length > 0 ? { passedOver: detection.passedOver } : {}),
+    }),
+    setup_command: setupCommand,
+  });
+  const base = {
+    toolchain,
+    dir,
+    detection,
+    testCommand,
+    toolchainVersion,
+    userRepo,
+    treePaths: entries.map((e) => e.path),
+  };
+  if (toolchain === null)
+    return {
+      ...base,
+      setupCommand: config.env.setup_command,
+      recipe: null,
+      setupInputs: null,
+      dependencyFiles: [],
+      environment: environment(config.env.setup_command),
+    };
+  const python =
+    toolchain === 'python' && !config.env.setup_command
+      ? planPython(
+          names,
+          inDir,
+          manifests.get(`${prefix}pyproject.toml`),
+          PYTHON_REQUIREMENTS.filter((r) => names.includes(r)),
+        )
+      : undefined;
+  const recipe = setupRecipe(
+    toolchain,
+    config.env.setup_command,
+    names,
+    {
+      ...(python ? { python } : {}),
+      ...(pm ? { node: { packageManager: pm, npmRegistry: config.env.npm_registry } } : {}),
+    },
+    dir,
+  );
+  const inputs =
+    recipe.command === ''
+      ? null
+      : await setupInputs({
+          toolchain,
+          custom: recipe.custom,
+          files: entries.filter((e) => e.kind === 'file' || e.kind === 'executable' || e.kind === 'symlink'),
+          baseTree: userRepo.baseTree,
+          read,
+          dir,
+        });
+  return {
+    ...base,
+    setupCommand: recipe.command,
+    recipe: recipe.command === '' ? null : recipe,
+    setupInputs: inputs,
+    dependencyFiles: inputs?.key ?? [],
+    environment: environment(recipe.command),
+  };
 }

@@ -21,7 +21,11 @@ export interface RepoToolchain {
   packageManager: NodePackageManager | null;
 }
 
-/** Read the declaring files among the root files and resolve the toolchain's release (and package manager). */
+/**
+ * Read the declaring files among the project's files and resolve the toolchain's release (and
+ * package manager). `rootFiles` are the names of the files directly in the project's directory
+ * `dir` ('' for the repository's root).
+ */
 export async function readRepoToolchain(
   workbench: Workbench,
   commit: string,
@@ -29,16 +33,22 @@ export async function readRepoToolchain(
   rootFiles: readonly string[],
   config: Config,
   signal?: AbortSignal,
+  dir = '',
 ): Promise<RepoToolchain> {
   const wanted = [...(VERSION_FILES[toolchain] ?? []), ...(toolchain === 'node' ? PACKAGE_MANAGER_FILES : [])];
   const present = [...new Set(wanted)].filter((f) => rootFiles.includes(f));
   const contents = new Map<string, string>();
+  const prefix = dir === '' ? '' : `${dir}/`;
   if (present.length > 0) {
-    const read = await workbench.readFiles(commit, present, {
-      maxBytesPerFile: MAX_DECLARATION_BYTES,
-      ...(signal ? { signal } : {}),
-    });
-    for (const f of read.files) contents.set(f.path, f.content);
+    const read = await workbench.readFiles(
+      commit,
+      present.map((f) => `${prefix}${f}`),
+      {
+        maxBytesPerFile: MAX_DECLARATION_BYTES,
+        ...(signal ? { signal } : {}),
+      },
+    );
+    for (const f of read.files) contents.set(f.path.slice(prefix.length), f.content);
   }
   const resolved = resolveToolchainVersion(
     toolchain,

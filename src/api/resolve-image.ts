@@ -10,11 +10,13 @@ import { Workbench, baseTarStream } from '../git/index.js';
 import { assertImageContract, bootstrapBase, ensureToolchainImage } from '../images/index.js';
 import { ensureEnvImage } from '../images/env-image.js';
 import { emptyEnvsPath } from '../images/empty-envs.js';
+import { EMULATION_HINT } from '../images/architecture.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 import { inspectImage } from '../images/engine.js';
 import type { ResolvedImage } from '../loop/run-types.js';
 import type { RegistryOptions } from '../registry/npm-registry.js';
 import { describePackageManager } from '../images/node-package-manager.js';
+import { assertTestsCanRun, describeSkipped } from './offline-needs.js';
 import type { ToolchainVersionRecord } from '../state/run-state.js';
 import type { RepoEnvironment } from './repo-environment.js';
 
@@ -33,13 +35,21 @@ export interface ImageProgress {
   onSetupOutput?: (line: string) => void;
   /** The steps the dependency setup announced and how each ended (when setup ran). */
   onSetupSteps?: (steps: SetupStepRecord[]) => void;
+  /** A warning for the user: the images would run under emulation (another architecture than the engine's). */
+  onWarning?: (text: string) => void;
 }
 
 /** Resolve the configured image, building the toolchain image (and base) and the env image when missing. */
 export async function resolveImage(
   docker: Dockerode,
   config: Config,
-  options: ImageProgress & { signal?: AbortSignal; repoEnv?: RepoEnvironment; env?: NodeJS.ProcessEnv } = {},
+  options: ImageProgress & {
+    signal?: AbortSignal;
+    repoEnv?: RepoEnvironment;
+    env?: NodeJS.ProcessEnv;
+    /** The engine's architecture, when known already (else the image builder asks the engine). */
+    engineArchitecture?: string;
+  } = {},
 ): Promise<RunImages> {
   const sig = options.signal ? { signal: options.signal } : {};
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
@@ -52,13 +62,16 @@ export async function resolveImage(
   const toolchain = options.repoEnv?.toolchain ?? config.sandbox.toolchain;
   const hostEnv = options.env ?? process.env;
   const resolved = options.repoEnv?.toolchainVersion?.resolved;
-  await bootstrapBase(docker, { ...sig, ...progress });
+  const arch = options.engineArchitecture ? { engineArchitecture: options.engineArchitecture } : {};
+  await bootstrapBase(docker, { ...sig, ...progress, ...arch });
   const img = await ensureToolchainImage(docker, toolchain, {
     ...sig,
     ...progress,
+    ...arch,
     ...(resolved ? { release: resolved.release } : {}),
     registry: await registryOptions(config, hostEnv),
   });
+  if (img.emulation) options.onWarning?.(`${img.emulation}; ${EMULATION_HINT}`);
   const toolchainImage = { ref: img.tag, id: img.id };
   const repoEnv = options.repoEnv;
   const versions = runVersions(repoEnv);
@@ -76,6 +89,8 @@ export async function resolveImage(
       user: config.sandbox.user,
       timeoutMs: config.env.setup_timeout * 1000,
       memoryBytes: config.sandbox.memory,
+      writeBytes: config.env.setup_write_size,
+      maxImageBytes: config.env.max_image_size,
       hostEnv,
       allowHosts: setupHosts(config, toolchain),
       emptyEnvsPath: emptyEnvsPath(hostEnv),
@@ -98,6 +113,24 @@ export async function resolveImage(
       ...sig,
     });
     if (envImage.steps.length > 0) options.onSetupSteps?.(envImage.steps);
+    if (envImage.skipped.length > 0) {
+      if (!envImage.built)
+        options.onSetupOutput?.(
+          `hammer-box: the env image was set up without a package index; it lacks ${envImage.skipped.map(describeSkipped).join(', ')}`,
+        );
+      const read = async (paths: readonly string[]): Promise<Map<string, string>> => {
+        workbench ??= await Workbench.create(repoEnv.userRepo, repoEnv.userRepo.baseCommit, {
+          identity: { name: config.git.author_name, email: config.git.author_email },
+          ...sig,
+        });
+        const got = await workbench.readFiles(repoEnv.userRepo.baseCommit, paths, {
+          maxBytesPerFile: 256 * 1024,
+          ...sig,
+        });
+        return new Map(got.files.map((f) => [f.path, f.content]));
+      };
+      await assertTestsCanRun(envImage.skipped, repoEnv, read);
+    }
     if (envImage.id === null) return { ...toolchainImage, toolchain: toolchainImage, env: null, ...versions };
     return {
       ref: envImage.tag,

@@ -29,12 +29,15 @@ export interface RunSourcesOptions {
   env: NodeJS.ProcessEnv;
 }
 
-/** How deep below a given directory state directories are looked for. */
-const MAX_DEPTH = 4;
+/**
+ * How deep below a given directory runs are looked for: deep enough for a batch's attempts
+ * (`<dir>/tasks/<id>/attempt-<k>/repo/.hammer/runs/`).
+ */
+const MAX_DEPTH = 6;
 /** Directory entries looked at in one scan, at most (a scan never walks a whole disk). */
 const MAX_ENTRIES = 20_000;
-/** Never descended into. */
-const SKIP = new Set(['.git', 'node_modules']);
+/** Never descended into (`objects`: a git object store, as in a batch's attempt repositories). */
+const SKIP = new Set(['.git', 'node_modules', 'objects']);
 
 /** The sources of a monitor: found once at start, and again (new state directories only) by rescan(). */
 export class RunSources {

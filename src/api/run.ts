@@ -11,6 +11,7 @@ import { imageUsagePath, recordImageUsage } from '../images/usage.js';
 import { packageRoot } from '../paths.js';
 import type { ModelProvider, RecordedAnswer } from '../llm/index.js';
 import { lazyProvider } from './lazy-provider.js';
+import { limitedProvider, type ModelLimiter } from './limited-provider.js';
 import { createLogger } from '../log.js';
 import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
 import { assertResumable, resumeLoop, type ModelOverrides } from '../loop/resume.js';
@@ -29,6 +30,8 @@ import { resolveResumeConfig } from './resume-config.js';
 import { assertStateUntracked, openRunStore } from './run-store.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
 import { inspectImage } from '../images/engine.js';
+import { withStartNotices } from './engine-notices.js';
+import { checkGuarantees, openEngine } from './open-engine.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 
 /** Everything `run` takes; `flags` are config keys set on the command line. */
@@ -42,6 +45,8 @@ export interface RunOptions {
   emit?: LoopEmitter;
   signal?: AbortSignal;
   logLevel?: string;
+  /** Say which engine the run uses and why (a notice after the run started). */
+  verbose?: boolean;
   /** Image build progress (first run only). */
   onImageProgress?: (line: string) => void;
   /** Dependency setup: called when it starts (never when the env image exists) and with each line it prints (default: onImageProgress). */
@@ -49,6 +54,8 @@ export interface RunOptions {
   onSetupOutput?: ImageProgress['onSetupOutput'];
   /** Replay: run with these recorded answers instead of a model server. */
   replayAnswers?: readonly RecordedAnswer[];
+  /** Each model request waits for this (a batch caps the requests its runs have in flight). */
+  limitModel?: ModelLimiter;
   /** The directive's text when it is not read from a file (-m, stdin; replay uses the recorded text). */
   directiveText?: string;
   /** The directive is a plan: `directive` is the plan file (read as a directive is), or `directiveText` its recorded text. */
@@ -87,8 +94,9 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
   // the repository checks passed, so a bad repository is still reported as that (and stops it)
   const opening = new AbortController();
   const opened = openEngine(
-    engineLib,
     env,
+    resolved.config,
+    options.verbose === true,
     options.signal ? AbortSignal.any([options.signal, opening.signal]) : opening.signal,
   );
   opened.catch(() => undefined);
@@ -140,9 +148,12 @@ async function runWithEnvironment(
   directiveText: string,
   repoEnv: RepoEnvironment,
 ): Promise<RunOutcome> {
+  // the recorded config carries the toolchain and test command the run uses, so resume and replay
+  // take the same (a project below the root runs its tests in its directory)
   const config: Config = {
     ...resolved.config,
     sandbox: { ...resolved.config.sandbox, toolchain: repoEnv.toolchain ?? resolved.config.sandbox.toolchain },
+    tools: { ...resolved.config.tools, test_command: repoEnv.testCommand },
   };
   // refused before anything is written: runs are never taken from the repository's tree
   await assertStateUntracked(repo, repoEnv.userRepo, config, repoEnv.userRepo.baseCommit, options.signal);
@@ -150,15 +161,61 @@ async function runWithEnvironment(
   const replayAnswers =
     options.replayAnswers ??
     (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
-  const provider: ModelProvider = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
+  const lazy = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
+  const provider: ModelProvider = options.limitModel ? limitedProvider(lazy, options.limitModel) : lazy;
   try {
-    const { docker, engine } = await opened;
+    const { docker, engine, info, notices } = await opened;
     const sig = options.signal ? { signal: options.signal } : {};
     let images: RunImages | undefined;
     let setupSteps: SetupStepRecord[] = [];
     let started: { id: string; at: string } | undefined;
     let usage: Promise<void> | undefined;
-    const emit = options.emit ?? ignoreEvents;
+    const emit = withStartNotices(options.emit ?? ignoreEvents, notices);
+    const imageOptions = (signal: AbortSignal | undefined, forEnv: RepoEnvironment) => ({
+      repoEnv: forEnv,
+      env,
+      ...(signal ? { signal } : {}),
+      ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}),
+      // setup's output goes where image build output goes (stderr in the CLI) unless asked otherwise
+      onSetupStart: (tag: string) =>
+        (
+          options.onSetupStart ??
+          ((t: string) => options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`))
+        )(tag),
+      onSetupSteps: (steps: SetupStepRecord[]) => void (setupSteps = steps),
+      ...((options.onSetupOutput ?? options.onImageProgress)
+        ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
+        : {}),
+      engineArchitecture: info.architecture,
+      onWarning: (text: string) =>
+        started &&
+        emit({
+          type: 'notice',
+          run_id: started.id,
+          at: clock(env)().toISOString(),
+          level: 'warning',
+          text,
+        }),
+    });
+    const alternatives = options.pinnedImage
+      ? []
+      : repoEnv.alternatives.flatMap((alt) =>
+          alt.toolchain === null
+            ? []
+            : [
+                {
+                  toolchain: alt.toolchain,
+                  testCommand: alt.testCommand,
+                  environment: alt.environment,
+                  resolveImage: (signal?: AbortSignal) =>
+                    resolveImage(
+                      docker,
+                      { ...config, sandbox: { ...config.sandbox, toolchain: alt.toolchain! } },
+                      imageOptions(signal, alt),
+                    ),
+                },
+              ],
+        );
     try {
       return await runLoop(
         {
@@ -178,25 +235,20 @@ async function runWithEnvironment(
           resolveImage: async (signal) => {
             images = options.pinnedImage
               ? await pinned(docker, options.pinnedImage)
-              : await resolveImage(docker, config, {
-                  repoEnv,
-                  env,
-                  ...(signal ? { signal } : {}),
-                  ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}),
-                  // setup's output goes where image build output goes (stderr in the CLI) unless asked otherwise
-                  onSetupStart: (tag) =>
-                    (
-                      options.onSetupStart ??
-                      ((t: string) =>
-                        options.onImageProgress?.(`installing dependencies into ${t} (once; later runs reuse it)`))
-                    )(tag),
-                  onSetupSteps: (steps) => void (setupSteps = steps),
-                  ...((options.onSetupOutput ?? options.onImageProgress)
-                    ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
-                    : {}),
-                });
+              : await resolveImage(docker, config, imageOptions(signal, repoEnv));
+            // before the sandbox exists: a backend that cannot prove "no network" is refused here
+            const warning = await checkGuarantees(engine, config, images.ref, signal);
+            if (warning && started)
+              emit({
+                type: 'notice',
+                run_id: started.id,
+                at: clock(env)().toISOString(),
+                level: 'warning',
+                text: warning,
+              });
             return images;
           },
+          ...(alternatives.length > 0 ? { alternatives } : {}),
           setupSteps: () => setupSteps.map((s) => ({ n: s.n, name: s.name, outcome: s.outcome, kind: s.kind })),
           provider,
           store,
@@ -242,6 +294,8 @@ export interface ResumeOptions {
   logLevel?: string;
   /** A different model server, model or provider for the rest of the run (the highest layer; recorded in the state). */
   model?: ModelOverrides;
+  /** Say which engine the run uses and why (a notice after the run started). */
+  verbose?: boolean;
 }
 
 /**
@@ -281,7 +335,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
     config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
   try {
-    const { docker, engine } = await openEngine(sandboxLib(), env, options.signal);
+    const { docker, engine, notices } = await openEngine(env, config, options.verbose === true, options.signal);
     return await resumeLoop(
       old,
       {
@@ -289,17 +343,30 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
         directivePath: old.directive.path,
         directiveText: old.directive.text,
         config,
+        // the recorded test command (a project below the root runs its tests in its directory)
         testCommand: testCommandFor(config),
         userRepo,
         ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
       },
       {
         engine,
-        resolveImage: () => pinned(docker, recordedImage(old)),
+        resolveImage: async (signal) => {
+          const images = await pinned(docker, recordedImage(old));
+          const warning = await checkGuarantees(engine, config, images.ref, signal);
+          if (warning)
+            (options.emit ?? ignoreEvents)({
+              type: 'notice',
+              run_id: old.run_id,
+              at: clock(env)().toISOString(),
+              level: 'warning',
+              text: warning,
+            });
+          return images;
+        },
         provider,
         store,
         loggerFor,
-        emit: options.emit ?? ignoreEvents,
+        emit: withStartNotices(options.emit ?? ignoreEvents, notices),
         now: clock(env),
         ...sig,
       },
@@ -313,17 +380,6 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
 /** The run's clock: the real one, unless HAMMER_FAULT_CLOCK stops it for a test. */
 export function clock(env: NodeJS.ProcessEnv): () => Date {
   return faultClock(env['HAMMER_FAULT_CLOCK']) ?? (() => new Date());
-}
-
-/** A verified engine client and the sandbox engine over it, from the (lazily loaded) sandbox module. */
-export async function openEngine(lib: ReturnType<typeof sandboxLib>, env: NodeJS.ProcessEnv, signal?: AbortSignal) {
-  const { createDockerClient, DockerSandboxEngine, pingEngine, refusePodman } = await lib;
-  const docker = createDockerClient(env);
-  await pingEngine(docker, signal);
-  const engine = new DockerSandboxEngine({ docker });
-  // before any run state: an engine whose sandboxes cannot be verified is refused, not resumed
-  refusePodman(await engine.info(signal ? { signal } : {}));
-  return { docker, engine };
 }
 
 /** The test command: [tools] test_command, else the toolchain's default. */

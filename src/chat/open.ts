@@ -7,7 +7,8 @@ import { agentToolsText } from '../agent/tool-specs.js';
 import { lazyProvider } from '../api/lazy-provider.js';
 import { readRepoEnvironment } from '../api/repo-environment.js';
 import { resolveImage } from '../api/resolve-image.js';
-import { clock, openEngine, sandboxLib } from '../api/run.js';
+import { checkGuarantees, openEngine } from '../api/open-engine.js';
+import { clock } from '../api/run.js';
 import { assertStateUntracked } from '../api/run-store.js';
 import { resolveConfig } from '../config/resolve.js';
 import type { Config } from '../config/schema.js';
@@ -95,7 +96,7 @@ export async function openChat(options: OpenChatOptions): Promise<OpenChat> {
       sandbox: { ...resolved.config.sandbox, toolchain: repoEnv.toolchain ?? resolved.config.sandbox.toolchain },
     };
     await assertStateUntracked(repo, repoEnv.userRepo, config, repoEnv.userRepo.baseCommit, options.signal);
-    const { docker, engine } = await openEngine(sandboxLib(), env, gate.signal);
+    const { docker, engine } = await openEngine(env, config, false, gate.signal);
     const runtime = await resolveRuntime(config.sandbox.runtime, engine, gate.signal);
     config = { ...config, sandbox: { ...config.sandbox, runtime } };
     const image = await resolveImage(docker, config, {
@@ -111,6 +112,9 @@ export async function openChat(options: OpenChatOptions): Promise<OpenChat> {
           }
         : {}),
     });
+    // an untrusted repository's sandbox needs a backend that proves "no network" (as a run's does)
+    const trustWarning = await checkGuarantees(engine, config, image.ref, gate.signal);
+    if (trustWarning) options.onImageProgress?.(trustWarning);
     const now = clock(env);
     const id = recorded?.id ?? store.newId(now());
     const prep = await prepare(

@@ -15,6 +15,9 @@ export interface ConfigFlags {
   model?: string;
   llmUrl?: string;
   keepEmptyBranch?: boolean;
+  engine?: string;
+  kubeContext?: string;
+  trustedRepo?: boolean;
 }
 
 /** Flags as config keys; unset flags are left out. */
@@ -38,5 +41,8 @@ export function flagsToConfig(f: ConfigFlags): Record<string, Record<string, unk
   set('model', 'provider', f.provider);
   set('model', 'name', f.model);
   set('model', 'url', f.llmUrl);
+  set('sandbox', 'engine', f.engine);
+  set('sandbox', 'trusted_repo', f.trustedRepo);
+  set('kubernetes', 'context', f.kubeContext);
   return out;
 }

@@ -1,10 +1,8 @@
 // Connecting to the Docker engine once, at the top of a command.
 import type Dockerode from 'dockerode';
-import { createDockerClient, pingEngine } from '../sandbox/index.js';
+import { connectDocker } from '../sandbox/index.js';
 
-/** A Dockerode client for DOCKER_HOST (or the default socket), verified to answer. */
+/** A Dockerode client for the engine the docker CLI would use (DOCKER_HOST, its context, a known socket), verified to answer. */
 export async function connectEngine(signal?: AbortSignal): Promise<Dockerode> {
-  const docker = createDockerClient(process.env);
-  await pingEngine(docker, signal);
-  return docker;
+  return (await connectDocker(process.env, signal)).docker;
 }

@@ -62,21 +62,30 @@ export function buildProgram(version: string): Command {
         'diff: the model answers each iteration with a diff; agent: it works in the sandbox with a shell and an editor, then submits (default: diff)',
       ).choices(['diff', 'agent']),
     )
-    .option('--keep-empty-branch', 'make the branch even when no patch was applied (default: no branch then)');
+    .option('--keep-empty-branch', 'make the branch even when no patch was applied (default: no branch then)')
+    .option(
+      '--trusted-repo',
+      'the repository is yours: run even where the backend cannot prove the sandbox has no network (default: refuse)',
+    );
+  engineOptions(run);
   modelOptions(run)
     .option('--config <file>', 'a TOML config file (see configs/default.toml)')
     .option('--json', 'print one JSON document with the result on stdout')
     .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
+    .option('--verbose', 'also say which Docker engine the run uses and why (DOCKER_HOST, a docker context, a socket)')
     .addOption(
       new Option('--log-level <level>', 'level of the run log (events.ndjson)')
         .choices(['trace', 'debug', 'info', 'warn', 'error'])
         .default('info'),
     );
+  run.option('--pr', "when the run made a branch, push it and open its pull request (as 'hammer-box pr')");
+  pullRequestOptions(run);
   example(
     run,
     'hammer-box run --repo ~/src/myproject --directive fix-the-parser.md',
     'hammer-box run --repo . -m "make the failing date parsing tests pass"',
     'hammer-box run --repo . --plan plan.md --mode agent',
+    'hammer-box run --repo . -m "fix the parser" --pr --remote origin',
   );
   run.action(async (opts: Record<string, unknown>) => lazy('./commands/run.js', opts));
 
@@ -104,8 +113,11 @@ export function buildProgram(version: string): Command {
         'a TOML config file (the model, limits and policy come from your config, not the run record)',
       )
       .option('--json', 'print one JSON document with the result on stdout')
-      .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors'),
+      .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
+      .option('--verbose', 'also say which Docker engine the run uses and why')
+      .option('--trusted-repo', 'run even where the backend cannot prove the sandbox has no network'),
   );
+  engineOptions(resume);
   example(
     resume,
     'hammer-box resume 20261122T140501Z-k3b7qa --repo ~/src/myproject',
@@ -170,6 +182,59 @@ export function buildProgram(version: string): Command {
     'hammer-box run --repo . --plan plan.md',
   );
   plan.action(async (opts: Record<string, unknown>) => lazy('./commands/plan.js', opts));
+  const batch = program
+    .command('batch')
+    .argument('<tasks-file>', 'a JSONL file: one task per line (see the README for the fields)')
+    .description(
+      'run many tasks, each attempt an ordinary run in a repository of its own under --out; write report.json and report.md as tasks finish',
+    )
+    .option('--out <dir>', 'required: the batch directory (report, and one directory per task attempt)')
+    .option('--jobs <n>', 'attempts (sandboxes) at once', parsePositiveInt, 2)
+    .option(
+      '--model-jobs <n>',
+      'model requests at once, over all attempts (Ollama answers one at a time)',
+      parsePositiveInt,
+      1,
+    )
+    .option('--task-timeout <seconds>', 'a task\'s wall-clock limit unless it sets "timeout"', parseNumber, 3600)
+    .option('--resume', 'continue the batch in --out: tasks whose attempts finished are skipped')
+    .option(
+      '--retry <kinds>',
+      'with --resume: run again the attempts that ended in these (comma-separated): infra, model, timeout, setup',
+    )
+    .option('--max-iterations <n>', 'stop each run after this many model answers (default: 10)', parseNumber);
+  modelOptions(batch)
+    .option('--config <file>', "a TOML config file, for every run (a task's own fields override it)")
+    .option('--json', 'print report.json on stdout at the end')
+    .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
+    .addOption(
+      new Option('--log-level <level>', 'level of each run log (events.ndjson)')
+        .choices(['trace', 'debug', 'info', 'warn', 'error'])
+        .default('info'),
+    );
+  example(
+    batch,
+    'hammer-box batch tasks.jsonl --out results/qwen --jobs 4',
+    'hammer-box batch tasks.jsonl --out results/qwen --resume --retry infra',
+    'hammer-box batch compare results/qwen results/llama',
+  );
+  batch.action(async (tasksFile: string, opts: Record<string, unknown>) =>
+    lazy('./commands/batch.js', { ...opts, tasksFile }),
+  );
+  const batchCompare = batch
+    .command('compare <a> <b>')
+    .description('compare two batches task by task: solved by both, only A, only B, neither; pass@k when attempts > 1')
+    .option('--json', 'print JSON');
+  example(batchCompare, 'hammer-box batch compare results/qwen results/llama');
+  // `batch` has a --json of its own, which commander gives the parent wherever it is written
+  batchCompare.action(async (a: string, b: string, opts: Record<string, unknown>) =>
+    lazy('./commands/batch-compare.js', {
+      ...opts,
+      json: opts['json'] === true || batch.opts()['json'] === true,
+      a,
+      b,
+    }),
+  );
 
   const runs = program.command('runs').description('list and inspect runs of a repository');
   const runsList = runs
@@ -226,6 +291,22 @@ export function buildProgram(version: string): Command {
   );
   monitor.action(async (opts: Record<string, unknown>) => lazy('./commands/monitor.js', opts));
 
+  const pr = program
+    .command('pr <run_id>')
+    .description(
+      "push the run's branch (and nothing else) to a remote and open a pull request with the run's title and PR_SUMMARY.md, through gh or glab (a draft when the tests do not pass); without them, print the command that opens it",
+    )
+    .option('--repo <path>', 'the repository the run belongs to', '.')
+    .option('--base <branch>', "the branch to merge into (default: the run's base branch, else the project's default)")
+    .option('--json', 'print JSON');
+  pullRequestOptions(pr);
+  example(
+    pr,
+    'hammer-box pr 20261122T140501Z-k3b7qa --repo ~/src/myproject',
+    'hammer-box pr 20261122T140501Z-k3b7qa --remote fork --forge github --forge-repo me/myproject',
+  );
+  pr.action(async (runId: string, opts: Record<string, unknown>) => lazy('./commands/pr.js', { ...opts, runId }));
+
   const tools = program.command('tools').description('the whitelisted tools the loop may run inside the sandbox');
   const toolsList = tools
     .command('list')
@@ -240,15 +321,24 @@ export function buildProgram(version: string): Command {
     .description('check the engine and its security options, the images, and the model server')
     .option('--config <file>', 'a TOML config file')
     .option('--repo <path>', 'a repository whose .hammer/config.toml to include');
+  engineOptions(doctor);
   modelOptions(doctor).option('--json', 'print JSON');
-  example(doctor, 'hammer-box doctor --provider openai --llm-url http://localhost:8000/v1 --model my-model');
+  example(
+    doctor,
+    'hammer-box doctor --provider openai --llm-url http://localhost:8000/v1 --model my-model',
+    'hammer-box doctor --engine kubernetes --kube-context kind-hammer',
+  );
   doctor.action(async (opts: Record<string, unknown>) => lazy('./commands/doctor.js', opts));
 
   const gc = program
     .command('gc')
-    .description('remove sandbox containers and volumes of runs that are no longer alive')
+    .description(
+      'remove sandbox containers and volumes (or pods and network policies) of runs that are no longer alive',
+    )
+    .option('--config <file>', 'a TOML config file (for [kubernetes])')
     .option('--json', 'print JSON');
-  example(gc, 'hammer-box gc');
+  engineOptions(gc);
+  example(gc, 'hammer-box gc', 'hammer-box gc --engine kubernetes');
   gc.action(async (opts: Record<string, unknown>) => lazy('./commands/gc.js', opts));
 
   const images = program.command('images').description('build and list sandbox images (no registry needed)');
@@ -284,11 +374,54 @@ export function buildProgram(version: string): Command {
     .option('--dry-run', 'only say what would be removed')
     .option('--json', 'print JSON');
   example(prune, 'hammer-box images prune --budget 10g --dry-run');
+  const push = images
+    .command('push [images...]')
+    .description(
+      "tag hammer-box's toolchain and env images (or the images named) under a registry and push them there, for the Kubernetes backend",
+    )
+    .requiredOption('--registry <host/prefix>', 'required: the registry, e.g. registry.example.com:5000/hammer')
+    .option('--json', 'print JSON');
+  example(push, 'hammer-box images push --registry localhost:5000/hammer');
+  push.action(async (refs: string[], opts: Record<string, unknown>) =>
+    lazy('./commands/images.js', { ...opts, action: 'push', refs }),
+  );
   prune.action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
     lazy('./commands/images.js', { ...opts, action: 'prune', toolchain }),
   );
 
   return program;
+}
+
+/** --remote, --forge, --forge-repo and --pr-body: where `pr` (and `run --pr`) pushes and opens the pull request. */
+function pullRequestOptions(cmd: Command): Command {
+  return cmd
+    .option('--remote <name>', 'the remote to push the branch to (default: origin)')
+    .addOption(
+      new Option(
+        '--forge <name>',
+        "GitHub (gh) or GitLab (glab) (default: from the remote's host: github.com or *github*, gitlab.com or *gitlab*)",
+      ).choices(['github', 'gitlab']),
+    )
+    .option(
+      '--forge-repo <[host/]owner/repo>',
+      "the project on the forge, when the remote's URL does not name it (a local path, an ssh alias)",
+    )
+    .option(
+      '--pr-body <file>',
+      "the pull request's body from this file instead of PR_SUMMARY.md (at most 60,000 bytes)",
+    );
+}
+
+/** --engine and --kube-context: which backend runs the sandboxes (config keys sandbox.engine, kubernetes.context). */
+function engineOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option('--engine <name>', 'where sandboxes run (default: [sandbox] engine, docker)').choices([
+        'docker',
+        'kubernetes',
+      ]),
+    )
+    .option('--kube-context <name>', "the kubeconfig's context for --engine kubernetes (default: its current context)");
 }
 
 /** --provider, --model and --llm-url: the model server to use (config keys model.provider, .name, .url). */
@@ -323,6 +456,12 @@ function parsePort(value: string): number {
 /** A whole number >= 0. */
 function parseCount(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`not a whole number: ${value}`);
+  return Number(value);
+}
+
+/** A whole number >= 1. */
+function parsePositiveInt(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError(`not a whole number >= 1: ${value}`);
   return Number(value);
 }
 

@@ -34,7 +34,9 @@ export function progressRenderer(
     switch (e.type) {
       case 'run_started':
         maxIter = e.max_iterations;
-        print(`hammer-box: run ${e.run_id} on ${sanitizeLine(e.repo)} (${e.base_ref}) with ${sanitizeLine(e.model)}`);
+        print(
+          `hammer-box: run ${e.run_id} on ${sanitizeLine(e.repo)} (${sanitizeLine(e.base_ref)}) with ${sanitizeLine(e.model)}`,
+        );
         if (isTTY && !timer) timer = setInterval(draw, 200).unref();
         break;
       case 'phase_started':

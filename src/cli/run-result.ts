@@ -4,6 +4,7 @@ import { latestTest, testPassed } from '../loop/stop-conditions.js';
 import { prTitle } from '../report/pr-title.js';
 import { EXIT } from './exit-codes.js';
 import { renderRunSummary, tokenTotals } from './run-summary.js';
+import { printJson } from './terminal-json.js';
 
 /** The --json document. */
 export function runJson(o: RunOutcome): Record<string, unknown> {
@@ -50,8 +51,13 @@ function testJson(t: NonNullable<ReturnType<typeof latestTest>>): Record<string,
 
 /** Print the result (JSON, or the one human summary) and return the exit code. */
 export function printRunResult(o: RunOutcome, json: boolean, elapsedMs: number): number {
-  if (json) process.stdout.write(`${JSON.stringify(runJson(o), null, 2)}\n`);
+  if (json) printJson(runJson(o));
   else process.stdout.write(`${renderRunSummary(o, elapsedMs).join('\n')}\n`);
+  return runExitCode(o);
+}
+
+/** 0 stable, 130 interrupted, 1 otherwise. */
+export function runExitCode(o: RunOutcome): number {
   return o.state.status === 'stable'
     ? EXIT.stable
     : o.state.status === 'interrupted'

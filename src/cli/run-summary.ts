@@ -2,7 +2,9 @@
 // final test, tokens, time, where its files are, and the commands to take the branch further.
 import { describeReason, finishedIterations, latestTest, testPassed } from '../loop/stop-conditions.js';
 import type { RunOutcome } from '../loop/run-types.js';
+import { testStatus } from '../loop/signal.js';
 import { formatDuration } from '../report/markdown.js';
+import { baselinePassWarning } from '../report/baseline-warning.js';
 import { prTitle } from '../report/pr-title.js';
 import { sanitizeLine } from '../report/sanitize.js';
 import { shellWord } from '../report/shell-word.js';
@@ -22,13 +24,17 @@ export function tokenTotals(state: RunState): { in: number; out: number } {
 }
 
 /** The summary's lines (sanitised: the state quotes the repository and the model). */
-export function renderRunSummary(o: RunOutcome, elapsedMs: number): string[] {
+export function renderRunSummary(o: RunOutcome, elapsedMs: number, options: { next?: boolean } = {}): string[] {
   const s = o.state;
   const row = (label: string, value: string): string => `  ${label.padEnd(11)}${value}`;
   const reason = s.reason ? `: ${describeReason(s.reason)} (${s.reason})` : '';
   const lines = [`hammer-box: ${s.status}${reason} after ${formatDuration(elapsedMs)}`];
-  if (s.reason_detail && s.status !== 'stable') lines.push(row('', sanitizeLine(s.reason_detail)));
+  if (s.reason_detail && (s.status !== 'stable' || s.reason === 'baseline_failures_remain'))
+    lines.push(row('', sanitizeLine(s.reason_detail)));
   lines.push(row('baseline', s.baseline ? describeTest(s.baseline) : 'not run'));
+  // tests that pass before any change on a directive asking for a fix: said again where nobody misses it
+  const warning = baselinePassWarning(s);
+  if (warning !== null) lines.push(row('WARNING', sanitizeLine(warning)));
   const done = finishedIterations(s);
   const final = latestTest(s);
   if (done.length > 0 && final) lines.push(row('final test', describeTest(final)));
@@ -48,7 +54,7 @@ export function renderRunSummary(o: RunOutcome, elapsedMs: number): string[] {
   );
   lines.push(row('summary', o.summaryPath ? sanitizeLine(o.summaryPath) : '(not written)'));
   lines.push(row('state', sanitizeLine(o.statePath)));
-  const next = nextCommands(s);
+  const next = options.next === false ? [] : nextCommands(s);
   if (next.length > 0) lines.push('next:', ...next.map((c) => `  ${c}`));
   return lines;
 }
@@ -59,15 +65,20 @@ export function describeBase(s: RunState): string {
   return ref === s.repo.base_commit ? `commit ${ref.slice(0, 12)}` : sanitizeLine(ref);
 }
 
-/** What to run next: push the branch and open a PR with PR_SUMMARY.md, or look at / resume the run. */
+/**
+ * What to run next: `hammer-box pr` (push the branch and open its pull request), then the same by
+ * hand (push the branch alone, open a PR with PR_SUMMARY.md); or look at / resume the run.
+ */
 export function nextCommands(s: RunState): string[] {
   const repo = shellWord(s.repo.path);
   if (s.status === 'interrupted') return [`hammer-box resume ${s.run_id} --repo ${repo}`];
   if (!s.branch) return s.status === 'stable' ? [] : [`hammer-box runs show ${s.run_id} --repo ${repo}`];
   const branch = shellWord(s.branch.name);
   const base = s.repo.base_ref === s.repo.base_commit ? '' : ` --base ${shellWord(s.repo.base_ref)}`;
+  const ref = shellWord(`refs/heads/${s.branch.name}`);
   return [
-    `git -C ${repo} push origin ${branch}`,
+    `hammer-box pr ${s.run_id} --repo ${repo}`,
+    `git -C ${repo} push origin ${ref}:${ref}`,
     `hammer-box runs show ${s.run_id} --repo ${repo} --pr-body | gh pr create --head ${branch}${base} --title ${shellWord(prTitle(s))} --body-file -${s.status === 'stable' ? '' : ' --draft'}`,
   ];
 }
@@ -75,6 +86,6 @@ export function nextCommands(s: RunState): string[] {
 function describeTest(t: TestRecord): string {
   const how = t.timed_out
     ? `timed out after ${formatDuration(t.duration_ms)}`
-    : `exit ${t.exit_code} after ${formatDuration(t.duration_ms)}`;
+    : `${testStatus(t)} after ${formatDuration(t.duration_ms)}`;
   return `${testPassed(t) ? 'passed' : 'failed'} (${how})`;
 }

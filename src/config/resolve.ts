@@ -22,6 +22,7 @@ export const REPO_CONFIG_PATH = ['.hammer', 'config.toml'] as const;
 export const REPO_ALLOWED = [
   'tools.test_command',
   'tools.test_timeout',
+  'tests.known_failures',
   'loop',
   'prompt',
   'sandbox.toolchain',

@@ -35,6 +35,33 @@ export const SandboxConfigSchema = z.strictObject({
   /** The most files a base tree may hold (a preflight refuses larger ones). */
   max_repo_files: z.number().int().min(1).default(100_000),
   env: z.record(z.string().regex(envName, 'not a variable name'), z.string()),
+  /** Which backend runs the sandboxes: the Docker engine, or a Kubernetes cluster ([kubernetes]). */
+  engine: z.enum(['docker', 'kubernetes']).default('docker'),
+  /** The repository is the user's own: a backend that cannot prove the sandbox has no network is used anyway. */
+  trusted_repo: z.boolean().default(false),
+});
+
+export const KubernetesConfigSchema = z.strictObject({
+  /** A kubeconfig file; empty: KUBECONFIG, else ~/.kube/config (as kubectl). */
+  kubeconfig: z.string().default(''),
+  /** A context of the kubeconfig; empty: its current context. */
+  context: z.string().default(''),
+  /** The namespace of the sandboxes; empty: the context's, else "default". */
+  namespace: z
+    .string()
+    .regex(/^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$/, 'a Kubernetes namespace name (lowercase letters, digits, -)')
+    .max(63)
+    .default(''),
+  /** Where `images push --registry` put the images (host[:port][/prefix]); empty: the images are preloaded on the nodes. */
+  registry: z
+    .string()
+    .regex(/^([A-Za-z0-9.-]+(:\d+)?(\/[a-z0-9._/-]+)?)?$/, 'a registry: host[:port][/prefix]')
+    .default(''),
+  image_pull_policy: z.enum(['IfNotPresent', 'Always', 'Never']).default('IfNotPresent'),
+  /** Seconds a sandbox pod may take to run (scheduling, image pull, start). */
+  start_timeout: seconds.default(300),
+  /** Seconds after which the cluster stops a sandbox pod whatever happens (activeDeadlineSeconds). */
+  pod_deadline: z.number().int().min(60).default(86_400),
 });
 
 export const ToolsConfigSchema = z.strictObject({
@@ -44,6 +71,18 @@ export const ToolsConfigSchema = z.strictObject({
   focus: z.boolean().default(true),
   /** Module paths (absolute, or relative to the working directory) that register more tools. */
   plugins: z.array(z.string().min(1)),
+});
+
+/** The most patterns [tests] known_failures may hold, and the longest one. */
+export const MAX_KNOWN_FAILURES = 500;
+export const MAX_KNOWN_FAILURE_CHARS = 500;
+
+export const TestsConfigSchema = z.strictObject({
+  /**
+   * Failing tests a run ignores when it judges its tests: globs (`*` any characters, `?` one) over
+   * a test's id, its printed name, or `package id` (go, cargo).
+   */
+  known_failures: z.array(z.string().min(1).max(MAX_KNOWN_FAILURE_CHARS)).max(MAX_KNOWN_FAILURES).default([]),
 });
 
 export const PROVIDERS = ['ollama', 'openai', 'replay'] as const;
@@ -116,6 +155,14 @@ export const EnvConfigSchema = z.strictObject({
   npm_registry: z.string().url().default('https://registry.npmjs.org/'),
   /** Hosts setup may reach through its proxy besides the toolchain's registries (`host` or `*.domain`). */
   allow_hosts: z.array(z.string().regex(HOST_PATTERN, 'not a host name or *.domain pattern')).max(100).default([]),
+  /**
+   * The most setup may write in each of its writable places (/workspace, /tmp, the dependency
+   * directories), each a tmpfs of this size held in memory besides sandbox.memory; 0: disk volumes
+   * without a cap.
+   */
+  setup_write_size: size.default(2 * 1024 * 1024 * 1024),
+  /** The most bytes of files setup's dependency directories may carry into the env image. */
+  max_image_size: size.pipe(z.number().int().min(1)).default(2 * 1024 * 1024 * 1024),
 });
 
 export const PromptConfigSchema = z.strictObject({
@@ -151,8 +198,10 @@ export const GitConfigSchema = z.strictObject({
 });
 
 /**
- * Which edits need a human. State files written before [policy] existed carry no policy: they get
- * these defaults (the same as configs/default.toml).
+ * Which edits need a human: CI configuration, hook managers, install triggers, editor tasks and
+ * environments, hammer-box's own directory and git's own files. State files written before
+ * [policy] existed carry no policy: they get these defaults (the same as configs/default.toml and
+ * the README's list; a unit test compares the three).
  */
 export const DEFAULT_SENSITIVE_PATHS = [
   '.github/**',
@@ -168,12 +217,46 @@ export const DEFAULT_SENSITIVE_PATHS = [
   'bitbucket-pipelines.yml',
   '.woodpecker.yml',
   '.woodpecker/**',
+  '.forgejo/**',
+  '.gitea/**',
+  '.cirrus.yml',
+  'appveyor.yml',
+  '.appveyor.yml',
+  '.semaphore/**',
   '.pre-commit-config.yaml',
-  '.husky/**',
+  '.pre-commit-config.yml',
+  '**/.husky/**',
+  '**/.githooks/**',
+  '**/lefthook.*',
+  '**/.lefthook.*',
+  '**/lefthook-local.*',
+  '**/.lefthook-local.*',
+  '**/.lefthook/**',
+  '**/.lintstagedrc*',
+  '**/lint-staged.config.*',
+  '**/.simple-git-hooks.*',
+  '**/simple-git-hooks.*',
+  '**/.overcommit.yml',
+  '**/binding.gyp',
+  '**/.npmrc',
+  '**/.yarnrc',
+  '**/.yarnrc.yml',
+  '**/.yarn/releases/**',
+  '**/.yarn/plugins/**',
+  '**/.pnpmfile.cjs',
+  '**/pnpm-workspace.yaml',
+  '**/.cargo/config',
+  '**/.cargo/config.toml',
+  '**/rust-toolchain',
+  '**/rust-toolchain.toml',
   '.devcontainer/**',
+  '**/.vscode/tasks.json',
+  '**/.vscode/settings.json',
+  '**/.envrc',
   '.hammer/**',
   '**/.gitattributes',
   '**/.gitmodules',
+  '**/.lfsconfig',
 ] as const;
 
 export const PolicyConfigSchema = z.strictObject({
@@ -198,6 +281,8 @@ export const StateConfigSchema = z.strictObject({
 export const ConfigSchema = z.strictObject({
   sandbox: SandboxConfigSchema,
   tools: ToolsConfigSchema,
+  /** Absent in state files written before [tests] existed: no known failures. */
+  tests: TestsConfigSchema.prefault({}),
   model: ModelConfigSchema,
   loop: LoopConfigSchema,
   edits: EditsConfigSchema,
@@ -207,9 +292,11 @@ export const ConfigSchema = z.strictObject({
   state: StateConfigSchema,
   policy: PolicyConfigSchema.prefault({}),
   agent: AgentConfigSchema.prefault({}),
+  kubernetes: KubernetesConfigSchema.prefault({}),
 });
 
 export type Config = z.output<typeof ConfigSchema>;
 export type SandboxConfig = Config['sandbox'];
+export type KubernetesConfig = Config['kubernetes'];
 export type ModelConfig = Config['model'];
 export type AgentConfig = Config['agent'];

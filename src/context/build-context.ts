@@ -1,19 +1,25 @@
-// Build what the prompt shows: seed files (failure, directive, changes, asked), their imports to
-// depth two, each read once and parsed once per blob, then the budgeted plan. Reads only what it ranks.
-import { languageForPath, type SourceAnalysis } from '../syntax/index.js';
+// Build what the prompt shows: seed files (failure, directive, changes, asked), the names the failure
+// leads to (what the failing test calls and uses, its traceback's frames, the messages it asserts or
+// prints, the data it is driven by), followed through imports to their definitions, then the budgeted
+// plan. Each file is read once and parsed once per blob; only what leads somewhere is read.
+import { languageForPath } from '../syntax/index.js';
 import { directiveRefs } from './directive-refs.js';
 import { failureFiles } from './failure-files.js';
 import { readFailureReport } from './failure-report.js';
-import { findDefinitionsByName, findTestsByName } from './find-by-name.js';
-import { goPackageFiles, resolveImport } from './imports/index.js';
+import { findDefinitionsByName, findMessageFiles, findTestsByName } from './find-by-name.js';
+import { followImports, MAX_HOPS, type ContextNode } from './follow-imports.js';
+import { addCallees, addLead, definers, deriveMacros, failingNames, scoreFile, WEIGHT, type Lead } from './leads.js';
 import { isFactManifest, readFacts } from './manifests.js';
+import { assertedStrings, MAX_STRINGS, printedStrings } from './message-strings.js';
+import { dataWords, filesNamedAfter, namedLike, titleWords } from './name-tokens.js';
 import type { ParseCache } from './parse-cache.js';
 import { FILE_OVERHEAD, planContext, rankCandidates, type Candidate, type ContextBudget } from './plan.js';
-import { lineRegion } from './regions.js';
-import { dirName, isSkippedPath, isTestPath } from './source-files.js';
+import { ContextReader } from './reader.js';
+import { failingRegions } from './failing-regions.js';
+import { baseName, dirName, isSourceName, isTestPath } from './source-files.js';
 import type { ContextSource } from './source.js';
 import type { TreeIndex } from './tree-index.js';
-import type { AskedItem, ContextEntry, ContextResult, ContextText, LineRange, ShownReason } from './types.js';
+import type { AskedItem, ContextEntry, ContextResult, LineRange, ShownReason } from './types.js';
 
 /** What the context is built from. */
 export interface ContextInput {
@@ -31,27 +37,14 @@ export interface ContextInput {
   workdir?: string;
 }
 
-/** Hops followed from the seed files. */
-const MAX_DEPTH = 2;
-/** Files added per hop at most. */
-const MAX_FILES_PER_DEPTH = 40;
 /** Bytes read for one context at most (files past it are left out). */
 const MAX_READ_BYTES = 8 * 1024 * 1024;
-/** Manifests (go.mod, Cargo.toml) read at most besides those above a seed file. */
+/** Manifests (go.mod, Cargo.toml, package.json) read at most besides those above a seed file. */
 const MAX_MANIFESTS = 30;
-
-interface Node {
-  path: string;
-  reason: ShownReason;
-  detail: string;
-  distance: number;
-  order: number;
-  /** Reached by an import statement (not only as a file of the same Go package). */
-  imported: boolean;
-  lines: number[];
-  names: Set<string>;
-  ranges: LineRange[];
-}
+/** package.json files read at most to know a JS/TS workspace's package names. */
+const MAX_PACKAGE_MANIFESTS = 300;
+/** Names in focus per file at most. */
+const MAX_FOCUS_NAMES = 6;
 
 /** Build the context for one prompt, reading through `source` and parsing through `cache`. */
 export async function buildContext(
@@ -60,22 +53,12 @@ export async function buildContext(
   cache: ParseCache,
 ): Promise<ContextResult> {
   const index = cache.index(input.tree);
-  const nodes = new Map<string, Node>();
-  const node = (path: string, reason: ShownReason, detail: string, distance: number): Node | null => {
+  const nodes = new Map<string, ContextNode>();
+  const node = (path: string, reason: ShownReason, detail: string, distance: number): ContextNode | null => {
     if (!index.has(path)) return null;
     let n = nodes.get(path);
     if (n === undefined) {
-      n = {
-        path,
-        reason,
-        detail,
-        distance,
-        order: nodes.size,
-        imported: false,
-        lines: [],
-        names: new Set(),
-        ranges: [],
-      };
+      n = { path, reason, detail, distance, order: nodes.size, imported: false, lines: [], ranges: [], carried: new Map(), lead: null }; // prettier-ignore
       nodes.set(path, n);
     } else if (distance < n.distance) Object.assign(n, { reason, detail, distance });
     return n;
@@ -84,9 +67,11 @@ export async function buildContext(
   // the seeds: asked, the failure, the directive, the changes so far
   for (const a of input.asked ?? []) node(a.path, 'asked', 'asked for', 0)?.ranges.push(...(a.ranges ?? []));
   const report = input.failureOutput.trim() === '' ? null : readFailureReport(input.failureOutput, input.workdir);
+  const dataFiles: string[] = [];
   for (const f of report ? failureFiles(report, index) : []) {
     const detail = f.lines.length ? `line ${f.lines.slice(0, 3).join(', ')} in the failure` : 'named by the failure';
     node(f.path, 'failure', detail, 0)?.lines.push(...f.lines);
+    if (!isSourceName(baseName(f.path))) dataFiles.push(f.path);
   }
   const refs = directiveRefs(input.directive, index);
   for (const p of refs.paths) node(p, 'directive', 'named in the directive', 0);
@@ -101,129 +86,140 @@ export async function buildContext(
       n?.lines.push(...ranges.flatMap((r) => [r.start, r.end]));
     }
   };
-  if (
-    report &&
-    report.testNames.length > 0 &&
-    ![...nodes.values()].some((n) => n.reason === 'failure' && isTestPath(n.path))
-  ) {
+  if (report && report.testNames.length > 0 && ![...nodes.values()].some((n) => isFailingTest(n))) {
     for (const hit of await findTestsByName(report.testNames, index, source)) {
       node(hit.path, 'failure', `holds the failing test "${hit.name.slice(0, 60)}"`, 0)?.lines.push(hit.line);
     }
   }
   if (nodes.size === 0) addChanged();
+  const leads = new Map<string, Lead>();
+  for (const name of refs.names) addLead(leads, name, { weight: WEIGHT.directive, why: 'named in the directive' });
   // nothing else to go on (no failure, no path, no change): look for what the directive names
   if (nodes.size === 0) {
     for (const hit of await findDefinitionsByName(refs.names, index, source)) {
-      node(hit.path, 'directive', `defines ${hit.name}`, 0)?.names.add(hit.name);
+      node(hit.path, 'directive', `defines ${hit.name}`, 0);
     }
   }
-  for (const n of nodes.values()) for (const name of refs.names) n.names.add(name);
-
-  // read: everything when the repository is small, else the seeds and their imports hop by hop
-  const texts = new Map<string, ContextText>();
-  const analyses = new Map<string, SourceAnalysis>();
-  let readBytes = 0;
-  const readAll = async (paths: readonly string[]): Promise<void> => {
-    const entries: ContextEntry[] = [];
-    const fresh: ContextText[] = [];
+  // a data-driven failure: the code named after its data (`components/prism-java.js` for `tests/languages/java/…`)
+  for (const { word, paths } of report ? filesNamedAfter(dataWords(dataFiles, report.titles), index) : []) {
     for (const p of paths) {
-      const e = index.byPath.get(p);
-      if (e === undefined || texts.has(p) || readBytes + e.size > MAX_READ_BYTES) continue;
-      readBytes += e.size;
-      const known = cache.text(e.oid);
-      if (known) fresh.push({ ...known, path: p });
-      else entries.push(e);
+      const n = node(p, 'failure', `named after "${word}", the failing test's data`, 1);
+      if (n !== null && n.lead === null) n.lead = { weight: WEIGHT.title, detail: n.detail };
     }
-    const read = entries.length === 0 ? [] : await source.read(entries);
-    for (const t of read) cache.remember(t);
-    for (const t of [...fresh, ...read]) texts.set(t.path, t);
-    await Promise.all(
-      [...fresh, ...read].map(async (t) => {
-        const a = await cache.analyze(t.path, t.oid, t.text);
-        if (a) analyses.set(t.path, a);
-      }),
-    );
-  };
+  }
+
+  // read: everything when the repository is small, else the seeds, then what they lead to
+  const reader = new ContextReader(index, source, cache, MAX_READ_BYTES);
   const sourceBytes = index.sources.reduce((n, p) => n + index.byPath.get(p)!.size + FILE_OVERHEAD, 0);
   const wholeRepository = index.sources.length > 0 && sourceBytes <= input.budget.chars;
-  const seeds = [...nodes.keys()];
-  await readAll([...seeds, ...manifestsFor(index, seeds), ...(wholeRepository ? index.sources : [])]);
-  const facts = readFacts(new Map([...texts].filter(([p]) => isFactManifest(p)).map(([p, t]) => [p, t.text])));
+  const seeds = [...nodes.values()].filter((n) => n.distance === 0);
+  await reader.read([
+    ...nodes.keys(),
+    ...manifestsFor(
+      index,
+      seeds.map((n) => n.path),
+    ),
+    ...(wholeRepository ? index.sources : []),
+  ]);
+  const facts = readFacts(new Map([...reader.texts].filter(([p]) => isFactManifest(p)).map(([p, t]) => [p, t.text])));
 
-  // names the failing code uses, counted: they rank imported files and pick their regions
+  // what the failure leads to: the failing code's names, its frames, the messages it asserts or prints
   const references = new Map<string, number>();
-  const focusNames = new Map<string, string[]>();
-  for (const n of nodes.values()) {
-    if (n.distance !== 0) continue;
-    const names = focusIdentifiers(n, analyses.get(n.path));
-    focusNames.set(n.path, names);
-    for (const name of names) references.set(name, (references.get(name) ?? 0) + 1);
-  }
-
-  let frontier = [...nodes.values()].filter((n) => n.distance === 0);
-  for (let depth = 0; depth < MAX_DEPTH && frontier.length > 0; depth++) {
-    const next: Node[] = [];
-    const add = (path: string, detail: string, names: readonly string[], imported: boolean): void => {
-      if (isSkippedPath(path)) return;
-      const known = nodes.has(path);
-      if (!known && next.length >= MAX_FILES_PER_DEPTH) return;
-      const n = node(path, 'import', detail, depth + 1);
-      if (n === null) return;
-      if (n.distance === depth + 1) n.imported ||= imported;
-      for (const name of names) n.names.add(name);
-      if (!known) next.push(n);
-    };
-    for (const from of frontier) {
-      const analysis = analyses.get(from.path);
-      const language = languageForPath(from.path);
-      if (analysis === undefined || language === null) continue;
-      const used = focusNames.get(from.path) ?? [];
-      for (const ref of analysis.imports) {
-        for (const r of resolveImport(ref, from.path, language, index, facts)) {
-          add(r.path, `imported by ${from.path}`, [...r.names, ...used], true);
-        }
-      }
-      if (language === 'go') {
-        for (const p of goPackageFiles(index, dirName(from.path))) {
-          if (p !== from.path) add(p, `in the Go package of ${from.path}`, used, false);
-        }
-      }
+  const messages = report ? printedStrings(report.messages) : [];
+  for (const n of seeds) {
+    const text = reader.texts.get(n.path)?.text;
+    const analysis = reader.analyses.get(n.path);
+    if (text === undefined || analysis === undefined) continue;
+    if (report && isFailingTest(n) && n.lines.length === 0) n.lines.push(...linesOfTests(text, report.testNames));
+    const regions = failingRegions(text, analysis, n.lines);
+    for (const i of analysis.identifiers) {
+      if (regions.length === 0 || regions.some((r) => r.start <= i.line && i.line <= r.end))
+        references.set(i.name, (references.get(i.name) ?? 0) + 1);
     }
-    await readAll(next.map((n) => n.path));
-    // what the definitions the failing code uses use in turn: followed into the next hop's files
-    for (const n of next) focusNames.set(n.path, usedByDefinitions(n, analyses.get(n.path)));
-    frontier = next;
+    failingNames({ text, analysis, lines: n.lines, test: isTestPath(n.path) }, leads);
+    if (isFailingTest(n)) messages.unshift(...assertedStrings(text, regions));
   }
-
+  for (const name of report?.frames ?? []) addLead(leads, name, { weight: WEIGHT.frame, why: 'in the traceback' });
+  for (const n of seeds) {
+    for (const [name, lead] of leads) if (lead.weight >= WEIGHT.used) n.carried.set(name, MAX_HOPS - 1);
+  }
+  // the message search runs (in git, for a tree) while the imports are followed
+  const near = [...new Set(seeds.map((n) => dirName(n.path)))];
+  const wanted = uniqueTexts(messages);
+  const found = cache.searchOnce(index, JSON.stringify([wanted, near]), () =>
+    findMessageFiles(wanted, index, source, near, [...reader.texts.values()]),
+  );
+  await followImports(seeds, (p, detail, distance) => node(p, 'import', detail, distance), reader, index, facts);
+  const hits = await found;
+  for (const hit of hits) {
+    const detail = `holds "${hit.message.text.slice(0, 60)}", ${hit.message.why}`;
+    const n = node(hit.path, 'failure', detail, 1);
+    if (n === null) continue;
+    n.lines.push(...hit.lines);
+    if (n.lead === null) n.lead = { weight: WEIGHT.message, detail };
+  }
+  await reader.read([...nodes.keys()]);
   addChanged();
-  await readAll([...input.changed.keys()]);
+  await reader.read([...input.changed.keys()]);
+
+  // names: derive macros, definitions named like the failing test, what the named definitions call
+  const code = [...reader.analyses].filter(([p]) => !isTestPath(p));
+  for (const [p, a] of code) {
+    for (const [alias, fn] of deriveMacros(reader.texts.get(p)?.text ?? '', a)) {
+      const lead = leads.get(alias);
+      if (lead) addLead(leads, fn, { ...lead, as: `the derive macro ${alias}` });
+    }
+  }
+  const named = code.flatMap(([, a]) => a.definitions.filter((d) => d.kind !== 'variable' && d.kind !== 'const'));
+  for (const name of namedLike(
+    named.map((d) => d.name),
+    titleWords([...(report?.titles ?? []), ...messages.filter((m) => m.text.length <= 60).map((m) => m.text)]),
+  ))
+    addLead(leads, name, { weight: WEIGHT.title, why: 'named like the failing test' });
+  // test helpers (fixtures, `mustParse(t, …)`) call the code too: every file read counts for callees
+  addCallees(
+    leads,
+    [...reader.analyses].map(([p, analysis]) => ({ analysis, text: reader.texts.get(p)?.text ?? '' })),
+  );
+  const defined = definers(code.map(([, a]) => a));
 
   const candidates: Candidate[] = [];
-  const push = (n: Omit<Node, 'lines' | 'names' | 'ranges'> & Partial<Node>): void => {
-    const t = texts.get(n.path);
+  const push = (n: ContextNode): void => {
+    const t = reader.texts.get(n.path);
+    const analysis = reader.analyses.get(n.path) ?? null;
+    const test = isTestPath(n.path);
+    const scored = scoreFile(analysis, leads, defined);
+    const leadWeight = n.lead?.weight ?? 0;
+    let detail = n.detail;
+    if (n.distance > 0 && scored.top !== null && scored.score >= leadWeight)
+      detail = `defines ${scored.top.name}, ${scored.top.lead.why}`;
+    else if (n.distance > 0 && n.lead !== null) detail = n.lead.detail;
     candidates.push({
       path: n.path,
       reason: n.reason,
-      detail: n.detail,
+      detail,
       distance: n.distance,
       order: n.order,
       text: t?.text ?? null,
       truncated: t?.truncated ?? false,
-      analysis: analyses.get(n.path) ?? null,
+      analysis,
+      // a file only a callee's callee leads to is outlined, unless the failing code imports it
       relevant:
-        n.distance === 0 || (n.imported === true && n.distance === 1) || definesAny(analyses.get(n.path), n.names),
-      targets: { lines: n.lines ?? [], names: [...(n.names ?? [])], ranges: n.ranges ?? [] },
+        n.distance === 0 || (n.imported && n.distance === 1) || scored.score >= WEIGHT.callee || n.lead !== null,
+      score: Math.max(scored.score, leadWeight),
+      targets: { lines: n.lines, names: scored.names, ranges: n.ranges },
+      focusNames: test
+        ? []
+        : scored.names.filter((name) => (leads.get(name)?.weight ?? 0) >= WEIGHT.used).slice(0, MAX_FOCUS_NAMES),
       changedRanges: input.changed.get(n.path) ?? [],
       changed: input.changed.has(n.path),
-      test: isTestPath(n.path),
+      test,
     });
   };
   for (const n of nodes.values()) push(n);
   if (wholeRepository) {
     for (const p of index.sources) {
-      if (!nodes.has(p)) {
-        push({ path: p, reason: 'repository', detail: 'small repository', distance: 99, order: 0, imported: false });
-      }
+      if (!nodes.has(p)) push({ path: p, reason: 'repository', detail: 'small repository', distance: 99, order: 0, imported: false, lines: [], ranges: [], carried: new Map(), lead: null }); // prettier-ignore
     }
   }
   const ranked = rankCandidates(candidates, references);
@@ -233,41 +229,44 @@ export async function buildContext(
     map: plan.map,
     wholeRepository: wholeRepository && plan.files.length >= index.sources.length,
     sourceFiles: index.sources.length,
-    read: [...texts.values()],
+    read: [...reader.texts.values()],
   };
 }
 
-/** The file defines one of the names. */
-function definesAny(analysis: SourceAnalysis | undefined, names: ReadonlySet<string> | undefined): boolean {
-  return analysis !== undefined && names !== undefined && analysis.definitions.some((d) => names.has(d.name));
+/** A file of tests the failure names. */
+function isFailingTest(n: ContextNode): boolean {
+  return n.reason === 'failure' && n.distance === 0 && isTestPath(n.path) && languageForPath(n.path) !== null;
 }
 
-/** The names used inside the definitions of a file that the failing code (or a nearer file) uses. */
-function usedByDefinitions(n: Node, analysis: SourceAnalysis | undefined): string[] {
-  if (analysis === undefined) return [];
-  const used = analysis.definitions.filter((d) => n.names.has(d.name));
-  return analysis.identifiers
-    .filter((i) => used.some((d) => d.startLine <= i.line && i.line <= d.endLine))
-    .map((i) => i.name);
+/** The lines of a test file holding the failing tests' names (where they are defined). */
+function linesOfTests(text: string, names: readonly string[]): number[] {
+  const wanted = names.filter((n) => n.length >= 4).slice(0, 10);
+  const out: number[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (out.length < 4 && wanted.some((n) => line.includes(n))) out.push(i + 1);
+  });
+  return out;
 }
 
-/** The go.mod and Cargo.toml files above the seeds, and others while they are few. */
+/** The texts to look for, each once, at most MAX_STRINGS (those asserted first). */
+function uniqueTexts<T extends { text: string }>(xs: readonly T[]): T[] {
+  const out: T[] = [];
+  for (const x of xs) if (!out.some((o) => o.text === x.text)) out.push(x);
+  return out.slice(0, MAX_STRINGS);
+}
+
+/** The go.mod, Cargo.toml and package.json files above the seeds, and others while they are few. */
 function manifestsFor(index: TreeIndex, seeds: readonly string[]): string[] {
-  const all = [...(index.byBase.get('go.mod') ?? []), ...(index.byBase.get('Cargo.toml') ?? [])];
-  if (all.length <= MAX_MANIFESTS) return all;
-  return all.filter((m) => {
+  const above = (m: string): boolean => {
     const dir = dirName(m);
     return seeds.some((s) => dir === '' || s.startsWith(`${dir}/`));
-  });
-}
-
-/** The names a seed file's failing part uses: inside the regions of its named lines, else the whole file. */
-function focusIdentifiers(n: Node, analysis: SourceAnalysis | undefined): string[] {
-  if (analysis === undefined) return [];
-  const lines = n.lines.filter((l) => l > 0);
-  if (lines.length === 0) return analysis.identifiers.map((i) => i.name);
-  const regions = lines.map((l) => lineRegion(analysis.definitions, l));
-  return analysis.identifiers
-    .filter((i) => regions.some((r) => r.start <= i.line && i.line <= r.end))
-    .map((i) => i.name);
+  };
+  const own = [...(index.byBase.get('go.mod') ?? []), ...(index.byBase.get('Cargo.toml') ?? [])];
+  const out = own.length <= MAX_MANIFESTS ? own : own.filter(above);
+  // a JS/TS workspace's packages are imported by the names in their package.json
+  if (seeds.some((s) => /\.[cm]?[jt]sx?$/.test(s))) {
+    const packages = (index.byBase.get('package.json') ?? []).filter((p) => !p.includes('node_modules/'));
+    out.push(...packages.slice(0, MAX_PACKAGE_MANIFESTS));
+  }
+  return out;
 }

@@ -1,6 +1,8 @@
 // What failing test output says about where the failure is: the places it names, and the failing tests
 // src/test-output reads (pytest/unittest, node's test runner, TAP, Jest/Vitest/Mocha, go test, cargo test).
 import { MAX_NAME, parseTestOutput, type TestFailure } from '../test-output/index.js';
+import { frameNames } from './failure-frames.js';
+import { isSourceName } from './source-files.js';
 
 /** A place the output names, as written (the workspace prefix and file:// removed). */
 export interface FailureLocation {
@@ -10,7 +12,7 @@ export interface FailureLocation {
   at: number;
 }
 
-/** Locations, failing test names, Go packages and Python modules named by failing output. */
+/** Locations, failing tests, messages, frames, Go packages and Python modules named by failing output. */
 export interface FailureReport {
   locations: FailureLocation[];
   /** Names of failing tests, innermost part only (`test_add`, `TestAbs`, `adds numbers`). */
@@ -19,10 +21,26 @@ export interface FailureReport {
   goPackages: string[];
   /** Failing unittest ids as written (`tests.test_calc.TestCalc.test_add`): a prefix names the module. */
   pythonModules: string[];
+  /** Failing tests' full names and ids (`TestLex/raw_string`, `test_f[case]`, `suite › case`), at most MAX_TITLES. */
+  titles: string[];
+  /** What the output says about each failure (its block, or the output's tail), each at most MAX_MESSAGE. */
+  messages: string[];
+  /** Function names of the traceback and stack frames, innermost last. */
+  frames: string[];
 }
+
+/** Titles kept at most. */
+const MAX_TITLES = 10;
+/** Messages kept at most, and the longest one. */
+const MAX_MESSAGES = 5;
+const MAX_MESSAGE = 4000;
 
 /** The most output read for locations: the head and tail halves of longer output. */
 const MAX_SCAN = 512 * 1024;
+/** Paths named without a line kept at most. */
+const MAX_LINELESS = 20;
+/** A word of the output that may be a path (checked further in code, so the pattern cannot backtrack). */
+const PATH_WORD = /(?:^|[\s('"[<]|file:\/\/)([^\s:()"'[\]<>]{3,400})/gm;
 
 const LOCATION_PATTERNS: readonly RegExp[] = [
   // Python tracebacks
@@ -51,6 +69,21 @@ export function readFailureReport(output: string, workdir = '/workspace'): Failu
       locations.push({ path, line: m[2] === undefined ? null : Number(m[2]), at: m.index });
     }
   }
+  // paths named without a line: any inside the workspace, and data files (not code) relative to it,
+  // which a data-driven test names (`/workspace/tests/languages/java/x.test`, `testdata/inline.toml`)
+  let lineless = 0;
+  for (const m of text.matchAll(PATH_WORD)) {
+    if (lineless >= MAX_LINELESS) break;
+    const word = m[1]!.replace(/[.,;]+$/, '');
+    const end = m.index + m[0].length;
+    if (/^:\d/.test(text.slice(end, end + 2)) || !word.includes('/') || !/\.[A-Za-z0-9]{1,10}$/.test(word)) continue;
+    const inside = dir !== '' && word.startsWith(`${dir}/`);
+    if (!inside && (word.startsWith('/') || isSourceName(word.slice(word.lastIndexOf('/') + 1)))) continue;
+    const path = cleanPath(word, dir);
+    if (path === null || locations.some((l) => l.path === path)) continue;
+    locations.push({ path, line: null, at: m.index });
+    lineless++;
+  }
   const parsed = parseTestOutput(text);
   const failures = parsed.failures;
   for (const f of failures) {
@@ -74,7 +107,25 @@ export function readFailureReport(output: string, workdir = '/workspace'): Failu
         .filter((p) => p !== null),
     ),
     pythonModules: unique(tests.filter((f) => f.runner === 'unittest').map((f) => f.id)),
+    titles: unique(tests.flatMap((f) => [f.name, f.id]).filter((t) => t !== '')).slice(0, MAX_TITLES),
+    messages: failureMessages(text, failures),
+    frames: frameNames(text),
   };
+}
+
+/** The text of each failure's block (lines of the output), or the output's tail when no runner was recognised. */
+function failureMessages(text: string, failures: readonly TestFailure[]): string[] {
+  const blocks = failures.flatMap((f) => (f.block === null ? [] : [f.block])).slice(0, MAX_MESSAGES);
+  if (blocks.length === 0) return text.trim() === '' ? [] : [text.slice(-MAX_MESSAGE)];
+  const lines = text.split('\n');
+  return unique(
+    blocks.map((b) =>
+      lines
+        .slice(b.start - 1, b.end)
+        .join('\n')
+        .slice(0, MAX_MESSAGE),
+    ),
+  );
 }
 
 /** The name a failing test is defined under in its file (`test_b`, `TestAbs`, `adds numbers`). */

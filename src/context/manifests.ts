@@ -1,5 +1,7 @@
-// The few facts the import resolvers read from manifests: Go module paths and Rust crate names (pure).
-import { dirName } from './source-files.js';
+// The few facts the import resolvers read from manifests: Go module paths, Rust crate names and the
+// names of a JS/TS workspace's packages (pure).
+import { z } from 'zod';
+import { baseName, dirName } from './source-files.js';
 
 /** A Go module: the directory of its go.mod and its module path. */
 export interface GoModule {
@@ -13,26 +15,41 @@ export interface RustCrate {
   name: string;
 }
 
-/** What the resolvers know about the repository's modules and crates. */
+/** A JS/TS package of the repository: the directory of its package.json and its name (`@acme/core`). */
+export interface JsPackage {
+  dir: string;
+  name: string;
+}
+
+/** What the resolvers know about the repository's modules, crates and packages. */
 export interface ProjectFacts {
   goModules: readonly GoModule[];
   crates: readonly RustCrate[];
+  packages: readonly JsPackage[];
 }
 
 /** No manifests read. */
-export const NO_FACTS: ProjectFacts = { goModules: [], crates: [] };
+export const NO_FACTS: ProjectFacts = { goModules: [], crates: [], packages: [] };
 
 /** The manifests whose content the resolvers need. */
 export function isFactManifest(path: string): boolean {
-  return path === 'go.mod' || path.endsWith('/go.mod') || path === 'Cargo.toml' || path.endsWith('/Cargo.toml');
+  const base = baseName(path);
+  return base === 'go.mod' || base === 'Cargo.toml' || base === 'package.json';
 }
+
+/** The only part of a package.json the resolvers read. */
+const PackageJsonSchema = z.object({ name: z.string().min(1).max(214).optional() });
 
 /** Facts from the texts of go.mod and Cargo.toml files, by path. */
 export function readFacts(manifests: ReadonlyMap<string, string>): ProjectFacts {
   const goModules: GoModule[] = [];
   const crates: RustCrate[] = [];
+  const packages: JsPackage[] = [];
   for (const [path, text] of manifests) {
-    if (path === 'go.mod' || path.endsWith('/go.mod')) {
+    if (baseName(path) === 'package.json') {
+      const name = packageName(text);
+      if (name !== null && path !== 'package.json') packages.push({ dir: dirName(path), name });
+    } else if (baseName(path) === 'go.mod') {
       const m = /^\s*module\s+"?([^\s"]+)"?/m.exec(text);
       if (m) goModules.push({ dir: dirName(path), path: m[1]! });
     } else {
@@ -42,7 +59,19 @@ export function readFacts(manifests: ReadonlyMap<string, string>): ProjectFacts 
   }
   // deepest first: a file belongs to its nearest manifest
   const deepest = (a: { dir: string }, b: { dir: string }): number => b.dir.length - a.dir.length;
-  return { goModules: goModules.sort(deepest), crates: crates.sort(deepest) };
+  return { goModules: goModules.sort(deepest), crates: crates.sort(deepest), packages };
+}
+
+/** The `name` of a package.json, null when it has none or is not JSON. */
+function packageName(text: string): string | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = PackageJsonSchema.safeParse(json);
+  return parsed.success ? (parsed.data.name ?? null) : null;
 }
 
 /** `name` of Cargo.toml's [package] table (or [lib] name when given), null when it has none. */

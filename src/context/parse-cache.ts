@@ -1,5 +1,6 @@
 // What the context layer keeps for a run, by blob id: texts read and their parses. A file unchanged
-// between prompts is read and parsed once, and a tree listed once is indexed once.
+// between prompts is read and parsed once, a tree listed once is indexed once, and a search of one
+// tree for the same texts runs once.
 import { analyzeSource, languageForPath, type SourceAnalysis } from '../syntax/index.js';
 import { indexTree, type TreeIndex } from './tree-index.js';
 import { rehearseBuilds } from './warm-up.js';
@@ -16,6 +17,7 @@ export class ParseCache {
   private readonly texts = new Map<string, ContextText>();
   private textBytes = 0;
   private readonly indexes = new WeakMap<readonly ContextEntry[], TreeIndex>();
+  private readonly searches = new WeakMap<TreeIndex, Map<string, Promise<unknown>>>();
 
   /** How many texts were parsed (not served from the cache). */
   parsed = 0;
@@ -57,6 +59,19 @@ export class ParseCache {
       this.indexes.set(tree, index);
     }
     return index;
+  }
+
+  /** The result of a search of one tree (its index) by key, run once: a later prompt of the same tree reuses it. */
+  searchOnce<T>(index: TreeIndex, key: string, run: () => Promise<T>): Promise<T> {
+    let byKey = this.searches.get(index);
+    if (byKey === undefined) this.searches.set(index, (byKey = new Map<string, Promise<unknown>>()));
+    let pending = byKey.get(key) as Promise<T> | undefined;
+    if (pending === undefined) {
+      pending = run();
+      byKey.set(key, pending);
+      pending.catch(() => byKey.delete(key));
+    }
+    return pending;
   }
 
   /** A text read earlier for this blob (under any path: the caller sets the path). */

@@ -27,11 +27,15 @@ export interface Candidate {
   truncated: boolean;
   analysis: SourceAnalysis | null;
   /**
-   * Worth showing, not only outlining: a seed, a direct import of one, or a file defining a name the
-   * failing code (or a file it uses) uses. Others go to the map unless the repository is shown whole.
+   * Worth showing, not only outlining: a seed, a direct import of one, a file defining a name the failure
+   * leads to, or holding a message it prints. Others go to the map unless the repository is shown whole.
    */
   relevant: boolean;
+  /** What its strongest lead is worth (see leads.ts's WEIGHT; 0: none): orders the files past the seeds. */
+  score: number;
   targets: RegionTargets;
+  /** Names whose definitions are in focus (the strongest leads), when it is not a test. */
+  focusNames: readonly string[];
   /** New-side line ranges changed so far (empty for a file not changed). */
   changedRanges: readonly LineRange[];
   changed: boolean;
@@ -61,16 +65,23 @@ const REASON_RANK: Record<ShownReason, number> = {
   repository: 6,
 };
 
-/** Candidates in the order they are given room: nearest the failure first, then by reason and references. */
+/**
+ * Candidates in the order they are given room: the files the failure, the directive or the changes name
+ * (by reason); then the others by their strongest lead (a definition the failing test calls before one it
+ * only uses, before a file merely imported), then by distance, reason and references.
+ */
 export function rankCandidates(candidates: readonly Candidate[], references: ReadonlyMap<string, number>): Candidate[] {
   const refs = (c: Candidate): number =>
     (c.analysis?.definitions ?? []).reduce((n, d) => n + (references.get(d.name) ?? 0), 0);
-  const score = new Map(candidates.map((c) => [c, refs(c)]));
+  const counted = new Map(candidates.map((c) => [c, refs(c)]));
+  const seed = (c: Candidate): number => (c.distance === 0 ? 0 : 1);
   return [...candidates].sort(
     (a, b) =>
+      seed(a) - seed(b) ||
+      (seed(a) === 0 ? 0 : b.score - a.score) ||
       a.distance - b.distance ||
       REASON_RANK[a.reason] - REASON_RANK[b.reason] ||
-      (score.get(b) ?? 0) - (score.get(a) ?? 0) ||
+      (counted.get(b) ?? 0) - (counted.get(a) ?? 0) ||
       a.order - b.order,
   );
 }
@@ -151,14 +162,16 @@ function focusOf(c: Candidate, totalLines: number): (LineRange & { label: string
   const points: LineRange[] = [...c.changedRanges];
   if (!c.test) {
     for (const l of c.targets.lines) points.push({ start: l, end: l });
-    const names = new Set(c.targets.names);
+    const names = new Set(c.focusNames);
     for (const d of defs) {
       if (names.has(d.name) && FOCUS_KINDS.has(d.kind)) points.push({ start: d.startLine, end: d.startLine });
     }
   }
-  let parts = focusRegions(defs, totalLines, points);
-  for (let k = points.length - 1; parts.length > MAX_FOCUS_PARTS && k > 0; k--) {
-    parts = focusRegions(defs, totalLines, points.slice(0, k));
+  // the first points only: more could never make fewer parts, and each try costs all of them
+  const first = points.slice(0, MAX_FOCUS_PARTS * 2);
+  let parts = focusRegions(defs, totalLines, first);
+  for (let k = first.length - 1; parts.length > MAX_FOCUS_PARTS && k > 0; k--) {
+    parts = focusRegions(defs, totalLines, first.slice(0, k));
   }
   return parts.slice(0, MAX_FOCUS_PARTS);
 }

@@ -1,5 +1,6 @@
 // Which regions of a file too big to show whole are worth showing: the whole enclosing definition
-// of each line that matters, the definitions named, and what those call in the same file (pure).
+// of each line that matters, the definitions named (strongest first, long containers last), and what
+// those call in the same file, two levels deep (pure).
 import { enclosingDefinitions, type Definition, type IdentifierUse } from '../syntax/index.js';
 import type { LineRange } from './types.js';
 
@@ -7,7 +8,7 @@ import type { LineRange } from './types.js';
 export interface RegionTargets {
   /** Lines named by the failure, or changed so far. */
   lines: readonly number[];
-  /** Names used by the failing code, or mentioned in the directive. */
+  /** Names the failure leads to (used by the failing code, mentioned in the directive), strongest first. */
   names: readonly string[];
   /** Ranges asked for as they are. */
   ranges: readonly LineRange[];
@@ -24,8 +25,8 @@ export const MAX_REGION_LINES = 160;
 const WINDOW = 12;
 /** Definitions of one name shown at most. */
 const MAX_SAME_NAME = 4;
-/** Callees added at most. */
-const MAX_CALLEES = 12;
+/** Callees added at most (both levels). */
+const MAX_CALLEES = 16;
 /** Lines of a file's head (its imports) shown when any region is. */
 const IMPORT_LINES = 25;
 
@@ -47,25 +48,32 @@ export function candidateRegions(
     out.push({ ...clip(lineRegion(definitions, line)), why: 'line' });
   }
   const primary = new Set<Definition>();
+  const long: Definition[] = [];
   for (const name of targets.names) {
     const defs = definitions.filter((d) => d.name === name || d.qualifiedName === name).slice(0, MAX_SAME_NAME);
     for (const d of defs) {
       primary.add(d);
-      out.push({ ...clip(definitionRegion(d)), why: 'name' });
+      // a definition too long to show whole (a big class) shows only its head: after every short one
+      if (d.endLine - d.startLine + 1 > MAX_REGION_LINES) long.push(d);
+      else out.push({ ...clip(definitionRegion(d)), why: 'name' });
     }
   }
-  // what the regions so far call in the same file: one level of callees
-  const shown = out.map((r) => ({ start: r.start, end: r.end }));
-  const called = new Set<string>();
-  for (const id of identifiers) if (shown.some((r) => r.start <= id.line && id.line <= r.end)) called.add(id.name);
+  // what the regions so far call in the same file, and what those call: two levels of callees
   let callees = 0;
-  for (const d of definitions) {
-    if (callees >= MAX_CALLEES) break;
-    if (primary.has(d) || !called.has(d.name) || d.kind === 'variable') continue;
-    if (shown.some((r) => r.start <= d.startLine && d.endLine <= r.end)) continue;
-    out.push({ ...clip(definitionRegion(d)), why: 'callee' });
-    callees++;
+  for (let level = 0; level < 2; level++) {
+    const shown = out.map((r) => ({ start: r.start, end: r.end }));
+    const called = new Set<string>();
+    for (const id of identifiers) if (shown.some((r) => r.start <= id.line && id.line <= r.end)) called.add(id.name);
+    for (const d of definitions) {
+      if (callees >= MAX_CALLEES) break;
+      if (primary.has(d) || !called.has(d.name) || d.kind === 'variable') continue;
+      if (d.endLine - d.startLine + 1 > MAX_REGION_LINES && d.kind !== 'function' && d.kind !== 'method') continue;
+      if (out.some((r) => r.start <= d.startLine && d.endLine <= r.end)) continue;
+      out.push({ ...clip(definitionRegion(d)), why: 'callee' });
+      callees++;
+    }
   }
+  for (const d of long) out.push({ ...clip(definitionRegion(d)), why: 'name' });
   if (out.length > 0) {
     const first = definitions.reduce((min, d) => (d.depth === 0 ? Math.min(min, d.startLine) : min), totalLines + 1);
     const head = Math.min(first - 1, IMPORT_LINES, totalLines);

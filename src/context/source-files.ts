@@ -60,7 +60,7 @@ export function isSourceName(base: string): boolean {
 export function isTestPath(path: string): boolean {
   const base = baseName(path);
   if (/^test_.*\.py$|_test\.py$|^conftest\.py$/.test(base)) return true;
-  if (/\.(test|spec)\.[cm]?[jt]sx?$/.test(base)) return true;
+  if (/\.(test|spec)(-d)?\.[cm]?[jt]sx?$/.test(base)) return true;
   if (base.endsWith('_test.go')) return true;
   const dirs = path.split('/').slice(0, -1);
   return dirs.some((d) => d === 'tests' || d === 'test' || d === '__tests__' || d === 'spec');

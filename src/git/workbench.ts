@@ -12,6 +12,7 @@ import { ObjectReader } from './object-reader.js';
 import { readBlobs, readFiles, treePaths, type BlobText, type ReadFilesResult } from './read-files.js';
 import { entryOf, parseTree, treeEntries, type TreeEntry } from './tree-entries.js';
 import { isSafePath } from './safe-path.js';
+import { treeChanges, type TreeChangeEntry } from './tree-changes.js';
 import type { UserRepo } from './user-repo.js';
 
 /** How many diffs a workbench keeps (see diff). */
@@ -181,6 +182,26 @@ export class Workbench {
     return { ok: true, read: await readFiles(this.gitOptions(signal), this.objects, '', paths, max, after.listed) };
   }
 
+  /**
+   * What `patch` does to head()'s tree when git applies it with `flags`: the tree it makes and
+   * every path whose entry differs, with its mode and id on each side (see treeChanges), or git's
+   * message when it does not apply. The tree is kept, so applyPatch of the same patch next only
+   * commits it.
+   */
+  effectOf(
+    patch: string,
+    opts: { signal?: AbortSignal; flags?: readonly string[] } = {},
+  ): Promise<{ ok: true; tree: string; changes: TreeChangeEntry[] } | { ok: false; message: string }> {
+    return this.queuedApply(opts.flags, async () => {
+      const base = this.headTree;
+      const made = this.treesAfter.get(treeKey(base, opts.flags, patch));
+      const after = made === undefined ? await this.treeNow(patch, opts) : { ok: true as const, tree: made };
+      if (!after.ok) return after;
+      const changes = await treeChanges(base, after.tree, this.gitOptions(opts.signal ? { signal: opts.signal } : {}));
+      return { ok: true, tree: after.tree, changes };
+    });
+  }
+
   /** Run `work` after what is queued, once every git apply flag is one the workbench allows. */
   private queuedApply<T>(flags: readonly string[] | undefined, work: () => Promise<T>): Promise<T> {
     for (const f of flags ?? []) {
@@ -335,7 +356,14 @@ export class Workbench {
   grep(
     commit: string,
     strings: readonly string[],
-    opts: { words: boolean; maxHits: number; paths?: readonly string[]; signal?: AbortSignal },
+    opts: {
+      words: boolean;
+      maxHits: number;
+      paths?: readonly string[];
+      maxBytes?: number;
+      timeoutMs?: number;
+      signal?: AbortSignal;
+    },
   ): Promise<GrepHit[]> {
     const { signal, ...rest } = opts;
     return grepTree(commit, strings, { ...this.gitOptions(signal ? { signal } : {}), ...rest });

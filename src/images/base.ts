@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type Dockerode from 'dockerode';
 import { HammerError, abortError, throwIfAborted } from '../errors.js';
-import { engineError, inspectImage } from './engine.js';
+import { debianArchitecture, platformArchitecture, pullPlatform } from './architecture.js';
+import { engineArchitecture, engineError, inspectImage } from './engine.js';
 import { BASE_PULL_REF, BASE_TAG } from './labels.js';
 import { imagesDir } from './package-root.js';
 import { readProgress } from './progress.js';
@@ -36,6 +37,8 @@ export interface BootstrapOptions {
   pullRef?: string;
   /** The local build script, called as `sh <script> <tag>` (default images/base/debootstrap.sh). For tests. */
   debootstrapScript?: string;
+  /** The engine's architecture (asked of the engine when not given, and only when the base must be made). */
+  engineArchitecture?: string;
 }
 
 /** Make sure hammer-box/base:trixie exists: present, else pulled, else debootstrapped, else IMAGE_MISSING. */
@@ -47,7 +50,10 @@ export async function bootstrapBase(docker: Dockerode, options: BootstrapOptions
   const present = await inspectImage(docker, tag, signal);
   if (present) return { tag, id: present.id, method: 'present' };
 
-  const pullFailure = await tryPull(docker, pullRef, options);
+  // made for the engine's architecture: a multi-architecture pull would otherwise follow the
+  // client's default platform (DOCKER_DEFAULT_PLATFORM), and debootstrap the host's
+  const arch = platformArchitecture(options.engineArchitecture ?? (await engineArchitecture(docker, signal)));
+  const pullFailure = await tryPull(docker, pullRef, arch, options);
   if (pullFailure === undefined) {
     const id = await tagAs(docker, pullRef, tag, signal);
     return { tag, id, method: 'pulled' };
@@ -58,7 +64,7 @@ export async function bootstrapBase(docker: Dockerode, options: BootstrapOptions
   const isRoot = options.isRoot ?? process.getuid?.() === 0;
   if (platform === 'linux' && isRoot) {
     onProgress?.(`building ${tag} locally with debootstrap`);
-    await runDebootstrap(script, tag, pullRef, options);
+    await runDebootstrap(script, tag, pullRef, arch, options);
     const made = await inspectImage(docker, tag, signal);
     if (!made) throw new HammerError('IMAGE_MISSING', `debootstrap finished but ${tag} is not in the engine`);
     return { tag, id: made.id, method: 'debootstrap' };
@@ -75,7 +81,12 @@ export async function bootstrapBase(docker: Dockerode, options: BootstrapOptions
 }
 
 /** Pull the registry base; returns undefined on success or a one-line reason on failure (never throws, except ABORTED). */
-async function tryPull(docker: Dockerode, pullRef: string, options: BootstrapOptions): Promise<string | undefined> {
+async function tryPull(
+  docker: Dockerode,
+  pullRef: string,
+  arch: string,
+  options: BootstrapOptions,
+): Promise<string | undefined> {
   const { signal, onProgress } = options;
   throwIfAborted(signal, 'pulling the base image');
   // A pull that goes silent (a firewall dropping packets) is abandoned quickly instead of hanging.
@@ -90,7 +101,7 @@ async function tryPull(docker: Dockerode, pullRef: string, options: BootstrapOpt
     onProgress?.(line);
   };
   try {
-    const stream = await docker.pull(pullRef, { abortSignal: idle.signal });
+    const stream = await docker.pull(pullRef, { abortSignal: idle.signal, platform: pullPlatform(arch) });
     const summary = await readProgress(stream, touch, 5);
     return summary.error === undefined ? undefined : firstLine(summary.error);
   } catch (err) {
@@ -120,10 +131,17 @@ async function tagAs(docker: Dockerode, from: string, to: string, signal: AbortS
 }
 
 /** Run the debootstrap script, streaming its output; IMAGE_MISSING with the tail when it fails. */
-async function runDebootstrap(script: string, tag: string, pullRef: string, options: BootstrapOptions): Promise<void> {
+async function runDebootstrap(
+  script: string,
+  tag: string,
+  pullRef: string,
+  arch: string,
+  options: BootstrapOptions,
+): Promise<void> {
   const { signal, onProgress } = options;
   const child = spawn('sh', [script, tag], {
-    env: options.env ?? process.env,
+    // the script refuses an engine architecture that is not this host's (debootstrap builds for the host)
+    env: { ...(options.env ?? process.env), HAMMER_DEBIAN_ARCH: debianArchitecture(arch) },
     stdio: ['ignore', 'pipe', 'pipe'],
     signal,
   });

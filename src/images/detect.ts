@@ -3,6 +3,7 @@
 // when several ecosystems are present, which one the tests (or the directive) belong to. Refuses
 // with the list when it is truly ambiguous. Pure: the caller lists the tree and reads the files.
 import { HammerError } from '../errors.js';
+import { asksForFix } from '../report/fix-directive.js';
 
 /** The files that mark a toolchain, at the repository root. */
 export const TOOLCHAIN_MARKERS: Readonly<Record<string, (name: string) => boolean>> = {
@@ -41,9 +42,22 @@ export interface DetectFacts {
   directive?: string;
 }
 
+/** A project in the repository: a toolchain at a directory, its marker files and where its tests are. */
+export interface Candidate {
+  toolchain: string;
+  /** The project's directory ('' for the repository's root; else e.g. "python" or "services/api"). */
+  dir: string;
+  /** Its marker files (repository paths). */
+  markers: string[];
+  /** Where its tests are (repository paths, e.g. "python/tests/"); empty when none was found. */
+  tests: string[];
+}
+
 /** What detection found: the toolchain and the files that decided it. */
 export interface Detection {
   toolchain: string;
+  /** The project's directory relative to the root ('' for the root): its tests and setup run there. */
+  dir: string;
   /** The marker files (or, without any, the source files) that chose it. */
   evidence: string[];
   /** Where its tests are (e.g. "tests/", "package.json test script"); empty when none was found. */
@@ -52,14 +66,26 @@ export interface Detection {
   by: 'marker' | 'evidence' | 'sources';
   /** Why the others were passed over, when there were several candidates. */
   passedOver: string[];
+  /**
+   * The other projects with tests, in order: a run whose tests pass at baseline on a directive
+   * that asks for a fix tries their test commands before it asks the model.
+   */
+  alternatives: Candidate[];
 }
 
 /** npm's placeholder test script (`npm init`): not a test suite. */
 const NPM_PLACEHOLDER = /no test specified/;
 
+/** Directories whose manifests are not the repository's projects (documentation, examples, test fixtures). */
+const NOT_PROJECTS =
+  /(^|\/)(docs?|examples?|samples?|demos?|fixtures?|testdata|test|tests|__tests__|spec|benchmarks?|third_party|vendor|external)(\/|$)/;
+
 /**
  * Detect the toolchain. USAGE when none matches, or when several do and the evidence cannot tell
- * them apart, listing each with its files and the overrides.
+ * them apart, listing each with its files and the overrides. Besides the root's manifests, a
+ * project one or two directories down (e.g. `python/pyproject.toml` beside a root package.json)
+ * is a candidate when it has tests: it is chosen when the directive points into it, and is
+ * otherwise an alternative the run tries when the chosen one's tests pass at baseline.
  */
 export function detectToolchain(
   rootFiles: readonly string[],
@@ -67,21 +93,35 @@ export function detectToolchain(
   facts: DetectFacts = {},
 ): Detection {
   const paths = allPaths.filter((p) => !IGNORED.test(p));
+  const directive = facts.directive ?? '';
   const byMarker = matchAll(rootFiles, (name, tc) => TOOLCHAIN_MARKERS[tc]!(name));
+  const nested = nestedCandidates(paths).filter((c) => !byMarker.has(c.toolchain));
   if (byMarker.size === 1) {
     const [toolchain, evidence] = [...byMarker][0]!;
-    return { toolchain, evidence, tests: testEvidence(toolchain, paths, facts), by: 'marker', passedOver: [] };
+    const root: Candidate = { toolchain, dir: '', markers: evidence, tests: testEvidence(toolchain, paths, facts) };
+    const pointed = nested.filter((c) => pointsAt(directive, c, paths, nested));
+    if (pointed.length === 1 && !pointsAt(directive, root, paths, nested))
+      return fromCandidate(
+        pointed[0]!,
+        'evidence',
+        [`${describe(root)}: the directive points at ${pointed[0]!.dir}/`],
+        [...(root.tests.length > 0 ? [root] : []), ...nested.filter((c) => c !== pointed[0])],
+      );
+    return { ...fromCandidate(root, 'marker', [], nested), evidence };
   }
-  if (byMarker.size > 1) return choose(byMarker, paths, facts);
+  if (byMarker.size > 1) return choose(byMarker, paths, facts, nested);
+  if (nested.length > 0) return chooseNested(nested, paths, directive);
   const bySource = matchAll(paths, (p, tc) => SOURCE_EXTENSIONS[tc]!.some((ext) => p.endsWith(ext)));
   if (bySource.size === 1) {
     const [toolchain, evidence] = [...bySource][0]!;
     return {
       toolchain,
+      dir: '',
       evidence: evidence.slice(0, 5),
       tests: testEvidence(toolchain, paths, facts),
       by: 'sources',
       passedOver: [],
+      alternatives: [],
     };
   }
   const markers =
@@ -99,21 +139,49 @@ export function detectToolchain(
   });
 }
 
-/** Several manifests: the one ecosystem with tests wins; else the one the directive names; else refuse. */
-function choose(byMarker: Map<string, string[]>, paths: readonly string[], facts: DetectFacts): Detection {
+/**
+ * Several manifests at the root: the one ecosystem with tests wins; else the one the directive
+ * names; else, on a directive that asks for a fix, the one with the most test evidence (the others
+ * are tried when its tests pass at baseline); else refuse.
+ */
+function choose(
+  byMarker: Map<string, string[]>,
+  paths: readonly string[],
+  facts: DetectFacts,
+  nested: readonly Candidate[],
+): Detection {
+  const directive = facts.directive ?? '';
   const tests = new Map([...byMarker.keys()].map((tc) => [tc, testEvidence(tc, paths, facts)]));
   const withTests = [...byMarker.keys()].filter((tc) => tests.get(tc)!.length > 0);
-  const named = directiveMentions(facts.directive ?? '', withTests.length > 0 ? withTests : [...byMarker.keys()]);
-  const pick = withTests.length === 1 ? withTests[0]! : named.length === 1 ? named[0]! : null;
+  const named = directiveMentions(directive, withTests.length > 0 ? withTests : [...byMarker.keys()]);
+  const testFiles = (tc: string): number => paths.filter((p) => TEST_FILES[tc]?.test(p) === true).length;
+  const busiest = [...withTests].sort((a, b) => testFiles(b) - testFiles(a));
+  const pick =
+    withTests.length === 1
+      ? withTests[0]!
+      : named.length === 1
+        ? named[0]!
+        : withTests.length > 1 && asksForFix(directive)
+          ? busiest[0]!
+          : null;
   if (pick !== null) {
-    const passedOver = [...byMarker.keys()]
-      .filter((tc) => tc !== pick)
-      .map((tc) =>
-        tests.get(tc)!.length === 0
-          ? `${tc} (${byMarker.get(tc)!.join(', ')}) has no tests`
-          : `${tc} (${byMarker.get(tc)!.join(', ')}) is not what the directive names`,
-      );
-    return { toolchain: pick, evidence: byMarker.get(pick)!, tests: tests.get(pick)!, by: 'evidence', passedOver };
+    const candidate = (tc: string): Candidate => ({
+      toolchain: tc,
+      dir: '',
+      markers: byMarker.get(tc)!,
+      tests: tests.get(tc)!,
+    });
+    const others = [...byMarker.keys()].filter((tc) => tc !== pick);
+    const why = withTests.length === 1 ? 'has no tests' : named.length === 1 ? 'is not what the directive names' : null;
+    const passedOver = others.map((tc) =>
+      tests.get(tc)!.length === 0
+        ? `${describe(candidate(tc))} has no tests`
+        : `${describe(candidate(tc))} ${why ?? `has fewer tests; tried if ${pick}'s tests pass at baseline`}`,
+    );
+    return fromCandidate(candidate(pick), 'evidence', passedOver, [
+      ...others.filter((tc) => tests.get(tc)!.length > 0).map(candidate),
+      ...nested,
+    ]);
   }
   const found = [...byMarker]
     .map(([tc, files]) => {
@@ -128,6 +196,108 @@ function choose(byMarker: Map<string, string[]>, paths: readonly string[], facts
       hint: OVERRIDE_HINT,
     },
   );
+}
+
+/** No manifest at the root, projects with tests below it: the one there is, the one the directive points at, or on a fix the first. */
+function chooseNested(nested: readonly Candidate[], paths: readonly string[], directive: string): Detection {
+  const pointed = nested.filter((c) => pointsAt(directive, c, paths, nested));
+  const pick =
+    nested.length === 1 ? nested[0]! : pointed.length === 1 ? pointed[0]! : asksForFix(directive) ? nested[0]! : null;
+  if (pick === null) {
+    throw new HammerError(
+      'USAGE',
+      `the repository has no manifest at its root and several projects below it: ${nested.map((c) => `${describe(c)}, tests: ${c.tests.join(', ')}`).join('; ')}`,
+      { hint: OVERRIDE_HINT },
+    );
+  }
+  const others = nested.filter((c) => c !== pick);
+  return fromCandidate(
+    pick,
+    'evidence',
+    others.map(
+      (c) =>
+        `${describe(c)} ${pointed.length === 1 ? 'is not where the directive points' : `is tried if ${pick.dir}/'s tests pass at baseline`}`,
+    ),
+    others,
+  );
+}
+
+function fromCandidate(
+  c: Candidate,
+  by: Detection['by'],
+  passedOver: string[],
+  alternatives: readonly Candidate[],
+): Detection {
+  return {
+    toolchain: c.toolchain,
+    dir: c.dir,
+    evidence: c.markers,
+    tests: c.tests,
+    by,
+    passedOver,
+    alternatives: [...alternatives],
+  };
+}
+
+/** "python (python/pyproject.toml)". */
+function describe(c: Candidate): string {
+  return `${c.toolchain} (${c.markers.join(', ')})`;
+}
+
+/**
+ * A project directory's name as it may appear in a test command and a setup script (`cd <dir>`):
+ * plain words only, so a directory name never becomes shell syntax.
+ */
+export const SAFE_PROJECT_DIR = /^[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)?$/;
+
+/** Projects one or two directories down that have tests, by toolchain and directory, in path order. */
+export function nestedCandidates(paths: readonly string[]): Candidate[] {
+  const found = new Map<string, Candidate>();
+  for (const p of paths) {
+    const parts = p.split('/');
+    if (parts.length < 2 || parts.length > 3) continue;
+    const dir = parts.slice(0, -1).join('/');
+    if (NOT_PROJECTS.test(dir) || !SAFE_PROJECT_DIR.test(dir)) continue;
+    const name = parts.at(-1)!;
+    for (const tc of Object.keys(TOOLCHAIN_MARKERS).sort()) {
+      if (!TOOLCHAIN_MARKERS[tc]!(name)) continue;
+      const key = `${tc}\u0000${dir}`;
+      const c = found.get(key) ?? { toolchain: tc, dir, markers: [], tests: [] };
+      c.markers.push(p);
+      found.set(key, c);
+    }
+  }
+  const out: Candidate[] = [];
+  for (const c of found.values()) {
+    // a project inside another project of the same toolchain is part of it (a workspace member)
+    if ([...found.values()].some((o) => o !== c && o.toolchain === c.toolchain && c.dir.startsWith(`${o.dir}/`)))
+      continue;
+    const prefix = `${c.dir}/`;
+    const inside = paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
+    c.tests = testEvidence(c.toolchain, inside).map((t) => `${prefix}${t}`);
+    if (c.tests.length > 0) out.push(c);
+  }
+  return out.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : a.toolchain < b.toolchain ? -1 : 1));
+}
+
+/**
+ * The directive points at a project: it names a path inside the project's directory, or a file of
+ * the project's language that is there (and not in another project), e.g. `tests/test_calc.py`
+ * for `python/tests/test_calc.py`. The root project: a file of its language outside every nested one.
+ */
+function pointsAt(directive: string, c: Candidate, paths: readonly string[], nested: readonly Candidate[]): boolean {
+  const words = directive.match(/[\w][\w./-]*/g) ?? [];
+  const inDir = (p: string, dir: string): boolean => dir === '' || p.startsWith(`${dir}/`);
+  const inOther = (p: string): boolean => nested.some((n) => n !== c && n.dir !== '' && inDir(p, n.dir));
+  for (const raw of words) {
+    const w = raw.replace(/[./]+$/, '');
+    if (c.dir !== '' && (w === c.dir || w.startsWith(`${c.dir}/`)) && w.includes('/')) return true;
+    if (!SOURCE_EXTENSIONS[c.toolchain]!.some((ext) => w.endsWith(ext))) continue;
+    const hits = paths.filter((p) => p === w || p.endsWith(`/${w}`));
+    if (hits.some((p) => inDir(p, c.dir) && !inOther(p) && (c.dir !== '' || !nested.some((n) => inDir(p, n.dir)))))
+      return true;
+  }
+  return false;
 }
 
 /** Where a toolchain's tests are, summarised: directories holding test files, test configuration, a real test script. */
@@ -181,10 +351,13 @@ export function environmentLine(opts: {
   evidence: readonly string[];
   testCommand: string;
   named?: boolean;
+  /** Why the other candidates were passed over ("node (package.json) has no tests"). */
+  passedOver?: readonly string[];
 }): string {
   if (opts.toolchain === null) return `your image, test command: ${opts.testCommand}`;
   const why = opts.named ? 'named' : opts.evidence.join(', ');
-  return `toolchain ${opts.toolchain}${opts.version ? ` ${opts.version}` : ''}${why ? ` (${why})` : ''}, test command: ${opts.testCommand}`;
+  const over = opts.passedOver && opts.passedOver.length > 0 ? `; passed over: ${opts.passedOver.join('; ')}` : '';
+  return `toolchain ${opts.toolchain}${opts.version ? ` ${opts.version}` : ''}${why ? ` (${why})` : ''}, test command: ${opts.testCommand}${over}`;
 }
 
 const OVERRIDE_HINT =

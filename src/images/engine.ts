@@ -15,6 +15,8 @@ const imageInspectSchema = z.object({
     .nullish(),
 });
 
+const versionSchema = z.object({ Arch: z.string().optional() });
+
 /** The parts of an image inspect the builder uses. */
 export interface ImageFacts {
   id: string;
@@ -48,6 +50,22 @@ export function engineError(err: unknown, what: string, signal?: AbortSignal): H
   return new HammerError('INTERNAL', `${what} failed: ${err instanceof Error ? err.message : String(err)}`, {
     cause: err,
   });
+}
+
+/** The engine's architecture (`docker version`'s Arch: amd64, arm64). */
+export async function engineArchitecture(docker: Dockerode, signal?: AbortSignal): Promise<string> {
+  throwIfAborted(signal, 'asking the engine its architecture');
+  let raw: unknown;
+  try {
+    // one short request (the client's deadline bounds it); dockerode's version() takes no AbortSignal
+    raw = await docker.version();
+  } catch (err) {
+    throw engineError(err, 'asking the engine its architecture', signal);
+  }
+  const parsed = versionSchema.safeParse(raw);
+  const arch = parsed.success ? parsed.data.Arch : undefined;
+  if (!arch) throw new HammerError('INTERNAL', "the engine's version answer names no architecture");
+  return arch;
 }
 
 /** Inspect an image by reference; undefined when the engine does not have it. */

@@ -2,10 +2,12 @@
 // toolchain (the carried directories), re-packed entry by entry on their way from the setup
 // container to the image. Paths are renamed under the directory's place in the image; anything
 // that would leave it (.., absolute names, hard links elsewhere), device nodes and FIFOs are
-// dropped; set-id bits are cleared and every entry is owned by the sandbox user.
+// dropped; set-id bits are cleared and every entry is owned by the sandbox user. More bytes of
+// files than the ceiling ([env] max_image_size) is SETUP_FAILED before they are written.
 import { posix } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import tar from 'tar-stream';
+import { HammerError } from '../errors.js';
 
 /** A directory setup writes that the env image keeps. */
 export interface CarriedDir {
@@ -29,13 +31,16 @@ export interface CarryStats {
 /**
  * Re-pack `source` (docker's archive of `dir.from`, whose entries start with its base name) as an
  * archive to extract at `/`, with `dir.to`'s parents as directories owned by root. Resolves stats
- * when the output is complete.
+ * when the output is complete; fails (SETUP_FAILED) when the files would hold more than
+ * `owner.maxBytes` bytes, before the entry that would pass it is written.
  */
 export function carryArchive(
   source: Readable,
   dir: CarriedDir,
-  owner: { uid: number; gid: number },
+  owner: { uid: number; gid: number; maxBytes?: number },
 ): { stream: Readable; done: Promise<CarryStats> } {
+  const maxBytes = owner.maxBytes ?? Number.POSITIVE_INFINITY;
+  let declared = 0;
   const extract = tar.extract();
   const pack = tar.pack();
   const out = new PassThrough({ highWaterMark: 4 * 1024 * 1024 });
@@ -70,6 +75,21 @@ export function carryArchive(
       body.on('end', () => next());
       body.resume();
       return;
+    }
+    if (header.type === 'file') {
+      declared += header.size ?? 0;
+      if (declared > maxBytes) {
+        body.on('error', () => undefined);
+        body.resume();
+        extract.destroy(
+          new HammerError(
+            'SETUP_FAILED',
+            `setup's dependency directories hold more than ${maxBytes} bytes of files ([env] max_image_size), so no env image is made`,
+            { hint: 'raise [env] max_image_size in your config if the dependencies really are that large' },
+          ),
+        );
+        return;
+      }
     }
     stats.entries++;
     if (rel !== '' && header.type !== 'directory' && dir.significant(rel)) stats.significant++;
@@ -112,7 +132,13 @@ export function carryArchive(
     out.on('finish', () => resolve(stats));
     out.on('error', reject);
   });
-  done.catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  done.catch((err: unknown) => {
+    out.destroy(err instanceof Error ? err : new Error(String(err)));
+    // stop reading the engine's archive too: the rest of it is never wanted
+    source.destroy();
+  });
+  // the reason reaches the caller through `done`; the output only stops (whoever reads it sees it cut)
+  out.on('error', () => undefined);
   source.on('error', (err) => extract.destroy(err));
   pack.pipe(out);
   source.pipe(extract);

@@ -10,7 +10,7 @@ import { inspectImage } from './engine.js';
 import { IMAGE_LABELS, MANAGED_BY } from './labels.js';
 import { allowedHosts, upstreamProxy } from './proxy-config.js';
 import { ensureProxyImage } from './proxy-image.js';
-import { runSetupAndCommit, SETUP_CA_PATH } from './setup-container.js';
+import { runSetupAndCommit, SETUP_CA_PATH, SKIPPED_LABEL } from './setup-container.js';
 import type { SetupStepRecord } from './setup-failure.js';
 import { openSetupNetwork } from './setup-network.js';
 import { setupScript, type SetupRecipe } from './setup-plan.js';
@@ -33,6 +33,10 @@ export interface EnvImageRequest {
   user: string;
   timeoutMs: number;
   memoryBytes?: number;
+  /** The size of each place setup writes ([env] setup_write_size); 0: disk volumes without a cap. */
+  writeBytes: number;
+  /** The most bytes of files carried into the env image ([env] max_image_size). */
+  maxImageBytes: number;
   /** The host environment: its proxy becomes the setup proxy's upstream (never seen by setup). */
   hostEnv: NodeJS.ProcessEnv;
   /** Hosts beyond the toolchain's registries that setup may reach ([env] allow_hosts). */
@@ -60,6 +64,8 @@ export interface EnvImage {
   built: boolean;
   /** The steps setup announced, when it ran now. */
   steps: SetupStepRecord[];
+  /** The requirements an offline best effort skipped (names; from the image's label when it was made before). */
+  skipped: string[];
 }
 
 /** Variables naming the CA bundle for each tool setup may run. */
@@ -108,9 +114,9 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
   const { tag, hash } = planEnvImage(req);
   const { signal } = req;
   const existing = await inspectImage(docker, tag, signal);
-  if (existing) return { tag, id: existing.id, hash, built: false, steps: [] };
+  if (existing) return { tag, id: existing.id, hash, built: false, steps: [], skipped: skippedOf(existing.labels) };
   if (await isKnownEmpty(req.emptyEnvsPath, tag, req.toolchainImage.id))
-    return { tag, id: null, hash, built: false, steps: [] };
+    return { tag, id: null, hash, built: false, steps: [], skipped: [] };
   const base = await inspectImage(docker, req.toolchainImage.id, signal);
   const imagePath =
     (base?.env ?? []).find((e) => e.startsWith('PATH='))?.slice(5) ??
@@ -147,6 +153,8 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
         proxyLog: () => network.proxyLog(),
         timeoutMs: req.timeoutMs,
         ...(req.memoryBytes ? { memoryBytes: req.memoryBytes } : {}),
+        writeBytes: req.writeBytes,
+        maxImageBytes: req.maxImageBytes,
         tag,
         labels: {
           [IMAGE_LABELS.managedBy]: MANAGED_BY,
@@ -162,14 +170,23 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
       }),
       archive.done,
     ]);
+    const skipped = result.skipped.map((s) => s.name);
     if (result.id === null) {
-      await recordEmpty(req.emptyEnvsPath, tag, req.toolchainImage.id, new Date()).catch(() => undefined);
+      // a best effort that skipped something is tried again next time (an index may answer then)
+      if (skipped.length === 0)
+        await recordEmpty(req.emptyEnvsPath, tag, req.toolchainImage.id, new Date()).catch(() => undefined);
       req.onOutput?.('hammer-box: setup installed nothing; the toolchain image is used as it is (no env image)');
     }
-    return { tag, id: result.id, hash, built: true, steps: result.steps };
+    return { tag, id: result.id, hash, built: true, steps: result.steps, skipped };
   } finally {
     await network.close();
   }
+}
+
+/** The requirements an env image's label says its setup skipped. */
+function skippedOf(labels: Record<string, string>): string[] {
+  const text = labels[SKIPPED_LABEL] ?? '';
+  return text === '' ? [] : text.split(',').filter((n) => /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(n));
 }
 
 /** The dependency-files label: the paths, cut to a readable length. */

@@ -9,18 +9,21 @@ export interface NodeSetupOptions {
   packageManager?: NodePackageManager;
   /** The registry pnpm and yarn come from (default: npm's own). */
   npmRegistry?: string;
+  /** Where the project is (default /workspace): its node_modules is carried. */
+  workdir?: string;
 }
 
-/** The node pieces of a setup script (see SetupScript). */
+/** The node pieces of a setup script (see SetupScript): `install` fetches the package manager, `prelude` puts it on PATH. */
 export function nodeSetup(options: NodeSetupOptions): {
+  install: string[];
   prelude: string[];
   env: Record<string, string>;
   carried: CarriedDir[];
   changes: (imagePath: string) => string[];
 } {
   const pm = options.packageManager;
-  const prelude = pm ? packageManagerSetupLines(pm, options.npmRegistry ?? 'https://registry.npmjs.org/') : [];
-  prelude.push(`PATH=${PM_BIN}:$PATH`, 'export PATH');
+  const install = pm ? packageManagerSetupLines(pm, options.npmRegistry ?? 'https://registry.npmjs.org/') : [];
+  const prelude = [`PATH=${PM_BIN}:$PATH`, 'export PATH'];
   const env: Record<string, string> = {
     NPM_CONFIG_CACHE: '/tmp/.npm',
     NPM_CONFIG_UPDATE_NOTIFIER: 'false',
@@ -38,11 +41,16 @@ export function nodeSetup(options: NodeSetupOptions): {
   // node_modules cannot stay in /workspace (the runner's git clean would remove it): the env image
   // has it at /node_modules, which Node finds by walking up from /workspace; its .bin is on PATH
   const carried: CarriedDir[] = [
-    { from: '/workspace/node_modules', to: '/node_modules', significant: (rel) => rel !== '.package-lock.json' },
+    {
+      from: `${options.workdir ?? '/workspace'}/node_modules`,
+      to: '/node_modules',
+      significant: (rel) => rel !== '.package-lock.json',
+    },
   ];
   // an installed pnpm or yarn is something the test command needs, even with no dependencies
   if (pm?.install) carried.push({ from: PM_ROOT, to: PM_ROOT, significant: () => true });
   return {
+    install,
     prelude,
     env,
     carried,

@@ -1,6 +1,8 @@
 // What the setup proxy allows: the registries of the toolchain plus the user's [env] allow_hosts,
-// nothing else (tinyproxy with FilterDefaultDeny), HTTPS only to port 443, clients only from the
-// setup network. The host's own proxy, when hammer-box has one, becomes tinyproxy's upstream, so
+// nothing else (tinyproxy with FilterDefaultDeny), HTTPS (CONNECT) only to port 443 and plain HTTP
+// only to port 80, clients only from the setup network. The filter matches each request's whole
+// target (FilterURLs): `host:443` for CONNECT, `http://host[:80]/...` otherwise, so a plain request
+// to an allowed host on another port, or with credentials before the host, is refused too. The host's own proxy, when hammer-box has one, becomes tinyproxy's upstream, so
 // its credentials stay in the proxy container and never reach setup. Pure, so it is unit-tested.
 
 /** The port the proxy listens on inside the setup network. */
@@ -22,14 +24,19 @@ export function allowedHosts(toolchain: string, extra: readonly string[]): strin
   return [...new Set([...(TOOLCHAIN_REGISTRIES[toolchain] ?? []), ...extra.map((h) => h.toLowerCase())])];
 }
 
-/** tinyproxy's filter file: one anchored extended regular expression per allowed host pattern. */
+/**
+ * tinyproxy's filter file: one anchored extended regular expression per allowed host pattern,
+ * over the request's target: `host:443` (CONNECT) or `http://host`, `http://host:80`, either
+ * with a path.
+ */
 export function proxyFilter(hosts: readonly string[]): string {
   return hosts
     .filter((h) => HOST_PATTERN.test(h))
     .map((h) => {
       const wildcard = h.startsWith('*.');
       const domain = (wildcard ? h.slice(2) : h).replace(/\./g, '\\.');
-      return wildcard ? `^([a-z0-9-]+\\.)+${domain}$` : `^${domain}$`;
+      const host = wildcard ? `([a-z0-9-]+\\.)+${domain}` : domain;
+      return `^(${host}:443|http://${host}(:80)?(/.*)?)$`;
     })
     .join('\n');
 }
@@ -83,7 +90,7 @@ export function proxyConfig(opts: { clientSubnet: string; env: NodeJS.ProcessEnv
     'FilterDefaultDeny Yes',
     'Filter "/tmp/filter"',
     'FilterType ere',
-    'FilterURLs Off',
+    'FilterURLs On',
     'FilterCaseSensitive No',
     'ConnectPort 443',
     'DisableViaHeader Yes',
@@ -91,9 +98,16 @@ export function proxyConfig(opts: { clientSubnet: string; env: NodeJS.ProcessEnv
   ].join('\n');
 }
 
-/** Hosts the proxy refused, from its log (so SETUP_FAILED can name them). */
+/** Hosts the proxy refused (with the port, when not the default), from its log (so SETUP_FAILED can name them). */
 export function refusedHosts(log: string): string[] {
   const out = new Set<string>();
-  for (const m of log.matchAll(/Proxying refused on filtered (?:domain|url) "([^"]{1,253})"/g)) out.add(m[1]!);
+  for (const m of log.matchAll(/Proxying refused on filtered (?:domain|url) "([^"]{1,2000})"/g)) {
+    const target = m[1]!.replace(/^[a-z]+:\/\//i, '');
+    const host = target
+      .split('/')[0]!
+      .replace(/^.*@/, '')
+      .replace(/:(443|80)$/, '');
+    if (host !== '') out.add(host.slice(0, 253));
+  }
   return [...out];
 }

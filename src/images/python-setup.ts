@@ -4,6 +4,7 @@
 // still cannot be installed, its test dependencies only, with its source root on the path. What
 // to install is read on the host from the base commit (pyproject.toml), so the script is pure data.
 import { parse } from 'smol-toml';
+import { bestEffortVersion } from './python-best-effort.js';
 
 /** What python setup installs, decided from the base tree. */
 export interface PythonPlan {
@@ -75,15 +76,20 @@ export const PYTHON_STEPS = [
   'test dependencies only, the sources on the path',
 ] as const;
 
-/** Shell lines running the steps in /workspace with the venv active; `dir` holds setup's own files. */
-export function pythonSteps(plan: PythonPlan, dir: string, venvSite: string): string[] {
+/** The last step, run only when no index answers and every step before it failed. */
+export const BEST_EFFORT_STEP = 'offline, best effort: what the image has, the rest skipped';
+
+/** Shell lines running the steps in `workdir` (the project's directory) with the venv active; `dir` holds setup's own files. */
+export function pythonSteps(plan: PythonPlan, dir: string, venvSite: string, workdir = '/workspace'): string[] {
   const q = shellQuote;
   const targets = pipTargets(plan).join(' ');
   const groupsFile = `${dir}/groups.txt`;
   const depsFile = `${dir}/test-deps.txt`;
   const withGroups = plan.groups.length > 0 ? ` -r ${groupsFile}` : '';
-  const steps = plan.project && plan.requirements.length === 0 ? 3 : 2;
-  const announce = (n: number): string => `echo "hammer-box: setup step ${n} of ${steps}: ${PYTHON_STEPS[n - 1]}"`;
+  const before = plan.project && plan.requirements.length === 0 ? 3 : 2;
+  const steps = before + 1;
+  const name = (n: number): string => (n > before ? BEST_EFFORT_STEP : PYTHON_STEPS[n - 1]!);
+  const announce = (n: number): string => `echo "hammer-box: setup step ${n} of ${steps}: ${name(n)}"`;
   const lines = [
     `printf '%s\\n' ${plan.groups.map(q).join(' ')} > ${groupsFile}`,
     `printf '%s\\n' ${plan.testDeps.map(q).join(' ')} > ${depsFile}`,
@@ -100,19 +106,35 @@ export function pythonSteps(plan: PythonPlan, dir: string, venvSite: string): st
     `  if python3 -m pip install --no-build-isolation --no-index ${targets}${withGroups}; then hb_done=2; echo "hammer-box: setup step 2 succeeded"; else echo "hammer-box: setup step 2 failed"; fi`,
     'fi',
   ];
-  if (steps === 3) {
-    const pth = plan.sourceRoot ? `echo /workspace/${plan.sourceRoot} > ${venvSite}/hammer-box-sources.pth` : 'true';
+  if (before === 3) {
+    const pth = plan.sourceRoot ? `echo ${workdir}/${plan.sourceRoot} > ${venvSite}/hammer-box-sources.pth` : 'true';
     lines.push(
       'if [ "$hb_done" = 0 ]; then',
       `  ${announce(3)}`,
       '  if [ "$hb_online" = 1 ]; then hb_index=; else hb_index=--no-index; fi',
       `  if { [ ! -s ${depsFile} ] || [ "$(cat ${depsFile})" = "" ] || python3 -m pip install $hb_index -r ${depsFile}; } && ${pth}; then`,
-      '    hb_done=3; echo "hammer-box: setup step 3 succeeded: the project itself is not installed; its sources are used from /workspace"',
+      `    hb_done=3; echo "hammer-box: setup step 3 succeeded: the project itself is not installed; its sources are used from ${workdir}"`,
       '  else echo "hammer-box: setup step 3 failed"; fi',
       'fi',
     );
   }
-  lines.push('[ "$hb_done" != 0 ] || exit 1');
+  // offline, what every step before could not have is skipped (one line each); the host decides
+  // whether the tests can run without it
+  const bestEffort = [
+    `python3 -u ${dir}/best-effort.py`,
+    ...(plan.requirements.length > 0 ? ['--requirements', ...plan.requirements.map(q)] : []),
+    ...(plan.requirements.length === 0 && plan.project ? ['--project', '--deps', depsFile] : []),
+    ...(plan.requirements.length > 0 && plan.groups.length > 0 ? ['--deps', groupsFile] : []),
+    ...(plan.sourceRoot ? ['--source-root', q(plan.sourceRoot)] : []),
+  ].join(' ');
+  lines.push(
+    'if [ "$hb_done" = 0 ] && [ "$hb_online" = 0 ]; then',
+    `  ${announce(steps)}`,
+    `  # best-effort.py ${bestEffortVersion()}`,
+    `  if ${bestEffort}; then hb_done=${steps}; echo "hammer-box: setup step ${steps} succeeded"; else echo "hammer-box: setup step ${steps} failed"; fi`,
+    'fi',
+    '[ "$hb_done" != 0 ] || exit 1',
+  );
   return lines;
 }
 

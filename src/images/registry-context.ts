@@ -11,6 +11,7 @@ import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { HammerError } from '../errors.js';
 import type { NpmRegistry } from '../registry/npm-registry.js';
+import { nodeArchitecture } from './architecture.js';
 import type { ContextFile } from './build-context.js';
 
 /** One package version and what of it goes where in the build context. */
@@ -21,22 +22,12 @@ export interface RegistryFetch {
   take: readonly { from: string; to: string }[];
 }
 
-/** How the engine names an architecture, and the suffix of Node.js's binary package for it. */
-const NODE_ARCH: Readonly<Record<string, string>> = { amd64: 'x64', arm64: 'arm64' };
-
-/** The packages a node image is built with: the node binary for the engine's architecture, and npm. */
+/** The packages a node image is built with: the node binary for the image's architecture (see architecture.ts), and npm. */
 export function nodeFetches(buildArgs: Readonly<Record<string, string>>, architecture: string): RegistryFetch[] {
-  const arch = NODE_ARCH[architecture];
   const node = buildArgs['NODE_VERSION'];
   const npm = buildArgs['NPM_VERSION'];
   if (!node || !npm) throw new HammerError('INTERNAL', 'a node release without NODE_VERSION and NPM_VERSION');
-  if (!arch) {
-    throw new HammerError(
-      'TOOLCHAIN_UNAVAILABLE',
-      `the npm registry has no official Node.js binaries for ${architecture} (only ${Object.keys(NODE_ARCH).join(', ')})`,
-      { hint: 'bring your own image with --image' },
-    );
-  }
+  const arch = nodeArchitecture(architecture);
   return [
     { name: `node-linux-${arch}`, version: node, take: [{ from: 'package/bin/node', to: 'node/bin/node' }] },
     { name: 'npm', version: npm, take: [{ from: 'package/', to: 'node/lib/node_modules/npm/' }] },

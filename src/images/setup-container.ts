@@ -1,8 +1,10 @@
 // The dependency setup: one throwaway container on the setup network (its only way out is the
 // setup proxy), run as the sandbox user with every capability dropped and a READ-ONLY root: it can
-// write only /workspace, /tmp and the toolchain's dependency directories, each a volume of its own.
+// write only /workspace, /tmp and the toolchain's dependency directories, each a place of its own
+// with a size the user sets (see setup-space.ts), and the engine keeps no log of its output.
 // What it wrote to the dependency directories, and nothing else, is then carried into a fresh
-// container of the toolchain image and committed as the env image.
+// container of the toolchain image (at most [env] max_image_size bytes) and committed as the env
+// image. Whatever fails, nothing of the setup is left: no container, volume or image.
 import { PassThrough, Readable } from 'node:stream';
 import type Dockerode from 'dockerode';
 import tar from 'tar-stream';
@@ -10,11 +12,18 @@ import { z } from 'zod';
 import { HammerError, abortError, throwIfAborted } from '../errors.js';
 import { carryArchive, type CarryStats } from './env-carry.js';
 import { engineError, statusCodeOf } from './engine.js';
-import { IMAGE_LABELS, MANAGED_BY } from './labels.js';
 import { refusedHosts } from './proxy-config.js';
-import { describeSteps, hintFor, kindText, SetupLog, type SetupStepRecord } from './setup-failure.js';
+import {
+  describeSteps,
+  hintFor,
+  kindText,
+  SetupLog,
+  type SetupStepRecord,
+  type SkippedRequirement,
+} from './setup-failure.js';
 import { ENV_ROOT, SETUP_DIR, type SetupRecipe, type SetupScript } from './setup-plan.js';
-import { SETUP_PURPOSE, setupLabels } from './setup-network.js';
+import { setupLabels } from './setup-network.js';
+import { NO_ENGINE_LOG, openSetupSpace } from './setup-space.js';
 
 /** Everything one setup needs. */
 export interface SetupRequest {
@@ -36,6 +45,10 @@ export interface SetupRequest {
   proxyLog?: () => Promise<string>;
   timeoutMs: number;
   memoryBytes?: number;
+  /** The size of each place setup writes ([env] setup_write_size); 0: disk volumes without a cap. */
+  writeBytes: number;
+  /** The most bytes of files carried into the env image ([env] max_image_size). */
+  maxImageBytes: number;
   /** The tag and labels of the committed image. */
   tag: string;
   labels: Record<string, string>;
@@ -51,8 +64,13 @@ export interface SetupResult {
   id: string | null;
   /** The steps it announced (python's default), with how each ended. */
   steps: SetupStepRecord[];
+  /** What an offline best effort skipped (also a label of the committed image). */
+  skipped: SkippedRequirement[];
   carried: CarryStats;
 }
+
+/** The env image label listing the requirements an offline best effort skipped ("flake8,build"). */
+export const SKIPPED_LABEL = 'hammer-box.setup-skipped';
 
 /** Lines of setup output quoted in SETUP_FAILED. */
 const TAIL_LINES = 40;
@@ -77,6 +95,7 @@ const ENGINE_MOUNTS = [
 
 const commitSchema = z.object({ Id: z.string() });
 const waitSchema = z.object({ StatusCode: z.number() });
+const stateSchema = z.object({ State: z.object({ OOMKilled: z.boolean().optional() }) });
 const changesSchema = z.array(z.object({ Path: z.string(), Kind: z.number() })).nullable();
 const inspectSchema = z.object({
   HostConfig: z.object({
@@ -91,7 +110,17 @@ export async function runSetupAndCommit(docker: Dockerode, req: SetupRequest): P
   const { signal } = req;
   throwIfAborted(signal, 'dependency setup');
   const labels = setupLabels();
+  const [uid, gid] = req.user.split(':').map(Number) as [number, number];
+  const space = await openSetupSpace(docker, {
+    image: req.image,
+    writeBytes: req.writeBytes,
+    owner: { uid, gid },
+    labels,
+    ...(signal ? { signal } : {}),
+  });
   let container: Dockerode.Container;
+  // what setup writes to a tmpfs is held in memory: room for it besides the processes' own
+  const memory = req.memoryBytes ? req.memoryBytes + Math.max(0, req.writeBytes) : undefined;
   try {
     container = await docker.createContainer({
       Image: req.image,
@@ -104,19 +133,21 @@ export async function runSetupAndCommit(docker: Dockerode, req: SetupRequest): P
       HostConfig: {
         NetworkMode: req.network,
         ReadonlyRootfs: true,
-        // anonymous volumes (no source), removed with the container
-        Mounts: SETUP_MOUNTS.map((Target) => ({ Type: 'volume' as const, Source: '', Target })),
+        Mounts: space.mounts,
+        ...(Object.keys(space.tmpfs).length > 0 ? { Tmpfs: space.tmpfs } : {}),
+        LogConfig: NO_ENGINE_LOG,
         CapDrop: ['ALL'],
         SecurityOpt: ['no-new-privileges:true'],
         Privileged: false,
         Init: true,
         PidsLimit: 1024,
-        ...(req.memoryBytes ? { Memory: req.memoryBytes, MemorySwap: req.memoryBytes } : {}),
+        ...(memory ? { Memory: memory, MemorySwap: memory } : {}),
         AutoRemove: false,
       },
       abortSignal: signal,
     });
   } catch (err) {
+    await space.remove();
     throw engineError(err, 'creating the setup container', signal);
   }
   try {
@@ -125,13 +156,23 @@ export async function runSetupAndCommit(docker: Dockerode, req: SetupRequest): P
     await put(container, req.repoTar, '/workspace', signal);
     const log = new SetupLog();
     const { exitCode, tail, timedOut } = await runToEnd(docker, container, req, log);
-    if (exitCode !== 0) throw await setupFailure(req, log, tail, timedOut ? null : exitCode);
+    if (exitCode !== 0)
+      throw await setupFailure(req, log, tail, timedOut ? null : exitCode, await oomKilled(container, signal));
     await assertOnlyMountsChanged(container, signal);
-    const made = await carryAndCommit(docker, container, req);
-    return { ...made, steps: log.records() };
+    const skipped = log.skipped();
+    const labels = skipped.length > 0 ? { ...req.labels, [SKIPPED_LABEL]: skippedLabel(skipped) } : req.labels;
+    const made = await carryAndCommit(docker, space.keeper ?? container, { ...req, labels });
+    return { ...made, steps: log.records(), skipped };
   } finally {
     await container.remove({ force: true, v: true }).catch(() => undefined);
+    await space.remove();
   }
+}
+
+/** The skipped label's value: the names, comma-separated, cut to a readable length. */
+function skippedLabel(skipped: readonly SkippedRequirement[]): string {
+  const text = skipped.map((s) => s.name).join(',');
+  return text.length <= 1000 ? text : text.slice(0, text.lastIndexOf(',', 1000));
 }
 
 /** SANDBOX_HARDENING unless the engine applied the read-only root, the setup network and the dropped capabilities. */
@@ -184,7 +225,18 @@ async function assertOnlyMountsChanged(container: Dockerode.Container, signal?: 
     );
 }
 
-/** Carry the dependency directories into a fresh container of the toolchain image and commit it (or nothing, when setup installed nothing). */
+/** True when the engine says the container was killed for running out of memory. */
+async function oomKilled(container: Dockerode.Container, signal?: AbortSignal): Promise<boolean> {
+  const raw: unknown = await container.inspect({ abortSignal: signal }).catch(() => null);
+  const parsed = stateSchema.safeParse(raw);
+  return parsed.success && parsed.data.State.OOMKilled === true;
+}
+
+/**
+ * Carry the dependency directories (read from `setup`, the setup container or the keeper that holds
+ * its places) into a fresh container of the toolchain image and commit it (or nothing, when setup
+ * installed nothing). More than req.maxImageBytes of files is SETUP_FAILED, and nothing is committed.
+ */
 async function carryAndCommit(
   docker: Dockerode,
   setup: Dockerode.Container,
@@ -198,8 +250,9 @@ async function carryAndCommit(
       Image: req.image,
       Entrypoint: ['/bin/true'],
       Cmd: [],
-      Labels: { [IMAGE_LABELS.managedBy]: MANAGED_BY, 'hammer-box.purpose': SETUP_PURPOSE },
-      HostConfig: { NetworkMode: 'none' },
+      // gc removes it, as the setup container, when hammer-box is killed while it exists
+      Labels: setupLabels(),
+      HostConfig: { NetworkMode: 'none', LogConfig: NO_ENGINE_LOG },
       abortSignal: signal,
     });
   } catch (err) {
@@ -215,7 +268,11 @@ async function carryAndCommit(
         if (statusCodeOf(err) === 404) continue; // setup did not make it
         throw engineError(err, `reading ${dir.from} from the setup container`, signal);
       }
-      const carried = carryArchive(Readable.from(source as AsyncIterable<Buffer>), dir, { uid, gid });
+      const carried = carryArchive(Readable.from(source as AsyncIterable<Buffer>), dir, {
+        uid,
+        gid,
+        maxBytes: req.maxImageBytes - total.bytes,
+      });
       const [stats] = await Promise.all([carried.done, put(target, carried.stream, '/', signal)]);
       total.entries += stats.entries;
       total.dropped += stats.dropped;
@@ -235,6 +292,7 @@ async function setupFailure(
   log: SetupLog,
   tail: string[],
   exitCode: number | null,
+  outOfMemory = false,
 ): Promise<HammerError> {
   const refused = refusedHosts((await req.proxyLog?.().catch(() => '')) ?? '');
   const records = log.records();
@@ -253,6 +311,12 @@ async function setupFailure(
   if (refused.length > 0) {
     lines.push(`  the setup proxy refused: ${refused.slice(0, 8).join(', ')} (not in the allowed registries)`);
     kinds = [...new Set(['proxy_denied' as const, ...kinds])];
+  }
+  if (outOfMemory) {
+    lines.unshift(
+      `  why: it ran out of memory (sandbox.memory${req.writeBytes > 0 ? ', plus [env] setup_write_size for the files it writes, which are held in memory' : ''})`,
+    );
+    kinds = ['memory' as const, ...kinds.filter((k) => k !== 'unknown')];
   }
   const why = exitCode === null ? `timed out after ${Math.round(req.timeoutMs / 1000)} s` : `exited with ${exitCode}`;
   const failedStep = records.filter((r) => r.outcome !== 'succeeded').at(-1);

@@ -3,7 +3,8 @@
 // with a hint that matches. Pure: the setup container's output lines in, a message out.
 
 /** The kinds of setup failure, each with its own hint. */
-export type SetupFailureKind = 'network' | 'tls' | 'proxy_denied' | 'backend' | 'resolution' | 'project' | 'unknown';
+export type SetupFailureKind =
+  'network' | 'tls' | 'proxy_denied' | 'backend' | 'resolution' | 'project' | 'no_space' | 'memory' | 'unknown';
 
 /** One step of a setup as its output told it. */
 export interface SetupStepRecord {
@@ -16,6 +17,7 @@ export interface SetupStepRecord {
 }
 
 const PATTERNS: readonly [SetupFailureKind, RegExp][] = [
+  ['no_space', /No space left on device|\bENOSPC\b|Disk quota exceeded|\bEDQUOT\b/i],
   [
     'tls',
     /CERTIFICATE_VERIFY_FAILED|certificate verify failed|SSLError|SSL: |self[- ]signed certificate|UNABLE_TO_GET_ISSUER_CERT|unable to get local issuer certificate/i,
@@ -53,6 +55,17 @@ export function classifyOutput(lines: readonly string[]): { kind: SetupFailureKi
 }
 
 const ANNOUNCE = /^hammer-box: setup step (\d+) of (\d+): (.*)$/;
+/** A requirement an offline best effort could not have: `hammer-box: skipped flake8 (a linter): flake8 is not ...`. */
+const SKIPPED =
+  /^hammer-box: skipped ((?:@[a-z0-9][a-z0-9._-]{0,60}\/)?[A-Za-z0-9][A-Za-z0-9._-]{0,99})(?: \(([a-z][a-z ,]{0,60})\))?: /;
+/** The most skipped requirements remembered. */
+const MAX_SKIPPED = 200;
+
+/** A requirement setup skipped: its name and, for a tool tests never need, what it is. */
+export interface SkippedRequirement {
+  name: string;
+  kind: string | null;
+}
 const RESULT = /^hammer-box: setup step (\d+) (succeeded|failed|skipped)(?:: (.*))?$/;
 
 /** Lines of each step kept for classification. */
@@ -63,9 +76,13 @@ export class SetupLog {
   private readonly steps: { n: number; name: string; outcome: SetupStepRecord['outcome']; lines: string[] }[] = [];
   /** Lines before any step (the index probe, the venv). */
   private readonly preamble: string[] = [];
+  private readonly skippedList: SkippedRequirement[] = [];
 
   /** Take one output line. */
   add(line: string): void {
+    const s = SKIPPED.exec(line);
+    if (s && this.skippedList.length < MAX_SKIPPED && !this.skippedList.some((k) => k.name === s[1]!.toLowerCase()))
+      this.skippedList.push({ name: s[1]!.toLowerCase(), kind: s[2] ?? null });
     const a = ANNOUNCE.exec(line);
     if (a) {
       this.steps.push({ n: Number(a[1]), name: a[3]!, outcome: 'unfinished', lines: [] });
@@ -92,6 +109,11 @@ export class SetupLog {
     });
   }
 
+  /** The requirements an offline best effort skipped, in order, each once. */
+  skipped(): SkippedRequirement[] {
+    return [...this.skippedList];
+  }
+
   /** The kind of a setup without steps (a configured command): the whole output, classified. */
   overall(): { kind: SetupFailureKind; evidence: string | null } {
     return classifyOutput([...this.preamble, ...this.steps.flatMap((s) => s.lines)]);
@@ -105,6 +127,8 @@ const KIND_TEXT: Record<SetupFailureKind, string> = {
   backend: 'build backend',
   resolution: 'resolution',
   project: "the project's own code",
+  no_space: 'no space left where setup writes',
+  memory: 'out of memory',
   unknown: 'see the output',
 };
 
@@ -123,6 +147,10 @@ export function hintFor(kind: SetupFailureKind): string {
       return 'a dependency cannot be satisfied: without a reachable index only packages the toolchain image already carries are available; check the pins, or set [env] setup_command';
     case 'project':
       return "the project's own setup code failed (see its output above): fix it, or set [env] setup_command";
+    case 'no_space':
+      return 'setup filled the space it may write: each of /workspace, /tmp and the dependency directories holds at most [env] setup_write_size; raise it in your config, or set it to 0 for disk volumes without a cap';
+    case 'memory':
+      return 'raise sandbox.memory (setup gets [env] setup_write_size more, for the files it writes, which are held in memory)';
     case 'unknown':
       return 'fix the setup command ([env] setup_command) or the dependency files; the end of the output is above';
   }

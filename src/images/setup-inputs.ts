@@ -9,8 +9,9 @@
 //   of the repository exists in the container for any code to read. Go's and rust's default setups
 //   run no repository code (they download modules and compile without running anything), so they
 //   get the whole tree but are keyed by every manifest and lockfile at any depth; what they leave
-//   (module caches checked against the lockfiles, and go's build cache keyed by each compile's own
-//   inputs) cannot carry one repository's content into another's runs.
+//   (module caches checked against the lockfiles, and go's build cache of dependency and standard
+//   library packages only, never the repository's own) cannot carry one repository's content into
+//   another's runs.
 import type { DependencyFile } from './env-hash.js';
 import { scanRequirements } from './requirements-file.js';
 
@@ -61,6 +62,8 @@ export async function setupInputs(opts: {
   files: readonly TreeFile[];
   baseTree: string;
   read: ReadFiles;
+  /** The project's directory ('' or absent for the root): where python's requirement files are. */
+  dir?: string;
 }): Promise<SetupInputs> {
   const { files, baseTree } = opts;
   const whole = (reason: string): SetupInputs => ({
@@ -72,7 +75,7 @@ export async function setupInputs(opts: {
   const inTree = (re: RegExp): TreeFile[] => files.filter((f) => re.test(f.path) && !isVendored(f.path));
   switch (opts.toolchain) {
     case 'python':
-      return pythonInputs(files, opts.read, whole);
+      return pythonInputs(files, opts.read, whole, opts.dir ? `${opts.dir}/` : '');
     case 'node': {
       const picked = [...inTree(NODE_FILES), ...files.filter((f) => f.path.startsWith('.yarn/'))];
       const manifests = picked.filter((f) => f.path.endsWith('package.json'));
@@ -96,9 +99,10 @@ async function pythonInputs(
   files: readonly TreeFile[],
   read: ReadFiles,
   whole: (reason: string) => SetupInputs,
+  prefix: string,
 ): Promise<SetupInputs> {
   const byPath = new Map(files.map((f) => [f.path, f]));
-  const roots = PYTHON_REQUIREMENTS.filter((r) => byPath.has(r));
+  const roots = PYTHON_REQUIREMENTS.map((r) => `${prefix}${r}`).filter((r) => byPath.has(r));
   if (roots.length === 0) return whole('setup installs the project itself (its build backend runs its code)');
   const seen = new Set<string>();
   let queue: string[] = [...roots];

@@ -10,6 +10,9 @@ import { engineError } from './engine.js';
 import { IMAGE_LABELS, MANAGED_BY } from './labels.js';
 import { PROXY_PORT, proxyConfig, proxyFilter } from './proxy-config.js';
 
+/** The proxy's log on the engine: json-file (it is read back), one file of at most 1 MiB. */
+export const PROXY_LOG = { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } };
+
 /** The label value marking setup's network and proxy (gc and tests find them by it). */
 export const SETUP_PURPOSE = 'env-setup';
 
@@ -94,6 +97,8 @@ export async function openSetupNetwork(
         PidsLimit: 64,
         Memory: 128 * 1024 * 1024,
         MemorySwap: 128 * 1024 * 1024,
+        // its log names the hosts it refused (read when setup fails); one file of at most 1 MiB
+        LogConfig: PROXY_LOG,
       },
       abortSignal: signal,
     });

@@ -2,9 +2,14 @@
 // (configured, or the toolchain's default when the repo has the files), the script the throwaway
 // setup container runs, and the directories setup may write that the env image keeps. Pure, so
 // every default is unit-tested.
+import { createHash } from 'node:crypto';
+import { HammerError } from '../errors.js';
+import { SAFE_PROJECT_DIR } from './detect.js';
 import type { CarriedDir } from './env-carry.js';
 import { GO_WRAPPER_DIR, goBuildCacheSteps } from './go-build-cache.js';
+import { NODE_BEST_EFFORT, nodeInstallLines } from './node-best-effort.js';
 import { nodeSetup, type NodeSetupOptions } from './node-setup.js';
+import { PYTHON_BEST_EFFORT } from './python-best-effort.js';
 import { PROBE_INDEX, pythonCommand, pythonSteps, type PythonPlan } from './python-setup.js';
 import { PYTHON_REQUIREMENTS } from './setup-inputs.js';
 
@@ -56,6 +61,8 @@ export interface SetupRecipe {
   python?: PythonPlan;
   /** Node: the package manager setup installs first (also before a configured command), and its registry. */
   node?: NodeSetupOptions;
+  /** The project's directory below /workspace ('' or absent: the root), where setup runs. */
+  dir?: string;
 }
 
 /**
@@ -67,13 +74,31 @@ export function setupRecipe(
   configured: string,
   rootFiles: readonly string[],
   plans: { python?: PythonPlan; node?: NodeSetupOptions } = {},
+  /** The project's directory ('' for the root): `rootFiles` are the files directly in it, and setup runs there. */
+  dir = '',
 ): SetupRecipe {
   const { python, node } = plans;
+  if (dir !== '' && !SAFE_PROJECT_DIR.test(dir)) throw new HammerError('INTERNAL', `not a project directory: ${dir}`);
   const withNode = toolchain === 'node' && node?.packageManager ? { node } : {};
+  // a configured command runs at the root, as written
   if (configured !== '') return { toolchain, command: configured, custom: true, ...withNode };
+  const at = dir === '' ? {} : { dir };
+  const cd = dir === '' ? '' : `cd ${dir} && `;
   if (toolchain === 'python' && python && (python.project || python.requirements.length > 0))
-    return { toolchain, command: pythonCommand(python), custom: false, python };
-  return { toolchain, command: defaultSetupCommand(toolchain, rootFiles, node), custom: false, ...withNode };
+    return { toolchain, command: `${cd}${pythonCommand(python)}`, custom: false, python, ...at };
+  const command = defaultSetupCommand(toolchain, rootFiles, node);
+  return { toolchain, command: command === '' ? '' : `${cd}${command}`, custom: false, ...withNode, ...at };
+}
+
+/** The first 12 hex digits of a text's sha256. */
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+}
+
+/** A default command without the `cd <dir> && ` it is shown with. */
+function stripCd(command: string, dir: string): string {
+  const cd = `cd ${dir} && `;
+  return command.startsWith(cd) ? command.slice(cd.length) : command;
 }
 
 /** The script, the environment and the image changes of one setup. */
@@ -96,7 +121,11 @@ const SITE_PACKAGES = /^lib\/python[^/]+\/site-packages\/[^/]+/;
 export function setupScript(recipe: SetupRecipe): SetupScript {
   const prelude: string[] = [];
   const post: string[] = [];
+  // setup runs in the project's directory; a configured command at the root
+  const workdir = recipe.dir ? `/workspace/${recipe.dir}` : '/workspace';
   let body: string[] = [`/bin/sh -e ${SETUP_DIR}/command.sh`];
+  // the default command's `cd <dir> && ` is the script's own `cd` (command.sh runs in that directory)
+  if (recipe.dir && !recipe.custom) body = [stripCd(recipe.command, recipe.dir)];
   let env: Record<string, string> = {};
   let carried: CarriedDir[] = [];
   const files: Record<string, string> = {};
@@ -124,15 +153,33 @@ export function setupScript(recipe: SetupRecipe): SetupScript {
       carried = [{ from: PYTHON_VENV, to: PYTHON_VENV, significant: (rel) => SITE_PACKAGES.test(rel) }];
       if (recipe.python && !recipe.custom) {
         files['probe-index.py'] = PROBE_INDEX;
-        body = pythonSteps(recipe.python, SETUP_DIR, '$hb_site');
+        files['best-effort.py'] = PYTHON_BEST_EFFORT;
+        body = pythonSteps(recipe.python, SETUP_DIR, '$hb_site', workdir);
       }
       changes = (imagePath) => [`ENV VIRTUAL_ENV=${PYTHON_VENV}`, `ENV PATH=${PYTHON_VENV}/bin:${imagePath}`];
       break;
     }
     case 'node': {
-      const node = nodeSetup(recipe.node ?? {});
+      const node = nodeSetup({ ...recipe.node, workdir });
       prelude.push(...node.prelude);
       ({ env, carried, changes } = node);
+      if (recipe.custom) {
+        prelude.unshift(...node.install);
+        break;
+      }
+      // the default install, when the registry answers; when none does, setup goes on without the
+      // dependencies (each named) and the host decides whether the tests can run without them
+      files['install.sh'] = `${[...node.install, ...body].join('\n')}\n`;
+      files['node-best-effort.js'] = NODE_BEST_EFFORT;
+      body = [
+        // what the two files hold is part of the env image's key
+        `# install.sh ${shortHash(files['install.sh'])}, node-best-effort.js ${shortHash(NODE_BEST_EFFORT)}`,
+        ...nodeInstallLines(
+          SETUP_DIR,
+          recipe.node?.npmRegistry ?? 'https://registry.npmjs.org/',
+          `${SETUP_DIR}/install.sh`,
+        ),
+      ];
       break;
     }
     case 'go':
@@ -164,7 +211,7 @@ export function setupScript(recipe: SetupRecipe): SetupScript {
   const script = [
     'set -eu',
     `. ${SETUP_DIR}/env.sh`,
-    'cd /workspace',
+    `cd ${workdir}`,
     ...prelude,
     ...body,
     ...post,

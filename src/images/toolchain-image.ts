@@ -9,7 +9,8 @@ import type { RegistryOptions } from '../registry/npm-registry.js';
 import { packBuildContext, readBuildContext } from './build-context.js';
 import type { ContextFile } from './build-context.js';
 import { hashImageInputs } from './context-hash.js';
-import { engineError, inspectImage, statusCodeOf } from './engine.js';
+import { emulationWarning, platformArchitecture } from './architecture.js';
+import { engineArchitecture, engineError, inspectImage, statusCodeOf } from './engine.js';
 import { BASE_TAG, IMAGE_LABELS, MANAGED_BY, toolchainRepo } from './labels.js';
 import { imagesDir } from './package-root.js';
 import { readProgress } from './progress.js';
@@ -30,6 +31,8 @@ export interface ToolchainImageOptions {
   release?: ToolchainRelease;
   /** How to reach the npm registry, for a release that takes packages from it. */
   registry?: Omit<RegistryOptions, 'signal'>;
+  /** The engine's architecture (`docker version`'s Arch or `docker info`'s); asked of the engine when not given. */
+  engineArchitecture?: string;
 }
 
 /** What an image would be built from, and the tag that names it. */
@@ -45,6 +48,10 @@ export interface ToolchainImagePlan {
   release: ToolchainRelease;
   /** Registry packages the build context takes files from. */
   fetches: RegistryFetch[];
+  /** The architecture the image is built for (the base image's, which is the engine's unless it was made elsewhere). */
+  architecture: string;
+  /** Set when that is not the engine's: the image would run under emulation. */
+  emulation: string | null;
 }
 
 /** A toolchain image present in the engine. */
@@ -53,6 +60,8 @@ export interface ToolchainImage {
   id: string;
   /** True when this call built it; false when it was already there. */
   built: boolean;
+  /** Set when the image is not built for the engine's architecture (see ToolchainImagePlan). */
+  emulation: string | null;
 }
 
 /** Lines of build output quoted in a build failure. */
@@ -62,7 +71,7 @@ const ERROR_TAIL_LINES = 20;
 export async function planToolchainImage(
   docker: Dockerode,
   name: string,
-  options: Pick<ToolchainImageOptions, 'signal' | 'base' | 'contextDir' | 'release'> = {},
+  options: Pick<ToolchainImageOptions, 'signal' | 'base' | 'contextDir' | 'release' | 'engineArchitecture'> = {},
 ): Promise<ToolchainImagePlan> {
   const toolchain = getToolchain(name);
   const release = options.release ?? defaultRelease(toolchain.name);
@@ -82,7 +91,13 @@ export async function planToolchainImage(
     throw new HammerError('IMAGE_BUILD_FAILED', `no Dockerfile in ${contextDir}`);
   }
   const buildArgs = { BASE: base, ...release.buildArgs };
-  const fetches = toolchain.name === 'node' ? nodeFetches(release.buildArgs, baseImage.architecture ?? 'amd64') : [];
+  const engineArch = platformArchitecture(
+    options.engineArchitecture ?? (await engineArchitecture(docker, options.signal)),
+  );
+  // what goes into the image is for the architecture the image is: the base's (the engine's, as
+  // bootstrapBase pulls or builds it; a base made for another one gets the emulation warning)
+  const architecture = baseImage.architecture ? platformArchitecture(baseImage.architecture) : engineArch;
+  const fetches = toolchain.name === 'node' ? nodeFetches(release.buildArgs, architecture) : [];
   const contextHash = hashImageInputs({
     files,
     buildArgs,
@@ -99,6 +114,8 @@ export async function planToolchainImage(
     baseImageId: baseImage.id,
     release,
     fetches,
+    architecture,
+    emulation: emulationWarning(`${base} (and every image built on it)`, architecture, engineArch),
   };
 }
 
@@ -110,9 +127,9 @@ export async function ensureToolchainImage(
 ): Promise<ToolchainImage> {
   const plan = await planToolchainImage(docker, name, options);
   const existing = await inspectImage(docker, plan.tag, options.signal);
-  if (existing) return { tag: plan.tag, id: existing.id, built: false };
+  if (existing) return { tag: plan.tag, id: existing.id, built: false, emulation: plan.emulation };
   const id = await buildPlannedImage(docker, plan, options);
-  return { tag: plan.tag, id, built: true };
+  return { tag: plan.tag, id, built: true, emulation: plan.emulation };
 }
 
 /** Build the planned image and return its id. */

@@ -18,7 +18,8 @@ import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
 import { focusedRunStands, focusFor, withFocus } from './focus-tests.js';
-import { judgeExtracted } from '../patch/path-policy.js';
+import { patchSizeRefusal } from '../patch/path-policy.js';
+import { judgeCandidates } from './effect-run.js';
 import { gateCandidates } from './syntax-gate-run.js';
 import type { RunDeps, RunRequest } from './run-types.js';
 import { seenPatchHash, testPassed } from './stop-conditions.js';
@@ -44,26 +45,22 @@ export async function judgeCandidate(
   const patchArtifact = artifactNames.patch(n);
   // on disk before the state that names it: the step waits for it, and so does every later state write
   await rec.artifact(patchArtifact, interp.patch, { behind: true });
-  const files = toPatchFiles(interp.files);
-  const summary = summarizePatch(files);
-  // [policy]: edits to sensitive paths (CI configuration, .gitattributes, .gitmodules, package
-  // scripts) are refused, the model told why, unless allowed; when allowed they are flagged for review
-  const policy = await judgeExtracted({ files, patch: interp.patch }, config.policy, (paths) =>
-    readCurrent(prep, paths, signal),
-  );
-  if (policy.kind === 'refused') {
+  // what the patch claims to touch, until its effect on the tree is known (below)
+  const claimedFiles = toPatchFiles(interp.files);
+  // [policy] max_patch_bytes: the diff so far goes into every later prompt
+  const tooLarge = patchSizeRefusal(interp.patch, config.policy);
+  if (tooLarge !== null) {
     await set({
-      extraction: { kind: 'unusable', reason: policy.reason },
+      extraction: { kind: 'unusable', reason: tooLarge },
       outcome: 'unusable',
-      summary: `no usable diff: ${policy.reason}`,
+      summary: `no usable diff: ${tooLarge}`,
     });
     return finish(rec, n);
   }
-  if (policy.kind === 'flagged') await set({ review: policy.review });
   const patchRecord = {
     hash: interp.hash,
     artifact: patchArtifact,
-    files,
+    files: claimedFiles,
     lines: interp.lines,
     added: interp.added,
     removed: interp.removed,
@@ -72,7 +69,7 @@ export async function judgeCandidate(
     extraction: {
       kind: 'diff',
       lines: interp.lines,
-      files: files.length,
+      files: claimedFiles.length,
       ...(interp.fixes.length ? { fixes: interp.fixes } : {}),
     },
     patch: patchRecord,
@@ -106,11 +103,33 @@ export async function judgeCandidate(
     return finish(rec, n);
   }
 
+  // [policy], by what the candidate does to the tree, never by what its headers say: links,
+  // submodules and sensitive paths (CI configuration, hook managers, install triggers, git's own
+  // files, what a package.json runs) are refused and the model told why, unless allowed; when
+  // allowed they are flagged for review. The files the state, the summary and the commit name are
+  // the ones the tree says it changes.
+  const judged = await judgeCandidates(gate.kept.slice(0, MAX_STEP_CANDIDATES), prep.workbench, config.policy, sig);
+  if (judged.kind === 'refused') {
+    await set({
+      extraction: { kind: 'unusable', reason: judged.reason },
+      patch: null,
+      outcome: 'unusable',
+      summary: `no usable diff: ${judged.reason}`,
+    });
+    return finish(rec, n);
+  }
+  // the host's checks (the gate and the policy) count as the validate phase's time
+  const checkedMs = deps.now().getTime() - t0.getTime();
+  const files = judged.files ?? claimedFiles;
+  const summary = summarizePatch(files);
+  if (judged.review !== null) await set({ review: judged.review });
+  if (judged.files !== null) await set({ patch: { ...patchRecord, files } });
+
   // 4-6. validate, apply, test: one exec in the sandbox tries the ladder's candidates in order
   // (check, apply and commit the first that passes, tests). The host applies the first candidate
   // in its workbench at once, alongside; if the sandbox says another one passed, the host drops
   // that commit and applies the one the sandbox took, while the tests run
-  const candidates = gate.kept.slice(0, MAX_STEP_CANDIDATES);
+  const candidates = judged.kept;
   const before = { commit: prep.workbench.head(), tree: prep.workbench.tree() };
   const applyOnHost = (k: number): Promise<ApplyResult> => {
     const c = candidates[k]!;
@@ -175,7 +194,7 @@ export async function judgeCandidate(
         now,
       ),
     );
-    await rec.recordPhase('validate', n, t0, gateMs + inSandbox.validateMs, 'failed');
+    await rec.recordPhase('validate', n, t0, checkedMs + inSandbox.validateMs, 'failed');
     return finish(rec, n);
   }
   const chosen = candidates[inSandbox.candidate]!;
@@ -189,7 +208,12 @@ export async function judgeCandidate(
       s,
       n,
       {
-        patch: { ...patchRecord, rung: chosen.rung, ...(appliedArtifact ? { applied_artifact: appliedArtifact } : {}) },
+        patch: {
+          ...patchRecord,
+          files,
+          rung: chosen.rung,
+          ...(appliedArtifact ? { applied_artifact: appliedArtifact } : {}),
+        },
       },
       now,
     ),
@@ -210,7 +234,7 @@ export async function judgeCandidate(
   let testLog = renderTestLog(test.command, inSandbox.test);
   let testMs = inSandbox.test.durationMs;
   if (focus) {
-    if (focusedRunStands(test)) test = { ...test, scope: 'focused' };
+    if (focusedRunStands(test, rec.state, config.tests.known_failures)) test = { ...test, scope: 'focused' };
     else {
       // the focused tests pass (or named nothing): the whole suite decides
       const full = await prep.repo.test(req.testCommand, config.tools.test_timeout * 1000, onTestOutput, signal);
@@ -229,15 +253,15 @@ export async function judgeCandidate(
   await rec.recordPhases(
     n,
     [
-      { phase: 'validate', startedAt: t0, durationMs: gateMs + inSandbox.validateMs },
+      { phase: 'validate', startedAt: t0, durationMs: checkedMs + inSandbox.validateMs },
       {
         phase: 'apply',
-        startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs),
+        startedAt: new Date(t0.getTime() + checkedMs + inSandbox.validateMs),
         durationMs: inSandbox.applyMs,
       },
       {
         phase: 'test',
-        startedAt: new Date(t0.getTime() + gateMs + inSandbox.validateMs + inSandbox.applyMs),
+        startedAt: new Date(t0.getTime() + checkedMs + inSandbox.validateMs + inSandbox.applyMs),
         durationMs: testMs,
       },
     ],
@@ -275,16 +299,6 @@ export async function finish(rec: RunRecorder, n: number): Promise<Iteration> {
 /** " (applied: hunks relocated by their context)" for any rung but the first. */
 function rungNote(rung: Rung): string {
   return rung === 'as_is' ? '' : ` (applied: ${rungLabel(rung)})`;
-}
-
-/** The current text of repo paths at the workbench head (the sandbox's tree too), for the path policy. */
-async function readCurrent(prep: Prepared, paths: string[], signal?: AbortSignal): Promise<Map<string, string>> {
-  const read = await prep.workbench.readFiles(prep.workbench.head(), paths, {
-    maxBytesPerFile: 1024 * 1024,
-    ...(signal ? { signal } : {}),
-  });
-  // a file cut short is passed on as is: it does not parse, so the policy treats it as changed
-  return new Map(read.files.map((f) => [f.path, f.content]));
 }
 
 function firstLine(text: string): string {

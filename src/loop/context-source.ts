@@ -1,12 +1,16 @@
 // The context layer's reads for one prompt: blobs of the workbench head by id, and `git grep` over it.
 import type { ContextSource, ContextText } from '../context/index.js';
-import type { Workbench } from '../git/index.js';
+import { GREP_TIMEOUT_MS, type Workbench } from '../git/index.js';
 
 /** The most bytes of one file the context reads (a longer file is cut, and never shown whole). */
 export const CONTEXT_READ_BYTES = 1024 * 1024;
 
-/** A ContextSource over `commit` of the workbench. */
-export function workbenchSource(wb: Workbench, commit: string, signal?: AbortSignal): ContextSource {
+/**
+ * A ContextSource over `commit` of the workbench. Each search is bounded (see grepTree); with
+ * `deadline` (a time in ms since the epoch), searches also stop there, so one answer to the
+ * model's requests has a deadline however many searches it makes.
+ */
+export function workbenchSource(wb: Workbench, commit: string, signal?: AbortSignal, deadline?: number): ContextSource {
   const sig = signal ? { signal } : {};
   return {
     async read(entries) {
@@ -18,6 +22,11 @@ export function workbenchSource(wb: Workbench, commit: string, signal?: AbortSig
       }
       return out;
     },
-    search: (strings, options) => wb.grep(commit, strings, { ...options, ...sig }),
+    search: (strings, options) =>
+      wb.grep(commit, strings, {
+        ...options,
+        ...sig,
+        ...(deadline === undefined ? {} : { timeoutMs: Math.min(GREP_TIMEOUT_MS, deadline - Date.now()) }),
+      }),
   };
 }

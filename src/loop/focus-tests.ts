@@ -2,7 +2,7 @@
 // whole suite must run after it (pure decisions; the runs themselves are the sandbox's).
 import type { RunState, TestRecord } from '../state/run-state.js';
 import { focusCommand, type FocusPlan } from '../test-output/index.js';
-import { latestTest, testPassed } from './stop-conditions.js';
+import { judgeTest, latestTest, onlyOldFailuresRemain, ranClean, testPassed } from './stop-conditions.js';
 
 /**
  * The focused command for the next test run: the failing tests the latest run named, when focus is
@@ -17,11 +17,21 @@ export function focusFor(state: RunState, testCommand: string, enabled: boolean)
 
 /**
  * The focused run decides the iteration only when it failed and named failing tests; when it passed,
- * or failed without naming any (a filter that matched nothing, a crash), the whole suite runs next.
+ * or failed without naming any (a filter that matched nothing, a crash), or failed only on tests
+ * that failed the same way at baseline (or are declared known) while the targeted ones pass, the
+ * whole suite runs next.
  */
-export function focusedRunStands(focused: TestRecord): boolean {
-  const failed = focused.exit_code !== 0 || focused.timed_out;
-  return failed && (focused.parsed?.failing.length ?? 0) > 0;
+export function focusedRunStands(
+  focused: TestRecord,
+  state?: Pick<RunState, 'baseline' | 'directive'>,
+  knownFailures: readonly string[] = [],
+): boolean {
+  if (ranClean(focused) || (focused.parsed?.failing.length ?? 0) === 0) return false;
+  // only failures from before (or declared known) left, and the targeted tests pass: the whole
+  // suite decides whether the run can end on them
+  if (state === undefined) return true;
+  const j = judgeTest(state, { ...focused, scope: undefined }, knownFailures);
+  return !onlyOldFailuresRemain(j);
 }
 
 /** The record of the whole suite's run with the focused run that passed before it. */

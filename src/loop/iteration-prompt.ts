@@ -107,7 +107,7 @@ async function promptInputs(
       directive: req.directiveText,
       iteration: n,
       maxIterations: config.loop.max_iterations,
-      signal: stabilitySignal(state),
+      signal: stabilitySignal(state, req.config.tests.known_failures),
       diffSoFar,
       lastTest: last,
       lastRejection,

@@ -24,6 +24,8 @@ export { iterationDate } from './candidate.js';
 const EDIT_READ_BYTES = 2 * 1024 * 1024;
 /** The most tree entries a request to see a file is answered from. */
 const ASK_TREE_ENTRIES = 100_000;
+/** How long the searches of one answer to the model's requests may take together. */
+const ASK_SEARCH_MS = 15_000;
 
 /** Run iteration n+1 to its outcome, recording every phase. */
 export async function runIteration(
@@ -126,7 +128,8 @@ export async function runIteration(
         const k = asks.length + 1;
         askTree ??= (await prep.workbench.listTree(prep.workbench.head(), { maxEntries: ASK_TREE_ENTRIES, ...sig }))
           .entries;
-        const source = workbenchSource(prep.workbench, prep.workbench.head(), signal);
+        // the searches of one answer to the requests share a deadline
+        const source = workbenchSource(prep.workbench, prep.workbench.head(), signal, Date.now() + ASK_SEARCH_MS);
         const { answers, reply } = await replyTo(requests, askTree, source, { k, max: config.loop.max_asks });
         const record: AskRecord = {
           answer_artifact: artifactNames.askAnswer(n, k),

@@ -157,6 +157,8 @@ export async function runTests(
   repo: SandboxRepo,
   req: RunRequest,
   iteration: number | null,
+  /** The log's artifact name (default: the baseline's, or the iteration's). */
+  artifact?: string,
 ): Promise<TestRecord> {
   const { config } = req;
   const run_id = rec.state.run_id;
@@ -167,7 +169,7 @@ export async function runTests(
     (stream, chunk) => deps.emit({ type: 'test_output', run_id, iteration, stream, chunk: chunk.toString('utf8') }),
     deps.signal,
   );
-  const name = iteration === null ? artifactNames.baselineTestLog() : artifactNames.testLog(iteration);
+  const name = artifact ?? (iteration === null ? artifactNames.baselineTestLog() : artifactNames.testLog(iteration));
   await deps.store.writeArtifact(run_id, name, renderTestLog(req.testCommand, result));
   return toTestRecord(result, {
     command: req.testCommand,

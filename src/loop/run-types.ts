@@ -14,8 +14,23 @@ export interface ResolvedImage {
   id: string;
 }
 
+/**
+ * Another project of the repository the run may switch to: when the chosen project's tests pass
+ * at baseline on a directive that asks for a fix, each is set up and its tests run before the
+ * model is asked; the first whose tests fail becomes the run's.
+ */
+export interface AlternativeEnvironment {
+  toolchain: string;
+  testCommand: string;
+  environment: Environment;
+  /** Resolve (build and set up, if needed) its image, with the images behind it (recorded in the state). */
+  resolveImage: (signal?: AbortSignal) => Promise<ResolvedImage>;
+}
+
 /** Dependencies of a run, wired once at the top (see src/api). */
 export interface RunDeps {
+  /** The projects detection passed over (see AlternativeEnvironment); none when the environment was configured. */
+  alternatives?: readonly AlternativeEnvironment[];
   engine: SandboxEngine;
   /** Resolve (and build if missing) the sandbox image. */
   resolveImage: (signal?: AbortSignal) => Promise<ResolvedImage>;

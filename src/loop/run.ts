@@ -18,6 +18,7 @@ import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
 import { finishRun, newRunState, recordError, recordRunPhase } from '../state/transitions.js';
 import type { RecordedAnswer } from '../llm/index.js';
 import { runAgentIteration } from './agent/iteration.js';
+import { tryAlternatives } from './alternatives.js';
 import { runIteration } from './iteration.js';
 import { startModelGate } from './model-gate.js';
 import { RunRecorder } from './phase-runner.js';
@@ -121,6 +122,8 @@ export async function drive(
     });
 
   const made: Partial<Prepared> = {};
+  /** Sandboxes of other projects tried at baseline (see alternatives.ts); removed with the run's. */
+  const tried: Prepared['sandbox'][] = [];
   let failure: unknown;
   try {
     const image =
@@ -131,7 +134,7 @@ export async function drive(
         return resolved;
       }));
     logger.info({ image }, 'image ready');
-    const prep = await rec.phase('prepare', null, () =>
+    let prep = await rec.phase('prepare', null, () =>
       prepare(runId, req, deps, userRepo, image, (p) => Object.assign(made, p), applied),
     );
     await rec.update((s) => ({ ...s, sandbox: { container_id: prep.sandbox.id } }));
@@ -141,6 +144,15 @@ export async function drive(
       const warning = baselinePassWarning(rec.state);
       if (warning !== null)
         deps.emit({ type: 'notice', run_id: runId, at: deps.now().toISOString(), level: 'warning', text: warning });
+      // the failing tests may be another project's: its tests run before the model is asked
+      if (warning !== null && deps.alternatives && deps.alternatives.length > 0) {
+        const after = await rec.phase('baseline', null, () =>
+          tryAlternatives(rec, deps, req, prep, userRepo, deps.alternatives!, (s) => tried.push(s)),
+        );
+        ({ req, prep } = after);
+        made.sandbox = prep.sandbox;
+        await rec.update((s) => ({ ...s, sandbox: { container_id: prep.sandbox.id } }));
+      }
     }
     // the sandbox's repository is made while the first prompt is built and the model answers
     prep.startInit();
@@ -194,7 +206,11 @@ export async function drive(
     gate.dispose();
     stopRecordingInterrupt();
     faultPoint('cleanup');
-    await Promise.allSettled([made.sandbox?.destroy(), made.workbench?.dispose()]);
+    await Promise.allSettled([
+      made.sandbox?.destroy(),
+      ...tried.filter((s) => s !== made.sandbox).map((s) => s.destroy()),
+      made.workbench?.dispose(),
+    ]);
   }
 
   const summaryPath = await writeSummary(rec, deps);
@@ -229,6 +245,7 @@ function limits(req: RunRequest): LoopLimits {
     maxIterations: loop.max_iterations,
     maxUnusableAnswers: loop.max_unusable_answers,
     ...(loop.mode === 'agent' ? { maxRunSteps: agent.max_run_steps } : {}),
+    knownFailures: req.config.tests.known_failures,
   };
 }
 

@@ -9,6 +9,10 @@ export const BASE_SANDBOX_ENV: Readonly<Record<string, string>> = {
   HOME: '/tmp',
   TMPDIR: '/tmp',
   LANG: 'C.UTF-8',
+  // the same clock zone and string hashing in every sandbox, so runs of one task (a batch's
+  // attempts, a replay) do not differ by where or when they ran ([sandbox] env may set others)
+  TZ: 'UTC',
+  PYTHONHASHSEED: '0',
   CI: 'true',
   PYTHONDONTWRITEBYTECODE: '1',
   PIP_NO_INDEX: '1',

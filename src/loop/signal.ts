@@ -1,9 +1,9 @@
 // What the model is told about where the loop stands: derived from the state, never remembered.
 import type { Iteration, RunState, TestRecord } from '../state/run-state.js';
-import { finishedIterations, latestTest, testPassed } from './stop-conditions.js';
+import { finishedIterations, judgeTest, latestTest, testPassed } from './stop-conditions.js';
 
-/** One line on where the loop stands, for the next prompt. */
-export function stabilitySignal(state: RunState): string {
+/** One line on where the loop stands, for the next prompt (which failures were there before the change, too). */
+export function stabilitySignal(state: RunState, knownFailures: readonly string[] = []): string {
   const last = finishedIterations(state).at(-1);
   const test = latestTest(state);
   if (last === undefined) {
@@ -16,7 +16,7 @@ export function stabilitySignal(state: RunState): string {
     case 'applied':
       return testPassed(last.test)
         ? 'last patch applied and the tests pass'
-        : `last patch applied, tests still failing (${testStatus(last.test)})`;
+        : `last patch applied, tests still failing (${testStatus(last.test)})${oldFailures(state, last.test, knownFailures)}`;
     case 'rejected':
       return 'last patch rejected: it could not be applied to the current files, nothing was committed (why is below)';
     case 'unusable':
@@ -32,11 +32,29 @@ export function stabilitySignal(state: RunState): string {
   }
 }
 
-/** "exit 1", "timed out after 300 s", or "not run". */
+/** "; 1 of the failing tests (tests/test_x.py::test_y) failed the same way at baseline: leave it", or ''. */
+function oldFailures(state: RunState, test: TestRecord | null, knownFailures: readonly string[]): string {
+  const j = judgeTest(state, test, knownFailures);
+  if (j === null) return '';
+  const old = [...j.preExisting, ...j.known];
+  if (old.length === 0) return '';
+  const ids = old.slice(0, 3).map((t) => t.id);
+  const more = old.length > 3 ? ` and ${old.length - 3} more` : '';
+  return `; ${old.length} of the failing tests (${ids.join(', ')}${more}) failed the same way before any change or are declared known failures: they need no fix unless the directive asks for one`;
+}
+
+/** "exit 1", "timed out after 300 s", "exit 0, but its summary counts 2 failed", or "not run". */
 export function testStatus(test: TestRecord | null): string {
   if (test === null) return 'not run';
   if (test.timed_out) return `timed out after ${Math.round(test.duration_ms / 1000)} s`;
+  const failed = summaryFailures(test);
+  if (test.exit_code === 0 && failed > 0) return `exit 0, but its summary counts ${failed} failed`;
   return `exit ${test.exit_code}`;
+}
+
+/** The failed tests the runners' summaries count (0 when none printed any). */
+function summaryFailures(test: TestRecord): number {
+  return (test.parsed?.counts ?? []).reduce((n, c) => n + (c.failed ?? 0), 0);
 }
 
 /** The iteration whose rejected patch the next prompt shows: the latest rejection since the last applied patch. */

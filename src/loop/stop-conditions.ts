@@ -1,12 +1,14 @@
 // Stop or go: small pure functions over the run state, and the one decision built from them.
 import type { ExitReason, Iteration, RunState, RunStatus, TestRecord } from '../state/run-state.js';
+import { judgeAgainstBaseline, summaryReportsFailures, type Judgement, type RunFacts } from '../test-output/index.js';
 
-/** The limits decideNext needs (from config [loop]). */
+/** The limits decideNext needs (from config [loop]), and the failures [tests] known_failures declares. */
 export interface LoopLimits {
   maxIterations: number;
   maxUnusableAnswers: number;
   /** Agent mode: tool calls the whole run may make (`agent.max_run_steps`); absent in diff mode. */
   maxRunSteps?: number;
+  knownFailures?: readonly string[];
 }
 
 /** What the loop does next. */
@@ -15,11 +17,49 @@ export type NextAction =
   | { action: 'stop'; status: Extract<RunStatus, 'stable' | 'failed'>; reason: ExitReason; detail: string };
 
 /**
- * A test run passed: the whole suite, exit code 0 and not timed out. Never decided by what the tests
- * print, nor by a focused run of some tests.
+ * A test run passed: the whole suite, exit code 0, not timed out, and no runner's summary counting a
+ * failed test (some runners print failures and still exit 0). Never decided by a focused run of
+ * some tests.
  */
 export function testPassed(test: TestRecord | null): boolean {
-  return test !== null && test.scope === undefined && test.exit_code === 0 && !test.timed_out;
+  return test !== null && test.scope === undefined && ranClean(test);
+}
+
+/** A command's run came out clean: exit code 0, not timed out, and no failed test in its runner's summary. */
+export function ranClean(test: Pick<TestRecord, 'exit_code' | 'timed_out' | 'parsed'>): boolean {
+  return test.exit_code === 0 && !test.timed_out && !summaryReportsFailures(test.parsed?.counts);
+}
+
+/** What a test record says, as the baseline judge reads it. */
+export function runFacts(test: TestRecord): RunFacts {
+  return {
+    passed: testPassed(test),
+    whole: test.scope === undefined && !test.timed_out,
+    runners: test.parsed?.runners ?? [],
+    failing: test.parsed?.failing ?? [],
+    counts: test.parsed?.counts ?? [],
+  };
+}
+
+/**
+ * `test` judged against the run's baseline (see judgeAgainstBaseline): null when there is no
+ * baseline, or either run's output was not read (records from before hammer-box read test output).
+ */
+export function judgeTest(
+  state: Pick<RunState, 'baseline' | 'directive'>,
+  test: TestRecord | null,
+  knownFailures: readonly string[] = [],
+): Judgement | null {
+  if (state.baseline === null || test === null || !state.baseline.parsed || !test.parsed) return null;
+  return judgeAgainstBaseline(runFacts(state.baseline), runFacts(test), {
+    knownFailures,
+    directive: state.directive.text,
+  });
+}
+
+/** The judgement lets the run end stable although the tests still fail: only failures from before, or declared known, remain. */
+export function onlyOldFailuresRemain(j: Judgement | null): boolean {
+  return j !== null && (j.verdict === 'baseline_only' || j.verdict === 'known_only');
 }
 
 /** Iterations whose outcome is recorded (an iteration still in progress is left out). */
@@ -73,6 +113,8 @@ export function describeReason(reason: ExitReason): string {
       return 'tests pass';
     case 'tests_pass_baseline':
       return 'tests already passed; no changes needed';
+    case 'baseline_failures_remain':
+      return 'the targeted tests pass; only failures from before the change remain';
     case 'max_iterations':
       return 'reached the iteration limit';
     case 'duplicate_patch':
@@ -90,27 +132,46 @@ export function describeReason(reason: ExitReason): string {
 
 /**
  * Decide, after an iteration is recorded, whether to generate again or stop, and why. In order:
- * tests pass after an applied patch; NO_CHANGES with the latest tests passing; the same patch
- * hash twice; too many consecutive unusable answers; the iteration limit. A patch git rejected
- * is not an unusable answer: the next prompt carries git's message, and only the iteration limit
- * (or a repeat) stops that.
+ * tests pass after an applied patch; the targeted tests pass after an applied patch and only
+ * failures from before remain (see judgeAgainstBaseline: a test that did not fail at baseline and
+ * fails now always blocks this); NO_CHANGES with the latest tests passing (or only old failures
+ * left); the same patch hash twice; too many consecutive unusable answers; the iteration limit. A
+ * patch git rejected is not an unusable answer: the next prompt carries git's message, and only
+ * the iteration limit (or a repeat) stops that.
  */
 export function decideNext(state: RunState, limits: LoopLimits): NextAction {
   const done = finishedIterations(state);
   const last = done.at(-1);
   if (last === undefined) return { action: 'generate' };
+  const known = limits.knownFailures ?? [];
 
   if (last.outcome === 'applied' && testPassed(last.test)) {
     return stop('stable', 'tests_pass', `tests pass after iteration ${last.n}`);
   }
-  if (last.outcome === 'no_changes' && testPassed(latestTest(state))) {
-    return appliedCount(state) > 0
-      ? stop('stable', 'tests_pass', `tests pass; the model answered NO_CHANGES in iteration ${last.n}`)
-      : stop(
-          'stable',
-          'tests_pass_baseline',
-          `tests passed at baseline; the model answered NO_CHANGES in iteration ${last.n}`,
-        );
+  if (last.outcome === 'applied') {
+    const j = judgeTest(state, last.test, known);
+    if (onlyOldFailuresRemain(j)) return stop('stable', 'baseline_failures_remain', remainDetail(j!, last.n));
+  }
+  if (last.outcome === 'no_changes') {
+    const latest = latestTest(state);
+    const applied = appliedCount(state) > 0;
+    if (testPassed(latest))
+      return applied
+        ? stop('stable', 'tests_pass', `tests pass; the model answered NO_CHANGES in iteration ${last.n}`)
+        : stop(
+            'stable',
+            'tests_pass_baseline',
+            `tests passed at baseline; the model answered NO_CHANGES in iteration ${last.n}`,
+          );
+    const j = judgeTest(state, latest, known);
+    if (applied && onlyOldFailuresRemain(j))
+      return stop('stable', 'baseline_failures_remain', `${remainDetail(j!)}; the model answered NO_CHANGES`);
+    if (!applied && j?.verdict === 'known_only')
+      return stop(
+        'stable',
+        'tests_pass_baseline',
+        `only declared known failures fail at baseline; the model answered NO_CHANGES in iteration ${last.n}`,
+      );
   }
   if (last.outcome === 'duplicate' || (last.patch !== null && seenPatchHash(state, last.patch.hash, last.n))) {
     const first = state.iterations.find(
@@ -139,6 +200,18 @@ export function decideNext(state: RunState, limits: LoopLimits): NextAction {
     );
   }
   return { action: 'generate' };
+}
+
+/** "the targeted tests pass after iteration 2; 1 test that failed at baseline still fails the same way, 1 declared known failure". */
+function remainDetail(j: Judgement, n?: number): string {
+  const parts = [
+    j.preExisting.length > 0
+      ? `${j.preExisting.length} ${j.preExisting.length === 1 ? 'test that failed at baseline still fails' : 'tests that failed at baseline still fail'} the same way`
+      : null,
+    j.known.length > 0 ? `${j.known.length} declared known failure${j.known.length === 1 ? '' : 's'}` : null,
+  ].filter((p): p is string => p !== null);
+  const head = j.targets.by === 'name' ? 'the tests the directive names pass' : 'the tests this change fixed pass';
+  return `${head}${n === undefined ? '' : ` after iteration ${n}`}; ${parts.join(', ')}`;
 }
 
 function stop(status: 'stable' | 'failed', reason: ExitReason, detail: string): NextAction {

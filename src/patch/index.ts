@@ -1,10 +1,12 @@
 // The unified-diff model: parsing, extraction from answers, header repairs, vetting, paths,
-// hashing and the path policy. Below src/edits/ and src/loop/; imports neither.
+// hashing, the path policy and the judgement of a candidate by its effect on the tree. Below src/edits/ and src/loop/; imports neither.
 export * from './extract-diff.js';
 export * from './validate-diff.js';
 export * from './patch-hash.js';
 export * from './patch-summary.js';
 export * from './path-policy.js';
+export * from './package-json-policy.js';
+export * from './tree-effect.js';
 export {
   parsePatch,
   serializePatch,

@@ -1,7 +1,8 @@
-// The path policy: edits that change how the repository is built, tested or checked out by others
-// (CI configuration, git attributes and submodules, package scripts) are refused unless the user
-// allows them, and when allowed they are always flagged for review; and no patch may be larger
-// than [policy] max_patch_bytes. Pure: the caller reads the files' current content.
+// The path policy: which repository paths change how the code is built, tested, installed or
+// checked out by others (CI configuration, hook managers, install triggers, git's own files), and
+// the size limit of a patch. Paths are matched by what a checkout would make of them: in any case,
+// without the trailing dots and spaces and the ignorable characters Windows and macOS drop, so
+// `.GitModules` and `.gitattributes.` are what they are on those systems. Pure.
 
 /** The `[policy]` config: globs of sensitive paths, whether edits to them may be applied, the largest patch. */
 export interface PathPolicy {
@@ -16,66 +17,20 @@ export interface SensitiveEdit {
   why: string;
 }
 
-/** What the policy says about one patch. */
-export type PolicyVerdict =
-  | { kind: 'clean' }
-  /** Allowed by `allow_sensitive`: apply, and flag every edit for review. */
-  | { kind: 'flagged'; edits: SensitiveEdit[]; review: string[] }
-  /** Refused; `reason` is what the model is told. */
-  | { kind: 'refused'; edits: SensitiveEdit[]; reason: string };
+/** A compiled `sensitive_paths` list: the first glob that matches a path, or null. */
+export type SensitiveMatcher = (path: string) => string | null;
 
-/** A file a patch touches (and the path it came from, for renames and copies). */
-export interface PolicyFile {
-  path: string;
-  from?: string;
-}
-
-/** package.json files whose "scripts" an edit may change: their current content is needed. */
-export function policyReads(files: readonly PolicyFile[]): string[] {
-  return [...new Set(files.flatMap((f) => [f.path, ...(f.from ? [f.from] : [])]).filter(isPackageJson))];
-}
-
-/**
- * Judge a patch: which of its files are sensitive (a glob of `policy.sensitive_paths` matches the
- * path or the path it was renamed from, or it changes a package.json's "scripts"), and whether
- * the patch may go on. `patchText` is the patch as recorded (a diff or SEARCH/REPLACE blocks);
- * `current` holds the current text of the package.json files policyReads named (absent: new).
- */
-export function judgePatch(
-  files: readonly PolicyFile[],
-  patchText: string,
-  current: ReadonlyMap<string, string>,
-  policy: PathPolicy,
-): PolicyVerdict {
-  const globs = policy.sensitive_paths.map((g) => ({ glob: g, re: globToRegExp(g) }));
-  const edits: SensitiveEdit[] = [];
-  for (const f of files) {
-    const paths = [f.path, ...(f.from && f.from !== f.path ? [f.from] : [])];
-    const hit = globs.find((g) => paths.some((p) => g.re.test(p)));
-    if (hit) {
-      edits.push({ path: f.path, why: `matches the sensitive path ${JSON.stringify(hit.glob)}` });
-      continue;
-    }
-    const pkg = paths.find(isPackageJson);
-    if (pkg !== undefined && changesScripts(patchText, current.get(pkg))) {
-      edits.push({ path: f.path, why: 'changes package scripts ("scripts" in package.json run on install and test)' });
-    }
-  }
-  if (edits.length === 0) return { kind: 'clean' };
-  const review = edits.map((e) => `${e.path}: ${e.why}`);
-  if (policy.allow_sensitive) return { kind: 'flagged', edits, review };
-  return {
-    kind: 'refused',
-    edits,
-    reason:
-      `the patch edits ${edits.length === 1 ? 'a sensitive file' : 'sensitive files'} (${review.join('; ')}); ` +
-      'CI configuration, .gitattributes, .gitmodules and package scripts may not be changed by this run. ' +
-      'Leave those files alone and change only the code and tests',
+/** Compile `policy.sensitive_paths` into a matcher over normalised paths (see normalPolicyPath). */
+export function sensitiveMatcher(globs: readonly string[]): SensitiveMatcher {
+  const compiled = globs.map((g) => ({ glob: g, re: globToRegExp(normalPolicyPath(g), 'i') }));
+  return (path) => {
+    const p = normalPolicyPath(path);
+    return compiled.find((c) => c.re.test(p))?.glob ?? null;
   };
 }
 
 /** A glob as a RegExp over repo paths: `**` any number of directories, `*` and `?` within one name. */
-export function globToRegExp(glob: string): RegExp {
+export function globToRegExp(glob: string, flags = ''): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
@@ -87,59 +42,42 @@ export function globToRegExp(glob: string): RegExp {
     else if (c === '?') re += '[^/]';
     else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
   }
-  return new RegExp(`^${re}$`);
+  return new RegExp(`^${re}$`, flags);
 }
 
-function isPackageJson(path: string): boolean {
-  return path === 'package.json' || path.endsWith('/package.json');
-}
+// Code points HFS+ ignores in names (and so does git's own check of .git and .gitmodules).
+const IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+// The 8.3 short names NTFS gives git's own files.
+const SHORT_NAMES: [RegExp, string][] = [
+  [/^gitmod~\d+$/, '.gitmodules'],
+  [/^gitatt~\d+$/, '.gitattributes'],
+];
 
 /**
- * Whether a patch may change "scripts" of a package.json, judged from the patch text alone and
- * the file's current content: the patch mentions a "scripts" key, or one of its lines (context,
- * removed, SEARCH) is one of the current script entries. Conservative: a package.json that is not
- * valid JSON counts as changed.
+ * A path as a case-insensitive, HFS+ or NTFS checkout would name it: lower case, ignorable
+ * characters dropped, trailing dots and spaces of each name dropped, git's short names expanded.
  */
-export function changesScripts(patchText: string, currentText: string | undefined): boolean {
-  if (/"scripts"\s*:/.test(patchText)) return true;
-  if (currentText === undefined) return false;
-  let scripts: unknown;
-  try {
-    scripts = (JSON.parse(currentText) as Record<string, unknown> | null)?.['scripts'];
-  } catch {
-    return true;
-  }
-  if (typeof scripts !== 'object' || scripts === null) return false;
-  const entries = new Set(Object.entries(scripts).map(([k, v]) => squash(`${JSON.stringify(k)}:${JSON.stringify(v)}`)));
-  for (const line of patchText.split('\n')) {
-    if (entries.has(squash(line)) || entries.has(squash(line.slice(1)))) return true;
-  }
-  return false;
+export function normalPolicyPath(path: string): string {
+  return path
+    .replace(IGNORABLE, '')
+    .toLowerCase()
+    .split('/')
+    .map((seg) => {
+      const s = seg === '.' || seg === '..' || seg.includes('*') ? seg : seg.replace(/[. ]+$/, '');
+      return SHORT_NAMES.find(([re]) => re.test(s))?.[1] ?? s;
+    })
+    .join('/');
 }
 
-/** A line without whitespace or a trailing comma, so formatting differences do not matter. */
-function squash(line: string): string {
-  return line.replace(/\s+/g, '').replace(/,$/, '');
+/** True for a path npm, pnpm and yarn read as a package manifest (in any case, see normalPolicyPath). */
+export function isPackageJson(path: string): boolean {
+  const p = normalPolicyPath(path);
+  return p === 'package.json' || p.endsWith('/package.json');
 }
 
-/** Reads the current text of repo paths (a path missing from the result does not exist yet). */
-export type ReadCurrent = (paths: string[]) => Promise<ReadonlyMap<string, string>>;
-
-/** The size limit, then judgePatch for an extracted patch, reading the package.json files it needs through `read`. */
-export async function judgeExtracted(
-  interp: { files: readonly PolicyFile[]; patch: string },
-  policy: PathPolicy,
-  read: ReadCurrent,
-): Promise<PolicyVerdict> {
-  const size = Buffer.byteLength(interp.patch, 'utf8');
-  if (size > policy.max_patch_bytes) {
-    return {
-      kind: 'refused',
-      edits: [],
-      reason: `the patch is ${size} bytes, over the ${policy.max_patch_bytes}-byte limit ([policy] max_patch_bytes); send a smaller change`,
-    };
-  }
-  const wanted = policyReads(interp.files);
-  const current = wanted.length ? await read(wanted) : new Map<string, string>();
-  return judgePatch(interp.files, interp.patch, current, policy);
+/** Why a patch is over `[policy] max_patch_bytes` (null when it is not): told to the model. */
+export function patchSizeRefusal(patch: string, policy: Pick<PathPolicy, 'max_patch_bytes'>): string | null {
+  const size = Buffer.byteLength(patch, 'utf8');
+  if (size <= policy.max_patch_bytes) return null;
+  return `the patch is ${size} bytes, over the ${policy.max_patch_bytes}-byte limit ([policy] max_patch_bytes); send a smaller change`;
 }

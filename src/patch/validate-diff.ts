@@ -108,6 +108,8 @@ function checkFile(file: FilePatch): ValidatedFile | string {
     const unsafe = unsafePathReason(p);
     if (unsafe !== null) return unsafe;
   }
+  const mismatch = namesDisagree(file, gitPaths, ext);
+  if (mismatch !== null) return `${name}: ${mismatch}`;
 
   for (const mode of ext.modes) {
     if (ALLOWED_MODES.has(mode)) continue;
@@ -146,6 +148,42 @@ function checkFile(file: FilePatch): ValidatedFile | string {
     }
   }
   return { oldPath, newPath, status };
+}
+
+/**
+ * Why the names of a file section disagree (null when they agree): every name of the old side
+ * (`diff --git a/...`, `--- a/...`, `rename from`/`copy from`) must be one path, and so must every
+ * name of the new side; and without a rename or copy, both sides must name the same file. git
+ * picks one of two disagreeing names itself (the `--- a/x` of `+++ b/x.txt`), so the file it
+ * writes would not be the one the patch seems to change.
+ */
+function namesDisagree(file: FilePatch, gitPaths: { old: string; new: string } | null, ext: Extended): string | null {
+  const minus = file.oldPath !== null && file.oldPath !== '/dev/null' ? stripPrefix(file.oldPath, 'a/') : null;
+  const plus = file.newPath !== null && file.newPath !== '/dev/null' ? stripPrefix(file.newPath, 'b/') : null;
+  const moveFrom = ext.renameFrom ?? ext.copyFrom;
+  const moveTo = ext.renameTo ?? ext.copyTo;
+  const agree = (names: (string | null | undefined)[]): boolean =>
+    new Set(names.filter((x): x is string => x !== null && x !== undefined)).size <= 1;
+  const shown = (names: (string | null | undefined)[]): string =>
+    [...new Set(names.filter((x): x is string => x !== null && x !== undefined))]
+      .map((x) => JSON.stringify(x))
+      .join(' and ');
+  const olds = [minus, ext.newFile ? null : gitPaths?.old, moveFrom];
+  const news = [plus, ext.deletedFile ? null : gitPaths?.new, moveTo];
+  if (!agree(olds))
+    return `its headers name two different old files (${shown(olds)}); name one file the same way on every line`;
+  if (!agree(news))
+    return `its headers name two different new files (${shown(news)}); name one file the same way on every line`;
+  if (moveFrom !== null || moveTo !== null || ext.newFile || ext.deletedFile) return null;
+  const both = [...olds, ...news];
+  if (minus !== null && plus !== null && !agree(both))
+    return (
+      `the --- and +++ lines name different files (${shown(both)}): a change to a file names it the same on both, ` +
+      'and a rename needs "rename from" and "rename to" lines'
+    );
+  if (gitPaths !== null && gitPaths.old !== gitPaths.new && minus === null && plus === null)
+    return `the diff --git line names two different files (${shown(both)}) without "rename from" and "rename to" lines`;
+  return null;
 }
 
 interface Extended {

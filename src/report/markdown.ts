@@ -26,9 +26,9 @@ export function inlineCode(text: string): string {
   return `${delim}${pad}${body}${pad}${delim}`;
 }
 
-/** Text for a table cell: one line, sanitised, pipes escaped. */
+/** Text for a table cell: one line, inert (see inertLine), pipes escaped. */
 export function tableCell(text: string): string {
-  return sanitizeLine(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+  return inertLine(text);
 }
 
 /** A markdown table from a header row and body rows (cells already formatted). */
@@ -54,19 +54,34 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(total / 60)} min ${String(total % 60).padStart(2, '0')} s`;
 }
 
+// Text GitHub would turn into a link or a notification: a URL (or a www. name), an e-mail
+// address, an issue reference (#12, GH-12, owner/repo#12) and an @mention.
+const LIVE_TOKENS =
+  /(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>`|]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:[\w.-]+\/[\w.-]+)?#\d+|GH-\d+|@[\w-]+(?:\/[\w-]+)?/gi;
+
 /**
- * Untrusted prose (the model's words) as inert markdown: sanitised, markdown and HTML syntax escaped,
- * and @mentions and issue references (#12, GH-12, owner/repo#12) in code spans, so the text can
- * neither format nor notify anyone, link issues, nor close one when the PR is merged.
+ * Untrusted prose (the model's words, file names, git's messages) as inert markdown: sanitised,
+ * markdown and HTML syntax escaped, and links, e-mail addresses, @mentions and issue references in
+ * code spans, so the text can neither format nor link, notify anyone, reference an issue, nor
+ * close one when the PR is merged.
  */
 export function inertText(text: string): string {
-  return sanitizeText(text)
-    .split('\n')
-    .map((line) =>
-      line
-        .replace(/[\\`*_[\]<>|~!]/g, '\\$&')
-        .replace(/(^|[^\w`\\])((?:[\w.-]+\/[\w.-]+)?#\d+|GH-\d+|@[\w-]+(?:\/[\w-]+)?)/gi, '$1`$2`')
-        .replace(/^(\s*)([#>+=-]|\d+[.)])/, '$1\\$2'),
-    )
-    .join('\n');
+  return sanitizeText(text).split('\n').map(inertOneLine).join('\n');
+}
+
+/** inertText for a one-line context (a list item, a table cell): newlines and tabs become spaces. */
+export function inertLine(text: string): string {
+  return inertOneLine(sanitizeLine(text));
+}
+
+function inertOneLine(line: string): string {
+  const escape = (t: string): string => t.replace(/[\\`*_[\]<>|~!&]/g, '\\$&');
+  let out = '';
+  let last = 0;
+  for (const m of line.matchAll(LIVE_TOKENS)) {
+    out += `${escape(line.slice(last, m.index))}\`${m[0]}\``;
+    last = m.index + m[0].length;
+  }
+  out += escape(line.slice(last));
+  return out.replace(/^(\s*)(\d+)([.)])/, '$1$2\\$3').replace(/^(\s*)([#>+=-])/, '$1\\$2');
 }

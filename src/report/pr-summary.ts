@@ -2,16 +2,25 @@
 // text that came from the model, the repo or the sandbox is sanitised on the way in.
 import { rungLabel, rungNumber } from '../edits/rungs.js';
 import { cutOffLine } from './cut-off-line.js';
-import { finishedIterations, latestTest } from '../loop/stop-conditions.js';
+import { finishedIterations, latestTest, ranClean } from '../loop/stop-conditions.js';
 import { testStatus } from '../loop/signal.js';
 import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
 import { renderDiffstat } from './diffstat.js';
 import { renderTests, type TestsBeforeAfter } from './pr-tests.js';
-import { blockquote, fencedBlock, formatDuration, inertText, inlineCode, table, tableCell } from './markdown.js';
+import {
+  blockquote,
+  fencedBlock,
+  formatDuration,
+  inertLine,
+  inertText,
+  inlineCode,
+  table,
+  tableCell,
+} from './markdown.js';
 import { baselinePassWarning } from './baseline-warning.js';
 import { prTitle } from './pr-title.js';
 import { assessRisk } from './risk.js';
-import { sanitizeLine, sanitizeText, truncateText } from './sanitize.js';
+import { sanitizeText, truncateText } from './sanitize.js';
 import { modelMs, renderTrajectories } from './trajectory-summary.js';
 
 const DIRECTIVE_LINES = 12;
@@ -45,11 +54,11 @@ export function renderPrBody(state: RunState, extras: SummaryExtras = {}): strin
 
   if (extras.explanation) sections.push(`The model's explanation:\n\n${blockquote(inertText(extras.explanation))}`);
   sections.push(renderTests(state, extras.tests ?? null));
-  sections.push(`**Risk: ${risk.level}** - ${sanitizeLine(local(risk.reason))}`);
+  sections.push(`**Risk: ${risk.level}** - ${inertLine(local(risk.reason))}`);
   const warning = baselinePassWarning(state);
-  if (warning !== null) sections.push(`> **Warning:** ${sanitizeLine(local(warning))}`);
+  if (warning !== null) sections.push(`> **Warning:** ${inertLine(local(warning))}`);
   if (state.reason_detail !== null && state.reason_detail !== '' && state.status !== 'stable')
-    sections.push(`Stopped because: ${sanitizeLine(local(state.reason_detail))}`);
+    sections.push(`Stopped because: ${inertLine(local(state.reason_detail))}`);
   sections.push(renderChanges(state, iterations));
   const review = renderReview(iterations);
   if (review !== null) sections.push(review);
@@ -67,7 +76,7 @@ export function renderPrBody(state: RunState, extras: SummaryExtras = {}): strin
   if (rejected !== null) sections.push(rejected);
   if (state.errors.length > 0) {
     sections.push(
-      `## Errors\n\n${state.errors.map((e) => `- ${code(e.code)}${e.phase === undefined ? '' : ` in ${tableCell(e.phase)}`}: ${sanitizeLine(local(e.message))}`).join('\n')}`,
+      `## Errors\n\n${state.errors.map((e) => `- ${code(e.code)}${e.phase === undefined ? '' : ` in ${tableCell(e.phase)}`}: ${inertLine(local(e.message))}`).join('\n')}`,
     );
   }
   sections.push(`<sub>Made by hammer-box, run ${code(state.run_id)}.</sub>`);
@@ -86,7 +95,7 @@ function renderChanges(state: RunState, iterations: readonly Iteration[]): strin
     applied
       .map(
         (it) =>
-          `- ${code(short(it.apply!.commit))} hammer: iteration ${it.n} - ${sanitizeLine(it.summary)}${rungSuffix(it)}`,
+          `- ${code(short(it.apply!.commit))} hammer: iteration ${it.n} - ${inertLine(it.summary)}${rungSuffix(it)}`,
       )
       .join('\n'),
   );
@@ -193,7 +202,7 @@ function rungSuffix(it: Iteration): string {
 function renderFinalTest(state: RunState): string {
   const test = latestTest(state);
   if (test === null) return '## Final test run\n\nThe tests did not run.';
-  const passed = test.exit_code === 0 && !test.timed_out;
+  const passed = ranClean(test);
   const head = `## Final test run\n\n${passed ? 'Passed' : 'Failed'}: ${code(test.command)} (${testStatus(test)}, ${formatDuration(test.duration_ms)})`;
   const output = [test.stdout_tail, test.stderr_tail]
     .map((t) => withoutRunnerLines(sanitizeText(t)).trimEnd())
@@ -228,11 +237,11 @@ function renderFiles(iterations: readonly Iteration[]): string {
 function renderReview(iterations: readonly Iteration[]): string | null {
   const lines = iterations.flatMap((it) =>
     it.outcome === 'applied'
-      ? (it.review ?? []).map((r) => `- Iteration ${it.n}: ${sanitizeLine(truncateText(r, 300))}`)
+      ? (it.review ?? []).map((r) => `- Iteration ${it.n}: ${inertLine(truncateText(r, 300))}`)
       : [],
   );
   if (lines.length === 0) return null;
-  return `## Needs review: sensitive paths\n\nThese edits change CI configuration, git attributes or submodules, or package scripts. They were applied only because \`[policy] allow_sensitive\` is on; read them before merging.\n\n${lines.join('\n')}`;
+  return `## Needs review: sensitive paths\n\nThese edits change CI configuration, hook managers, install triggers, git attributes or submodules, or what a package.json runs. They were applied only because \`[policy] allow_sensitive\` is on; read them before merging.\n\n${lines.join('\n')}`;
 }
 
 function renderRejected(iterations: readonly Iteration[]): string | null {
@@ -250,7 +259,7 @@ function renderRejected(iterations: readonly Iteration[]): string | null {
             ? `answer ${cutOffLine(it.extraction.cut_off, it.answer?.completion_tokens)}; raise [model] num_predict for longer answers`
             : `unusable answer: ${it.extraction?.reason ?? 'no diff'}`;
     const artifact = it.patch?.artifact ?? it.answer?.artifact;
-    return `- Iteration ${it.n}: ${sanitizeLine(truncateText(why, 300))}${artifact === undefined ? '' : ` (${code(artifact)})`}`;
+    return `- Iteration ${it.n}: ${inertLine(truncateText(why, 300))}${artifact === undefined ? '' : ` (${code(artifact)})`}`;
   });
   return `## Rejected patches\n\n${lines.join('\n')}`;
 }

@@ -15,6 +15,11 @@ export interface TestsBeforeAfter {
   fixed: FailingTest[];
   /** Still failing in the last run (names its output gives). */
   failing: FailingTest[];
+  /**
+   * The still failing ones apart, when the last run was judged against the baseline: failing as
+   * they failed at baseline, declared in [tests] known_failures, and not failing (this way) at baseline.
+   */
+  judged?: { preExisting: FailingTest[]; known: FailingTest[]; regressions: FailingTest[] };
   /** The counts each run printed (empty when its runner printed none or was not recognised). */
   countsBefore: TestCounts[];
   countsAfter: TestCounts[];
@@ -37,7 +42,9 @@ export function renderTests(state: RunState, outputs: TestsBeforeAfter | null): 
       : 'passing before, failing now'
     : testPassed(now)
       ? 'failing before, passing now'
-      : 'still failing';
+      : state.reason === 'baseline_failures_remain'
+        ? 'the targeted tests pass now; only failures from before remain'
+        : 'still failing';
   const parts = [
     `**Tests: ${headline}** (${command}): ${was} at baseline (${describe(before)}), ${is} after the last patch (${describe(now)}).`,
   ];
@@ -48,7 +55,18 @@ export function renderTests(state: RunState, outputs: TestsBeforeAfter | null): 
 function testDetails(o: TestsBeforeAfter, passedBefore: boolean, passedNow: boolean): string[] {
   const out: string[] = [];
   if (o.fixed.length > 0) out.push(`Failed at baseline, pass now (${o.fixed.length}):\n\n${listTests(o.fixed)}`);
-  if (o.failing.length > 0 && !passedNow) out.push(`Still failing (${o.failing.length}):\n\n${listTests(o.failing)}`);
+  const j = o.judged;
+  if (j !== undefined && !passedNow) {
+    if (j.preExisting.length > 0)
+      out.push(
+        `Failed at baseline and still fail the same way, before this change (${j.preExisting.length}):\n\n${listTests(j.preExisting)}`,
+      );
+    if (j.known.length > 0)
+      out.push(`Declared known failures, \`[tests] known_failures\` (${j.known.length}):\n\n${listTests(j.known)}`);
+    if (j.regressions.length > 0)
+      out.push(`Fail now, did not fail this way at baseline (${j.regressions.length}):\n\n${listTests(j.regressions)}`);
+  } else if (o.failing.length > 0 && !passedNow)
+    out.push(`Still failing (${o.failing.length}):\n\n${listTests(o.failing)}`);
   // no names from the output: the counts the runner printed say as much as it gave
   if (o.fixed.length === 0 && o.failing.length === 0 && !passedBefore) {
     const before = countLine(o.countsBefore);

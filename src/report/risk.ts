@@ -17,6 +17,11 @@ export function assessRisk(state: RunState): RiskAssessment {
   const why = state.reason === null ? state.status : describeReason(state.reason);
   const detail = state.reason_detail === null || state.reason_detail === '' ? '' : ` (${state.reason_detail})`;
   if (state.status === 'stable') {
+    if (state.reason === 'baseline_failures_remain')
+      return {
+        level: 'pass',
+        reason: `the targeted tests pass after ${applied} applied patch${applied === 1 ? '' : 'es'}; only tests that failed before the change still fail${detail}`,
+      };
     if (applied === 0) return { level: 'pass', reason: `the tests pass without changes: ${why}${detail}` };
     return {
       level: 'pass',

@@ -37,3 +37,20 @@ export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, Math.max(0, max - 1))}…`;
 }
+
+/**
+ * A file name as inert plain text (a commit message, a summary line): a name of letters, digits
+ * and `_ . / -` stays as it is; any other character is percent-encoded (UTF-8), and so is the dot
+ * of a `www.` name, so no mention (`@`), issue reference or closing keyword (`#`), HTML, link or
+ * escape sequence survives wherever the text is shown.
+ */
+export function inertName(name: string): string {
+  const encoded = [...name]
+    .map((c) =>
+      /^[A-Za-z0-9_./-]$/.test(c)
+        ? c
+        : [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+    )
+    .join('');
+  return encoded.replace(/(^|\/)(www)\./gi, '$1$2%2E');
+}

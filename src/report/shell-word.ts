@@ -1,6 +1,24 @@
-// Quoting for commands hammer-box suggests, so they can be pasted into a POSIX shell as shown.
+// Quoting for commands hammer-box suggests, so they can be pasted into a shell as shown and
+// never put a control sequence or an invisible character on the terminal that shows them.
 
-/** `text` as one shell word: as is when it holds only plain path characters, else in single quotes. */
+// What a terminal could act on or hide: C0 and C1 controls, DEL, bidi and zero-width marks, line separators.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u2069\ufeff]/;
+
+/**
+ * `text` as one shell word: as is when it holds only plain path characters, in single quotes when
+ * it holds other printable text, and as a `$'...'` word (bash, zsh, ksh and POSIX.1-2024 sh) with
+ * every character a terminal could act on or hide written as an escape otherwise.
+ */
 export function shellWord(text: string): string {
-  return /^[\w./@%+,:=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+  if (/^[\w./@%+,:=-]+$/.test(text)) return text;
+  if (!UNSAFE.test(text)) return `'${text.replace(/'/g, `'\\''`)}'`;
+  let out = '';
+  for (const c of text) {
+    const code = c.codePointAt(0)!;
+    if (c === '\\' || c === "'") out += `\\${c}`;
+    else if (!UNSAFE.test(c)) out += c;
+    else if (code < 0x80) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    else out += `\\u${code.toString(16).padStart(4, '0')}`;
+  }
+  return `$'${out}'`;
 }

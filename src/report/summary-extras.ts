@@ -3,7 +3,16 @@
 import { parseTurn } from '../agent/parse-turn.js';
 import { finishedIterations, latestTest, testPassed } from '../loop/stop-conditions.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
-import { distinctFailingTests, fixedTests, parseTestOutput, type TestOutputReport } from '../test-output/index.js';
+import { z } from 'zod';
+import {
+  distinctFailingTests,
+  fixedTests,
+  judgeAgainstBaseline,
+  parseTestOutput,
+  type FailingTest,
+  type RunFacts,
+  type TestOutputReport,
+} from '../test-output/index.js';
 import { modelExplanation } from './explanation.js';
 import type { SummaryExtras } from './pr-summary.js';
 import type { TestsBeforeAfter } from './pr-tests.js';
@@ -36,15 +45,35 @@ async function testsOf(state: RunState, readArtifact: ReadArtifact): Promise<Tes
   if (before === null || after === null) return null;
   const failingBefore = distinctFailingTests(before.failures);
   const failingAfter = distinctFailingTests(after.failures);
+  const facts = (t: TestRecord, report: TestOutputReport, failing: FailingTest[]): RunFacts => ({
+    passed: testPassed(t),
+    whole: t.scope === undefined && !t.timed_out,
+    runners: report.runners,
+    failing,
+    counts: report.counts,
+  });
+  const judged = judgeAgainstBaseline(facts(state.baseline, before, failingBefore), facts(now, after, failingAfter), {
+    knownFailures: knownFailuresOf(state.config),
+    directive: state.directive.text,
+  });
   return {
     fixed: fixedTests(
       { runners: before.runners, failing: failingBefore },
       { runners: after.runners, failing: failingAfter, passed: testPassed(now) },
     ),
     failing: failingAfter,
+    ...(after.runners.length > 0 && before.runners.length > 0
+      ? { judged: { preExisting: judged.preExisting, known: judged.known, regressions: judged.regressions } }
+      : {}),
     countsBefore: before.counts,
     countsAfter: after.counts,
   };
+}
+
+/** The run's [tests] known_failures, as recorded in its config (none in older state files). */
+function knownFailuresOf(config: RunState['config']): string[] {
+  const parsed = z.object({ tests: z.object({ known_failures: z.array(z.string()) }) }).safeParse(config);
+  return parsed.success ? parsed.data.tests.known_failures : [];
 }
 
 async function parsed(test: TestRecord, readArtifact: ReadArtifact): Promise<TestOutputReport | null> {

@@ -1,7 +1,9 @@
-// Connecting to the Docker engine: DOCKER_HOST (unix, tcp, ssh) as the docker CLI reads it, and a ping
-// that turns "nothing answers" into one typed error telling the user what to do.
+// Connecting to the Docker engine that discovery found (see engine-discovery.ts: DOCKER_HOST, a docker
+// context, a desktop engine's socket, the default socket), and a ping that turns "nothing answers"
+// into one typed error telling the user what to do.
 import { Agent } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { Agent as HttpsAgent } from 'node:https';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Dockerode from 'dockerode';
@@ -9,60 +11,53 @@ import { HammerError, abortError } from '../errors.js';
 import { ENGINE_HINT, messageOf } from './docker-errors.js';
 import { loadDockerode } from './dockerode-load.js';
 import { withRequestDeadlines } from './engine-deadline.js';
+import { discoverEngine, type EngineEndpoint, type ResolvedAddress } from './engine-discovery.js';
 
-/** How to reach the engine, read from the environment (pure). */
-export type EngineAddress =
-  | { kind: 'unix'; socketPath: string | undefined }
-  | { kind: 'tcp'; host: string; port: string; tls: boolean; certPath: string | undefined }
-  | { kind: 'ssh'; host: string; port: string; username: string | undefined };
+export { engineAddress, type EngineAddress } from './engine-discovery.js';
 
-/** Where DOCKER_HOST points (unix socket when unset; `socketPath` undefined means the default socket). */
-export function engineAddress(env: NodeJS.ProcessEnv): EngineAddress {
-  const raw = env.DOCKER_HOST?.trim() ?? '';
-  if (raw === '') return { kind: 'unix', socketPath: undefined };
-  if (raw.startsWith('unix://')) return { kind: 'unix', socketPath: raw.slice('unix://'.length) || undefined };
-  let url: URL;
-  try {
-    url = new URL(raw.includes('//') ? raw : `tcp://${raw}`);
-  } catch (err) {
-    throw new HammerError('ENGINE_UNAVAILABLE', `DOCKER_HOST is not an address: ${JSON.stringify(raw)}`, {
-      hint: 'set DOCKER_HOST like unix:///var/run/docker.sock, tcp://host:2375 or ssh://user@host',
-      cause: err,
-    });
+/** Largest docker config or context file read (config.json holds credentials of other tools too; they are never kept). */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** The engine the docker CLI would use for `env`, looked up on this machine (see engine-discovery.ts). */
+export function findEngine(env: NodeJS.ProcessEnv = process.env): EngineEndpoint {
+  return discoverEngine({ env, home: env.HOME || homedir(), readFile: readSmallFile, isSocket });
+}
+
+/** "unix:///var/run/docker.sock", "tcp://host:2376 (TLS)", "ssh://me@box:22". */
+export function describeAddress(a: ResolvedAddress): string {
+  switch (a.kind) {
+    case 'unix':
+      return `unix://${a.socketPath}`;
+    case 'tcp':
+      return `tcp://${a.host}:${a.port}${a.tls ? (a.skipVerify ? ' (TLS, certificate not verified)' : ' (TLS)') : ''}`;
+    case 'ssh':
+      return `ssh://${a.username ? `${a.username}@` : ''}${a.host}:${a.port}`;
   }
-  if (url.protocol === 'ssh:')
-    return { kind: 'ssh', host: url.hostname, port: url.port || '22', username: url.username || undefined };
-  const tls = env.DOCKER_TLS_VERIFY === '1' || url.port === '2376' || url.protocol === 'https:';
-  return {
-    kind: 'tcp',
-    host: url.hostname,
-    port: url.port || (tls ? '2376' : '2375'),
-    tls,
-    certPath: env.DOCKER_CERT_PATH || undefined,
-  };
+}
+
+/** Where the engine is and why: "unix:///x/docker.sock (context colima from ~/.docker/config.json)". */
+export function describeEndpoint(e: EngineEndpoint): string {
+  return `${describeAddress(e.address)} (${e.reason})`;
 }
 
 /**
- * A dockerode client for the engine DOCKER_HOST names (keep-alive on a local socket: it saves time
- * on every exec), every request of which has a deadline (see engine-deadline.ts).
+ * A dockerode client for the engine discovery finds in `env` (or `endpoint`), every request of which
+ * has a deadline (see engine-deadline.ts); keep-alive on a local socket saves time on every exec.
  */
-export function createDockerClient(env: NodeJS.ProcessEnv = process.env): Dockerode {
-  return withRequestDeadlines(dockerClient(env));
+export function createDockerClient(env: NodeJS.ProcessEnv = process.env, endpoint?: EngineEndpoint): Dockerode {
+  return withRequestDeadlines(dockerClient(env, (endpoint ?? findEngine(env)).address));
 }
 
-function dockerClient(env: NodeJS.ProcessEnv): Dockerode {
+function dockerClient(env: NodeJS.ProcessEnv, address: ResolvedAddress): Dockerode {
   const Dockerode = loadDockerode();
-  const address = engineAddress(env);
   // Explicit undefineds: dockerode merges its own reading of process.env under these options.
   const base = { host: undefined, port: undefined, protocol: undefined, socketPath: undefined, username: undefined };
   switch (address.kind) {
     case 'unix': {
-      const desktop = join(homedir(), '.docker', 'run', 'docker.sock');
-      const socketPath = address.socketPath ?? (existsSync(desktop) ? desktop : '/var/run/docker.sock');
       // `agent` is a docker-modem option the type definitions leave out; a typed variable carries it.
       const options: Dockerode.DockerOptions & { agent: Agent } = {
         ...base,
-        socketPath,
+        socketPath: address.socketPath,
         agent: new Agent({ keepAlive: true }),
       };
       return new Dockerode(options);
@@ -77,25 +72,79 @@ function dockerClient(env: NodeJS.ProcessEnv): Dockerode {
         sshOptions: { agent: env.SSH_AUTH_SOCK },
       });
     case 'tcp': {
-      const certs = address.certPath
-        ? {
-            ca: readFileSync(join(address.certPath, 'ca.pem')),
-            cert: readFileSync(join(address.certPath, 'cert.pem')),
-            key: readFileSync(join(address.certPath, 'key.pem')),
-          }
-        : {};
-      return new Dockerode({
+      const certs = address.certPath ? tlsFiles(address.certPath) : {};
+      const options: Dockerode.DockerOptions & { agent?: HttpsAgent } = {
         ...base,
         protocol: address.tls ? 'https' : 'http',
         host: address.host,
         port: address.port,
         ...certs,
-      });
+        // a context's SkipTLSVerify: encrypted, but the engine's certificate is not checked (as the docker CLI does)
+        ...(address.tls && address.skipVerify
+          ? { agent: new HttpsAgent({ ...certs, rejectUnauthorized: false }) }
+          : {}),
+      };
+      return new Dockerode(options);
     }
   }
 }
 
-/** The hint shown whenever no engine answers. */
+/** A client for the engine discovery finds in `env`, verified to answer; the endpoint says where it is and why. */
+export async function connectDocker(
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<{ docker: Dockerode; endpoint: EngineEndpoint }> {
+  const endpoint = findEngine(env);
+  const docker = createDockerClient(env, endpoint);
+  await pingEngine(docker, signal, CONNECT_TIMEOUT_MS, endpoint);
+  return { docker, endpoint };
+}
+
+/** ca.pem, cert.pem and key.pem of a TLS directory, each when present. */
+function tlsFiles(dir: string): { ca?: Buffer; cert?: Buffer; key?: Buffer } {
+  const out: { ca?: Buffer; cert?: Buffer; key?: Buffer } = {};
+  for (const name of ['ca', 'cert', 'key'] as const) {
+    const text = readSmallFile(join(dir, `${name}.pem`));
+    if (text !== undefined) out[name] = Buffer.from(text);
+  }
+  return out;
+}
+
+/** A regular file's text up to MAX_CONFIG_BYTES; undefined when it is not there (or not a regular file). */
+function readSmallFile(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    if (st.size > MAX_CONFIG_BYTES)
+      throw new HammerError('ENGINE_UNAVAILABLE', `${path} is larger than ${MAX_CONFIG_BYTES} bytes`, {
+        hint: 'this is not a docker config or context file; check DOCKER_CONFIG',
+      });
+    const buf = Buffer.alloc(st.size);
+    let read = 0;
+    while (read < buf.length) {
+      const n = readSync(fd, buf, read, buf.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buf.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isSocket(path: string): boolean {
+  try {
+    return statSync(path).isSocket();
+  } catch {
+    return false;
+  }
+}
 
 /** How long the engine has to answer the first request (connect and ping). */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -109,6 +158,8 @@ export async function pingEngine(
   docker: Dockerode,
   signal?: AbortSignal,
   timeoutMs = CONNECT_TIMEOUT_MS,
+  /** Where the engine was looked for, named in the error. */
+  endpoint?: EngineEndpoint,
 ): Promise<void> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
@@ -120,7 +171,8 @@ export async function pingEngine(
   } catch (err) {
     if (signal?.aborted) throw abortError(signal, 'reaching the Docker engine');
     const cause: unknown = deadline.signal.aborted ? deadline.signal.reason : err;
-    throw new HammerError('ENGINE_UNAVAILABLE', `no Docker engine answers (${messageOf(cause)})`, {
+    const where = endpoint ? ` at ${describeEndpoint(endpoint)}` : '';
+    throw new HammerError('ENGINE_UNAVAILABLE', `no Docker engine answers${where} (${messageOf(cause)})`, {
       hint: ENGINE_HINT,
       cause,
     });

@@ -20,7 +20,7 @@ export function messageOf(err: unknown): string {
 
 /** What to do when no engine answers (shared by the ping and by an engine lost mid-run). */
 export const ENGINE_HINT =
-  'install and start Docker (https://docs.docker.com/engine/install/; Docker Desktop or colima on macOS), or point DOCKER_HOST at a running engine';
+  "install and start Docker (https://docs.docker.com/engine/install/; Docker Desktop, Colima, OrbStack or Rancher Desktop on macOS), or point DOCKER_HOST or the docker context ('docker context use <name>') at a running engine";
 
 // ENGINE_TIMEOUT: the engine took a request and did not answer it in time (engine-deadline.ts)
 const LOST_CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'ENGINE_TIMEOUT']);

@@ -8,6 +8,8 @@ import { packFiles, readSingleFile } from './archive.js';
 import { packDirectory, repackTar } from './copy-in.js';
 import { isEngineLost, isNotFound, sandboxFailure } from './docker-errors.js';
 import { checkCommand, ContainerStateSchema, execInSandbox } from './exec.js';
+import type { ResidentHost } from './attached.js';
+import { dockerResidentHost } from './docker-attach.js';
 import { killAllProcesses, unsettledError, type ExecTarget } from './kill-all.js';
 import { Resident } from './resident.js';
 import { WORKDIR } from './hardening.js';
@@ -25,6 +27,7 @@ const SIGNAL_DEATH_LOOK_MS = 125;
 export class DockerSandbox implements Sandbox {
   readonly workdir = WORKDIR;
   private readonly target: ExecTarget;
+  private readonly residentHost: ResidentHost;
   /** The resident runner; undefined before the first command and after it died. */
   private resident: Resident | undefined;
   /** False once the image could not run a resident: every command is then its own exec. */
@@ -42,6 +45,7 @@ export class DockerSandbox implements Sandbox {
     options: { resident?: boolean } = {},
   ) {
     this.target = { container: docker.getContainer(id), user: `${owner.uid}:${owner.gid}` };
+    this.residentHost = dockerResidentHost(this.target);
     this.residentPossible = options.resident ?? true;
   }
 
@@ -116,7 +120,7 @@ export class DockerSandbox implements Sandbox {
     this.resident = undefined;
     if (!this.residentPossible) return undefined;
     await killAllProcesses(this.target, signal);
-    const started = await Resident.start(this.target, this.logger, signal);
+    const started = await Resident.start(this.residentHost, this.logger, signal);
     if (!started) this.residentPossible = false;
     this.resident = started ?? undefined;
     return this.resident;

@@ -9,6 +9,8 @@ const InfoSchema = z.object({
   DefaultRuntime: z.string().nullish(),
   SecurityOptions: z.array(z.string()).nullish(),
   CgroupVersion: z.string().nullish(),
+  OperatingSystem: z.string().nullish(),
+  Name: z.string().nullish(),
 });
 
 const VersionSchema = z.object({
@@ -40,5 +42,17 @@ export function parseEngineInfo(info: unknown, version: unknown): EngineInfo {
     rootless: names.includes('rootless'),
     userns: names.includes('userns'),
     cgroupVersion: i.CgroupVersion ?? '',
+    ...platformOf(i.OperatingSystem ?? '', i.Name ?? ''),
   };
+}
+
+/** The desktop product an engine runs in, from how it names its OS and itself (measured answers of each). */
+function platformOf(operatingSystem: string, name: string): { platform?: string } {
+  if (/^Docker Desktop\b/i.test(operatingSystem)) return { platform: 'Docker Desktop' };
+  if (/^OrbStack\b/i.test(operatingSystem) || name === 'orbstack') return { platform: 'OrbStack' };
+  if (/rancher desktop/i.test(operatingSystem) || name === 'lima-rancher-desktop')
+    return { platform: 'Rancher Desktop' };
+  if (name === 'colima' || name.startsWith('colima-') || name === 'lima-colima' || name.startsWith('lima-colima-'))
+    return { platform: 'Colima' };
+  return {};
 }

@@ -10,9 +10,18 @@ import { DockerSandbox, removeVolume } from './docker-sandbox.js';
 import { parseEngineInfo } from './engine-info.js';
 import { execInSandbox } from './exec.js';
 import { collectGarbage, pidAlive } from './gc.js';
-import { containerCreateOptions, volumeCreateOptions, WORKDIR } from './hardening.js';
+import { containerCreateOptions, isLoopbackIpv6Refusal, volumeCreateOptions, WORKDIR } from './hardening.js';
 import { currentOwner, sandboxLabels, type Owner } from './labels.js';
-import type { EngineInfo, GcReport, Sandbox, SandboxEngine, SandboxSpec } from './types.js';
+import { GVISOR_RUNTIME } from './guarantees.js';
+import type {
+  EngineInfo,
+  GcReport,
+  GuaranteeOptions,
+  Sandbox,
+  SandboxEngine,
+  SandboxGuarantees,
+  SandboxSpec,
+} from './types.js';
 import { parseSandboxUser } from './user.js';
 import { verifyHardening } from './verify-hardening.js';
 
@@ -35,6 +44,7 @@ function nameSafe(runId: string): string {
 
 /** Sandboxes as hardened Docker containers with a labelled workspace volume. */
 export class DockerSandboxEngine implements SandboxEngine {
+  readonly kind = 'docker' as const;
   private readonly docker: Dockerode;
   private readonly logger: Logger | undefined;
   private readonly owner: () => Owner;
@@ -69,12 +79,26 @@ export class DockerSandboxEngine implements SandboxEngine {
     let id: string | undefined;
     try {
       throwIfAborted(signal, 'creating the sandbox');
-      const container = await this.docker.createContainer(containerCreateOptions(spec, names, labels));
-      id = container.id;
-      throwIfAborted(signal, 'creating the sandbox');
       const expectation = { spec, volumeName: names.volume, imageEnvKeys };
-      await this.verify(container, expectation, signal);
-      await container.start(opt);
+      const createAndStart = async (ipv6Loopback: boolean): Promise<Dockerode.Container> => {
+        const made = await this.docker.createContainer(containerCreateOptions(spec, names, labels, { ipv6Loopback }));
+        id = made.id;
+        throwIfAborted(signal, 'creating the sandbox');
+        await this.verify(made, expectation, signal);
+        await made.start(opt);
+        return made;
+      };
+      let container: Dockerode.Container;
+      try {
+        container = await createAndStart(true);
+      } catch (err) {
+        // a kernel without IPv6 has no ::1 to give: the sandbox goes on with 127.0.0.1 alone
+        if (!isLoopbackIpv6Refusal(messageOf(err))) throw err;
+        this.logger?.info({ runId: spec.runId }, 'the engine has no IPv6: the sandbox loopback is 127.0.0.1 only');
+        if (id !== undefined) await this.docker.getContainer(id).remove({ force: true });
+        id = undefined;
+        container = await createAndStart(false);
+      }
       const started = await container.inspect(opt);
       await this.verifyInspect(started, expectation);
       if (!StateSchema.parse(started).State.Running)
@@ -110,6 +134,17 @@ export class DockerSandboxEngine implements SandboxEngine {
     } catch (err) {
       throw sandboxFailure(err, 'reading the engine info', options.signal);
     }
+  }
+
+  /** No network but loopback (NetworkMode none, verified on every sandbox); gVisor when its runtime is asked for. */
+  guarantees(options: GuaranteeOptions): Promise<SandboxGuarantees> {
+    throwIfAborted(options.signal, 'reading what the engine guarantees');
+    return Promise.resolve({
+      backend: 'docker',
+      isolation: options.runtime === GVISOR_RUNTIME ? 'gvisor' : 'container',
+      network: 'none',
+      networkDetail: 'NetworkMode none, verified on every sandbox: no interface but loopback',
+    });
   }
 
   private async imageEnvKeys(image: string, signal?: AbortSignal): Promise<string[]> {

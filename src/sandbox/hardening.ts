@@ -41,16 +41,39 @@ export function volumeCreateOptions(
   return { Name: name, Driver: 'local', Labels: labels };
 }
 
-/** Options to create the hardened, idle, network-less container of a sandbox. */
+/** The sysctl that gives the loopback interface `::1` (the engine turns IPv6 off in a network-less container). */
+export const LOOPBACK_IPV6_SYSCTL = 'net.ipv6.conf.lo.disable_ipv6';
+
+/**
+ * The name server the sandbox's resolv.conf names: loopback, where nothing answers, so a name
+ * lookup fails at once (and the host's own resolver addresses and search domains stay out).
+ */
+export const SANDBOX_NAMESERVER = '127.0.0.1';
+
+/** True when the engine refused to start a container because its kernel has no IPv6 (the loopback sysctl is missing). */
+export function isLoopbackIpv6Refusal(message: string): boolean {
+  return message.includes(LOOPBACK_IPV6_SYSCTL.replace(/\./g, '/')) || message.includes(LOOPBACK_IPV6_SYSCTL);
+}
+
+/**
+ * Options to create the hardened, idle, network-less container of a sandbox. It has the loopback
+ * interface only: `localhost` resolves (the engine writes /etc/hosts for network mode none; a
+ * disabled network would leave the image's empty one), 127.0.0.1 and, with `ipv6Loopback` (default
+ * true; false on a kernel without IPv6), ::1 can be bound and connected to; no name server answers.
+ */
 export function containerCreateOptions(
   spec: SandboxSpec,
   names: { container: string; volume: string },
   labels: Record<string, string>,
+  options: { ipv6Loopback?: boolean } = {},
 ): Dockerode.ContainerCreateOptions {
   parseSandboxUser(spec.user);
   const l = spec.limits;
   const hostConfig: Dockerode.HostConfig = {
     NetworkMode: 'none',
+    Dns: [SANDBOX_NAMESERVER],
+    DnsSearch: ['.'],
+    ...(options.ipv6Loopback === false ? {} : { Sysctls: { [LOOPBACK_IPV6_SYSCTL]: '0' } }),
     CapDrop: ['ALL'],
     SecurityOpt: [NO_NEW_PRIVILEGES],
     Privileged: false,
@@ -83,7 +106,6 @@ export function containerCreateOptions(
     AttachStdin: false,
     AttachStdout: false,
     AttachStderr: false,
-    NetworkDisabled: true,
     Labels: labels,
     HostConfig: hostConfig,
   };

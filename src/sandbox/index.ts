@@ -1,6 +1,16 @@
 // The sandbox layer's public face: the contract, the Docker engine, and the pure helpers.
 export type * from './types.js';
-export { createDockerClient, engineAddress, pingEngine, type EngineAddress } from './docker-client.js';
+export {
+  connectDocker,
+  createDockerClient,
+  describeAddress,
+  describeEndpoint,
+  engineAddress,
+  findEngine,
+  pingEngine,
+  type EngineAddress,
+} from './docker-client.js';
+export { discoverEngine, type DiscoveryInputs, type EngineEndpoint } from './engine-discovery.js';
 export { ENGINE_HINT, isEngineLost } from './docker-errors.js';
 export { DockerSandboxEngine, type DockerSandboxEngineOptions } from './engine.js';
 export {

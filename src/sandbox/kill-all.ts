@@ -17,8 +17,9 @@ const UNSETTLED = 3;
 const NOT_STARTED = 126;
 
 /**
- * POSIX sh with builtins only: kill -KILL -1 (every process of this uid but this shell; PID 1 and
- * the keeper run as other users) until no other process of this uid is left, zombies included
+ * POSIX sh with builtins only: kill -KILL -1 (every process of this uid but this shell and PID 1;
+ * on Docker PID 1 and the keeper run as other users, on Kubernetes the keeper is PID 1, which no
+ * signal from inside its namespace reaches) until no other process of this uid is left, zombies included
  * (their pids are free only once PID 1 reaped them). Exit 0 when none is left, 3 when some still
  * are after KILL_SETTLE_SECONDS, 2 when it runs as root or cannot read /proc.
  */
@@ -31,7 +32,7 @@ while :; do
   kill -KILL -1 2>/dev/null
   left=
   for d in /proc/[0-9]*; do
-    [ "\${d#/proc/}" = "$$" ] && continue
+    case \${d#/proc/} in "$$" | 1) continue ;; esac
     o=
     { while read -r k v _; do [ "$k" = Uid: ] && o=$v && break; done <"$d/status"; } 2>/dev/null
     [ "$o" = "$u" ] && left=1 && break

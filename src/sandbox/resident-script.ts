@@ -17,7 +17,7 @@
 // - commands run as the sandbox user with only the exec's environment plus their own, stdin
 //   /dev/null, and never hold the exec's own stdio (only pipes the resident reads);
 // - after every command it kills every other process of its uid with kill(-1), which spares only
-//   itself, and waits (at most SETTLE seconds, starting no process: a fork bomb may hold every
+//   itself and PID 1 (on Kubernetes the keeper, of the same uid: no signal from inside reaches it), and waits (at most SETTLE seconds, starting no process: a fork bomb may hold every
 //   pid) until all are gone and reaped; "settled 0" says some outlived that;
 // - it makes itself non-dumpable first (prctl PR_SET_DUMPABLE 0), so code of the same uid cannot
 //   ptrace it or open its /proc files (memory, file descriptors): it refuses to run otherwise. That
@@ -55,7 +55,7 @@ my ($child, $status, $forkfail, $out, $err) = (0, undef, 0, undef, undef);
 my $pending_kill = 0;
 sub reap { while ((my $p = waitpid(-1, 1)) > 0) { $status = $? if $child && $p == $child; } }
 sub others { my $n = 0; opendir(my $d, '/proc') or return 1;
-  for my $p (readdir $d) { next unless $p =~ /^[0-9]+$/ && $p != $$;
+  for my $p (readdir $d) { next unless $p =~ /^[0-9]+$/ && $p != $$ && $p != 1;
     open(my $f, '<', "/proc/$p/status") or next;
     while (my $l = <$f>) { if ($l =~ /^Uid:\s+([0-9]+)/) { $n++ if $1 == $UID; last; } } close $f; }
   closedir $d; return $n; }

@@ -1,15 +1,14 @@
-// The host's side of the resident runner: one attached exec per sandbox, started on first use, that
+// The host's side of the resident runner: one attached process per sandbox, started on first use, that
 // runs each command (argv, no shell) with the contracts of one exec per command: output demuxed and
 // capped, a wall-clock timeout that kills every process of the sandbox user, an abort, a signal
 // death read as 128+n, and a resident that dies under a command reported as a broken sandbox.
-import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { HammerError, abortError, throwIfAborted } from '../errors.js';
+import type { AttachedProcess, ResidentHost } from './attached.js';
 import { OutputCapture } from './capture.js';
-import { FrameDemuxer } from './demux.js';
 import { messageOf } from './docker-errors.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, watchContainer } from './exec.js';
-import { killAllProcesses, pidsFull, pidsFullError, unsettledError, type ExecTarget } from './kill-all.js';
+import { DEFAULT_MAX_OUTPUT_BYTES } from './exec.js';
+import { pidsFullError, unsettledError } from './kill-all.js';
 import { WORKDIR } from './hardening.js';
 import { encodeCommand, encodeFrame, parseExit, ResidentFrameParser, type ResidentExit } from './resident-frames.js';
 import { RESIDENT_HELLO, RESIDENT_SCRIPT, RESIDENT_SETTLE_SECONDS } from './resident-script.js';
@@ -34,31 +33,30 @@ export class Resident {
   private diagnostics = '';
 
   private constructor(
-    private readonly target: ExecTarget,
-    private readonly stream: Duplex,
+    private readonly host: ResidentHost,
+    private readonly stream: AttachedProcess,
     private readonly logger?: Logger,
   ) {}
 
-  /** Start a resident and wait until it is ready; null when the image cannot run one (no perl). */
-  static async start(target: ExecTarget, logger?: Logger, signal?: AbortSignal): Promise<Resident | null> {
+  /**
+   * Start a resident and wait until it is ready; null when the image cannot run one (no perl).
+   * `argv` starts it (default `perl -e <script>`; a backend may wrap it, e.g. to set limits first).
+   */
+  static async start(
+    host: ResidentHost,
+    logger?: Logger,
+    signal?: AbortSignal,
+    argv: string[] = ['perl', '-e', RESIDENT_SCRIPT],
+  ): Promise<Resident | null> {
     throwIfAborted(signal, 'starting the resident runner');
-    let stream: Duplex;
+    let stream: AttachedProcess;
     try {
-      const exec = await target.container.exec({
-        Cmd: ['perl', '-e', RESIDENT_SCRIPT],
-        User: target.user,
-        WorkingDir: '/',
-        AttachStdin: true,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: false,
-      });
-      stream = await exec.start({ hijack: true, stdin: true });
+      stream = await host.attach(argv, signal);
     } catch (err) {
       logger?.debug({ err: messageOf(err) }, 'resident runner not started; one exec per command');
       return null;
     }
-    const resident = new Resident(target, stream, logger);
+    const resident = new Resident(host, stream, logger);
     const ready = await resident.ready();
     if (!ready) {
       logger?.debug({ stderr: resident.diagnostics.slice(-500) }, 'resident runner unavailable; one exec per command');
@@ -87,7 +85,7 @@ export class Resident {
         }
         this.onFrame(frame.kind, frame.payload);
       });
-      const demux = new FrameDemuxer((name, payload) => {
+      this.stream.onOutput((name, payload) => {
         if (name === 'stderr') {
           this.diagnostics = (this.diagnostics + payload.toString('utf8')).slice(-4096);
           return;
@@ -99,15 +97,11 @@ export class Resident {
           this.close();
         }
       });
-      this.stream.on('data', (chunk: Buffer) => demux.push(chunk));
-      const gone = (): void => {
+      this.stream.onClose(() => {
         clearTimeout(timer);
         resolve(false);
         this.died('its stream ended');
-      };
-      this.stream.once('end', gone);
-      this.stream.once('close', gone);
-      this.stream.once('error', gone);
+      });
     });
   }
 
@@ -181,11 +175,11 @@ export class Resident {
         this.stream.write(encodeFrame('k'));
         killTimer = setTimeout(() => {
           // the resident did not answer: kill every process of the sandbox user from outside
-          killedOutside = killAllProcesses(this.target);
+          killedOutside = this.host.killAll();
           void killedOutside.catch(() => undefined).finally(() => this.close());
         }, KILL_ANSWER_MS);
       }, options.timeoutMs);
-      const watchdog = watchContainer(this.target.container, () => this.close());
+      const watchdog = this.host.watch(() => this.close());
       const cleanUp = (): void => {
         clearTimeout(timer);
         clearTimeout(killTimer);
@@ -251,7 +245,7 @@ export class Resident {
     callbackError: Error | undefined,
   ): Promise<ExecResult> {
     if (exit.forkFailed) {
-      const full = await pidsFull(this.target.container);
+      const full = await this.host.pidsFull();
       if (full) throw pidsFullError(`could not start ${cmd[0]} in the sandbox`, full.limit);
       return { ...result, exitCode: 126 };
     }

@@ -1,5 +1,5 @@
-// The sandbox contract, in our own types. Only src/sandbox/ implements it with dockerode; every
-// other module speaks these types, so another engine is a new adapter, not a rewrite.
+// The sandbox contract, in our own types. Only src/sandbox/ implements it (Docker with dockerode,
+// Kubernetes with its API); every other module speaks these types, and none knows which backend runs.
 import type { Readable } from 'node:stream';
 
 /** Resource limits and hardening knobs for one sandbox (from config `[sandbox]`). */
@@ -15,7 +15,7 @@ export interface SandboxLimits {
   workspaceBytes: number;
   /** RLIMIT_NOFILE soft and hard. */
   nofile: number;
-  /** OCI runtime, e.g. "runsc" for gVisor; empty for the engine default. */
+  /** OCI runtime (Docker) or RuntimeClass (Kubernetes), e.g. "runsc" for gVisor; empty for the default. */
   runtime: string;
 }
 
@@ -99,7 +99,7 @@ export interface CopyInStats {
   skipped: number;
 }
 
-/** A live, hardened, network-less container with a workspace volume. */
+/** A live, hardened, network-less sandbox (a container, or a pod) with a workspace volume. */
 export interface Sandbox {
   readonly id: string;
   readonly runId: string;
@@ -130,18 +130,23 @@ export interface Sandbox {
 
 /** Facts about the engine, for `doctor` and for decisions (architecture, runtimes). */
 export interface EngineInfo {
-  /** Docker Engine, or Podman behind its Docker-compatible API. */
-  product: 'docker' | 'podman';
+  /** Docker Engine, Podman behind its Docker-compatible API, or a Kubernetes cluster. */
+  product: 'docker' | 'podman' | 'kubernetes';
   serverVersion: string;
   apiVersion: string;
   os: string;
   architecture: string;
+  /** OCI runtimes (Docker) or RuntimeClass names (Kubernetes). */
   runtimes: string[];
+  /** The runtime (or RuntimeClass) that runs gVisor, when there is one. */
+  gvisorRuntime?: string;
   defaultRuntime: string;
   securityOptions: string[];
   rootless: boolean;
   userns: boolean;
   cgroupVersion: string;
+  /** The product the engine runs in, when it says: Docker Desktop, Colima, OrbStack, Rancher Desktop. */
+  platform?: string;
 }
 
 /** What gc removed: containers, volumes, and the networks of dependency setups whose process died. */
@@ -151,10 +156,44 @@ export interface GcReport {
   networks: string[];
 }
 
-/** Creates sandboxes and cleans up after dead runs. */
+/** The backends there are. */
+export type BackendKind = 'docker' | 'kubernetes';
+
+/** How a sandbox is kept apart from the host's kernel: namespaces and seccomp, or gVisor's own kernel. */
+export type IsolationKind = 'container' | 'gvisor';
+
+/**
+ * What a backend can prove about a sandbox's network: `none` (no interface but loopback, checked on
+ * every sandbox), `policy` (a deny-all NetworkPolicy the cluster was seen to enforce), `unproven`.
+ */
+export type NetworkProof = 'none' | 'policy' | 'unproven';
+
+/** What a backend guarantees about its sandboxes: a run on an untrusted repository needs a proven network. */
+export interface SandboxGuarantees {
+  backend: BackendKind;
+  isolation: IsolationKind;
+  network: NetworkProof;
+  /** How the network mode was proven, or why it could not be (one sentence, for messages and doctor). */
+  networkDetail: string;
+}
+
+/** What `guarantees` is asked about: the runtime sandboxes will get, and an image a probe may run. */
+export interface GuaranteeOptions {
+  /** The resolved runtime (see loop/runtime.ts): "" for the default. */
+  runtime: string;
+  /** An image the backend may start to prove what it claims (Kubernetes); Docker needs none. */
+  image?: string;
+  signal?: AbortSignal;
+}
+
+/** A sandbox backend: creates sandboxes, cleans up after dead runs, and says what it guarantees. */
 export interface SandboxEngine {
+  readonly kind: BackendKind;
+  /** Create, start and verify a hardened sandbox; anything short of that is removed and refused. */
   create(spec: SandboxSpec, options?: { signal?: AbortSignal }): Promise<Sandbox>;
   /** Remove containers and volumes of runs whose owner process is gone (or all of `runIds`). */
   gc(options?: { runIds?: string[]; signal?: AbortSignal }): Promise<GcReport>;
   info(options?: { signal?: AbortSignal }): Promise<EngineInfo>;
+  /** Isolation and network mode, as far as the backend can prove them (a probe may run once; cached). */
+  guarantees(options: GuaranteeOptions): Promise<SandboxGuarantees>;
 }

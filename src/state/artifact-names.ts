@@ -26,6 +26,8 @@ export const artifactNames = {
   testLog: (n: number): string => `${iter(n)}-test.log`,
   /** The baseline test run's log. */
   baselineTestLog: (): string => 'baseline-test.log',
+  /** The baseline test run of the k-th other project tried when the tests passed at baseline (1-based). */
+  alternativeTestLog: (k: number): string => `baseline-test-alternative-${k}.log`,
   /** The pull-request summary. */
   prSummary: (): string => 'PR_SUMMARY.md',
   /** Progress and log events, one JSON document a line. */

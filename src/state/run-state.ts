@@ -2,7 +2,7 @@
 // after each phase, validated with zod whenever it is read back.
 import { z } from 'zod';
 import { RUNGS } from '../edits/rungs.js';
-import { MAX_FAILURES, MAX_NAME, TEST_RUNNERS } from '../test-output/index.js';
+import { MAX_FAILURES, MAX_KIND, MAX_NAME, TEST_RUNNERS } from '../test-output/index.js';
 
 /** The schema version written into every state file; a reader refuses any other. */
 export const RUN_STATE_SCHEMA_VERSION = 1;
@@ -15,6 +15,7 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const EXIT_REASONS = [
   'tests_pass',
   'tests_pass_baseline',
+  'baseline_failures_remain',
   'max_iterations',
   'duplicate_patch',
   'no_usable_diff',
@@ -78,6 +79,8 @@ export const FailingTestSchema = z.strictObject({
   package: name.nullable(),
   file: name.nullable(),
   line: count.nullable(),
+  /** How it failed, in a word (e.g. "AssertionError"); absent when the output does not say, and in older files. */
+  kind: z.string().max(MAX_KIND).optional(),
 });
 
 /** What hammer-box read from a test run's output: the runners, each failing test once, the counts printed. */

@@ -31,6 +31,7 @@ export function distinctFailingTests(failures: readonly FailingTest[]): FailingT
       package: f.package,
       file: f.file,
       line: f.line,
+      ...(f.kind === undefined ? {} : { kind: f.kind }),
     });
   }
   return out;

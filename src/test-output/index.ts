@@ -3,6 +3,7 @@
 export { distinctFailingTests, fixedTests, testKey, type FailingTest, type TestRunSummary } from './compare.js';
 export { cutTestOutput, omittedMarker, type CutLimits } from './cut.js';
 export { MAX_FAILURES, MAX_NAME } from './lines.js';
+export { failureKind, MAX_KIND } from './failure-kind.js';
 export { parseTestOutput } from './parse.js';
 export {
   TEST_RUNNERS,
@@ -14,3 +15,12 @@ export {
   type TestRunner,
 } from './types.js';
 export { escapeRegex, focusCommand, quote, type FocusPlan } from './focus.js';
+export {
+  judgeAgainstBaseline,
+  summaryReportsFailures,
+  type Judgement,
+  type RunFacts,
+  type Verdict,
+} from './baseline-judge.js';
+export { directiveTests, type DirectiveTests } from './directive-tests.js';
+export { globMatch, knownFailureMatcher, knownFailureNames } from './known-failures.js';

@@ -1,4 +1,5 @@
 // Read a test command's output: every recognised runner's failures, counts and summary lines.
+import { failureKind } from './failure-kind.js';
 import { capName, outputLines, type RunnerParser } from './lines.js';
 import { parseCargo } from './runners/cargo.js';
 import { parseGo } from './runners/go.js';
@@ -38,11 +39,15 @@ export function parseTestOutput(text: string): TestOutputReport {
     runners: parsed.map((p) => p.runner),
     failures: parsed
       .flatMap((p) => p.failures)
-      .map((f) => ({
-        ...f,
-        file: f.file === null ? null : capName(f.file),
-        package: f.package === null ? null : capName(f.package),
-      })),
+      .map((f) => {
+        const kind = failureKind(lines, f.block);
+        return {
+          ...f,
+          file: f.file === null ? null : capName(f.file),
+          package: f.package === null ? null : capName(f.package),
+          ...(kind === null ? {} : { kind }),
+        };
+      }),
     counts: parsed.flatMap((p) => (p.counts === null ? [] : [p.counts])),
     summaries: parsed.flatMap((p) => p.summaries).sort((a, b) => a.start - b.start),
   };

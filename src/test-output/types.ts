@@ -34,6 +34,8 @@ export interface TestFailure {
   /** The file and line the output names for the failure (a test location or where it raised), as printed. */
   file: string | null;
   line: number | null;
+  /** How it failed, in a word (the error type its block names, see failureKind); absent when the block names none. */
+  kind?: string;
   /** The lines of the output that explain this failure (its traceback, assertion, captured output). */
   block: LineRange | null;
 }

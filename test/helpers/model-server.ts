@@ -71,8 +71,18 @@ const ChatBodySchema = z.object({
 });
 type ChatBody = z.output<typeof ChatBodySchema>;
 
+/**
+ * Picks the answer to a chat request from its prompt (every message's text, joined) before the
+ * script queue is asked: for concurrent runs, whose requests arrive in no fixed order.
+ */
+export type ScriptRoute = (prompt: string) => Script | undefined;
+
 /** Start a scripted model server on 127.0.0.1 and an ephemeral port. */
-export async function startModelServer(opts: { models?: string[]; script: Script[] }): Promise<ModelServer> {
+export async function startModelServer(opts: {
+  models?: string[];
+  script: Script[];
+  route?: ScriptRoute;
+}): Promise<ModelServer> {
   const models = opts.models ?? [DEFAULT_TEST_MODEL];
   const script = [...opts.script];
   const requests: RecordedRequest[] = [];
@@ -152,7 +162,7 @@ export async function startModelServer(opts: { models?: string[]; script: Script
         },
       });
     }
-    const entry = script.shift();
+    const entry = opts.route?.(promptOf(body)) ?? script.shift();
     if (!entry) return json(res, 500, { error: 'the scripted model server has no more answers' });
     serveScript(wire, entry, model, chat, res, later);
   };
@@ -434,4 +444,10 @@ export function trajectoryScript(turns: readonly AgentTurnScript[], form: AgentC
       .join('');
     return { answer: `Next step.\n\n<function=${name}>\n${params}</function>\n` };
   });
+}
+
+/** Every message's text of a chat request body, joined. */
+function promptOf(body: unknown): string {
+  const messages = ChatBodySchema.safeParse(body).data?.messages ?? [];
+  return messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
 }

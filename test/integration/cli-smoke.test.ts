@@ -116,8 +116,11 @@ describe('the hammer-box binary', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}baseline {3}failed \(exit 1 after /));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}tokens {5}[\d,]+ in, [\d,]+ out$/));
     const next = lines.slice(lines.indexOf('next:') + 1);
-    expect(next[0]).toMatch(/^ {2}git -C \S+ push origin EngineerExternal\//);
+    expect(next[0]).toMatch(/^ {2}hammer-box pr \S+ --repo \S+$/);
     expect(next[1]).toMatch(
+      /^ {2}git -C \S+ push origin refs\/heads\/EngineerExternal\/\S+:refs\/heads\/EngineerExternal\//,
+    );
+    expect(next[2]).toMatch(
       /--pr-body \| gh pr create --head EngineerExternal\/\S+ --base main --title 'Make the sum tests pass' --body-file -$/,
     );
     const chat = server.chatRequests().at(-1);

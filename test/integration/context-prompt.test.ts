@@ -37,6 +37,8 @@ interface Case {
   fixed: string;
   /** The fault's enclosing definition, as the focus section names it. */
   label: string;
+  /** Why the small module is shown: what of it the failing test calls. */
+  smallWhy: string;
 }
 
 const CASES: Case[] = [
@@ -57,6 +59,7 @@ const CASES: Case[] = [
     fault: 'def discount(total, percent):\n    return total - total * percent\n\n',
     fixed: '    return total - total * percent / 100',
     label: 'discount',
+    smallWhy: 'defines to_cents, called in the failing test',
   },
   {
     toolchain: 'node',
@@ -75,6 +78,7 @@ const CASES: Case[] = [
     fault: 'export function discount(total, percent) {\n  return total - total * percent;\n}\n\n',
     fixed: '  return total - (total * percent) / 100;',
     label: 'discount',
+    smallWhy: 'defines toCents, called in the failing test',
   },
   {
     toolchain: 'go',
@@ -96,6 +100,7 @@ const CASES: Case[] = [
       '// Discount takes percent off total.\nfunc Discount(total, percent float64) float64 {\n\treturn total - total*percent\n}\n\n',
     fixed: '\treturn total - total*percent/100',
     label: 'Discount',
+    smallWhy: 'defines ToCents, called as money.ToCents in the failing test',
   },
   {
     toolchain: 'rust',
@@ -117,6 +122,7 @@ const CASES: Case[] = [
     fault: 'pub fn discount(total: f64, percent: f64) -> f64 {\n    total - total * percent\n}\n\n',
     fixed: '    total - total * percent / 100.0',
     label: 'discount',
+    smallWhy: 'defines to_cents, called in the failing test',
   },
 ];
 
@@ -203,7 +209,7 @@ describe.each(CASES)('$toolchain: the first prompt', (c) => {
   it('holds the module the failing test imports, whole', () => {
     expect(big.length).toBeGreaterThan(48_000);
     expect(prompt).toContain(`## ${c.test} (`);
-    expect(prompt).toContain(`## ${c.small} (imported by ${c.test})`);
+    expect(prompt).toContain(`## ${c.small} (${c.smallWhy})`);
     // the module's lines, whole: a definition the failing code uses may stand in "Code in focus" instead
     const small = c.files(big)[c.small]!;
     for (const line of small.split('\n').filter((l) => l.trim() !== '')) {

@@ -114,7 +114,7 @@ describe('doctor', () => {
     expect(report.ok).toBe(false);
     expect(find(report, 'runtime')).toMatchObject({
       status: 'fail',
-      detail: expect.stringContaining('"hammer-box-no-such-runtime" but the engine offers only'),
+      detail: expect.stringContaining('"hammer-box-no-such-runtime", but the engine offers only'),
     });
     expect(report.checks.filter((c) => c.status === 'fail').map((c) => c.name)).toEqual(['runtime']);
   });

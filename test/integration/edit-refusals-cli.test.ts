@@ -185,9 +185,10 @@ describe('hammer-box run: answers that must not be applied', () => {
       / 1 {2}unusable {4}cut off at the token limit, nothing applied: raise \[model\] num_predict/,
     );
     expect(shown.stdout).toContain('cut off at the token limit after');
+    // PR_SUMMARY.md holds it as inert markdown (`\[model\] num\_predict` renders as [model] num_predict)
     const md = await readFile(doc.summary_path, 'utf8');
     expect(md).toMatch(
-      /- Iteration 1: answer cut off at the token limit after \d+ tokens \(in hunk @@ -5,6 \+5,6 @@ of calc\.py .*\), nothing applied; raise \[model\] num_predict/,
+      /- Iteration 1: answer cut off at the token limit after \d+ tokens \(in hunk @@ -5,6 \+5,6 @@ of calc\.py .*\), nothing applied; raise \\\[model\\\] num\\_predict/,
     );
   });
 

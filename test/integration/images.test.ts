@@ -6,7 +6,14 @@ import path from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHammerError } from '../../src/errors.js';
-import { BASE_TAG, bootstrapBase, ensureToolchainImage, listImages } from '../../src/images/index.js';
+import { platformArchitecture } from '../../src/images/architecture.js';
+import {
+  BASE_TAG,
+  bootstrapBase,
+  ensureToolchainImage,
+  listImages,
+  planToolchainImage,
+} from '../../src/images/index.js';
 import { toolchainImage } from '../helpers/images.js';
 
 const docker = new Docker();
@@ -148,6 +155,20 @@ describe('toolchain images', () => {
       'home=/tmp',
       '/workspace',
     ]);
+  });
+
+  it("is planned for the engine's architecture, and warns of emulation when the base is another's", async () => {
+    const engine = platformArchitecture(String((await docker.version()).Arch));
+    const plan = await planToolchainImage(docker, 'python');
+    expect(plan.architecture).toBe(engine);
+    expect(plan.emulation).toBeNull();
+    // an engine of the other architecture would run this base (and what is built on it) under emulation
+    const other = engine === 'amd64' ? 'arm64' : 'amd64';
+    const foreign = await ensureToolchainImage(docker, 'python', { engineArchitecture: other });
+    expect(foreign.built).toBe(false);
+    expect(foreign.emulation).toBe(
+      `${BASE_TAG} (and every image built on it) is built for linux/${engine} but the engine is linux/${other}: its containers run under emulation (much slower, where the engine can emulate at all)`,
+    );
   });
 
   it('lists the toolchain image and the base', async () => {

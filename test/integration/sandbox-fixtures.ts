@@ -1,6 +1,18 @@
-// Shared setup for the sandbox suites: a client, an engine, and a spec with small limits.
+// Shared setup for the sandbox suites: a client, an engine, a spec with small limits, and the
+// backends the contract suites run against.
 import { randomBytes } from 'node:crypto';
-import { createDockerClient, DockerSandboxEngine, type SandboxSpec } from '../../src/sandbox/index.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { registryRef } from '../../src/images/registry-push.js';
+import {
+  createDockerClient,
+  DockerSandboxEngine,
+  type SandboxEngine,
+  type SandboxSpec,
+} from '../../src/sandbox/index.js';
+import { KubeApi, KubeSandboxEngine } from '../../src/sandbox/kubernetes/index.js';
+import { startFakeKube, type FakeKube } from '../helpers/fake-kube.js';
 import { toolchainImage } from '../helpers/images.js';
 
 /** A docker client and a sandbox engine for one test file. */
@@ -30,5 +42,103 @@ export async function testSpec(
       runtime: '',
       ...limits,
     },
+  };
+}
+
+/**
+ * A backend the sandbox contract suites run against: Docker always (through the resident runner
+ * and with one exec per command), the Kubernetes backend against a fake API server whose pods are
+ * Docker containers (real processes, real exec framing), and a real cluster whenever
+ * HAMMER_KUBECONFIG names one (`make test-kubernetes`; HAMMER_KUBE_CONTEXT, HAMMER_KUBE_NAMESPACE
+ * and HAMMER_KUBE_REGISTRY say which context, namespace and registry).
+ */
+export interface ContractBackend {
+  name: string;
+  /** An engine for one test file (and whatever it needs, closed by `close`). */
+  open(): Promise<SandboxEngine>;
+  close(): Promise<void>;
+  /** Names of the processes a fresh sandbox runs that are not the sandbox user's commands (PID 1 first). */
+  idle: string[];
+  /** The pids limit is the one the spec sets (Docker), not the kubelet's podPidsLimit (Kubernetes). */
+  cgroupPids: boolean;
+  /** Commands go through the resident runner. */
+  resident: boolean;
+}
+
+/** The backends to run the contract against: HAMMER_BACKENDS narrows them to those whose name contains it. */
+export function contractBackends(): ContractBackend[] {
+  const only = process.env['HAMMER_BACKENDS'];
+  const all: ContractBackend[] = [
+    dockerBackend('docker (resident runner)', true),
+    dockerBackend('docker (one exec per command)', false),
+    fakeKubeBackend(),
+    ...(process.env['HAMMER_KUBECONFIG'] ? [clusterBackend(process.env['HAMMER_KUBECONFIG'])] : []),
+  ];
+  return only ? all.filter((b) => b.name.includes(only)) : all;
+}
+
+function dockerBackend(name: string, resident: boolean): ContractBackend {
+  return {
+    name,
+    open: () => Promise.resolve(testEngine({ resident }).engine),
+    close: () => Promise.resolve(),
+    idle: ['docker-init', 'sleep'],
+    cgroupPids: true,
+    resident,
+  };
+}
+
+function fakeKubeBackend(): ContractBackend {
+  let fake: FakeKube | undefined;
+  let dir: string | undefined;
+  return {
+    name: 'kubernetes (a fake API server, pods on Docker)',
+    open: async () => {
+      fake = await startFakeKube({ docker: createDockerClient() });
+      dir = await mkdtemp(join(tmpdir(), 'hb-fake-kube-'));
+      const file = join(dir, 'kubeconfig');
+      await writeFile(file, fake.kubeconfig);
+      const api = KubeApi.load({ kubeconfig: file });
+      return new KubeSandboxEngine({
+        api,
+        startTimeoutSeconds: 60,
+        deadlineSeconds: 3600,
+        imagePullPolicy: 'IfNotPresent',
+      });
+    },
+    close: async () => {
+      await fake?.close();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    },
+    idle: ['hammer-keeper'],
+    cgroupPids: false,
+    resident: true,
+  };
+}
+
+function clusterBackend(kubeconfig: string): ContractBackend {
+  const registry = process.env['HAMMER_KUBE_REGISTRY'] ?? '';
+  let engine: KubeSandboxEngine | undefined;
+  return {
+    name: 'kubernetes (the real cluster HAMMER_KUBECONFIG names)',
+    open: () => {
+      const api = KubeApi.load({
+        kubeconfig,
+        ...(process.env['HAMMER_KUBE_CONTEXT'] ? { context: process.env['HAMMER_KUBE_CONTEXT'] } : {}),
+        ...(process.env['HAMMER_KUBE_NAMESPACE'] ? { namespace: process.env['HAMMER_KUBE_NAMESPACE'] } : {}),
+      });
+      engine = new KubeSandboxEngine({
+        api,
+        startTimeoutSeconds: 300,
+        deadlineSeconds: 3600,
+        imagePullPolicy: 'IfNotPresent',
+        imageRef: (image) => Promise.resolve(registry ? registryRef(registry, image) : image),
+      });
+      return Promise.resolve(engine);
+    },
+    close: () => Promise.resolve(),
+    idle: ['hammer-keeper'],
+    cgroupPids: false,
+    resident: true,
   };
 }

@@ -253,7 +253,9 @@ describe('sensitive paths allowed by [policy]', () => {
         const first = out.state.iterations[0]!;
         expect(first.outcome, first.summary).toBe('applied');
         expect(first.review?.join('\n')).toMatch(/\.github\/workflows\/ci\.yml: matches the sensitive path/);
-        expect(first.review?.join('\n')).toMatch(/package\.json: changes package scripts/);
+        expect(first.review?.join('\n')).toMatch(
+          /package\.json: changes what the package runs \(package scripts and hooks\)/,
+        );
         expect(out.summary).toContain('## Needs review: sensitive paths');
         expect(out.summary).toContain('.github/workflows/ci.yml');
         expect(out.state.status).toBe('stable');

@@ -1,13 +1,14 @@
 // Engine options: `[sandbox] runtime` is honoured (a runtime the engine lacks fails closed before
-// anything runs; one it has is used), and `doctor` reports rootless mode, userns-remap and the
-// runtimes on offer.
+// the run writes anything; one it has is used), and `doctor` reports rootless mode, userns-remap and
+// the runtimes on offer.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createDockerClient } from '../../src/sandbox/index.js';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
 import { runCli } from './support/cli.js';
 import { attack } from './support/record.js';
-import { expectCanarySafe, expectNoLeftovers, outcomeOf, runScene, type Scene } from './support/scene.js';
+import { expectCanarySafe, runScene, type Scene } from './support/scene.js';
+import { runIdsIn } from '../integration/run-support.js';
 import { attackFileHooks } from './support/hooks.js';
 
 const { scene } = attackFileHooks();
@@ -34,14 +35,12 @@ describe('engine options', () => {
     const good = await runScene(ok);
     await attack(
       `[sandbox] runtime = "${missing}" (not offered by the engine)`,
-      'fails closed with exit 3 before any test runs; a runtime it offers works',
+      'fails closed with exit 3 (SANDBOX_HARDENING) before the run writes anything; a runtime it offers works',
       async () => {
         expect(refused.code, refused.stderr.slice(-600)).toBe(3);
-        expect(refused.stderr).toContain(missing);
-        const out = await outcomeOf(s, refused);
-        expect(out.state.baseline).toBeNull();
-        await expectNoLeftovers(out.runId);
-        await expectCanarySafe(s, out, 'not-run');
+        expect(refused.stderr).toContain(`error [SANDBOX_HARDENING]: [sandbox] runtime is "${missing}"`);
+        expect(await runIdsIn(s.fx.repo.path)).toEqual([]);
+        await expectCanarySafe(s, { result: refused }, 'not-run');
         expect(good.state.status).toBe('stable');
         return `exit 3: ${(refused.stderr.split('\n').find((l) => l.includes('error [')) ?? '').slice(0, 100)}; runtime "${info.DefaultRuntime ?? 'runc'}": stable`;
       },

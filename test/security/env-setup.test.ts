@@ -8,7 +8,10 @@
 //   and it never holds the password;
 // - the same setup.py connects to a service listening on the docker0 gateway address, directly and
 //   through setup's proxy, and to a host outside the allowlist: all fail, the service sees nothing,
-//   while a registry named in the user's [env] allow_hosts stays reachable.
+//   while a registry named in the user's [env] allow_hosts stays reachable;
+// - go repository A keeps a secret in its own package; repository B has the same go.mod, so it
+//   reuses A's env image (the control), and its test searches the image's warmed build cache for
+//   A's secret: the cache holds dependency and standard-library packages only, never A's own.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import Docker from 'dockerode';
@@ -211,4 +214,87 @@ setup(name="calc", version="1.0", py_modules=["calc"])
       },
     );
   }, 600_000);
+});
+
+describe("the go env image's warmed build cache", () => {
+  const GO_MOD = `module example.com/calc\n\ngo 1.24\n`;
+  const secret = `HBSECRET_${nonce}_OF_REPO_A`;
+  // B's probe builds the prefix at run time, so its own compiled test holds only the reversed text
+  const PROBE = `package probe
+
+import (
+\t"os"
+\t"path/filepath"
+\t"strings"
+\t"testing"
+)
+
+func rev(s string) string {
+\tb := []byte(s)
+\tfor i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+\t\tb[i], b[j] = b[j], b[i]
+\t}
+\treturn string(b)
+}
+
+func TestProbe(t *testing.T) {
+\tprefix := rev("_TERCESBH")
+\tfiles := 0
+\t_ = filepath.Walk("/opt/hammer/go/cache", func(p string, info os.FileInfo, err error) error {
+\t\tif err != nil || info.IsDir() || info.Size() > 64<<20 {
+\t\t\treturn nil
+\t\t}
+\t\tfiles++
+\t\tb, _ := os.ReadFile(p)
+\t\tif i := strings.Index(string(b), prefix); i >= 0 {
+\t\t\tend := i + 48
+\t\t\tif end > len(b) {
+\t\t\t\tend = len(b)
+\t\t\t}
+\t\t\tt.Errorf("FOUND %q in %s", b[i:end], p)
+\t\t}
+\t\treturn nil
+\t})
+\tt.Logf("PROBED %d cache files", files)
+}
+`;
+  const goFiles = (extra: Record<string, string>) => ({ 'go.mod': GO_MOD, ...extra });
+  const goScene = (files: Record<string, string>) =>
+    scene({
+      files: goFiles(files),
+      answers: [{ answer: 'NO_CHANGES' }],
+      maxIterations: 1,
+      testCommand: 'go test -v ./...',
+      config: '[sandbox]\ntoolchain = "go"\n',
+    });
+
+  it("holds no package of the repository: another repository with the same go.mod reuses the image but never finds A's code in it", async () => {
+    const a = track(
+      await runScene(
+        await goScene({
+          'secret/secret.go': `package secret\n\nvar Value = "${secret}"\n\nfunc Get() string { return Value }\n`,
+          'secret/secret_test.go': `package secret\n\nimport "testing"\n\nfunc TestGet(t *testing.T) {\n\tif Get() == "" {\n\t\tt.Fatal("empty")\n\t}\n}\n`,
+        }),
+      ),
+    );
+    const bScene = await goScene({ 'probe/probe_test.go': PROBE });
+    const b = track(await runScene(bScene));
+    await attack(
+      "a go repository reuses another's env image (same go.mod) and searches its build cache for the other's code",
+      'the image is reused, and its build cache holds no package of repository A',
+      async () => {
+        expect(a.state.image?.env, a.result.stderr.slice(-3000)).not.toBeNull();
+        // the control: same key, so the same env image, setup not run again
+        expect(b.state.image?.env?.id).toBe(a.state.image?.env?.id);
+        expect(b.result.stderr).not.toContain('installing dependencies into');
+        const out = `${b.state.baseline?.stdout_tail ?? ''}\n${b.state.baseline?.stderr_tail ?? ''}`;
+        expect(out).toMatch(/PROBED [1-9]\d* cache files/);
+        expect(out).not.toContain('FOUND');
+        expect(JSON.stringify(b.state)).not.toContain(secret);
+        expect(b.summary).not.toContain(secret);
+        await expectCanarySafe(bScene, b);
+        return `B reused ${a.state.image?.env?.ref}; ${/PROBED (\d+)/.exec(out)?.[1]} cache files probed, none holds A's code`;
+      },
+    );
+  }, 900_000);
 });

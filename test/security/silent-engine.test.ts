@@ -67,7 +67,7 @@ describe('an engine that accepts connections and never answers', () => {
       const report = JSON.parse(r.stdout) as { checks: { name: string; status: string; detail: string }[] };
       const check = report.checks.find((c) => c.name === 'engine');
       expect(check?.status).toBe('fail');
-      expect(check?.detail).toContain('no Docker engine answers (no answer within 10 s)');
+      expect(check?.detail).toMatch(/^no Docker engine answers at \S+ \(DOCKER_HOST\) \(no answer within 10 s\)$/);
       expect(canary.hits({ stdout: r.stdout, stderr: r.stderr })).toEqual([]);
       return `exit ${r.code}: ${check?.detail ?? ''}`;
     });
@@ -83,7 +83,9 @@ describe('an engine that accepts connections and never answers', () => {
       'ENGINE_UNAVAILABLE, exit 3, no hang, repo untouched',
       async () => {
         expect(r.code, r.stderr).toBe(3);
-        expect(r.stderr).toContain('error [ENGINE_UNAVAILABLE]: no Docker engine answers (no answer within 10 s)');
+        expect(r.stderr).toMatch(
+          /error \[ENGINE_UNAVAILABLE\]: no Docker engine answers at \S+ \(DOCKER_HOST\) \(no answer within 10 s\)\n/,
+        );
         const d = diffSnapshots(before, await snapshotRepo(fx.repo.path));
         expect(d).toEqual({ added: [], removed: [], changed: [] });
         expect(await canary.untouched()).toBe(true);

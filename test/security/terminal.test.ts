@@ -3,7 +3,8 @@
 // model's answers must still never reach it; the only control sequence on the screen is the
 // renderer's own line erase.
 import { describe, expect, it } from 'vitest';
-import { answerWith } from '../helpers/python-fixture.js';
+import { snapshotRepo } from '../helpers/fixture-repo.js';
+import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
 import { attackScript, EVIL_PRINTF, EVIL_PROSE, RAW_CONTROL, SWITCH_ANSWER } from './support/attack-script.js';
 import { runCliOnTerminal } from './support/cli.js';
 import { attack } from './support/record.js';
@@ -49,6 +50,30 @@ describe('the terminal', () => {
         expect(out.state.baseline?.stdout_tail).toContain('RED');
         await expectCanarySafe(s, out);
         return `${erases} status-line erases, no other control sequence in ${term.screen.length} bytes of terminal output; stable`;
+      },
+    );
+  });
+
+  it('a base branch name with C1 controls and a bidi override reaches the terminal escaped, in the header and the next commands', async () => {
+    const s = await scene({ answers: [{ answer: answerWith(FIX_PATCH) }] });
+    const hostile = 'main\u009b2J\u0085\u202egnp.exe';
+    await s.fx.repo.git(['branch', '-m', hostile]);
+    s.before = await snapshotRepo(s.fx.repo.path);
+    const term = await runCliOnTerminal(s.args, s.env);
+    const out = await outcomeOf(s, { code: term.code, signal: null, stdout: term.screen, stderr: '', peakRss: 0 });
+    await attack(
+      'a base branch name with C1 controls and a bidi override',
+      'the run header and the suggested commands show it escaped; the fix lands',
+      async () => {
+        expect(term.code, term.screen.slice(-800)).toBe(0);
+        const rest = term.screen.replace(OWN_ERASE, '');
+        expect(RAW_CONTROL.exec(rest)?.[0], 'a raw C1 or bidi character reached the terminal').toBeUndefined();
+        expect(out.state.repo.base_ref).toBe(hostile);
+        expect(rest).toContain('<U+202E>gnp.exe)');
+        expect(rest).toContain("--base $'main\\u009b2J\\u0085\\u202egnp.exe'");
+        expect(out.state.status).toBe('stable');
+        await expectCanarySafe(s, out);
+        return 'header and next commands escaped; stable';
       },
     );
   });

@@ -6,7 +6,7 @@ import { EXIT } from '../exit-codes.js';
 import { interruptSignal } from '../interrupt.js';
 import { printJson } from '../terminal-json.js';
 
-interface DoctorFlags extends Pick<ConfigFlags, 'provider' | 'model' | 'llmUrl'> {
+interface DoctorFlags extends Pick<ConfigFlags, 'provider' | 'model' | 'llmUrl' | 'engine' | 'kubeContext'> {
   config?: string;
   repo?: string;
   json?: boolean;
@@ -43,7 +43,13 @@ export default async function doctorCommand(f: DoctorFlags): Promise<number> {
   const report = await doctor({
     ...(f.repo ? { repo: f.repo } : {}),
     ...(f.config ? { configFile: f.config } : {}),
-    flags: flagsToConfig({ provider: f.provider, model: f.model, llmUrl: f.llmUrl }),
+    flags: flagsToConfig({
+      provider: f.provider,
+      model: f.model,
+      llmUrl: f.llmUrl,
+      engine: f.engine,
+      kubeContext: f.kubeContext,
+    }),
     env: process.env,
     signal: interruptSignal(),
   });

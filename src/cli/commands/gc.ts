@@ -1,10 +1,11 @@
 // `hammer-box gc`
 import { gc, type GcReport } from '../../api/gc.js';
 import { sanitizeLine } from '../../report/sanitize.js';
+import { flagsToConfig } from '../config-flags.js';
 import { interruptSignal } from '../interrupt.js';
 import { printJson } from '../terminal-json.js';
 
-/** One line per removed container, volume and network, or "nothing to remove". */
+/** One line per removed container, volume and network (pod and network policy on Kubernetes), or "nothing to remove". */
 export function renderGcReport(report: GcReport): string[] {
   const lines = [
     ...report.containers.map((c) => `removed container ${sanitizeLine(c)}`),
@@ -14,8 +15,18 @@ export function renderGcReport(report: GcReport): string[] {
   return lines.length > 0 ? lines : ['nothing to remove'];
 }
 
-export default async function gcCommand(f: { json?: boolean }): Promise<number> {
-  const report = await gc({ env: process.env, signal: interruptSignal() });
+export default async function gcCommand(f: {
+  json?: boolean;
+  config?: string;
+  engine?: string;
+  kubeContext?: string;
+}): Promise<number> {
+  const report = await gc({
+    env: process.env,
+    signal: interruptSignal(),
+    ...(f.config ? { configFile: f.config } : {}),
+    flags: flagsToConfig({ engine: f.engine, kubeContext: f.kubeContext }),
+  });
   if (f.json) printJson(report);
   else process.stdout.write(`${renderGcReport(report).join('\n')}\n`);
   return 0;

@@ -12,14 +12,18 @@ import {
   readImageUsage,
   toolchainNames,
 } from '../../images/index.js';
+import { EMULATION_HINT } from '../../images/architecture.js';
+import { pushImages } from '../../images/registry-push.js';
 import { printOutsideLine } from '../terminal-text.js';
 import { resolveToolchainVersion } from '../../images/versions/index.js';
 import { connectEngine } from '../connect.js';
 import { interruptSignal } from '../interrupt.js';
 
 interface ImagesOptions {
-  action: 'bootstrap' | 'build' | 'list' | 'prune';
+  action: 'bootstrap' | 'build' | 'list' | 'prune' | 'push';
   toolchain?: string;
+  refs?: string[];
+  registry?: string;
   json?: boolean;
   keep?: string;
   budget?: string;
@@ -49,6 +53,7 @@ export default async function images(opts: ImagesOptions): Promise<number> {
     const { config } = await resolveConfig({ env: process.env });
     const registry = await registryOptions(config, process.env);
     await bootstrapBase(docker, { onProgress: progress, signal });
+    let warned: string | null = null;
     for (const r of resolved) {
       const img = await ensureToolchainImage(docker, r.toolchain, {
         release: r.release,
@@ -59,7 +64,26 @@ export default async function images(opts: ImagesOptions): Promise<number> {
       process.stdout.write(
         `${img.tag} ${img.id} ${r.toolchain} ${r.release.version} (${img.built ? 'built' : 'up to date'})\n`,
       );
+      if (img.emulation) warned = img.emulation;
     }
+    if (warned) printOutsideLine(`hammer-box: WARNING: ${warned}; ${EMULATION_HINT}`);
+    return 0;
+  }
+  if (opts.action === 'push') {
+    const registry = opts.registry ?? '';
+    if (!/^[A-Za-z0-9.-]+(:\d+)?(\/[a-z0-9._/-]+)?$/.test(registry))
+      throw new HammerError('USAGE', `--registry takes host[:port][/prefix], not ${JSON.stringify(registry)}`);
+    // default: every toolchain and env image (the base image only builds the others)
+    const refs = opts.refs?.length
+      ? opts.refs
+      : (await listImages(docker, { signal }))
+          .filter((i) => i.kind !== 'base' && !i.tag.startsWith('sha256:'))
+          .map((i) => i.tag);
+    const pushed = await pushImages(docker, refs, registry, { onProgress: progress, signal });
+    if (opts.json) process.stdout.write(`${JSON.stringify(pushed, null, 2)}\n`);
+    else for (const p of pushed) process.stdout.write(`${p.pushed}${p.digest ? ` ${p.digest}` : ''}\n`);
+    if (!opts.json && pushed.length === 0)
+      process.stdout.write('no image to push (hammer-box images build makes them)\n');
     return 0;
   }
   const usage = await readImageUsage(imageUsagePath());

@@ -1,5 +1,6 @@
 // `hammer-box resume <run_id>`
 import { resume } from '../../api/run.js';
+import { flagsToConfig } from '../config-flags.js';
 import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
 import { printRunResult } from '../run-result.js';
@@ -10,9 +11,13 @@ export default async function resumeCommand(opts: {
   config?: string;
   json?: boolean;
   quiet?: boolean;
+  verbose?: boolean;
   provider?: 'ollama' | 'openai' | 'replay';
   model?: string;
   llmUrl?: string;
+  engine?: string;
+  kubeContext?: string;
+  trustedRepo?: boolean;
 }): Promise<number> {
   const started = Date.now();
   const progress = progressRenderer(process.stderr, process.stderr.isTTY === true, opts.quiet === true);
@@ -27,9 +32,11 @@ export default async function resumeCommand(opts: {
       repo: opts.repo,
       runId: opts.runId,
       ...(opts.config ? { configFile: opts.config } : {}),
+      flags: flagsToConfig({ engine: opts.engine, kubeContext: opts.kubeContext, trustedRepo: opts.trustedRepo }),
       emit: progress,
       signal: interruptSignal(),
       model,
+      verbose: opts.verbose === true,
     });
     return printRunResult(outcome, opts.json === true, Date.now() - started);
   } finally {

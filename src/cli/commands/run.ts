@@ -6,8 +6,11 @@ import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
 import { printRunResult } from '../run-result.js';
 import { printOutsideLine } from '../terminal-text.js';
+import { withPullRequest } from '../run-pr.js';
+import type { PrFlags } from './pr.js';
 
-interface RunFlags extends ConfigFlags {
+interface RunFlags extends ConfigFlags, PrFlags {
+  pr?: boolean;
   repo: string;
   directive?: string;
   message?: string;
@@ -15,6 +18,7 @@ interface RunFlags extends ConfigFlags {
   config?: string;
   json?: boolean;
   quiet?: boolean;
+  verbose?: boolean;
   logLevel?: string;
 }
 
@@ -30,10 +34,12 @@ export default async function runCommand(f: RunFlags): Promise<number> {
       flags: flagsToConfig(f),
       emit: progress,
       signal: interruptSignal(),
+      verbose: f.verbose === true,
       ...(f.logLevel ? { logLevel: f.logLevel } : {}),
       ...(f.quiet ? {} : { onImageProgress: printOutsideLine }),
     });
-    return printRunResult(outcome, f.json === true, Date.now() - started);
+    if (!f.pr) return printRunResult(outcome, f.json === true, Date.now() - started);
+    return await withPullRequest(outcome, f, Date.now() - started);
   } finally {
     progress.stop();
   }

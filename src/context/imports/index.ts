@@ -31,7 +31,7 @@ export function resolveImport(
     case 'javascript':
     case 'typescript':
     case 'tsx':
-      out = resolveJavaScript(ref, from, index);
+      out = resolveJavaScript(ref, from, index, facts.packages);
       break;
     case 'go': {
       const own = nearest(facts.goModules, from);

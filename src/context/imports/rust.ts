@@ -1,5 +1,6 @@
 // Rust imports to repository files: `mod x;` beside or below its parent, and `use` paths from
-// `crate::`, `self::`, `super::` or a crate of the repository (tests/ and other workspace members).
+// `crate::`, `self::`, `super::`, a crate of the repository (tests/ and other workspace members, path
+// dependencies) or a child module of the current one.
 import type { ImportRef } from '../../syntax/index.js';
 import { nearest, type RustCrate } from '../manifests.js';
 import { baseName, dirName, joinPath } from '../source-files.js';
@@ -37,9 +38,17 @@ export function resolveRust(
     }
   } else {
     crate = crates.find((c) => c.name === first);
-    if (crate === undefined) return [];
     modPath = [];
     rest = segs.slice(1);
+    // a path relative to the current module (2018 edition): `use kebab::ToKebabCase;` beside `mod kebab;`
+    if (crate === undefined && own !== undefined) {
+      const relative = modulePathOf(from, own);
+      if (moduleFile(index, joinPath(own.dir, 'src', ...relative, first)) === null) return [];
+      crate = own;
+      modPath = relative;
+      rest = segs;
+    }
+    if (crate === undefined) return [];
   }
   const item = rest.at(-1) ?? '';
   const srcDir = joinPath(crate.dir, 'src');

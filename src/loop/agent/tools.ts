@@ -5,8 +5,8 @@ import type { Config } from '../../config/schema.js';
 import { applyEdit, undoEdit, UndoStack } from '../../agent/editor.js';
 import { bashObservation } from '../../agent/observation.js';
 import type { AgentAction, EditAction } from '../../agent/types.js';
-import { firstNewSyntaxError, renderFileDiff, type ProblemCache } from '../../edits/index.js';
-import { judgePatch, policyReads } from '../../patch/path-policy.js';
+import { firstNewSyntaxError, type ProblemCache } from '../../edits/index.js';
+import { judgeEffect, type TreeChange } from '../../patch/tree-effect.js';
 import { validateDiff, type ValidatedFile } from '../../patch/validate-diff.js';
 import type { SandboxRepo } from '../sandbox-repo.js';
 import { resolveAgentPath } from './paths.js';
@@ -129,7 +129,7 @@ export class AgentTools {
     const outcome = applyEdit(action, current);
     if (outcome.kind === 'error') return fail(outcome.observation);
     if (outcome.kind === 'viewed') return { outcome: 'ok', observation: outcome.observation, path };
-    const gate = await this.gate(path, current, outcome.content);
+    const gate = await this.gate(path, current, outcome.content, mode);
     if (gate !== null) return refuse(gate);
     await this.write(path, outcome.content, mode);
     this.undo.push(path, current);
@@ -137,12 +137,18 @@ export class AgentTools {
   }
 
   /** The gates a diff passes, for one edit: the path policy by the edit's effect, then the syntax gate. Null: it may be written. */
-  private async gate(path: string, before: string | null, after: string): Promise<string | null> {
+  private async gate(path: string, before: string | null, after: string, mode: number): Promise<string | null> {
     const { policy, edits } = this.ctx.config;
-    const diff = renderFileDiff({ oldPath: before === null ? null : path, newPath: path, before, after });
-    const reads = policyReads([{ path }]);
-    const current = new Map<string, string>(reads.length > 0 && before !== null ? [[path, before]] : []);
-    const verdict = judgePatch([{ path }], diff, current, policy);
+    // the edit's effect on the tree: one regular file, its content before and after
+    const gitMode = (mode & 0o111) !== 0 ? '100755' : '100644';
+    const change: TreeChange = {
+      path,
+      before: before === null ? null : { mode: gitMode, oid: 'before' },
+      after: { mode: gitMode, oid: 'after' },
+    };
+    const verdict = await judgeEffect([change], policy, (blobs) =>
+      Promise.resolve(blobs.map((b) => (b.oid === 'before' ? before : after))),
+    );
     if (verdict.kind === 'refused') return verdict.reason;
     if (!edits.syntax_gate) return null;
     const error = await firstNewSyntaxError([{ path, before, after }], this.parses);

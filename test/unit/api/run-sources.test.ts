@@ -21,6 +21,13 @@ beforeAll(async () => {
   await runIn(join(root, 'repo', '.hammer'), '20261122T140501Z-aaaaaa');
   await runIn(join(root, 'batch', 'task-1', 'attempt-1', '.hammer'), '20261122T140502Z-bbbbbb');
   await runIn(join(root, 'batch', 'task-2', 'state'), '20261122T140503Z-cccccc');
+  // where hammer-box batch keeps an attempt's run, beside its repository's object store
+  await runIn(join(root, 'out', 'tasks', 't', 'attempt-2', 'repo', '.hammer'), '20261122T140506Z-ffffff');
+  await mkdir(join(root, 'out', 'tasks', 't', 'attempt-2', 'repo', 'objects', 'runs'), { recursive: true });
+  await writeFile(
+    join(root, 'out', 'tasks', 't', 'attempt-2', 'repo', 'objects', 'runs', '20261122T140507Z-gggggg.json'),
+    '{}',
+  );
   await mkdir(join(root, 'batch', 'task-3', 'runs'), { recursive: true }); // no run yet
   await mkdir(join(root, 'batch', 'node_modules', 'x', '.hammer', 'runs'), { recursive: true });
   await writeFile(join(root, 'batch', 'node_modules', 'x', '.hammer', 'runs', '20261122T140504Z-dddddd.json'), '{}');
@@ -36,6 +43,12 @@ describe('findStateDirs', () => {
     expect(await findStateDirs(join(root, 'batch'))).toEqual([
       join(root, 'batch', 'task-1', 'attempt-1', '.hammer'),
       join(root, 'batch', 'task-2', 'state'),
+    ]);
+  });
+
+  it("finds the runs of a hammer-box batch's attempts, never in a git object store", async () => {
+    expect(await findStateDirs(join(root, 'out'))).toEqual([
+      join(root, 'out', 'tasks', 't', 'attempt-2', 'repo', '.hammer'),
     ]);
   });
 

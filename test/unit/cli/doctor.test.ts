@@ -138,11 +138,23 @@ describe('engine checks', () => {
   it('fails when the configured runtime is not offered, since every sandbox is created with it', () => {
     const c = runtimeCheck(engine(), 'runsc');
     expect(c.status).toBe('fail');
-    expect(c.detail).toBe('[sandbox] runtime is "runsc" but the engine offers only runc (default)');
-    expect(c.hint).toContain('gvisor.dev');
-    expect(runtimeCheck(engine(), 'kata').hint).toBe(
-      'register kata with the engine, or set [sandbox] runtime = "auto"',
+    expect(c.detail).toBe(
+      '[sandbox] runtime is "runsc" (gVisor), but the engine does not offer gVisor; it offers only runc (default)',
     );
+    expect(c.hint).toContain('gvisor.dev');
+    expect(c.hint).toContain('or set [sandbox] runtime = "" (runc, the engine\'s default) or "auto"');
+    expect(runtimeCheck(engine(), 'kata')).toMatchObject({
+      detail: '[sandbox] runtime is "kata", but the engine offers only runc (default)',
+      hint: expect.stringMatching(/^register kata as a runtime of the engine, or set \[sandbox\] runtime = ""/),
+    });
+  });
+
+  it('names Docker Desktop, which has no gVisor, and what to do instead', () => {
+    const desktop = { ...engine(), platform: 'Docker Desktop' };
+    const c = runtimeCheck(desktop, 'runsc');
+    expect(c.status).toBe('fail');
+    expect(c.detail).toMatch(/^\[sandbox\] runtime is "runsc" \(gVisor\), but Docker Desktop has no gVisor/);
+    expect(c.hint).toMatch(/^run hammer-box against a Linux Docker Engine with gVisor registered/);
   });
 
   it('reports the cgroup version, and warns when the engine does not say', () => {

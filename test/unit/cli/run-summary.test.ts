@@ -1,6 +1,8 @@
 // The one summary a finished run prints: how it ended, baseline, final test, tokens, time, and what to run next.
 import { describe, expect, it } from 'vitest';
+import { progressRenderer } from '../../../src/cli/progress.js';
 import { nextCommands, renderRunSummary } from '../../../src/cli/run-summary.js';
+import { shellWord } from '../../../src/report/shell-word.js';
 import { prTitle } from '../../../src/report/pr-title.js';
 import type { RunState } from '../../../src/state/run-state.js';
 import { iteration, makeState, RUN_ID, testRecord } from '../state/make-state.js';
@@ -34,7 +36,22 @@ describe('renderRunSummary', () => {
     expect(lines).toContain('  tokens     12,345 in, 678 out');
     expect(lines).toContain(`  branch     EngineerExternal/20261122T140501Z (${'9'.repeat(12)}), 1 commit on main`);
     expect(lines).toContain(`  summary    /home/u/repo/.hammer/runs/${RUN_ID}/PR_SUMMARY.md`);
-    expect(lines.slice(-3)).toEqual(['next:', ...nextCommands(passed()).map((c) => `  ${c}`)]);
+    expect(lines.slice(lines.indexOf('next:'))).toEqual(['next:', ...nextCommands(passed()).map((c) => `  ${c}`)]);
+  });
+
+  it('repeats the warning of tests that pass at baseline on a fix, and the detail of baseline_failures_remain', () => {
+    const state = makeState({
+      status: 'stable',
+      reason: 'tests_pass_baseline',
+      baseline: testRecord(0),
+      directive: { path: 'd.md', text: 'Fix the crash.', sha256: 'a'.repeat(64) },
+      iterations: [iteration(1, 'no_changes')],
+    });
+    expect(renderRunSummary(outcome(state), 1000).find((l) => l.startsWith('  WARNING'))).toMatch(
+      /^ {2}WARNING {4}the tests already pass at the base commit \(python3 -m pytest -q\), but the directive asks for a fix/,
+    );
+    const old = passed({ reason: 'baseline_failures_remain', reason_detail: 'the tests this change fixed pass' });
+    expect(renderRunSummary(outcome(old), 1000)).toContain('             the tests this change fixed pass');
   });
 
   it('says no branch was made when no patch applied, and points at runs show', () => {
@@ -46,10 +63,11 @@ describe('renderRunSummary', () => {
 });
 
 describe('nextCommands', () => {
-  it('pushes the branch and opens a PR whose body is PR_SUMMARY.md, quoting what the shell would split', () => {
+  it('opens the PR with hammer-box pr, or by hand: pushes the branch alone and opens a PR whose body is PR_SUMMARY.md, quoting what the shell would split', () => {
     const state = passed({ repo: { ...passed().repo, path: '/home/u/my repo' } });
     expect(nextCommands(state)).toEqual([
-      `git -C '/home/u/my repo' push origin EngineerExternal/20261122T140501Z`,
+      `hammer-box pr ${RUN_ID} --repo '/home/u/my repo'`,
+      `git -C '/home/u/my repo' push origin refs/heads/EngineerExternal/20261122T140501Z:refs/heads/EngineerExternal/20261122T140501Z`,
       `hammer-box runs show ${RUN_ID} --repo '/home/u/my repo' --pr-body | gh pr create --head EngineerExternal/20261122T140501Z --base main --title 'Fix the add function in calc.py so tests pass' --body-file -`,
     ]);
   });
@@ -61,9 +79,17 @@ describe('nextCommands', () => {
       reason: 'max_iterations',
       repo: { ...passed().repo, base_ref: base, base_commit: base },
     });
-    const pr = nextCommands(state)[1]!;
+    const pr = nextCommands(state)[2]!;
     expect(pr).not.toContain('--base');
     expect(pr).toMatch(/--title 'WIP: Fix the add function in calc.py so tests pass' --body-file - --draft$/);
+  });
+
+  it('shows a hostile base branch name (C1 controls, a bidi override) only escaped, on every line', () => {
+    const ref = 'main\u009b31m\u202eevil\u0085';
+    const state = passed({ repo: { ...passed().repo, base_ref: ref } });
+    const lines = [...renderRunSummary(outcome(state), 1000), ...nextCommands(state)];
+    for (const l of lines) expect(l).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/);
+    expect(nextCommands(state)[2]).toContain("--base $'main\\u009b31m\\u202eevil\\u0085'");
   });
 
   it('resumes an interrupted run', () => {
@@ -88,5 +114,33 @@ describe('prTitle', () => {
   it('shows no escape sequence from the directive', () => {
     const evil = passed({ directive: { path: '', text: '\u001b[31mfix\u0007 it', sha256: 'd'.repeat(64) } });
     expect(prTitle(evil)).not.toMatch(/[\u0000-\u001f]/);
+  });
+});
+
+describe('the run header', () => {
+  it('shows the base branch name sanitised', () => {
+    let written = '';
+    const out = { write: (s: string) => ((written += s), true), isTTY: false } as unknown as NodeJS.WriteStream;
+    const render = progressRenderer(out, false);
+    render({
+      type: 'run_started',
+      run_id: RUN_ID,
+      repo: '/home/u/repo',
+      base_ref: 'main\u009b2J\u202egnp',
+      model: 'm',
+      max_iterations: 3,
+      at: '2026-01-01T00:00:00Z',
+    });
+    render.stop();
+    expect(written).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/);
+    expect(written).toContain('(main<U+202E>gnp)');
+  });
+});
+
+describe('shellWord', () => {
+  it('quotes plain, printable and unprintable words so a shell reads them back and a terminal shows them inert', () => {
+    expect(shellWord('main')).toBe('main');
+    expect(shellWord("it's here")).toBe(`'it'\\''s here'`);
+    expect(shellWord("a\u001b[2J'\\\u202e")).toBe("$'a\\x1b[2J\\'\\\\\\u202e'");
   });
 });

@@ -95,6 +95,39 @@ describe('resolveConfig', () => {
   });
 
   it.each([
+    ['[sandbox]\nengine = "kubernetes"\n', 'sandbox.engine'],
+    ['[sandbox]\ntrusted_repo = true\n', 'sandbox.trusted_repo'],
+    ['[kubernetes]\ncontext = "production"\n', 'kubernetes.context'],
+  ])('refuses a repository config choosing where it runs or vouching for itself (%s)', async (toml, key) => {
+    await mkdir(join(dir, '.hammer'));
+    await writeFile(join(dir, '.hammer', 'config.toml'), toml);
+    const msg = await expectConfigError(resolveConfig({ repo: dir, env: {} }));
+    expect(msg).toContain(key);
+  });
+
+  it('takes the backend, its context and trust from the user: defaults docker, untrusted', async () => {
+    const { config } = await resolveConfig({ env: {} });
+    expect(config.sandbox.engine).toBe('docker');
+    expect(config.sandbox.trusted_repo).toBe(false);
+    expect(config.kubernetes).toEqual({
+      kubeconfig: '',
+      context: '',
+      namespace: '',
+      registry: '',
+      image_pull_policy: 'IfNotPresent',
+      start_timeout: 300,
+      pod_deadline: 86400,
+    });
+    const flagged = await resolveConfig({
+      env: {},
+      flags: { sandbox: { engine: 'kubernetes' }, kubernetes: { context: 'kind-hb', registry: 'localhost:5000/hb' } },
+    });
+    expect(flagged.config.sandbox.engine).toBe('kubernetes');
+    expect(flagged.config.kubernetes.registry).toBe('localhost:5000/hb');
+    await expectConfigError(resolveConfig({ env: {}, flags: { kubernetes: { registry: 'https://x/y' } } }));
+  });
+
+  it.each([
     ['[prompt.__proto__]\nbudget_chars = 5\n', 'prompt.__proto__'],
     ['[loop]\nconstructor = 1\n', 'loop.constructor'],
     ['prototype = { polluted = 1 }\n', 'prototype'],
@@ -162,6 +195,15 @@ describe('resolveConfig', () => {
     expect(msg).toContain('config.toml:3: sandbox.memory');
     expect(msg).toContain('config.toml:5: model.url');
     expect(msg).not.toContain('sandbox.toolchain');
+  });
+
+  it('[tests] known_failures: none by default, a list of patterns the repository may set', async () => {
+    expect((await resolveConfig({ env: {} })).config.tests.known_failures).toEqual([]);
+    await mkdir(join(dir, '.hammer'));
+    await writeFile(join(dir, '.hammer', 'config.toml'), '[tests]\nknown_failures = ["tests/test_net.py::*"]\n');
+    expect((await resolveConfig({ repo: dir, env: {} })).config.tests.known_failures).toEqual(['tests/test_net.py::*']);
+    await writeFile(join(dir, '.hammer', 'config.toml'), '[tests]\nknown_failures = [""]\n');
+    expect(await expectConfigError(resolveConfig({ repo: dir, env: {} }))).toMatch(/tests\.known_failures\.0/);
   });
 
   it('refuses a root sandbox user', async () => {

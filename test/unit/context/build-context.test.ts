@@ -31,7 +31,7 @@ describe('buildContext: the module the failing test imports', () => {
     expect(file(r, 'tests/test_cart.py')).toMatchObject({ reason: 'failure', whole: true, test: true });
     expect(file(r, 'src/shop/cart.py')).toMatchObject({
       reason: 'import',
-      detail: 'imported by tests/test_cart.py',
+      detail: 'defines Cart and total, called in the failing test',
       whole: true,
       test: false,
     });
@@ -48,7 +48,8 @@ describe('buildContext: the module the failing test imports', () => {
       { failureOutput: PYTEST('tests/test_geo.py', 5, 'test_area') },
     );
     expect(shownPaths(r)).toEqual(expect.arrayContaining(['tests/test_geo.py', 'geo/__init__.py', 'geo/shapes.py']));
-    expect(file(r, 'geo/shapes.py')?.detail).toBe('imported by geo/__init__.py');
+    expect(file(r, 'geo/shapes.py')?.detail).toBe('defines area, called in the failing test');
+    expect(file(r, 'geo/__init__.py')?.detail).toBe('imported by tests/test_geo.py');
   });
 });
 
@@ -137,7 +138,7 @@ describe('buildContext: Go and Rust', () => {
       { failureOutput: '--- FAIL: TestAbs (0.00s)\n    abs_test.go:7: x\nFAIL\texample.com/m/mathx\t0.01s\n' },
     );
     expect(shownPaths(r)).toEqual(['mathx/abs_test.go', 'mathx/abs.go']);
-    expect(file(r, 'mathx/abs.go')?.detail).toBe('in the Go package of mathx/abs_test.go');
+    expect(file(r, 'mathx/abs.go')?.detail).toBe('defines Abs, called in the failing test');
     // the package's file the test does not use is outlined in the map instead
     expect(r.map?.files.map((f) => f.path)).toEqual(['mathx/sign.go']);
     expect(r.map?.text).toContain('func Sign(x int) int');

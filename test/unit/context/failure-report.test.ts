@@ -43,6 +43,12 @@ describe('readFailureReport: locations', () => {
     expect(paths('File "/src/repo/m.py", line 1', '/src/repo')).toEqual(['m.py']);
   });
 
+  it('takes paths in the workspace and data files named without a line, not code named so outside', () => {
+    const out =
+      'AssertionError: /workspace/tests/languages/java/x.test differs.\n    parse_test.go:45: testdata/inline_table.toml: bad\nsee src/app.py and lib/x.js, /etc/hosts.txt\n';
+    expect(paths(out)).toEqual(['tests/languages/java/x.test', 'parse_test.go', 'testdata/inline_table.toml']);
+  });
+
   it('takes the file Jest and Vitest name without a line', () => {
     expect(paths(' FAIL  src/components/Badge.test.tsx\n  ● shows the count\n')).toEqual([
       'src/components/Badge.test.tsx',
@@ -119,6 +125,44 @@ describe('readFailureReport: failing test names, as src/test-output reads them',
   });
 });
 
+describe('readFailureReport: titles, messages and frames', () => {
+  it("keeps failing tests' full titles and the block explaining each failure", () => {
+    const r = readFailureReport(
+      '--- FAIL: TestLex (0.00s)\n    --- FAIL: TestLex/unterminated_raw_string (0.00s)\n        lexer_test.go:26: error = unexpected EOF\nFAIL\nFAIL\texample.com/m/lexer\t0.01s\n',
+    );
+    expect(r.titles).toContain('TestLex/unterminated_raw_string');
+    expect(r.messages.join('\n')).toContain('error = unexpected EOF');
+  });
+  it('keeps the tail of output no runner recognises as its message', () => {
+    const r = readFailureReport('something broke\nError: bad duration 2x\n');
+    expect(r.messages).toEqual(['something broke\nError: bad duration 2x\n']);
+  });
+  it('reads the function names of Python, pytest, JS, Go and Rust frames, runtime frames left out', () => {
+    const out = [
+      'Traceback (most recent call last):',
+      '  File "/workspace/tests/test_a.py", line 4, in test_add',
+      '  File "/usr/lib/python3/site-packages/pkg/ops.py", line 9, in add_numbers',
+      'pylint/checkers/variables.py:1499: in leave_functiondef',
+      '    at Command.configureOutput (/workspace/lib/command.js:1218:5)',
+      '    at Object.<anonymous> (/workspace/tests/a.test.js:3:1)',
+      'example.com/m/store.(*Store).Put(...)',
+      '\t/workspace/store/store.go:15',
+      'example.com/m/lexer.lexRawString(0xc000010000)',
+      '   3: app::parser::parse_expr',
+      '   4: core::ops::function::FnOnce::call_once{{closure}}',
+    ].join('\n');
+    expect(readFailureReport(out).frames).toEqual([
+      'test_add',
+      'add_numbers',
+      'leave_functiondef',
+      'configureOutput',
+      'Put',
+      'lexRawString',
+      'parse_expr',
+    ]);
+  });
+});
+
 describe('readFailureReport on hostile output', () => {
   // a pattern that backtracks on these takes minutes and the test times out
   it('reads huge lines built to make regular expressions backtrack', () => {
@@ -131,5 +175,16 @@ describe('readFailureReport on hostile output', () => {
     ].join('\n');
     const r = readFailureReport(out);
     expect(r.testNames).toEqual([]);
+  });
+  it('reads paths of lines built to make the path patterns backtrack', () => {
+    const out = Array.from({ length: 2000 }, (_, k) => `${k % 2 ? '/workspace/' : ''}${'a/'.repeat(150)}a.`).join(' ');
+    expect(readFailureReport(out).locations.length).toBeLessThanOrEqual(20);
+  });
+  it('reads frames of lines built to make the frame patterns backtrack', () => {
+    const line = (unit: string): string => unit.repeat(Math.ceil(590 / unit.length)).slice(0, 590);
+    const out = Array.from({ length: 5000 }, (_, k) =>
+      line(['a.', '  at a.', 'x:1: in ', '   1: a::', 'File "'][k % 5]!),
+    ).join('\n');
+    expect(readFailureReport(out).frames.length).toBeLessThanOrEqual(40);
   });
 });

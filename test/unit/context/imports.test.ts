@@ -28,6 +28,12 @@ const FILES: Record<string, string> = {
   'packages/core/src/index.js': '',
   'packages/core/src/format.js': '',
   'packages/app/test/app.test.js': '',
+  'library/package.json': '{ "name": "valikit", "exports": "./dist/index.js" }',
+  'library/src/index.ts': '',
+  'web/src/lib/money.ts': '',
+  'web/src/components/Button/index.tsx': '',
+  'web/src/a/shared.ts': '',
+  'lib/a/shared.ts': '',
   'node_modules/left-pad/package.json': '',
   'node_modules/left-pad/index.js': '',
   // go
@@ -41,6 +47,7 @@ const FILES: Record<string, string> = {
   'src/convert.rs': '',
   'src/geometry/mod.rs': '',
   'src/geometry/area.rs': '',
+  'src/geometry/length.rs': '',
   'tests/convert.rs': '',
   'crates/core/Cargo.toml': '[package]\nname = "core-lib"\n[lib]\nname = "corelib"\n',
   'crates/core/src/lib.rs': '',
@@ -48,7 +55,11 @@ const FILES: Record<string, string> = {
 };
 const index = indexTree(treeOf(FILES));
 const facts = readFacts(
-  new Map(['go.mod', 'Cargo.toml', 'crates/core/Cargo.toml'].map((p) => [p, FILES[p]!] as [string, string])),
+  new Map(
+    ['go.mod', 'Cargo.toml', 'crates/core/Cargo.toml', 'library/package.json', 'packages/core/package.json'].map(
+      (p) => [p, FILES[p]!] as [string, string],
+    ),
+  ),
 );
 
 function ref(kind: ImportRef['kind'], source: string, names: string[] = [], level = 0): ImportRef {
@@ -103,6 +114,19 @@ describe('JavaScript and TypeScript imports', () => {
       'packages/core/src/format.js',
     ]);
     expect(resolve('javascript', 'test/a.test.js', ref('import', 'left-pad'))).toEqual([]);
+    // a path alias, by the one file whose path ends so
+    expect(resolve('typescript', 'web/src/app.test.ts', ref('import', '@/lib/money'))).toEqual([
+      'web/src/lib/money.ts',
+    ]);
+    expect(resolve('typescript', 'web/src/app.test.ts', ref('import', '~/components/Button'))).toEqual([
+      'web/src/components/Button/index.tsx',
+    ]);
+    expect(resolve('typescript', 'web/src/app.test.ts', ref('import', '@/a/shared'))).toEqual([]);
+    expect(resolve('typescript', 'web/src/app.test.ts', ref('import', '@/nowhere/x'))).toEqual([]);
+    // by its package.json's name, when its directory is named otherwise
+    expect(resolve('typescript', 'packages/app/test/app.test.js', ref('import', 'valikit'))).toEqual([
+      'library/src/index.ts',
+    ]);
     expect(resolve('javascript', 'test/a.test.js', ref('import', 'node:test'))).toEqual([]);
   });
 });
@@ -134,5 +158,10 @@ describe('Rust imports', () => {
       'crates/core/src/ids.rs',
     ]);
     expect(resolve('rust', 'tests/convert.rs', ref('use', 'std::collections::HashMap'))).toEqual([]);
+  });
+  it('resolves a path relative to the current module (2018 edition)', () => {
+    expect(resolve('rust', 'src/lib.rs', ref('use', 'convert::celsius'))).toEqual(['src/convert.rs']);
+    expect(resolve('rust', 'src/geometry/mod.rs', ref('use', 'length::perimeter'))).toEqual(['src/geometry/length.rs']);
+    expect(resolve('rust', 'src/lib.rs', ref('use', 'serde::Serialize'))).toEqual([]);
   });
 });

@@ -38,3 +38,17 @@ describe('ParseCache: tree indexes', () => {
     expect(fresh.byDir.get('vendor')).toEqual(['vendor/b.py']);
   });
 });
+
+describe('ParseCache.searchOnce', () => {
+  it('runs a search of one tree once per key, and again after it failed', async () => {
+    const cache = new ParseCache();
+    const index = cache.index(treeOf({ 'a.py': '' }));
+    let runs = 0;
+    const run = (): Promise<number> => Promise.resolve(++runs);
+    expect(await cache.searchOnce(index, 'k', run)).toBe(1);
+    expect(await cache.searchOnce(index, 'k', run)).toBe(1);
+    expect(await cache.searchOnce(index, 'other', run)).toBe(2);
+    await expect(cache.searchOnce(index, 'bad', () => Promise.reject(new Error('x')))).rejects.toThrow('x');
+    expect(await cache.searchOnce(index, 'bad', run)).toBe(3);
+  });
+});

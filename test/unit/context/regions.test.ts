@@ -49,6 +49,25 @@ describe('candidateRegions', () => {
       { start: 1, end: 25, why: 'imports' },
     ]);
   });
+  it('puts a named definition too long to show after the short ones and two levels of their callees', () => {
+    const all = [
+      def('Command', 1, 1 + MAX_REGION_LINES * 4, 0, 'class'),
+      def('configureOutput', 500, 505, 1, 'method'),
+      def('_merge', 520, 525, 1, 'method'),
+      def('_copy', 540, 545, 1, 'method'),
+    ];
+    const uses = [
+      { name: '_merge', line: 502 },
+      { name: '_copy', line: 522 },
+    ];
+    const r = candidateRegions(all, uses, 700, { lines: [], names: ['Command', 'configureOutput'], ranges: [] });
+    expect(r.map((x) => [x.start, x.why])).toEqual([
+      [500, 'name'],
+      [520, 'callee'],
+      [540, 'callee'],
+      [1, 'name'],
+    ]);
+  });
   it('offers nothing when nothing targets the file', () => {
     expect(candidateRegions(defs, ids, 300, { lines: [], names: ['zzz'], ranges: [] })).toEqual([]);
   });

@@ -84,6 +84,7 @@ describe('source and test paths', () => {
     ['tests/test_a.py', true, true],
     ['pkg/a_test.go', true, true],
     ['src/x.test.tsx', true, true],
+    ['src/actions/x.test-d.ts', true, true],
     ['node_modules/x/index.js', false, false],
     ['pkg/node_modules/deep/x.js', false, false],
     ['.github/scripts/x.py', false, false],

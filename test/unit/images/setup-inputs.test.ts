@@ -57,6 +57,16 @@ describe('setupInputs', () => {
     expect(got.wholeTreeReason).toBeNull();
   });
 
+  it("python in a project's directory: its requirement files, not the root's", async () => {
+    const t = tree({
+      'requirements.txt': 'flask\n',
+      'python/requirements.txt': '-r dev.txt\n',
+      'python/dev.txt': 'pytest\n',
+    });
+    const got = await setupInputs({ toolchain: 'python', custom: false, ...t, dir: 'python' });
+    expect(got.tree).toEqual(['python/dev.txt', 'python/requirements.txt']);
+  });
+
   it('python: a nested local path, an included file outside the tree, or installing the project itself keys the whole tree', async () => {
     const local = tree({ 'requirements.txt': '-r requirements/base.txt\n', 'requirements/base.txt': './greet\n' });
     const missing = tree({ 'requirements.txt': '-r nowhere.txt\n' });

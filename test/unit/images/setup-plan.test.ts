@@ -81,8 +81,14 @@ describe('setupScript', () => {
         node: { packageManager: pm, npmRegistry: 'https://mirror.example/' },
       }),
     );
-    expect(s.script).toContain("npm pack --silent --registry 'https://mirror.example/' '@yarnpkg/cli-dist@4'");
-    expect(s.script.indexOf('npm pack')).toBeLessThan(s.script.indexOf('command.sh'));
+    const install = s.files['install.sh'] ?? '';
+    expect(install).toContain("npm pack --silent --registry 'https://mirror.example/' '@yarnpkg/cli-dist@4'");
+    expect(install.indexOf('npm pack')).toBeLessThan(install.indexOf('command.sh'));
+    // the install runs when the registry answers; offline, the dependencies are named and skipped
+    expect(s.script).toContain(
+      "if npm ping --registry 'https://mirror.example/' --fetch-retries=0 --fetch-timeout=20000 >/dev/null 2>&1; then\n  /bin/sh -e /opt/hammer/.setup/install.sh\nelse",
+    );
+    expect(s.script).toContain('  node /opt/hammer/.setup/node-best-effort.js\nfi');
     // berry lays out a node_modules tree (Plug'n'Play's files would live in the cleaned /workspace)
     expect(s.env.YARN_NODE_LINKER).toBe('node-modules');
     // yarn itself is something installed: a project without dependencies still needs it to run its tests
@@ -102,9 +108,19 @@ describe('setupScript', () => {
     expect(setupScript(r).script).toContain("'pnpm@10'");
   });
 
-  it('go warms a build cache in the env image (compiling tests without running them) and puts its go wrapper first on PATH', () => {
+  it('go warms a build cache in the env image with the dependency packages only, and puts its go wrapper first on PATH', () => {
     const s = setupScript(recipe('go', 'go mod download'));
-    expect(s.script).toContain('GOCACHE=/opt/hammer/go/cache GOTMPDIR= "$hammer_go" test -exec /bin/true ./...');
+    // the imports are listed offline into a throwaway cache; only dependency and std packages are compiled
+    expect(s.script).toMatch(
+      /GOCACHE="\$hammer_list_cache" GOFLAGS=-mod=readonly GOPROXY=off GOTMPDIR= "\$hammer_go" list -e -deps -test -f '\{\{if \.Module\}\}\{\{if not \.Module\.Main\}\}/,
+    );
+    expect(s.script).toContain(
+      'GOCACHE=/opt/hammer/go/cache GOFLAGS=-mod=readonly GOPROXY=off GOTMPDIR= xargs "$hammer_go" build',
+    );
+    // nor a module replaced by a directory of the repository
+    expect(s.script).toContain('{{if or (not .Module.Replace) .Module.Replace.Version}}');
+    // never the repository's own packages and tests
+    expect(s.script).not.toMatch(/GOCACHE=\/opt\/hammer\/go\/cache[^\n]*(test|\.\/\.\.\.)/);
     expect(s.script).toMatch(
       /cat > \/opt\/hammer\/bin\/go <<'HAMMER_GO_WRAPPER'\n#!\/bin\/sh\n[^]*\nHAMMER_GO_WRAPPER\n/,
     );
@@ -126,10 +142,45 @@ describe('setupScript', () => {
     );
     const s = setupScript(setupRecipe('python', '', ['pyproject.toml'], { python: plan }));
     expect(s.script).not.toContain('command.sh');
-    expect(s.script).toContain('setup step 1 of 3');
+    expect(s.script).toContain('setup step 1 of 4');
     expect(s.script).toContain('--no-build-isolation --no-index');
     expect(s.script).toContain('echo /workspace/src > $hb_site/hammer-box-sources.pth');
-    expect(Object.keys(s.files)).toEqual(['probe-index.py']);
+    expect(Object.keys(s.files)).toEqual(['probe-index.py', 'best-effort.py']);
+  });
+});
+
+describe('a project in a directory below the root', () => {
+  it('python: shown with its cd, set up in its directory, its src on the path there', () => {
+    const plan = planPython(
+      ['pyproject.toml'],
+      ['pyproject.toml', 'src/calc/__init__.py'],
+      '[project]\nname="calc"\n',
+      [],
+    );
+    const recipe = setupRecipe('python', '', ['pyproject.toml'], { python: plan }, 'python');
+    expect(recipe).toMatchObject({ command: 'cd python && python3 -m pip install -e .', dir: 'python' });
+    const s = setupScript(recipe);
+    expect(s.script).toContain('\ncd /workspace/python\n');
+    expect(s.script).toContain('echo /workspace/python/src > $hb_site/hammer-box-sources.pth');
+  });
+
+  it('node: its install runs in its directory, its node_modules is what the image keeps', () => {
+    const recipe = setupRecipe('node', '', ['package.json', 'package-lock.json'], {}, 'web');
+    expect(recipe.command).toBe('cd web && npm ci');
+    const s = setupScript(recipe);
+    expect(s.script).toContain('\ncd /workspace/web\n');
+    expect(s.files['install.sh']).toBe('npm ci\n');
+    expect(s.carried[0]).toMatchObject({ from: '/workspace/web/node_modules', to: '/node_modules' });
+  });
+
+  it('refuses a directory that is not plain words', () => {
+    expect(() => setupRecipe('go', '', ['go.mod'], {}, 'x;curl evil')).toThrow(/not a project directory/);
+  });
+
+  it('a configured command runs at the root as written', () => {
+    const recipe = setupRecipe('node', 'make deps', ['package.json'], {}, 'web');
+    expect(recipe).toMatchObject({ command: 'make deps', custom: true });
+    expect(setupScript(recipe).script).toContain('\ncd /workspace\n');
   });
 });
 

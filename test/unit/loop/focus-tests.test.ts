@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { alternativeVerdict } from '../../../src/loop/alternatives.js';
 import { focusedRunStands, focusFor, withFocus } from '../../../src/loop/focus-tests.js';
 import { decideNext, testPassed } from '../../../src/loop/stop-conditions.js';
 import type { TestRecord } from '../../../src/state/run-state.js';
@@ -52,6 +53,27 @@ describe('focusedRunStands', () => {
   });
 });
 
+describe('focusedRunStands with failures from before', () => {
+  const baseline = testRecord(1, { parsed: failing(['tests/test_calc.py::test_add', 'tests/test_msg.py::test_text']) });
+  const state = makeState({ baseline, iterations: [] });
+
+  it('the whole suite runs when only failures from before are left and a baseline failure passes', () => {
+    expect(focusedRunStands(testRecord(1, { parsed: failing(['tests/test_msg.py::test_text']) }), state)).toBe(false);
+  });
+
+  it('the focused run stands while nothing is fixed, or with a new failure', () => {
+    expect(focusedRunStands(testRecord(1, { parsed: baseline.parsed }), state)).toBe(true);
+    const fresh = failing(['tests/test_msg.py::test_text', 'tests/test_io.py::test_load']);
+    expect(focusedRunStands(testRecord(1, { parsed: fresh }), state)).toBe(true);
+  });
+
+  it('declared known failures count as from before', () => {
+    const known = testRecord(1, { parsed: failing(['tests/test_io.py::test_load']) });
+    expect(focusedRunStands(known, state)).toBe(true);
+    expect(focusedRunStands(known, state, ['tests/test_io.py::*'])).toBe(false);
+  });
+});
+
 describe('the whole suite decides stable', () => {
   it('a focused record never counts as passing, even with exit 0', () => {
     const focused = testRecord(0, { scope: 'focused' });
@@ -64,5 +86,14 @@ describe('the whole suite decides stable', () => {
     const full = withFocus(testRecord(0), testRecord(0, { command: `${CMD} x`, duration_ms: 80 }));
     expect(full.focus).toEqual({ command: `${CMD} x`, exit_code: 0, duration_ms: 80, timed_out: false });
     expect(testPassed(full)).toBe(true);
+  });
+});
+
+describe('alternativeVerdict', () => {
+  it('switches to another project only when its tests fail and its output names them', () => {
+    expect(alternativeVerdict(testRecord(0))).toBe('passes');
+    expect(alternativeVerdict(failed)).toBe('switch');
+    expect(alternativeVerdict(testRecord(127, { parsed: failing([]) }))).toBe('unclear');
+    expect(alternativeVerdict(testRecord(1))).toBe('unclear');
   });
 });

@@ -52,10 +52,49 @@ describe('stabilitySignal', () => {
   });
 });
 
+describe('stabilitySignal with failures from before', () => {
+  const parsed = (ids: string[]) => ({
+    runners: ['pytest' as const],
+    failing: ids.map((id) => ({
+      runner: 'pytest' as const,
+      scope: 'test' as const,
+      id,
+      name: id,
+      package: null,
+      file: null,
+      line: null,
+    })),
+    counts: [],
+  });
+  const baseline = testRecord(1, { parsed: parsed(['t::test_total', 't::test_text']) });
+
+  it('names the failing tests that failed the same way at baseline, or are declared known', () => {
+    const state = makeState({
+      baseline,
+      iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1, { parsed: parsed(['t::test_text']) }) })],
+    });
+    expect(stabilitySignal(state)).toBe(
+      'last patch applied, tests still failing (exit 1); 1 of the failing tests (t::test_text) failed the same way before any change or are declared known failures: they need no fix unless the directive asks for one',
+    );
+    const known = makeState({
+      baseline,
+      iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1, { parsed: parsed(['t::test_io']) }) })],
+    });
+    expect(stabilitySignal(known)).toBe('last patch applied, tests still failing (exit 1)');
+    expect(stabilitySignal(known, ['t::test_io'])).toMatch(/1 of the failing tests \(t::test_io\)/);
+  });
+});
+
 describe('signal helpers', () => {
   it('testStatus', () => {
     expect(testStatus(null)).toBe('not run');
     expect(testStatus(testRecord(3))).toBe('exit 3');
+    const counted = {
+      runners: ['tap' as const],
+      failing: [],
+      counts: [{ runner: 'tap' as const, passed: 2, failed: 1 }],
+    };
+    expect(testStatus(testRecord(0, { parsed: counted }))).toBe('exit 0, but its summary counts 1 failed');
   });
   it('lastRejectedIteration is the latest rejection since the last applied patch', () => {
     const r1 = iteration(1, 'rejected', { patch: 'a' });

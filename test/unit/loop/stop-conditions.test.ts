@@ -9,12 +9,23 @@ import {
   testPassed,
   unusableStreak,
 } from '../../../src/loop/stop-conditions.js';
-import { ITERATION_PHASES, type Iteration } from '../../../src/state/run-state.js';
+import { ITERATION_PHASES, type Iteration, type TestRecord } from '../../../src/state/run-state.js';
 import { iteration as it_, makeState, testRecord, trajectory } from '../state/make-state.js';
 
 const limits = { maxIterations: 5, maxUnusableAnswers: 3 };
 const pass = testRecord(0);
 const fail = testRecord(1);
+
+const parsedOf = (ids: string[], failed = ids.length): TestRecord['parsed'] => ({
+  runners: ['pytest'],
+  failing: ids.map((id) => ({ runner: 'pytest', scope: 'test', id, name: id, package: null, file: null, line: null })),
+  counts: [{ runner: 'pytest', passed: 3, failed }],
+});
+const TARGET = 'tests/test_calc.py::test_total';
+const OLD = 'tests/test_msg.py::test_text';
+const twoFailing = testRecord(1, { parsed: parsedOf([TARGET, OLD]) });
+const oldOnly = testRecord(1, { parsed: parsedOf([OLD]) });
+const oldAndNew = testRecord(1, { parsed: parsedOf([OLD, 'tests/test_io.py::test_load']) });
 
 type Row = [name: string, baseline: ReturnType<typeof testRecord> | null, iterations: Iteration[], expected: unknown];
 
@@ -163,6 +174,40 @@ const rows: Row[] = [
     go,
   ],
   ['an unfinished iteration is not counted', fail, [it_(1, 'unusable'), it_(2, 'unusable'), it_(3, null)], go],
+  [
+    'applied: the fixed test passes, only a failure from before is left',
+    twoFailing,
+    [it_(1, 'applied', { patch: 'a', test: oldOnly })],
+    stop(
+      'stable',
+      'baseline_failures_remain',
+      /^the tests this change fixed pass after iteration 1; 1 test that failed at baseline still fails the same way$/,
+    ),
+  ],
+  [
+    'applied: a failure from before and a new one',
+    twoFailing,
+    [it_(1, 'applied', { patch: 'a', test: oldAndNew })],
+    go,
+  ],
+  ['applied: nothing fixed yet', twoFailing, [it_(1, 'applied', { patch: 'a', test: twoFailing })], go],
+  [
+    'NO_CHANGES after a patch that left only a failure from before',
+    twoFailing,
+    [
+      it_(1, 'applied', { patch: 'a', test: oldAndNew }),
+      it_(2, 'applied', { patch: 'b', test: oldOnly }),
+      it_(3, 'no_changes'),
+    ],
+    stop('stable', 'baseline_failures_remain', /the model answered NO_CHANGES$/),
+  ],
+  ['NO_CHANGES with no patch: failures from before are not a fix', twoFailing, [it_(1, 'no_changes')], go],
+  [
+    'exit 0 with a summary counting a failure is not a pass',
+    pass,
+    [it_(1, 'applied', { patch: 'a', test: testRecord(0, { parsed: parsedOf(['t'], 1) }) })],
+    go,
+  ],
 ];
 
 describe('decideNext in agent mode', () => {
@@ -188,6 +233,28 @@ describe('decideNext', () => {
   it.each(rows)('%s', (_name, baseline, iterations, expected) => {
     expect(decideNext(makeState({ baseline, iterations }), limits)).toEqual(expected);
   });
+  it('ignores the declared known failures', () => {
+    const known = testRecord(1, { parsed: parsedOf(['tests/test_io.py::test_load']) });
+    const state = makeState({ baseline: twoFailing, iterations: [it_(1, 'applied', { patch: 'a', test: known })] });
+    expect(decideNext(state, limits)).toEqual(go);
+    expect(decideNext(state, { ...limits, knownFailures: ['tests/test_io.py::*'] })).toEqual(
+      stop('stable', 'baseline_failures_remain', /1 declared known failure$/),
+    );
+    const onlyKnown = makeState({ baseline: known, iterations: [it_(1, 'no_changes')] });
+    expect(decideNext(onlyKnown, { ...limits, knownFailures: ['*test_load'] })).toEqual(
+      stop('stable', 'tests_pass_baseline', /only declared known failures fail at baseline/),
+    );
+  });
+
+  it('the tests the directive names must pass', () => {
+    const state = makeState({
+      baseline: twoFailing,
+      directive: { path: 'd.md', text: 'Fix test_text.', sha256: 'a'.repeat(64) },
+      iterations: [it_(1, 'applied', { patch: 'a', test: oldOnly })],
+    });
+    expect(decideNext(state, limits)).toEqual(go);
+  });
+
   it('honours the limits it is given', () => {
     const state = makeState({ iterations: [it_(1, 'unusable')] });
     expect(decideNext(state, { maxIterations: 10, maxUnusableAnswers: 1 })).toMatchObject({ reason: 'no_usable_diff' });
@@ -196,8 +263,10 @@ describe('decideNext', () => {
 });
 
 describe('state helpers', () => {
-  it('testPassed is the exit code and nothing else', () => {
+  it('testPassed is the exit code, and a summary that counts failures', () => {
     expect(testPassed(pass)).toBe(true);
+    expect(testPassed(testRecord(0, { parsed: parsedOf([], 2) }))).toBe(false);
+    expect(testPassed(testRecord(0, { parsed: parsedOf([], 0) }))).toBe(true);
     expect(testPassed(testRecord(1, { stdout_tail: 'all tests passed\n' }))).toBe(false);
     expect(testPassed(testRecord(0, { timed_out: true }))).toBe(false);
     expect(testPassed(null)).toBe(false);

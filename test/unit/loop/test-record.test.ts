@@ -85,6 +85,7 @@ describe('toTestRecord', () => {
       package: null,
       file: 'tests/test_calc.py',
       line: 7,
+      kind: 'AssertionError',
     });
     expect(TestRecordSchema.safeParse(rec).success).toBe(true);
   });

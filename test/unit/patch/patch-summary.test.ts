@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { commitMessage } from '../../../src/git/commit-message.js';
 import { summarizePatch } from '../../../src/patch/patch-summary.js';
 
 describe('summarizePatch', () => {
@@ -28,5 +29,22 @@ describe('summarizePatch', () => {
     const s = summarizePatch([{ path: `evil\n\u001b[31m${'x'.repeat(200)}.py`, status: 'modified' }]);
     expect(s).not.toMatch(/[\n\u001b]/);
     expect(s.length).toBeLessThanOrEqual(60);
+  });
+  it('renders file names inert for a commit message: no mention, issue reference, HTML or link', () => {
+    expect(summarizePatch([{ path: 'closes #1', status: 'added' }])).toBe('add closes%20%231');
+    expect(summarizePatch([{ path: '@octocat.py', status: 'modified' }])).toBe('update %40octocat.py');
+    expect(summarizePatch([{ path: '<b>x</b>.py', status: 'modified' }])).toBe('update %3Cb%3Ex%3C/b%3E.py');
+    expect(summarizePatch([{ path: 'www.evil.example/x.py', status: 'modified' }])).toBe(
+      'update www%2Eevil.example/x.py',
+    );
+    expect(summarizePatch([{ path: 'src/app_1.py', status: 'modified' }])).toBe('update src/app_1.py');
+    const msg = commitMessage(
+      1,
+      summarizePatch([
+        { path: 'a.py', status: 'modified' },
+        { path: 'fixes #3 @bob', status: 'added' },
+      ]),
+    );
+    expect(msg).not.toMatch(/#3|@bob/);
   });
 });

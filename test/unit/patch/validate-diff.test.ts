@@ -164,6 +164,31 @@ describe('validateDiff rejects, saying why', () => {
     ['both sides /dev/null', '--- /dev/null\n+++ /dev/null\n@@ -0,0 +0,0 @@\n', /both sides/],
     ['paths without a/ b/ prefixes', '--- x.py\n+++ x.py\n@@ -1 +1 @@\n-a\n+b\n', /must start with a\//],
     ['a mangled git header', 'diff --git x.py\nold mode 100644\nnew mode 100755\n', /cannot read the paths/],
+    [
+      'a +++ name that extends the --- name (git would write the --- file)',
+      '--- a/.gitlab-ci.yml\n+++ b/.gitlab-ci.yml.txt\n@@ -1 +1 @@\n-a\n+b\n',
+      /the --- and \+\+\+ lines name different files \(".gitlab-ci.yml" and ".gitlab-ci.yml.txt"\)/,
+    ],
+    [
+      'two different names on a modification',
+      'diff --git a/package.json b/package.json\n--- a/package.json\n+++ b/notes.json\n@@ -1 +1 @@\n-a\n+b\n',
+      /two different new files/,
+    ],
+    [
+      'a --- name other than the git header names',
+      'diff --git a/a.py b/a.py\n--- a/.gitmodules\n+++ b/a.py\n@@ -1 +1 @@\n-a\n+b\n',
+      /two different old files/,
+    ],
+    [
+      'a rename whose --- line names another file',
+      'diff --git a/x b/y\nrename from x\nrename to y\n--- a/.gitattributes\n+++ b/y\n@@ -1 +1 @@\n-a\n+b\n',
+      /two different old files/,
+    ],
+    [
+      'a git header naming two files with no rename',
+      'diff --git a/x b/y\nold mode 100644\nnew mode 100755\n',
+      /without "rename from"/,
+    ],
   ])('%s', (_name, patch, reason) => {
     expect(reasonOf(patch)).toMatch(reason);
   });

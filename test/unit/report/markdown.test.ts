@@ -4,6 +4,8 @@ import {
   fenceFor,
   fencedBlock,
   formatDuration,
+  inertLine,
+  inertText,
   inlineCode,
   table,
   tableCell,
@@ -27,9 +29,21 @@ describe('markdown builders', () => {
     expect(inlineCode('`x`')).toBe('`` `x` ``');
     expect(inlineCode('a\nb')).toBe('`a b`');
   });
-  it('keeps table cells in their cell', () => {
+  it('keeps table cells in their cell, and inert', () => {
     expect(tableCell('a | b\nc')).toBe('a \\| b c');
+    expect(tableCell('<b>x</b> @bob closes #4 https://evil.example/a|b')).toBe(
+      '\\<b\\>x\\</b\\> `@bob` closes `#4` `https://evil.example/a`\\|b',
+    );
     expect(table(['a', 'b'], [['1', '2']])).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |');
+  });
+  it('makes prose inert: links, e-mail addresses, mentions and issue references in code spans, markup escaped', () => {
+    expect(inertLine('see www.evil.example and mail a.b@evil.example, ping @team/x, fixes org/repo#9 GH-2')).toBe(
+      'see `www.evil.example` and mail `a.b@evil.example`, ping `@team/x`, fixes `org/repo#9` `GH-2`',
+    );
+    expect(inertLine('[x](javascript:alert(1)) &amp; ![i](y)')).toBe(
+      '\\[x\\](javascript:alert(1)) \\&amp; \\!\\[i\\](y)',
+    );
+    expect(inertText('# h\n1. x\n- y')).toBe('\\# h\n1\\. x\n\\- y');
   });
   it('quotes every line', () => {
     expect(blockquote('a\n\nb')).toBe('> a\n>\n> b');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { assessRisk } from '../../../src/report/risk.js';
 import { renderPrSummary } from '../../../src/report/pr-summary.js';
 import { renderRunLine } from '../../../src/report/run-line.js';
+import { summarizePatch } from '../../../src/patch/patch-summary.js';
 import { iteration, makeState, testRecord } from '../state/make-state.js';
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -105,6 +106,21 @@ describe('renderPrSummary', () => {
     expect(plain).toContain('| 2 | applied | 1 as_is | 1 |');
     expect(plain).not.toContain('Applied by: the apply');
     expect(plain).toContain('hammer: iteration 2 - update calc.py\n');
+  });
+
+  it('says of a run that ended with only failures from before that the targeted tests pass, not the tests', () => {
+    const state = makeState({
+      status: 'stable',
+      reason: 'baseline_failures_remain',
+      reason_detail:
+        'the tests this change fixed pass after iteration 1; 1 test that failed at baseline still fails the same way',
+      iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1) })],
+    });
+    expect(assessRisk(state)).toEqual({
+      level: 'pass',
+      reason:
+        'the targeted tests pass after 1 applied patch; only tests that failed before the change still fail (the tests this change fixed pass after iteration 1; 1 test that failed at baseline still fails the same way)',
+    });
   });
 
   it('rates a run that applied patches but still fails as partial, and one that applied nothing as fail', () => {
@@ -232,6 +248,33 @@ describe('PR_SUMMARY.md as a pull request body', () => {
     );
   });
 
+  it('keeps hostile file names inert everywhere they appear: no HTML, link, mention or closing keyword', () => {
+    const names = ['<img src=x onerror=alert(1)>.py', '[x](https://evil.example/x).py', '@octocat.py', 'closes #1.py'];
+    const files = names.map((path) => ({ path, status: 'modified' as const }));
+    const applied = iteration(1, 'applied', { patch: 'a', test: testRecord(0) });
+    applied.patch = { ...applied.patch!, files };
+    applied.summary = `${summarizePatch(files)}; tests pass`;
+    applied.review = names.map((n) => `${n}: matches the sensitive path "**"`);
+    const rejected = iteration(2, 'rejected', {
+      patch: 'b',
+      reason: `error: ${names.join(' ')}: patch does not apply`,
+    });
+    rejected.summary = `patch rejected: error: ${names[0]}`;
+    const state = makeState({ status: 'stable', reason: 'tests_pass', iterations: [applied, rejected] });
+    const md = renderPrSummary(state);
+    // outside code spans and fences, nothing live survives
+    const outside = md
+      .replace(/```[\s\S]*?```/g, '')
+      .replace(/(`+)[\s\S]*?\1/g, '')
+      .replace(/<\/?(details|summary|sub)>/g, '');
+    expect(outside).not.toMatch(/(?<!\\)\]\(|https?:\/\/|@octocat|#1\b/);
+    expect(outside).not.toMatch(/(?<!\\)[<[\]]|[^\\\n]>/);
+    // and each name is still shown, in a code span or escaped
+    expect(md).toContain('`<img src=x onerror=alert(1)>.py` (modified)');
+    expect(md).toContain('`@octocat.py` (modified)');
+    expect(md).toContain('update 4 files: %3Cimg%20src%3Dx%20onerror');
+  });
+
   it('has no local path, no runner line and no image twice', () => {
     const state = delivered();
     state.status = 'failed';
@@ -242,8 +285,9 @@ describe('PR_SUMMARY.md as a pull request body', () => {
     last.test = testRecord(1, { stderr_tail: 'hammer-runner: check 1\nE   assert 1 == 3\n' });
     const md = renderPrSummary(state);
     expect(md).not.toContain('/home/u');
-    expect(md).toContain(`see <repo>/.hammer/runs/${state.run_id}/iter-02.patch in <repo>`);
-    expect(md).toContain('cannot read ~/.config/hammer.toml');
+    // escaped as inert text: `\<repo\>` and `\~` render as <repo> and ~
+    expect(md).toContain(`see \\<repo\\>/.hammer/runs/${state.run_id}/iter-02.patch in \\<repo\\>`);
+    expect(md).toContain('cannot read \\~/.config/hammer.toml');
     expect(md).not.toContain('hammer-runner');
     expect(md).toContain('E   assert 1 == 3');
     expect(md.match(/hammer-box\/python:0123456789ab/g)).toHaveLength(1);

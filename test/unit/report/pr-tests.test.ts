@@ -76,7 +76,11 @@ describe('the tests in PR_SUMMARY.md', () => {
     const md = renderPrSummary(state, await summaryExtras(state, read));
     expect(md).toContain('**Tests: still failing**');
     expect(md).toContain('Failed at baseline, pass now (1):\n\n- `test_calc.py::test_total`');
-    expect(md).toContain('Still failing (1):\n\n- `test_calc.py::test_mean`');
+    // the one left failed the same way at baseline: listed apart from the fixed one
+    expect(md).toContain(
+      'Failed at baseline and still fail the same way, before this change (1):\n\n- `test_calc.py::test_mean`',
+    );
+    expect(md).not.toContain('Fail now, did not fail this way at baseline');
   });
 
   it('gives the counts when the output names no test', async () => {
@@ -96,5 +100,25 @@ describe('the tests in PR_SUMMARY.md', () => {
     const md = renderPrSummary(state, await summaryExtras(state, () => Promise.reject(new Error('gone'))));
     expect(md).toContain('**Tests: failing before, passing now**');
     expect(md).not.toContain('Failed at baseline, pass now');
+  });
+
+  it('lists the failures from before, the known ones and the new ones apart from the fixed ones', async () => {
+    const { state, read } = run(PYTEST_ONE_LEFT, 1);
+    const stable = { ...state, status: 'stable' as const, reason: 'baseline_failures_remain' as const };
+    const md = renderPrSummary(stable, await summaryExtras(stable, read));
+    expect(md).toContain('**Tests: the targeted tests pass now; only failures from before remain**');
+    expect(md).toContain('Failed at baseline, pass now (1):\n\n- `test_calc.py::test_total`');
+    expect(md).toContain(
+      'Failed at baseline and still fail the same way, before this change (1):\n\n- `test_calc.py::test_mean`',
+    );
+    const known = {
+      ...stable,
+      config: { ...stable.config, tests: { known_failures: ['test_calc.py::test_mean'] } },
+    };
+    const md2 = renderPrSummary(known, await summaryExtras(known, read));
+    expect(md2).toContain('Declared known failures, `[tests] known_failures` (1):\n\n- `test_calc.py::test_mean`');
+    const { state: fresh, read: read2 } = run(PYTEST_ONE_LEFT.replaceAll('test_mean', 'test_median'), 1);
+    const md3 = renderPrSummary(fresh, await summaryExtras(fresh, read2));
+    expect(md3).toContain('Fail now, did not fail this way at baseline (1):\n\n- `test_calc.py::test_median`');
   });
 });

@@ -54,3 +54,18 @@ describe('parseEngineInfo', () => {
     });
   });
 });
+
+describe('parseEngineInfo: the product the engine runs in', () => {
+  const platformOf = (info: Record<string, unknown>): string | undefined => parseEngineInfo(info, {}).platform;
+  it('names the desktop engines by how they name their OS or themselves', () => {
+    expect(platformOf({ OperatingSystem: 'Docker Desktop', Name: 'docker-desktop' })).toBe('Docker Desktop');
+    expect(platformOf({ OperatingSystem: 'OrbStack', Name: 'orbstack' })).toBe('OrbStack');
+    expect(platformOf({ OperatingSystem: 'Ubuntu 24.04.1 LTS', Name: 'colima' })).toBe('Colima');
+    expect(platformOf({ OperatingSystem: 'Ubuntu 24.04.1 LTS', Name: 'colima-work' })).toBe('Colima');
+    expect(platformOf({ OperatingSystem: 'Alpine Linux v3.20', Name: 'lima-rancher-desktop' })).toBe('Rancher Desktop');
+  });
+  it('names nothing for a plain engine', () => {
+    expect(platformOf({ OperatingSystem: 'Debian GNU/Linux 12 (bookworm)', Name: 'ci-runner-7' })).toBeUndefined();
+    expect(parseEngineInfo({}, {})).not.toHaveProperty('platform');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containerCreateOptions, volumeCreateOptions } from '../../../src/sandbox/hardening.js';
+import { containerCreateOptions, isLoopbackIpv6Refusal, volumeCreateOptions } from '../../../src/sandbox/hardening.js';
 import { sandboxLabels } from '../../../src/sandbox/labels.js';
 import type { SandboxSpec } from '../../../src/sandbox/types.js';
 import { KEEPER_USER, parseSandboxUser } from '../../../src/sandbox/user.js';
@@ -32,6 +32,24 @@ describe('containerCreateOptions', () => {
     expect(h.CapAdd).toBeUndefined();
     expect(h.SecurityOpt).toEqual(['no-new-privileges:true']);
     expect(h.Privileged).toBe(false);
+  });
+
+  it('has the loopback interface only: localhost from the engine, ::1 kept, a name server where nothing answers', () => {
+    // a disabled network would leave the image's empty /etc/hosts: localhost would not resolve
+    expect(o.NetworkDisabled).toBeUndefined();
+    expect(h.Dns).toEqual(['127.0.0.1']);
+    expect(h.DnsSearch).toEqual(['.']);
+    expect(h.Sysctls).toEqual({ 'net.ipv6.conf.lo.disable_ipv6': '0' });
+    expect(containerCreateOptions(spec, names, labels, { ipv6Loopback: false }).HostConfig?.Sysctls).toBeUndefined();
+  });
+
+  it('tells a start refused for a kernel without IPv6 from other failures', () => {
+    expect(
+      isLoopbackIpv6Refusal(
+        'OCI runtime create failed: write sysctl key net.ipv6.conf.lo.disable_ipv6: open /proc/sys/net/ipv6/conf/lo/disable_ipv6: no such file or directory',
+      ),
+    ).toBe(true);
+    expect(isLoopbackIpv6Refusal('OCI runtime create failed: unable to start container process')).toBe(false);
   });
 
   it('is read-only with a size-capped noexec /tmp and exactly one mount: the workspace volume', () => {

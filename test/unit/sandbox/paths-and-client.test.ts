@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isHammerError } from '../../../src/errors.js';
-import { createDockerClient, engineAddress, pingEngine } from '../../../src/sandbox/docker-client.js';
+import { connectDocker, createDockerClient, engineAddress, pingEngine } from '../../../src/sandbox/docker-client.js';
 import { safeRelativePath, workspaceRelative } from '../../../src/sandbox/paths.js';
 
 describe('workspaceRelative', () => {
@@ -78,6 +78,15 @@ describe('pingEngine', () => {
     const err = await pingEngine(docker).catch((e: unknown) => e);
     expect(isHammerError(err, 'ENGINE_UNAVAILABLE')).toBe(true);
     expect(isHammerError(err) && err.hint).toMatch(/install and start Docker/);
+  });
+
+  it('names where it looked and why when nothing answers there', async () => {
+    const env = { DOCKER_HOST: 'unix:///nonexistent/hammer-box-test.sock' };
+    const err = await connectDocker(env).catch((e: unknown) => e);
+    expect(isHammerError(err, 'ENGINE_UNAVAILABLE')).toBe(true);
+    expect((err as Error).message).toMatch(
+      /^no Docker engine answers at unix:\/\/\/nonexistent\/hammer-box-test\.sock \(DOCKER_HOST\) \(/,
+    );
   });
 
   it('an aborted ping is ABORTED', async () => {

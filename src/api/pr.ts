@@ -1,0 +1,255 @@
+// The programmatic API behind `hammer-box pr <run_id>` (and `run --pr`): push the run's branch, and
+// only it, to a remote, then open a pull request with the run's title and PR_SUMMARY.md through gh
+// or glab when installed and logged in, else hand back the exact command that opens it.
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { HammerError } from '../errors.js';
+import {
+  authStatusCall,
+  boundedBody,
+  FORGES,
+  forgeOfHost,
+  forgeRepoHost,
+  manualCommand,
+  MAX_BODY_BYTES,
+  openCall,
+  parseForgeRepo,
+  projectOfRemote,
+  pullRequestUrl,
+  type ForgeKind,
+  type ForgeProject,
+  type PullRequestSpec,
+} from '../forge/forge.js';
+import { findTool, runTool } from '../forge/forge-tool.js';
+import { branchCommit, branchExists } from '../git/branch-name.js';
+import { runGitResult } from '../git/git-exec.js';
+import { pushBranch, remotePushUrl, type PushResult } from '../git/push-branch.js';
+import { redact } from '../git/remote-url.js';
+import { resolveUserRepo, userRepoGit, type UserRepo } from '../git/user-repo.js';
+import { prTitle } from '../report/pr-title.js';
+import { shellWord } from '../report/shell-word.js';
+import type { RunState } from '../state/run-state.js';
+import { prBody, showRun } from './runs.js';
+
+/** What `pr` takes. */
+export interface PullRequestOptions {
+  /** The repository the run belongs to. */
+  repo: string;
+  runId: string;
+  /** The remote to push to (default origin). */
+  remote?: string;
+  /** GitHub or GitLab, when the remote's host does not say. */
+  forge?: ForgeKind;
+  /** The project on the forge, "[host/]owner/repository", when the remote's URL does not name it. */
+  forgeRepo?: string;
+  /** The branch to merge into (default: the run's base branch, else the project's default). */
+  base?: string;
+  /** A file whose text is the body instead of PR_SUMMARY.md. */
+  bodyFile?: string;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+/** What `pr` did: the push, and the pull request opened or the command that opens it. */
+export interface PullRequestOutcome {
+  run_id: string;
+  branch: string;
+  remote: string;
+  /** The remote's URL, without credentials. */
+  pushed_to: string;
+  push: PushResult;
+  forge: ForgeKind | null;
+  /** "host/owner/repository". */
+  project: string | null;
+  title: string;
+  draft: boolean;
+  /** The pull request, when one was opened. */
+  pull_request: { url: string } | null;
+  /** When none was opened: why, what to do, and the command that opens it (none when the forge is unknown). */
+  reason: string | null;
+  hint: string | null;
+  commands: string[];
+}
+
+/** Push the run's branch and open its pull request (see the file comment). */
+export async function openPullRequest(options: PullRequestOptions): Promise<PullRequestOutcome> {
+  const env = options.env ?? process.env;
+  const remoteName = options.remote ?? 'origin';
+  const sig = options.signal ? { signal: options.signal } : {};
+  const { state, summaryPath } = await showRun({ repo: options.repo, runId: options.runId, env });
+  const branch = state.branch?.name;
+  if (!branch)
+    throw new HammerError('USAGE', `run ${state.run_id} made no branch, so there is nothing to push`, {
+      hint: 'a run makes its branch when a patch was applied (or with --keep-empty-branch)',
+    });
+  const userRepo = await resolveUserRepo(options.repo, state.repo.base_commit, sig);
+  if ((await branchCommit(userRepo, branch, options.signal)) === null)
+    throw new HammerError(
+      'REPO_INVALID',
+      `the branch ${branch} of run ${state.run_id} is no longer in ${userRepo.root}`,
+      {
+        hint: "it was deleted (by 'hammer-box runs prune' or by hand); there is nothing of the run's to push",
+      },
+    );
+  const title = prTitle(state);
+  const body = options.bodyFile
+    ? await readBodyFile(options.bodyFile)
+    : boundedBody(
+        await prBody({ repo: options.repo, runId: state.run_id, env }),
+        summaryPath ?? `PR_SUMMARY.md of run ${state.run_id}`,
+      );
+
+  const git = userRepoGit(userRepo, options.signal);
+  const remote = await remotePushUrl(git, remoteName);
+  const push = await pushBranch(git, remote, branch, { hostEnv: env, ...sig });
+  const done = {
+    run_id: state.run_id,
+    branch,
+    remote: remoteName,
+    pushed_to: remote.display,
+    push,
+    title,
+    draft: state.status !== 'stable',
+  };
+
+  const named = options.forgeRepo ? forgeRepoHost(options.forgeRepo) : undefined;
+  const forge = options.forge ?? forgeOfHost(named ?? remote.host);
+  if (!forge)
+    return manual(done, null, null, {
+      reason: `${remote.host ?? remote.display} is not a host hammer-box knows as GitHub or GitLab, so no pull request was opened`,
+      hint: 'pass --forge github or --forge gitlab (and --forge-repo [host/]owner/repository when the remote does not name the project)',
+    });
+  const project = options.forgeRepo
+    ? parseForgeRepo(options.forgeRepo, forge, remote.host)
+    : projectOfRemote(remote.host, remote.path);
+  if (!project)
+    return manual(done, forge, null, {
+      reason: `the remote ${remote.display} names no project on ${forge === 'github' ? 'GitHub' : 'GitLab'}, so no pull request was opened`,
+      hint: 'pass --forge-repo [host/]owner/repository naming it',
+    });
+  const spec: PullRequestSpec = {
+    project,
+    head: branch,
+    base: options.base ?? (await baseBranch(state, userRepo, remoteName, options.signal)),
+    title,
+    body,
+    draft: done.draft,
+  };
+  const bodyCommand = options.bodyFile
+    ? `cat ${shellWord(resolve(options.bodyFile))}`
+    : `hammer-box runs show ${state.run_id} --repo ${shellWord(userRepo.root)} --pr-body`;
+  const command = manualCommand(forge, spec, bodyCommand);
+  const tool = FORGES[forge];
+  const path = await findTool(tool, env);
+  if (!path)
+    return manual(done, forge, project, {
+      reason: `${tool} is not installed, so no pull request was opened`,
+      hint: `install ${tool} (${forge === 'github' ? 'https://cli.github.com' : 'https://gitlab.com/gitlab-org/cli'}) and log in, or run the command below`,
+      commands: [command],
+    });
+  const auth = await runTool(path, authStatusCall(forge, project.host), env, options.signal);
+  if (auth.exitCode !== 0)
+    return manual(done, forge, project, {
+      reason: `${tool} is not logged in to ${project.host}, so no pull request was opened`,
+      hint: `${tool} auth login --hostname ${project.host} (or set ${forge === 'github' ? 'GH_TOKEN' : 'GITLAB_TOKEN'}), then run the command below or hammer-box pr again`,
+      commands: [command],
+    });
+  const opened = await runTool(path, openCall(forge, spec), env, options.signal);
+  const url = pullRequestUrl(opened.stdout);
+  if (opened.exitCode !== 0 || url === null) {
+    const said = redact(`${opened.stderr}\n${opened.stdout}`).trim().split('\n').slice(-8).join('\n');
+    const exists = /already exists/i.test(said);
+    throw new HammerError(
+      'PR_FAILED',
+      `${tool} could not open the ${forge === 'github' ? 'pull' : 'merge'} request for ${branch} (exit ${opened.exitCode}):\n${said}`,
+      {
+        hint: exists
+          ? 'one is open for this branch already: the push updated it'
+          : `fix what ${tool} says, then run hammer-box pr ${state.run_id} again (the push is done), or: ${command}`,
+      },
+    );
+  }
+  return {
+    ...done,
+    forge,
+    project: `${project.host}/${project.path}`,
+    pull_request: { url },
+    reason: null,
+    hint: null,
+    commands: [],
+  };
+}
+
+/** The outcome when the branch is pushed but no pull request could be opened here. */
+function manual(
+  done: Omit<PullRequestOutcome, 'forge' | 'project' | 'pull_request' | 'reason' | 'hint' | 'commands'>,
+  forge: ForgeKind | null,
+  project: ForgeProject | null,
+  why: { reason: string; hint: string; commands?: string[] },
+): PullRequestOutcome {
+  return {
+    ...done,
+    forge,
+    project: project ? `${project.host}/${project.path}` : null,
+    pull_request: null,
+    reason: why.reason,
+    hint: why.hint,
+    commands: why.commands ?? [],
+  };
+}
+
+/**
+ * The branch the pull request merges into: the run's base when it is a branch (local, or of the
+ * remote: "origin/main" is "main"); null for a detached base or a tag (the project's default branch).
+ */
+async function baseBranch(
+  state: RunState,
+  userRepo: UserRepo,
+  remote: string,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const ref = state.repo.base_ref;
+  if (ref === state.repo.base_commit) return null;
+  const name = ref.replace(/^refs\/heads\//, '').replace(/^refs\/remotes\//, '');
+  if (!ref.startsWith('refs/remotes/') && (await branchExists(userRepo, name, signal))) return name;
+  const tracking = name.startsWith(`${remote}/`) ? name.slice(remote.length + 1) : null;
+  if (tracking === null) return null;
+  const r = await runGitResult(
+    ['show-ref', '--verify', '--quiet', `refs/remotes/${remote}/${tracking}`],
+    userRepoGit(userRepo, signal),
+  );
+  return r.exitCode === 0 ? tracking : null;
+}
+
+/** --pr-body: a regular file of at most MAX_BODY_BYTES (USAGE otherwise). */
+async function readBodyFile(path: string): Promise<string> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    throw new HammerError(
+      'USAGE',
+      `cannot read --pr-body ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      {
+        hint: 'pass --pr-body <file> naming a readable text file',
+      },
+    );
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw new HammerError('USAGE', `--pr-body ${path} is not a regular file`);
+    if (st.size > MAX_BODY_BYTES)
+      throw new HammerError(
+        'USAGE',
+        `--pr-body ${path} is ${st.size} bytes; a pull request body takes at most ${MAX_BODY_BYTES}`,
+        {
+          hint: 'shorten it, or leave --pr-body out to use PR_SUMMARY.md (cut to fit)',
+        },
+      );
+    const buf = Buffer.alloc(st.size);
+    const { bytesRead } = await handle.read(buf, 0, st.size, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,329 @@
+// The Kubernetes backend against a fake API server (test/helpers/fake-kube.ts), mostly without Docker:
+// pods/exec framing over real WebSockets in both subprotocols, a refused upgrade read as the API's
+// Status, and what create, gc and the network probe do with each answer a cluster can give; and a
+// sandbox on a v4-only server (its pods Docker containers).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isHammerError } from '../../src/errors.js';
+import { execPath } from '../../src/sandbox/kubernetes/exec-frames.js';
+import { openExec } from '../../src/sandbox/kubernetes/exec-socket.js';
+import { KubeApi, KubeSandboxEngine } from '../../src/sandbox/kubernetes/index.js';
+import { CONNECT_PROBE } from '../../src/sandbox/kubernetes/network-probe.js';
+import type { SandboxSpec } from '../../src/sandbox/types.js';
+import { createDockerClient } from '../../src/sandbox/index.js';
+import { startFakeKube, type FakeExec, type FakeKube, type FakeKubeOptions } from '../helpers/fake-kube.js';
+import { toolchainImage } from '../helpers/images.js';
+
+let fake: FakeKube | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await fake?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+  fake = undefined;
+});
+
+async function cluster(options: FakeKubeOptions = {}): Promise<KubeApi> {
+  fake = await startFakeKube(options);
+  dir = await mkdtemp(join(tmpdir(), 'hb-kube-api-'));
+  await writeFile(join(dir, 'kubeconfig'), fake.kubeconfig);
+  return KubeApi.load({ kubeconfig: join(dir, 'kubeconfig') });
+}
+
+const spec: SandboxSpec = {
+  image: 'hammer-box/python:abc',
+  runId: 'test-run',
+  user: '10001:10001',
+  env: { HOME: '/tmp' },
+  limits: {
+    memoryBytes: 256 * 1024 ** 2,
+    nanoCpus: 5e8,
+    pidsLimit: 64,
+    tmpBytes: 1024 ** 2,
+    workspaceBytes: 16 * 1024 ** 2,
+    nofile: 256,
+    runtime: '',
+  },
+};
+
+const engineFor = (api: KubeApi, startTimeoutSeconds = 30) =>
+  new KubeSandboxEngine({ api, startTimeoutSeconds, deadlineSeconds: 600, imagePullPolicy: 'IfNotPresent' });
+
+/** An exec script that echoes stdin to stdout once stdin closes, then says how much it got on stderr. */
+const echo = (e: FakeExec): boolean => {
+  const got: Buffer[] = [];
+  e.onStdin((c) => {
+    if (c) return void got.push(c);
+    const all = Buffer.concat(got);
+    e.send(1, all);
+    e.send(2, `${all.length} bytes`);
+    e.exit(3);
+  });
+  return true;
+};
+
+describe('pods/exec framing', () => {
+  it('on v5, closes stdin alone and reads the output and the exit code after it', async () => {
+    const api = await cluster({ exec: echo });
+    fake!.pods.set('p', { metadata: { name: 'p' }, spec: {} });
+    const s = await openExec(api.endpoint, execPath('hb', 'p', 'sandbox', ['cat'], true), { what: 'test' });
+    expect(s.protocol).toBe('v5.channel.k8s.io');
+    const out: string[] = [];
+    s.onOutput((name, chunk) => out.push(`${name}:${chunk.toString()}`));
+    await s.send(Buffer.from('hello '));
+    await s.send(Buffer.alloc(300 * 1024, 120));
+    s.end();
+    expect(await s.ended).toEqual({ kind: 'exited', exitCode: 3 });
+    expect(out.filter((o) => o.startsWith('stdout:')).join('').length).toBe(
+      'stdout:'.length * out.filter((o) => o.startsWith('stdout:')).length + 6 + 300 * 1024,
+    );
+    expect(out.at(-1)).toBe(`stderr:${6 + 300 * 1024} bytes`);
+    expect(fake!.execs[0]!.argv).toEqual(['cat']);
+  });
+
+  it('falls back to v4, where closing stdin closes the socket', async () => {
+    let closedStdin = false;
+    const api = await cluster({
+      protocols: ['v4.channel.k8s.io'],
+      exec: (e) => {
+        e.onStdin((c) => {
+          if (c === null) closedStdin = true;
+        });
+        e.send(1, 'ready');
+        return true;
+      },
+    });
+    fake!.pods.set('p', { metadata: { name: 'p' }, spec: {} });
+    const s = await openExec(api.endpoint, execPath('hb', 'p', 'sandbox', ['x'], true), { what: 'test' });
+    expect(s.protocol).toBe('v4.channel.k8s.io');
+    const closed = new Promise<void>((r) => s.onClose(r));
+    s.end();
+    await closed;
+    expect(closedStdin).toBe(true);
+    // no status came: a link that ended without one is a broken sandbox, never an exit code
+    const err = await s.ended.catch((e: unknown) => e);
+    expect(isHammerError(err, 'SANDBOX_BROKEN')).toBe(true);
+  });
+
+  it('reads a process the runtime could not start as 127', async () => {
+    const api = await cluster({
+      exec: (e) => {
+        e.fail('OCI runtime exec failed: exec failed: exec: "nope": executable file not found in $PATH: unknown');
+        return true;
+      },
+    });
+    fake!.pods.set('p', { metadata: { name: 'p' }, spec: {} });
+    const s = await openExec(api.endpoint, execPath('hb', 'p', 'sandbox', ['nope'], false), { what: 'test' });
+    expect(await s.ended).toMatchObject({ kind: 'not-started', exitCode: 127 });
+  });
+
+  it('reads a refused upgrade as the API Status: RBAC, a missing pod', async () => {
+    const api = await cluster({
+      refuseExec: {
+        code: 403,
+        message: 'pods "p" is forbidden: User "ci" cannot create resource "pods/exec"',
+        reason: 'Forbidden',
+      },
+    });
+    const err = await openExec(api.endpoint, execPath('hb', 'p', 'sandbox', ['x'], false), { what: 'running x' }).catch(
+      (e: unknown) => e,
+    );
+    expect(isHammerError(err, 'SANDBOX_FORBIDDEN')).toBe(true);
+    expect((err as Error).message).toBe(
+      'running x: the cluster forbids it: pods "p" is forbidden: User "ci" cannot create resource "pods/exec"',
+    );
+  });
+
+  it('refuses a server that offers no exec protocol it speaks', async () => {
+    const api = await cluster({ protocols: ['v3.channel.k8s.io'] });
+    fake!.pods.set('p', { metadata: { name: 'p' }, spec: {} });
+    const err = await openExec(api.endpoint, execPath('hb', 'p', 'sandbox', ['x'], false), { what: 'x' }).catch(
+      (e: unknown) => e,
+    );
+    expect(isHammerError(err)).toBe(true);
+  });
+});
+
+describe('create', () => {
+  it('refuses a pod a webhook loosened, and deletes it and its policy', async () => {
+    const api = await cluster({
+      mutatePod: (pod) => {
+        pod.spec.containers[0].securityContext.readOnlyRootFilesystem = false;
+        pod.spec.automountServiceAccountToken = true;
+      },
+    });
+    const err = await engineFor(api)
+      .create(spec)
+      .catch((e: unknown) => e);
+    expect(isHammerError(err, 'SANDBOX_HARDENING')).toBe(true);
+    expect((err as Error).message).toBe(
+      'sandbox pod is missing: a read-only root filesystem; automountServiceAccountToken false',
+    );
+    expect(fake!.pods.size).toBe(0);
+    expect(fake!.policies.size).toBe(0);
+  });
+
+  it('creates the policy before the pod it owns', async () => {
+    const api = await cluster({
+      podStatus: () => ({
+        phase: 'Pending',
+        conditions: [
+          {
+            type: 'PodScheduled',
+            status: 'False',
+            reason: 'Unschedulable',
+            message: '0/1 nodes are available: 1 Insufficient cpu.',
+          },
+        ],
+      }),
+    });
+    const err = await engineFor(api, 1)
+      .create(spec)
+      .catch((e: unknown) => e);
+    expect(isHammerError(err, 'SANDBOX_UNSCHEDULABLE')).toBe(true);
+    expect((err as Error).message).toBe(
+      'no node took the sandbox pod after 1 s: 0/1 nodes are available: 1 Insufficient cpu.',
+    );
+    const posts = fake!.requests.filter((r) => r.method === 'POST').map((r) => r.path);
+    expect(posts).toEqual(['/apis/networking.k8s.io/v1/namespaces/hb/networkpolicies', '/api/v1/namespaces/hb/pods']);
+    expect(fake!.pods.size + fake!.policies.size).toBe(0);
+  });
+
+  it('says what the cluster said about an image it cannot pull', async () => {
+    const api = await cluster({
+      podStatus: () => ({
+        phase: 'Pending',
+        conditions: [{ type: 'PodScheduled', status: 'True' }],
+        containerStatuses: [
+          {
+            name: 'sandbox',
+            ready: false,
+            restartCount: 0,
+            image: '',
+            imageID: '',
+            state: {
+              waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "hammer-box/python:abc"' },
+            },
+          },
+        ],
+      }),
+    });
+    const err = await engineFor(api)
+      .create(spec)
+      .catch((e: unknown) => e);
+    expect(isHammerError(err, 'SANDBOX_IMAGE_PULL')).toBe(true);
+    expect((err as Error).message).toContain('ImagePullBackOff: Back-off pulling image "hammer-box/python:abc"');
+  });
+
+  it('says a quota refused the pod', async () => {
+    const api = await cluster({
+      refusePod: {
+        code: 403,
+        message:
+          'pods "x" is forbidden: exceeded quota: q, requested: requests.memory=256Mi, used: requests.memory=1Gi, limited: requests.memory=1Gi',
+      },
+    });
+    const err = await engineFor(api)
+      .create(spec)
+      .catch((e: unknown) => e);
+    expect(isHammerError(err, 'SANDBOX_QUOTA')).toBe(true);
+    expect(fake!.policies.size).toBe(0);
+  });
+});
+
+describe('gc', () => {
+  it('deletes the pods and policies of dead owners and ended pods, never a live run', async () => {
+    const api = await cluster({
+      podStatus: (pod) => ({ phase: pod.metadata.name.includes('ended') ? 'Failed' : 'Running' }),
+    });
+    const managed = (name: string, pid: number, host: string) => ({
+      metadata: {
+        name,
+        labels: { 'hammer-box.managed-by': 'hammer-box', 'hammer-box.sandbox': name },
+        annotations: { 'hammer-box.run-id': name, 'hammer-box.owner-pid': String(pid), 'hammer-box.owner-host': host },
+        creationTimestamp: '2020-01-01T00:00:00Z',
+      },
+      spec: {},
+    });
+    const me = 'this-host';
+    for (const [name, pid, host] of [
+      ['live', process.pid, me],
+      ['dead', 2 ** 22 + 17, me],
+      ['elsewhere', 2 ** 22 + 17, 'other-host'],
+      ['ended', process.pid, 'other-host'],
+    ] as const) {
+      fake!.pods.set(name, managed(name, pid, host));
+      fake!.policies.set(name, managed(name, pid, host));
+    }
+    const engine = new KubeSandboxEngine({
+      api,
+      startTimeoutSeconds: 5,
+      deadlineSeconds: 600,
+      imagePullPolicy: 'IfNotPresent',
+      owner: () => ({ pid: process.pid, host: me, now: new Date() }),
+    });
+    const report = await engine.gc();
+    expect(report.containers.sort()).toEqual(['pod/dead', 'pod/ended']);
+    expect(report.networks.sort()).toEqual(['networkpolicy/dead', 'networkpolicy/ended']);
+    expect([...fake!.pods.keys()].sort()).toEqual(['elsewhere', 'live']);
+  });
+});
+
+describe('the network probe', () => {
+  /** A fake whose probe connects before the policy exists, and after it when `enforced` is false. */
+  const probing = (enforced: boolean | 'never-reaches') => (e: FakeExec) => {
+    if (e.argv.join(' ') !== CONNECT_PROBE.join(' ')) {
+      e.exit(0);
+      return true;
+    }
+    const policy = fake!.policies.size > 0;
+    e.exit(enforced === 'never-reaches' ? 1 : policy && enforced ? 1 : 0);
+    return true;
+  };
+
+  it('proves a policy the cluster enforces', async () => {
+    const api = await cluster({ exec: probing(true) });
+    const g = await engineFor(api).guarantees({ runtime: '', image: 'hammer-box/python:abc' });
+    expect(g).toMatchObject({ backend: 'kubernetes', isolation: 'container', network: 'policy' });
+    expect(fake!.pods.size + fake!.policies.size).toBe(0);
+  });
+
+  it('finds a network plugin that ignores NetworkPolicy (the probe still connects): unproven', async () => {
+    const api = await cluster({ exec: probing(false) });
+    const g = await engineFor(api).guarantees({ runtime: '', image: 'hammer-box/python:abc' });
+    expect(g.network).toBe('unproven');
+    expect(g.networkDetail).toMatch(/does not enforce NetworkPolicy/);
+  }, 60_000);
+
+  it('proves nothing when the probe cannot connect even without a policy', async () => {
+    const api = await cluster({ exec: probing('never-reaches') });
+    const g = await engineFor(api).guarantees({ runtime: '', image: 'hammer-box/python:abc' });
+    expect(g.network).toBe('unproven');
+    expect(g.networkDetail).toMatch(/even without a policy/);
+  });
+
+  it('calls a RuntimeClass whose handler is runsc gVisor', async () => {
+    const api = await cluster({ exec: probing(true), runtimeClasses: [{ name: 'gvisor', handler: 'runsc' }] });
+    const engine = engineFor(api);
+    expect((await engine.info()).gvisorRuntime).toBe('gvisor');
+    expect((await engine.guarantees({ runtime: 'gvisor', image: 'i' })).isolation).toBe('gvisor');
+  });
+});
+
+describe('a sandbox over v4 (an API server without v5)', () => {
+  it('copies files in without closing stdin alone (the tar is padded to whole records), runs and reads back', async () => {
+    const api = await cluster({ docker: createDockerClient(), protocols: ['v4.channel.k8s.io'] });
+    const sandbox = await engineFor(api, 60).create({ ...spec, image: await toolchainImage() });
+    try {
+      await sandbox.putFiles('/workspace/d', [{ path: 'f.txt', content: 'over v4\n' }]);
+      const r = await sandbox.exec(['cat', '/workspace/d/f.txt'], { timeoutMs: 30_000 });
+      expect(r).toMatchObject({ exitCode: 0, timedOut: false });
+      expect(r.stdout.text).toBe('over v4\n');
+      expect((await sandbox.readFile('/workspace/d/f.txt', { maxBytes: 100 })).toString()).toBe('over v4\n');
+      expect(fake!.execs.every((e) => e.protocol === 'v4.channel.k8s.io')).toBe(true);
+    } finally {
+      await sandbox.destroy();
+    }
+  });
+});

@@ -1,0 +1,113 @@
+// `hammer-box run` with [sandbox] engine = "kubernetes", end to end, against a fake API server whose
+// pods are Docker containers (test/helpers/fake-kube.ts): that cluster cannot prove a NetworkPolicy
+// is enforced (its probe reaches nothing even without one), so a run on an untrusted repository is
+// refused before any sandbox exists, and a trusted one runs there to tests-pass with a warning;
+// doctor and gc with --engine kubernetes.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { doctor } from '../../src/api/doctor.js';
+import { gc } from '../../src/api/gc.js';
+import { run } from '../../src/api/run.js';
+import { isHammerError } from '../../src/errors.js';
+import type { LoopEvent } from '../../src/loop/events.js';
+import { startFakeKube, type FakeKube } from '../helpers/fake-kube.js';
+import { toolchainImage } from '../helpers/images.js';
+import { startModelServer, type ModelServer } from '../helpers/model-server.js';
+import { answerWith, createPythonFixture, FIX_PATCH, type PythonFixture } from '../helpers/python-fixture.js';
+import { createDockerClient } from '../../src/sandbox/index.js';
+import { modelFlags, readState, runIdsIn, testEnv } from './run-support.js';
+
+let fake: FakeKube;
+let dir: string;
+let fx: PythonFixture;
+let server: ModelServer;
+
+beforeAll(async () => {
+  await toolchainImage('python');
+  fake = await startFakeKube({ docker: createDockerClient() });
+  dir = await mkdtemp(join(tmpdir(), 'hb-run-kube-'));
+  await writeFile(join(dir, 'kubeconfig'), fake.kubeconfig);
+  fx = await createPythonFixture();
+  server = await startModelServer({ script: [{ answer: answerWith(FIX_PATCH, 'The loop subtracts; it must add.') }] });
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+  await fx?.cleanup();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const flags = (trusted: boolean) => ({
+  ...modelFlags(server, { numCtx: 8192 }),
+  sandbox: { engine: 'kubernetes', trusted_repo: trusted },
+  kubernetes: { kubeconfig: join(dir, 'kubeconfig'), start_timeout: 60 },
+});
+
+describe('run on Kubernetes', () => {
+  it('refuses an untrusted repository where the cluster cannot prove "no network", before any sandbox', async () => {
+    const err = await run({ repo: fx.repo.path, directive: fx.directive, env: testEnv(), flags: flags(false) }).catch(
+      (e: unknown) => e,
+    );
+    expect(isHammerError(err, 'SANDBOX_NETWORK_UNPROVEN')).toBe(true);
+    expect((err as Error).message).toMatch(/even without a policy/);
+    // the probe's pod and policy are gone, and no sandbox was made
+    expect(fake.pods.size + fake.policies.size).toBe(0);
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/pods'))).toHaveLength(1);
+    const [runId] = await runIdsIn(fx.repo.path);
+    expect((await readState(fx.repo.path, runId!)).status).toBe('error');
+  });
+
+  it('runs a trusted repository there to tests-pass, with a warning, and leaves nothing behind', async () => {
+    const events: LoopEvent[] = [];
+    const outcome = await run({
+      repo: fx.repo.path,
+      directive: fx.directive,
+      env: testEnv(),
+      flags: flags(true),
+      emit: (e) => events.push(e),
+    });
+    expect(outcome.state.status).toBe('stable');
+    expect(events.some((e) => e.type === 'notice' && e.level === 'warning' && /not proven/.test(e.text))).toBe(true);
+    // every command ran through pods/exec
+    expect(fake.execs.length).toBeGreaterThan(3);
+    expect(fake.pods.size + fake.policies.size).toBe(0);
+  });
+});
+
+describe('doctor and gc with --engine kubernetes', () => {
+  it('doctor checks the cluster, its permissions, RuntimeClass, image access and NetworkPolicy enforcement', async () => {
+    const report = await doctor({
+      env: testEnv(),
+      flags: { ...flags(false), model: modelFlags(server).model },
+    });
+    const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]));
+    expect(byName['cluster']).toMatchObject({ status: 'ok' });
+    expect(byName['cluster']?.detail).toMatch(/^Kubernetes v1\.36\.0-fake .* context fake, namespace hb$/);
+    expect(byName['permissions']).toMatchObject({ status: 'ok' });
+    expect(byName['runtime class']).toMatchObject({ status: 'ok' });
+    expect(byName['image access']).toMatchObject({ status: 'ok' });
+    expect(byName['network policy']).toMatchObject({ status: 'fail' });
+    expect(byName['network policy']?.hint).toMatch(/--trusted-repo/);
+    // the Docker engine is there only to build images: its runtimes are not checked
+    expect(byName['runtime']).toBeUndefined();
+    expect(report.ok).toBe(false);
+  });
+
+  it('gc removes the pod and policy of a dead run from the cluster', async () => {
+    const meta = (name: string) => ({
+      name,
+      labels: { 'hammer-box.managed-by': 'hammer-box', 'hammer-box.sandbox': name },
+      annotations: {
+        'hammer-box.run-id': 'dead-run',
+        'hammer-box.owner-pid': String(2 ** 22 + 11),
+        'hammer-box.owner-host': hostname(),
+      },
+    });
+    fake.pods.set('dead', { metadata: meta('dead'), spec: {} });
+    fake.policies.set('dead', { metadata: meta('dead'), spec: {} });
+    const report = await gc({ env: testEnv(), flags: flags(false) });
+    expect(report).toEqual({ containers: ['pod/dead'], volumes: [], networks: ['networkpolicy/dead'] });
+  });
+});
