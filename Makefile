@@ -93,7 +93,7 @@ test-terminal: build images tmux
 
 # The sandbox contract suites against the Kubernetes cluster HAMMER_KUBECONFIG names (optional:
 # HAMMER_KUBE_CONTEXT, HAMMER_KUBE_NAMESPACE; HAMMER_KUBE_REGISTRY, where the images are pushed
-# first, else they must be loaded on the nodes: see the README's Kubernetes section).
+# first, else they must be loaded on the nodes: see docs/kubernetes.md).
 KUBE_CONTRACT := test/integration/sandbox-exec.test.ts test/integration/sandbox-files.test.ts
 test-kubernetes: build images
 	@test -n "$$HAMMER_KUBECONFIG" || { echo "test-kubernetes: set HAMMER_KUBECONFIG to a kubeconfig that names the cluster"; exit 2; }

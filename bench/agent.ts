@@ -112,7 +112,7 @@ function turn(n: number): { name: string; arguments: Record<string, unknown> } {
 /**
  * The same command spawned bare on the host in the repository, `n` times (wall ms each): `sh -c`
  * started by a small perl process that times each one itself, so what is measured is the command
- * and its shell, not node's own fork (which copies all of node: see the README's Performance).
+ * and its shell, not node's own fork (which copies all of node: see docs/performance.md).
  */
 async function bare(repo: string, command: string, n: number): Promise<number[]> {
   const script =

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's screenshots of `hammer-box monitor` (docs/img/monitor-*.png), from real runs: the demo
+# The screenshots in docs/running.md of `hammer-box monitor` (docs/img/monitor-*.png), from real runs: the demo
 # (examples/wordcount, recorded answers, Docker), a run of it stopped after one iteration, and a
 # replay; then the monitor on that repository in headless Chromium (scripts/chromium.sh).
 set -euo pipefail

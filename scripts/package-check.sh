@@ -64,12 +64,13 @@ if [[ ,$ways, == *,pack,* ]]; then
   (cd "$work/pack" && npm pack --silent --pack-destination "$work" >/dev/null)
   tgz=$(ls "$work"/hammer-box-*.tgz)
   # what the tarball holds: the built CLI (no source maps), the runner, image contexts, configs, the
-  # monitor's style sheet and live script, README, LICENSE
+  # monitor's style sheet and live script, README and the docs/ pages it links to (with their images), LICENSE
   files=$(tar -tzf "$tgz" | sed 's#^package/##')
-  unexpected=$(grep -Ev '^(package\.json|README\.md|LICENSE|dist/.+\.js|runner/[^/]+\.sh|images/.+|configs/[^/]+\.toml|monitor/[^/]+\.(css|js))$' <<<"$files" || true)
+  unexpected=$(grep -Ev '^(package\.json|README\.md|docs/[^/]+\.md|docs/img/[^/]+\.png|LICENSE|dist/.+\.js|runner/[^/]+\.sh|images/.+|configs/[^/]+\.toml|monitor/[^/]+\.(css|js))$' <<<"$files" || true)
   [ -z "$unexpected" ] || fail "the tarball holds files the CLI does not need: $unexpected"
   grep -qx 'dist/cli/main.js' <<<"$files" || fail "the tarball has no dist/cli/main.js"
   grep -qx 'monitor/live.js' <<<"$files" || fail "the tarball has no monitor/live.js"
+  grep -qx 'docs/README.md' <<<"$files" || fail "the tarball has no docs/README.md (the README links to docs/)"
   npm install -g --silent --prefix "$work/prefix-pack" "$tgz" >/dev/null
   check_cli "$work/prefix-pack" "npm pack + install" pack
 fi

@@ -270,7 +270,7 @@ async function ownImageChecks(docker: Dockerode, config: Config, signal?: AbortS
             'image contract',
             'fail',
             `${ref} lacks: ${contract.problems.join('; ')}`,
-            'install what is missing in your image (see README, "Bring your own image"), or use a toolchain image',
+            'install what is missing in your image (see docs/environments.md, "Bring your own image"), or use a toolchain image',
           ),
     ];
   } catch (err) {

@@ -65,7 +65,7 @@ export function parseTaskLines(text: string, file: string): TaskAt[] {
     throw new HammerError(
       'USAGE',
       `the tasks file has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${shown.join('\n  ')}${problems.length > shown.length ? `\n  ... and ${problems.length - shown.length} more` : ''}`,
-      { hint: 'each line is one JSON task object; the fields are listed in the README under "hammer-box batch"' },
+      { hint: 'each line is one JSON task object; the fields are listed in docs/running.md under "hammer-box batch"' },
     );
   }
   if (out.length === 0)

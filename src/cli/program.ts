@@ -184,7 +184,7 @@ export function buildProgram(version: string): Command {
   plan.action(async (opts: Record<string, unknown>) => lazy('./commands/plan.js', opts));
   const batch = program
     .command('batch')
-    .argument('<tasks-file>', 'a JSONL file: one task per line (see the README for the fields)')
+    .argument('<tasks-file>', 'a JSONL file: one task per line (see docs/running.md for the fields)')
     .description(
       'run many tasks, each attempt an ordinary run in a repository of its own under --out; write report.json and report.md as tasks finish',
     )

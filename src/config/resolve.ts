@@ -167,7 +167,7 @@ function configError(error: z.ZodError, where: Map<string, string>): HammerError
     return [`${loc ? `${loc}: ` : ''}${key}: ${issue.message}`];
   });
   return new HammerError('CONFIG_INVALID', `invalid configuration:\n  ${lines.join('\n  ')}`, {
-    hint: 'every key and its meaning is listed in configs/default.toml and the README',
+    hint: 'every key and its meaning is listed in configs/default.toml and docs/configuration.md',
   });
 }
 

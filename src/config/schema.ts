@@ -201,7 +201,7 @@ export const GitConfigSchema = z.strictObject({
  * Which edits need a human: CI configuration, hook managers, install triggers, editor tasks and
  * environments, hammer-box's own directory and git's own files. State files written before
  * [policy] existed carry no policy: they get these defaults (the same as configs/default.toml and
- * the README's list; a unit test compares the three).
+ * docs/security.md's list; a unit test compares the three).
  */
 export const DEFAULT_SENSITIVE_PATHS = [
   '.github/**',

@@ -129,7 +129,7 @@ export async function assertImageContract(
   const report = await checkImageContract(docker, image, options);
   if (report.missing.length > 0) {
     throw new HammerError('IMAGE_CONTRACT', `the image ${image} lacks: ${report.problems.join('; ')}`, {
-      hint: 'install what is missing in your image (see README, "Bring your own image"), or use a toolchain image',
+      hint: 'install what is missing in your image (see docs/environments.md, "Bring your own image"), or use a toolchain image',
     });
   }
 }

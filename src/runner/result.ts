@@ -90,7 +90,7 @@ export function parseRunnerResult(stdout: string, options: { exitCode?: number }
   if (result?.fork === false) throw runnerCannotFork(result.op);
   if (result === undefined) {
     throw new HammerError('SANDBOX_BROKEN', 'the sandbox runner printed no valid result line', {
-      hint: 'the image must provide sh, git, tar and coreutils (see README, "Bring your own image")',
+      hint: 'the image must provide sh, git, tar and coreutils (see docs/environments.md, "Bring your own image")',
     });
   }
   if (options.exitCode !== undefined && options.exitCode !== result.exit) {

@@ -1,4 +1,4 @@
-// The CI recipe in README.md: the script part of examples/ci/github-workflow.yml (and of the GitLab
+// The CI recipe in docs/ci.md: the script part of examples/ci/github-workflow.yml (and of the GitLab
 // job), run as bash on a CI-style checkout (detached HEAD, no local branch, an `origin` remote) with
 // the built CLI on PATH, a scripted model server and a stub `gh`/`curl` that records what it was given.
 import { spawn } from 'node:child_process';
@@ -104,11 +104,11 @@ function ciEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 describe('the CI recipe', () => {
-  it('is in the README as it is in examples/ci', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  it('is in docs/ci.md as it is in examples/ci', async () => {
+    const page = await readFile(join(ROOT, 'docs/ci.md'), 'utf8');
     for (const file of ['github-workflow.yml', 'gitlab-ci.yml']) {
       const text = await readFile(join(ROOT, 'examples/ci', file), 'utf8');
-      expect(readme).toContain(text.trimEnd());
+      expect(page).toContain(text.trimEnd());
     }
   });
 

@@ -5,7 +5,7 @@
 // commands leave, as Docker's init does. The resident's prelude sets the ulimits Docker sets (the
 // Pod API has none) and drops the variables the kubelet adds for the API server. The pids limit is
 // not among them: RLIMIT_NPROC counts a uid's processes on the whole node, so every sandbox of the
-// same user would share it; a pod's pids are the kubelet's podPidsLimit (see the README).
+// same user would share it; a pod's pids are the kubelet's podPidsLimit (see docs/kubernetes.md).
 
 /** prctl's syscall number from this perl's ELF machine field (x86_64 157, aarch64 167); setrlimit's (160, 164). */
 const SYSCALLS = String.raw`my %PRCTL = (62 => 157, 183 => 167); my %SETRLIMIT = (62 => 160, 183 => 164);

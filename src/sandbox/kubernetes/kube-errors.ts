@@ -3,9 +3,9 @@
 import { z } from 'zod';
 import { HammerError, abortError } from '../../errors.js';
 
-/** The verbs the backend needs, for hints (see the README's cluster requirements). */
+/** The verbs the backend needs, for hints (see docs/kubernetes.md, the cluster's requirements). */
 export const RBAC_HINT =
-  'the backend needs, in its namespace: pods (create, get, list, delete), pods/exec (create, get), networkpolicies (create, get, list, delete), events (list); and, cluster-wide, runtimeclasses (list) for doctor and runtime = "auto". Ask the cluster admin for a Role and RoleBinding (see the README), or pick another context with --kube-context';
+  'the backend needs, in its namespace: pods (create, get, list, delete), pods/exec (create, get), networkpolicies (create, get, list, delete), events (list); and, cluster-wide, runtimeclasses (list) for doctor and runtime = "auto". Ask the cluster admin for a Role and RoleBinding (see docs/kubernetes.md), or pick another context with --kube-context';
 
 /** What to do when the cluster does not answer. */
 export const CLUSTER_HINT =

@@ -14,7 +14,7 @@ export type PodStart =
 
 /** What to do when the cluster cannot get the image. */
 export const IMAGE_PULL_HINT =
-  "the cluster must reach the image: push it with 'hammer-box images push --registry <host/prefix>' and set [kubernetes] registry to the same, or load it into every node's containerd (docker save <image> | ctr -n k8s.io images import -); see the README's Kubernetes section";
+  "the cluster must reach the image: push it with 'hammer-box images push --registry <host/prefix>' and set [kubernetes] registry to the same, or load it into every node's containerd (docker save <image> | ctr -n k8s.io images import -); see docs/kubernetes.md";
 
 const FATAL_WAITING = new Set(['ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull']);
 const FATAL_PULL =

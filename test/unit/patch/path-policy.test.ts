@@ -103,15 +103,15 @@ describe('patchSizeRefusal', () => {
 });
 
 describe('the documented lists', () => {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const security = readFileSync(new URL('../../../docs/security.md', import.meta.url), 'utf8');
   const spans = (tag: string): string[] => {
-    const from = readme.indexOf(`<!-- ${tag}:start -->`);
-    const to = readme.indexOf(`<!-- ${tag}:end -->`);
-    expect(from, `README.md has a ${tag} list`).toBeGreaterThan(0);
-    return [...readme.slice(from, to).matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    const from = security.indexOf(`<!-- ${tag}:start -->`);
+    const to = security.indexOf(`<!-- ${tag}:end -->`);
+    expect(from, `docs/security.md has a ${tag} list`).toBeGreaterThan(0);
+    return [...security.slice(from, to).matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
   };
 
-  it("README.md's sensitive paths, configs/default.toml's and the code's are the same list", () => {
+  it("docs/security.md's sensitive paths, configs/default.toml's and the code's are the same list", () => {
     expect(spans('sensitive-paths')).toEqual([...DEFAULT_SENSITIVE_PATHS]);
     const toml = parseToml(readFileSync(new URL('../../../configs/default.toml', import.meta.url), 'utf8')) as {
       policy: { sensitive_paths: string[] };
@@ -119,7 +119,7 @@ describe('the documented lists', () => {
     expect(toml.policy.sensitive_paths).toEqual([...DEFAULT_SENSITIVE_PATHS]);
   });
 
-  it("README.md's package.json fields are the code's", () => {
+  it("docs/security.md's package.json fields are the code's", () => {
     expect(spans('package-json-fields')).toEqual([...PACKAGE_JSON_CODE_FIELDS]);
   });
 });
