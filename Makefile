@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE ?= node
 CLI := $(NODE) dist/cli/main.js
 
-.PHONY: all deps build engine gvisor podman chromium tmux images test test-unit test-integration test-browser test-terminal test-kubernetes bench demo clean typecheck security lint format package-check
+.PHONY: all deps build engine gvisor podman chromium tmux images test test-unit test-integration test-browser test-terminal test-kubernetes test-node bench demo clean typecheck security lint format package-check
 
 all: build
 
@@ -90,6 +90,12 @@ test-browser: build chromium
 # chat and plan in a real terminal (tmux) on the real engine.
 test-terminal: build images tmux
 	npx vitest run --project terminal
+
+# The unit suite and the demo on another Node.js major (default 24), installed from the npm registry
+# into a cache directory. See scripts/node-leg.sh.
+NODE_MAJOR ?= 24
+test-node: deps
+	@NODE_MAJOR=$(NODE_MAJOR) bash scripts/node-leg.sh
 
 # The sandbox contract suites against the Kubernetes cluster HAMMER_KUBECONFIG names (optional:
 # HAMMER_KUBE_CONTEXT, HAMMER_KUBE_NAMESPACE; HAMMER_KUBE_REGISTRY, where the images are pushed
