@@ -6,7 +6,8 @@
 #   3. npm install -g --install-links git+file://<clone> (a git URL).
 # Each installed CLI must print its version and help, run `doctor` (exit 0 or 3: a missing model server
 # or image is a finding, not a broken install), speak of installing Docker, never of make targets,
-# when no engine answers, and write a `monitor --bundle` with its style sheets. Needs the npm
+# when no engine answers, load the Kubernetes client library (doctor --engine kubernetes), and write
+# a `monitor --bundle` with its style sheets. Needs the npm
 # registry; uses the engine only for the doctor runs.
 # PACKAGE_CHECK=pack limits it to the first way (the quickest). HAMMER_ENGINE_LOCK names a lock file held
 # (flock) while doctor uses the engine, for machines whose engine is shared.
@@ -49,6 +50,15 @@ check_cli() {
   [ "$status" = 3 ] || fail "$2: doctor without an engine exited $status"
   grep -q 'install and start Docker' <<<"$out" || fail "$2: no Docker install hint without an engine: $out"
   if grep -Eq "make (engine|gvisor|images|build)" <<<"$out"; then fail "$2: an installed CLI names a make target: $out"; fi
+  # the Kubernetes client library loads on this Node (on Node 20 through the resolve hook that gives it
+  # hammer-box's undici 7: npm nests undici 8 under it in an installed package); a cluster that refuses
+  # the connection is the answer expected, a library that does not load is not
+  printf '%s\n' 'apiVersion: v1' 'kind: Config' 'current-context: x' \
+    'clusters: [{name: c, cluster: {server: "https://127.0.0.1:9"}}]' \
+    'contexts: [{name: x, context: {cluster: c, user: u, namespace: default}}]' \
+    'users: [{name: u, user: {token: package-check}}]' >"$work/kubeconfig"
+  out=$(cd "$work" && KUBECONFIG="$work/kubeconfig" engine "$bin" doctor --engine kubernetes 2>&1) || true
+  grep -q 'the cluster did not answer' <<<"$out" || fail "$2: the Kubernetes client library does not load: $out"
   # the monitor's assets ship with the package (monitor/, diff2html's style sheet from its dependency)
   mkdir -p "$work/repo-$3"
   HAMMER_STATE_KEY=package-check-state-key-0123456789abcdef "$bin" monitor --repo "$work/repo-$3" \
