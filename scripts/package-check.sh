@@ -53,12 +53,14 @@ check_cli() {
   # the Kubernetes client library loads on this Node (on Node 20 through the resolve hook that gives it
   # hammer-box's undici 7: npm nests undici 8 under it in an installed package); a cluster that refuses
   # the connection is the answer expected, a library that does not load is not
+  local port
+  port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
   printf '%s\n' 'apiVersion: v1' 'kind: Config' 'current-context: x' \
-    'clusters: [{name: c, cluster: {server: "https://127.0.0.1:9"}}]' \
+    "clusters: [{name: c, cluster: {server: \"https://127.0.0.1:$port\"}}]" \
     'contexts: [{name: x, context: {cluster: c, user: u, namespace: default}}]' \
     'users: [{name: u, user: {token: package-check}}]' >"$work/kubeconfig"
   out=$(cd "$work" && KUBECONFIG="$work/kubeconfig" engine "$bin" doctor --engine kubernetes 2>&1) || true
-  grep -q 'the cluster did not answer' <<<"$out" || fail "$2: the Kubernetes client library does not load: $out"
+  grep -q 'reading the cluster version failed: the cluster did not answer' <<<"$out" || fail "$2: the Kubernetes client library does not load: $out"
   # the monitor's assets ship with the package (monitor/, diff2html's style sheet from its dependency)
   mkdir -p "$work/repo-$3"
   HAMMER_STATE_KEY=package-check-state-key-0123456789abcdef "$bin" monitor --repo "$work/repo-$3" \
