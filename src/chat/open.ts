@@ -53,7 +53,7 @@ export interface OpenChat {
   sources: { repo: string; configFile?: string; flags: Record<string, unknown>; env: NodeJS.ProcessEnv };
   /** The one line saying what detection decided. */
   environmentLine: string;
-  /** Continuing: a warning when the recorded change could not be put back. */
+  /** A warning to show: the sandbox backend cannot prove "no network" for this trusted repository, or (continuing) the recorded change could not be put back. */
   warning: string | null;
   /** A new conversation for `/new` (same repository, base and sandbox). */
   fresh(): Conversation;
@@ -114,7 +114,6 @@ export async function openChat(options: OpenChatOptions): Promise<OpenChat> {
     });
     // an untrusted repository's sandbox needs a backend that proves "no network" (as a run's does)
     const trustWarning = await checkGuarantees(engine, config, image.ref, gate.signal);
-    if (trustWarning) options.onImageProgress?.(trustWarning);
     const now = clock(env);
     const id = recorded?.id ?? store.newId(now());
     const prep = await prepare(
@@ -162,11 +161,11 @@ export async function openChat(options: OpenChatOptions): Promise<OpenChat> {
         owner,
       });
     let session: ChatSession;
-    let warning: string | null = null;
+    let warning = trustWarning;
     if (recorded) {
       const r = await ChatSession.resume(deps, { ...recorded, owner }, gate.signal);
       session = r.session;
-      warning = r.warning;
+      warning = [trustWarning, r.warning].filter((w) => w !== null).join('; ') || null;
     } else {
       const first = fresh();
       session = await ChatSession.start(deps, { ...first, id });

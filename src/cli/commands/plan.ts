@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { openChat } from '../../chat/open.js';
 import { missingPlanSections, planAgain, planRequest } from '../../chat/prompt.js';
 import { HammerError } from '../../errors.js';
-import { sanitizeText } from '../../report/sanitize.js';
+import { sanitizeLine, sanitizeText } from '../../report/sanitize.js';
 import type { Exchange } from '../../state/conversation.js';
 import { ChatRenderer } from '../chat/render.js';
 import { colourFor, makeStyle } from '../chat/style.js';
@@ -51,6 +51,8 @@ export default async function planCommand(f: PlanFlags): Promise<number> {
       goal: f.message,
       ...(f.quiet ? {} : { onImageProgress: printOutsideLine }),
     });
+    // a warning shows even with --quiet (as a run's do)
+    if (chat.warning) stderr.write(`hammer-box: warning: ${sanitizeLine(chat.warning)}\n`);
     try {
       const ask = async (text: string): Promise<Exchange> => {
         render.begin();
