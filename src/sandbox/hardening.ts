@@ -1,5 +1,6 @@
 // What a hardened sandbox is, as Docker create options: pure, so every knob is unit-tested.
 import type Dockerode from 'dockerode';
+import { hostPidsLimit } from './host-pids.js';
 import type { SandboxSpec } from './types.js';
 import { KEEPER_USER, parseSandboxUser } from './user.js';
 
@@ -79,7 +80,7 @@ export function containerCreateOptions(
     Privileged: false,
     ReadonlyRootfs: true,
     Tmpfs: { '/tmp': tmpMountOptions(l.tmpBytes) },
-    PidsLimit: l.pidsLimit,
+    PidsLimit: hostPidsLimit(l),
     Memory: l.memoryBytes,
     MemorySwap: l.memoryBytes,
     NanoCpus: l.nanoCpus,

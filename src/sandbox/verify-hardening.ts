@@ -2,6 +2,7 @@
 // JSON is outside data, parsed with zod; the answer is the list of what is missing (empty = hardened).
 import { z } from 'zod';
 import { NO_NEW_PRIVILEGES, WORKDIR } from './hardening.js';
+import { hostPidsLimit } from './host-pids.js';
 import { LABELS, MANAGED_BY } from './labels.js';
 import type { SandboxSpec } from './types.js';
 import { KEEPER_USER } from './user.js';
@@ -99,7 +100,7 @@ export function verifyHardening(inspect: unknown, expect: HardeningExpectation):
   need(c.User === KEEPER_USER, `the keeper user ${KEEPER_USER}`);
   need(h.ReadonlyRootfs === true, 'read-only root filesystem');
   need(/(^|,)size=\d+/.test(h.Tmpfs?.['/tmp'] ?? ''), 'a size-limited tmpfs at /tmp');
-  need(h.PidsLimit === l.pidsLimit && l.pidsLimit > 0, `PidsLimit ${l.pidsLimit}`);
+  need(h.PidsLimit === hostPidsLimit(l) && l.pidsLimit > 0, `PidsLimit ${hostPidsLimit(l)}`);
   need(
     (h.Memory ?? 0) > 0 && h.Memory === h.MemorySwap && h.Memory === l.memoryBytes,
     `Memory == MemorySwap == ${l.memoryBytes}`,

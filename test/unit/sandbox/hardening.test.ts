@@ -60,6 +60,13 @@ describe('containerCreateOptions', () => {
     expect(o.WorkingDir).toBe('/workspace');
   });
 
+  it("under gVisor the engine limit counts host tasks: gVisor's own and about ten a process, so gVisor can still start its threads", () => {
+    const runsc = containerCreateOptions({ ...spec, limits: { ...spec.limits, runtime: 'runsc' } }, names, labels);
+    // 256 processes: 128 tasks of gVisor's own and 10 a process (a limit of 256 host tasks stopped
+    // gVisor itself at about 25 processes: its runtime exits with status 2 when it cannot start a thread)
+    expect(runsc.HostConfig?.PidsLimit).toBe(128 + 10 * 256);
+  });
+
   it('sets the limits: pids, memory without swap, cpus, nofile, no core dumps, init, no restart', () => {
     expect(h.PidsLimit).toBe(256);
     expect(h.Memory).toBe(2 ** 31);
