@@ -6,6 +6,7 @@ import type { Workbench } from '../git/index.js';
 import {
   choosePackageManager,
   PACKAGE_MANAGER_FILES,
+  type ImageNpm,
   type NodePackageManager,
 } from '../images/node-package-manager.js';
 import { readVersionDeclaration, VERSION_FILES } from '../images/versions/declarations.js';
@@ -55,6 +56,13 @@ export async function readRepoToolchain(
     readVersionDeclaration(toolchain, contents),
     config.sandbox.toolchain_version,
   );
-  const packageManager = toolchain === 'node' ? choosePackageManager(rootFiles, contents) : null;
+  const packageManager = toolchain === 'node' ? choosePackageManager(rootFiles, contents, imageNpm(resolved)) : null;
   return { resolved, packageManager };
+}
+
+/** The npm the resolved node image carries (its build arguments name it), when known. */
+function imageNpm(resolved: ResolvedToolchain): ImageNpm | undefined {
+  const version = resolved.release.buildArgs['NPM_VERSION'];
+  const nodeMajor = Number(resolved.release.version.split('.')[0]);
+  return version && Number.isInteger(nodeMajor) ? { version, nodeMajor } : undefined;
 }

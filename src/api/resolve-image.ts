@@ -26,6 +26,8 @@ export interface RunImages extends ResolvedImage {
   env: { ref: string; id: string } | null;
   /** The toolchain's version (and node's package manager), recorded in the state and PR_SUMMARY.md. */
   toolchain_version?: ToolchainVersionRecord;
+  /** What the env image's setup installed differently from the repository's lockfile, and why. */
+  setup_drift?: string[];
 }
 
 /** Progress of image work: build output, setup output, and when setup starts. */
@@ -113,6 +115,9 @@ export async function resolveImage(
       ...sig,
     });
     if (envImage.steps.length > 0) options.onSetupSteps?.(envImage.steps);
+    // said every time the image is used, not only when setup ran (its output said it then)
+    if (!envImage.built) for (const d of envImage.drift) options.onSetupOutput?.(`hammer-box: drift: ${d}`);
+    const drift = envImage.drift.length > 0 ? { setup_drift: envImage.drift } : {};
     if (envImage.skipped.length > 0) {
       if (!envImage.built)
         options.onSetupOutput?.(
@@ -131,13 +136,14 @@ export async function resolveImage(
       };
       await assertTestsCanRun(envImage.skipped, repoEnv, read);
     }
-    if (envImage.id === null) return { ...toolchainImage, toolchain: toolchainImage, env: null, ...versions };
+    if (envImage.id === null) return { ...toolchainImage, toolchain: toolchainImage, env: null, ...versions, ...drift };
     return {
       ref: envImage.tag,
       id: envImage.id,
       toolchain: toolchainImage,
       env: { ref: envImage.tag, id: envImage.id },
       ...versions,
+      ...drift,
     };
   } finally {
     await workbench?.dispose();

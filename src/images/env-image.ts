@@ -4,13 +4,14 @@
 // identical. A setup that installed nothing makes no image: the toolchain image serves.
 import type { Readable } from 'node:stream';
 import type Dockerode from 'dockerode';
+import { z } from 'zod';
 import { isKnownEmpty, recordEmpty } from './empty-envs.js';
 import { envImageTag, hashEnvInputs, type DependencyFile } from './env-hash.js';
 import { inspectImage } from './engine.js';
 import { IMAGE_LABELS, MANAGED_BY } from './labels.js';
 import { allowedHosts, upstreamProxy } from './proxy-config.js';
 import { ensureProxyImage } from './proxy-image.js';
-import { runSetupAndCommit, SETUP_CA_PATH, SKIPPED_LABEL } from './setup-container.js';
+import { DRIFT_LABEL, runSetupAndCommit, SETUP_CA_PATH, SKIPPED_LABEL } from './setup-container.js';
 import type { SetupStepRecord } from './setup-failure.js';
 import { openSetupNetwork } from './setup-network.js';
 import { setupScript, type SetupRecipe } from './setup-plan.js';
@@ -66,6 +67,8 @@ export interface EnvImage {
   steps: SetupStepRecord[];
   /** The requirements an offline best effort skipped (names; from the image's label when it was made before). */
   skipped: string[];
+  /** What setup installed differently from the repository's lockfile, and why (from the label when made before). */
+  drift: string[];
 }
 
 /** Variables naming the CA bundle for each tool setup may run. */
@@ -114,9 +117,18 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
   const { tag, hash } = planEnvImage(req);
   const { signal } = req;
   const existing = await inspectImage(docker, tag, signal);
-  if (existing) return { tag, id: existing.id, hash, built: false, steps: [], skipped: skippedOf(existing.labels) };
+  if (existing)
+    return {
+      tag,
+      id: existing.id,
+      hash,
+      built: false,
+      steps: [],
+      skipped: skippedOf(existing.labels),
+      drift: driftOf(existing.labels),
+    };
   if (await isKnownEmpty(req.emptyEnvsPath, tag, req.toolchainImage.id))
-    return { tag, id: null, hash, built: false, steps: [], skipped: [] };
+    return { tag, id: null, hash, built: false, steps: [], skipped: [], drift: [] };
   const base = await inspectImage(docker, req.toolchainImage.id, signal);
   const imagePath =
     (base?.env ?? []).find((e) => e.startsWith('PATH='))?.slice(5) ??
@@ -177,7 +189,7 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
         await recordEmpty(req.emptyEnvsPath, tag, req.toolchainImage.id, new Date()).catch(() => undefined);
       req.onOutput?.('hammer-box: setup installed nothing; the toolchain image is used as it is (no env image)');
     }
-    return { tag, id: result.id, hash, built: true, steps: result.steps, skipped };
+    return { tag, id: result.id, hash, built: true, steps: result.steps, skipped, drift: result.drift };
   } finally {
     await network.close();
   }
@@ -187,6 +199,19 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
 function skippedOf(labels: Record<string, string>): string[] {
   const text = labels[SKIPPED_LABEL] ?? '';
   return text === '' ? [] : text.split(',').filter((n) => /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(n));
+}
+
+const driftLabelSchema = z.array(z.string().max(1000)).max(10);
+
+/** The drift lines an env image's label records (none when it is absent or not the shape setup writes). */
+function driftOf(labels: Record<string, string>): string[] {
+  const text = labels[DRIFT_LABEL];
+  if (text === undefined) return [];
+  try {
+    return driftLabelSchema.safeParse(JSON.parse(text)).data ?? [];
+  } catch {
+    return [];
+  }
 }
 
 /** The dependency-files label: the paths, cut to a readable length. */

@@ -27,8 +27,22 @@ export interface NodePackageManager {
   testCommand: string;
 }
 
-/** Root files whose contents decide the package manager (read them for choosePackageManager). */
-export const PACKAGE_MANAGER_FILES = ['package.json', 'pnpm-lock.yaml', 'yarn.lock'] as const;
+/** Root files whose contents decide the package manager (read them for choosePackageManager; a lockfile's head is enough). */
+export const PACKAGE_MANAGER_FILES = [
+  'package.json',
+  'pnpm-lock.yaml',
+  'yarn.lock',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+] as const;
+
+/** The npm the node image carries, which serves unless the project asks for another. */
+export interface ImageNpm {
+  /** Its exact version, e.g. "11.21.2". */
+  version: string;
+  /** The Node.js major beside it. */
+  nodeMajor: number;
+}
 
 /** Lockfiles, in the order they decide when package.json names no package manager. */
 const LOCKFILES = ['pnpm-lock.yaml', 'yarn.lock', 'package-lock.json', 'npm-shrinkwrap.json'] as const;
@@ -37,15 +51,21 @@ const LOCKFILES = ['pnpm-lock.yaml', 'yarn.lock', 'package-lock.json', 'npm-shri
 export const PM_ROOT = '/opt/hammer/pm';
 export const PM_BIN = `${PM_ROOT}/bin`;
 
-const packageJsonSchema = z.looseObject({ packageManager: z.string().optional() });
+const packageJsonSchema = z.looseObject({
+  packageManager: z.string().optional(),
+  engines: z.looseObject({ npm: z.string().optional() }).optional(),
+});
 
 /**
  * The package manager of a repository with these root files; `contents` holds the text of the
- * PACKAGE_MANAGER_FILES that exist (a lockfile's head is enough).
+ * PACKAGE_MANAGER_FILES that exist (a lockfile's head is enough). For npm, `imageNpm` (the image's
+ * own) serves unless package.json's engines.npm excludes it or the lockfile was written by an npm
+ * major that still runs on the image's Node.js (see npmFor).
  */
 export function choosePackageManager(
   rootFiles: readonly string[],
   contents: ReadonlyMap<string, string>,
+  imageNpm?: ImageNpm,
 ): NodePackageManager {
   const lockfile = LOCKFILES.find((f) => rootFiles.includes(f)) ?? null;
   const named = fromPackageManagerField(contents.get('package.json'));
@@ -81,10 +101,68 @@ export function choosePackageManager(
     }
     case 'package-lock.json':
     case 'npm-shrinkwrap.json':
-      return finish({ name: 'npm', flavour: null, version: '', hash: null, evidence: lockfile }, lockfile);
+      return finish(npmFor(contents, lockfile, imageNpm), lockfile);
     default:
       return finish({ name: 'npm', flavour: null, version: '', hash: null, evidence: 'no lockfile' }, null);
   }
+}
+
+/**
+ * The npm majors that write each package-lock lockfileVersion (npm 7 and 8 write 2, npm 9 and later
+ * 3), and the newest Node.js major each of those npm releases still runs on.
+ */
+const NPM_FOR_LOCKFILE: Readonly<
+  Record<string, { range: string; writers: string; major: string; maxNodeMajor: number }>
+> = {
+  '1': { range: '^5 || ^6', writers: 'npm 5 or 6', major: '6', maxNodeMajor: 16 },
+  '2': { range: '^7 || ^8', writers: 'npm 7 or 8', major: '8', maxNodeMajor: 20 },
+};
+
+/**
+ * Which npm a project with an npm lockfile and no packageManager field gets: the image's, unless engines.npm is a
+ * range the image's npm is not in (then the newest npm in it), or the lockfile's version says an
+ * older npm major wrote it and that major still runs on the image's Node.js (then that major, so
+ * `npm ci` reads the lockfile the way the npm that wrote it does).
+ */
+function npmFor(contents: ReadonlyMap<string, string>, lockfile: string, imageNpm?: ImageNpm): Choice {
+  const image: Choice = { name: 'npm', flavour: null, version: '', hash: null, evidence: lockfile };
+  const declared = enginesNpm(contents.get('package.json'));
+  const lockVersion = /"lockfileVersion"\s*:\s*(\d+)/.exec(contents.get(lockfile) ?? '')?.[1];
+  const lockEv = lockEvidence(lockfile, lockVersion);
+  if (declared !== undefined) {
+    if (imageNpm && semver.satisfies(imageNpm.version, declared))
+      return { ...image, evidence: `${lockEv}; engines.npm "${declared}" holds the image's npm ${imageNpm.version}` };
+    if (imageNpm) return { ...image, version: declared, evidence: `engines.npm "${declared}"; ${lockEv}` };
+  }
+  const implied = lockVersion === undefined ? undefined : NPM_FOR_LOCKFILE[lockVersion];
+  if (imageNpm && implied && !semver.satisfies(imageNpm.version, implied.range)) {
+    if (imageNpm.nodeMajor <= implied.maxNodeMajor)
+      return {
+        ...image,
+        version: implied.major,
+        evidence: `${lockEv}, written by ${implied.writers}`,
+      };
+    return {
+      ...image,
+      evidence: `${lockEv}, written by ${implied.writers}, which does not run on Node.js ${imageNpm.nodeMajor}: the image's npm ${imageNpm.version}`,
+    };
+  }
+  return { ...image, evidence: lockEv };
+}
+
+/** package.json's engines.npm when it is a valid semver range of plain characters (it reaches a shell script quoted). */
+function enginesNpm(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const range = packageJsonSchema.safeParse(raw).data?.engines?.npm?.trim();
+  if (!range || range.length > 60 || !/^[0-9xX*.^~<>=| -]+$/.test(range) || semver.validRange(range) === null)
+    return undefined;
+  return range;
 }
 
 interface Choice {

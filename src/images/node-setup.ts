@@ -57,3 +57,33 @@ export function nodeSetup(options: NodeSetupOptions): {
     changes: (imagePath) => [`ENV PATH=${PM_BIN}:/node_modules/.bin:${imagePath}`],
   };
 }
+
+/** The line setup prints when it installed from a lockfile its package manager refused (SetupLog reads it). */
+export const DRIFT_PREFIX = 'hammer-box: drift: ';
+
+/**
+ * Shell lines for `npm ci` from `lockfile`: when npm refuses the lockfile as out of sync with
+ * package.json (a lockfile another npm wrote, say), install from it with `npm install`, as the
+ * user's own npm would, and say so in one drift line naming npm's reasons; any other failure
+ * fails setup with npm's own output.
+ */
+export function npmCleanInstallLines(lockfile: string): string[] {
+  const log = '/tmp/hammer-npm-ci.log';
+  const status = '/tmp/hammer-npm-ci.status';
+  return [
+    // under `sh -e` a failing command in the group would end it before its status is written
+    `{ hb_s=0; npm ci 2>&1 || hb_s=$?; echo "$hb_s" > ${status}; } | tee ${log}`,
+    `hb_status=$(cat ${status})`,
+    'if [ "$hb_status" != 0 ]; then',
+    // npm's EUSAGE for a lockfile that does not match package.json, from npm 7 on
+    `  if grep -q 'are in sync' ${log}; then`,
+    String.raw`    hb_why=$(sed -n -E 's/^npm (error|ERR!) ((Missing|Invalid): .*)$/\2/p' ${log} | head -n 3 | tr -d '\r' | tr '\n' '|' | sed -e 's/|$//' -e 's/|/; /g' | cut -c 1-400)`,
+    `    echo "hammer-box: npm ci refused ${lockfile} as out of sync with package.json; installing from it with npm install"`,
+    '    npm install',
+    `    echo "${DRIFT_PREFIX}npm ci refused ${lockfile} as out of sync with package.json\${hb_why:+ ($hb_why)}; installed with npm install, which resolved what the lockfile lacks"`,
+    '  else',
+    '    exit "$hb_status"',
+    '  fi',
+    'fi',
+  ];
+}

@@ -18,6 +18,7 @@ import {
   hintFor,
   kindText,
   SetupLog,
+  withoutUsageText,
   type SetupStepRecord,
   type SkippedRequirement,
 } from './setup-failure.js';
@@ -66,14 +67,19 @@ export interface SetupResult {
   steps: SetupStepRecord[];
   /** What an offline best effort skipped (also a label of the committed image). */
   skipped: SkippedRequirement[];
+  /** What setup installed differently from the repository's lockfile, and why (also a label). */
+  drift: string[];
   carried: CarryStats;
 }
 
 /** The env image label listing the requirements an offline best effort skipped ("flake8,build"). */
 export const SKIPPED_LABEL = 'hammer-box.setup-skipped';
+/** The env image label holding setup's drift lines, as a JSON array of strings. */
+export const DRIFT_LABEL = 'hammer-box.setup-drift';
 
-/** Lines of setup output quoted in SETUP_FAILED. */
+/** Lines of setup output quoted in SETUP_FAILED, and the lines kept to choose them from (npm's usage text is left out). */
 const TAIL_LINES = 40;
+const RAW_TAIL_LINES = 400;
 
 /** Where setup's CA bundle is while it runs. */
 export const SETUP_CA_PATH = `${SETUP_DIR}/ca.crt`;
@@ -160,9 +166,14 @@ export async function runSetupAndCommit(docker: Dockerode, req: SetupRequest): P
       throw await setupFailure(req, log, tail, timedOut ? null : exitCode, await oomKilled(container, signal));
     await assertOnlyMountsChanged(container, signal);
     const skipped = log.skipped();
-    const labels = skipped.length > 0 ? { ...req.labels, [SKIPPED_LABEL]: skippedLabel(skipped) } : req.labels;
+    const drift = log.drift();
+    const labels = {
+      ...req.labels,
+      ...(skipped.length > 0 ? { [SKIPPED_LABEL]: skippedLabel(skipped) } : {}),
+      ...(drift.length > 0 ? { [DRIFT_LABEL]: JSON.stringify(drift) } : {}),
+    };
     const made = await carryAndCommit(docker, space.keeper ?? container, { ...req, labels });
-    return { ...made, steps: log.records(), skipped };
+    return { ...made, steps: log.records(), skipped, drift };
   } finally {
     await container.remove({ force: true, v: true }).catch(() => undefined);
     await space.remove();
@@ -308,6 +319,8 @@ async function setupFailure(
       lines.push(`  why: ${kindText(overall.kind)}${overall.evidence ? ` (${overall.evidence})` : ''}`);
     kinds = [overall.kind];
   }
+  const reasons = log.reasons();
+  if (reasons.length > 0) lines.unshift(`  the package manager said: ${reasons.join(' | ')}`);
   if (refused.length > 0) {
     lines.push(`  the setup proxy refused: ${refused.slice(0, 8).join(', ')} (not in the allowed registries)`);
     kinds = [...new Set(['proxy_denied' as const, ...kinds])];
@@ -323,7 +336,7 @@ async function setupFailure(
   const where = failedStep ? `, last at step ${failedStep.n} (${failedStep.name})` : '';
   return new HammerError(
     'SETUP_FAILED',
-    `dependency setup (${req.recipe.command}) ${why}${where}:\n${lines.length ? `${lines.join('\n')}\n` : ''}${tail.join('\n')}`,
+    `dependency setup (${req.recipe.command}) ${why}${where}:\n${lines.length ? `${lines.join('\n')}\n` : ''}${withoutUsageText(tail).slice(-TAIL_LINES).join('\n')}`,
     {
       hint:
         exitCode === null
@@ -393,7 +406,7 @@ async function runToEnd(
   const tail: string[] = [];
   const line = (text: string): void => {
     tail.push(text);
-    if (tail.length > TAIL_LINES) tail.shift();
+    if (tail.length > RAW_TAIL_LINES) tail.shift();
     log.add(text);
     req.onOutput?.(text);
   };

@@ -4,7 +4,16 @@
 
 /** The kinds of setup failure, each with its own hint. */
 export type SetupFailureKind =
-  'network' | 'tls' | 'proxy_denied' | 'backend' | 'resolution' | 'project' | 'no_space' | 'memory' | 'unknown';
+  | 'network'
+  | 'tls'
+  | 'proxy_denied'
+  | 'backend'
+  | 'lockfile'
+  | 'resolution'
+  | 'project'
+  | 'no_space'
+  | 'memory'
+  | 'unknown';
 
 /** One step of a setup as its output told it. */
 export interface SetupStepRecord {
@@ -36,6 +45,10 @@ const PATTERNS: readonly [SetupFailureKind, RegExp][] = [
     /BackendUnavailable|Cannot import '[\w.]+'|No module named '(flit_core|hatchling|setuptools|poetry|pdm|maturin|scikit_build_core|mesonpy|setuptools_scm|hatch_vcs|wheel)|invalid pyproject\.toml config|configuration error: `project\.|must be valid exactly by one definition|requires a different Python|build-backend|unsupported.*license|License classifiers have been superseded/i,
   ],
   [
+    'lockfile',
+    /are in sync\. Please update your lock file|from lock file|Invalid: lock file's|ERR_PNPM_OUTDATED_LOCKFILE|ERR_PNPM_LOCKFILE_|YN0028|The lockfile would have been modified|Your lockfile needs to be updated|lockfile needs to be updated, but yarn was run with `--frozen-lockfile`/,
+  ],
+  [
     'resolution',
     /ResolutionImpossible|No matching distribution found|Could not find a version that satisfies|conflicting dependencies|\(from versions: none\)|ERESOLVE|No matching version found|failed to select a version|could not find `[^`]+` in registry/i,
   ],
@@ -60,6 +73,11 @@ const SKIPPED =
   /^hammer-box: skipped ((?:@[a-z0-9][a-z0-9._-]{0,60}\/)?[A-Za-z0-9][A-Za-z0-9._-]{0,99})(?: \(([a-z][a-z ,]{0,60})\))?: /;
 /** The most skipped requirements remembered. */
 const MAX_SKIPPED = 200;
+/** A drift setup worked around and says so: `hammer-box: drift: npm ci refused package-lock.json ...`. */
+const DRIFT = /^hammer-box: drift: (.+)$/;
+/** The most drift lines remembered, and the longest kept. */
+const MAX_DRIFT = 5;
+const MAX_DRIFT_CHARS = 600;
 
 /** A requirement setup skipped: its name and, for a tool tests never need, what it is. */
 export interface SkippedRequirement {
@@ -71,15 +89,114 @@ const RESULT = /^hammer-box: setup step (\d+) (succeeded|failed|skipped)(?:: (.*
 /** Lines of each step kept for classification. */
 const STEP_LINES = 400;
 
+/** npm's error lines: `npm error <text>` (npm 9 and later) or `npm ERR! <text>`. */
+const NPM_ERROR = /^npm (?:error|ERR!) ?(.*)$/;
+/** npm error lines that carry no reason: the code, the log's path, empty ones. */
+const NPM_NOISE =
+  /^(?:code |errno |syscall |path |dest |signal |command |A complete log|Log files were not written|\S*\/_logs\/|$)/;
+/** What other package managers and build tools print when they fail, the reason in the group. */
+const OTHER_REASONS: readonly RegExp[] = [
+  /\b(ERR_PNPM_[A-Z0-9_]+\b.*)$/, // pnpm
+  /^error (?!Command failed with exit code)(.+)$/, // yarn classic
+  /^(?:➤ )?(YN0(?:028|001|018|060|002|009)\b.*)$/, // yarn berry: lockfile, exceptions, checksums, builds
+  /^ERROR: (.+)$/, // pip
+  /^error(?:\[E\d+\])?: (.+)$/, // cargo
+  /^(go: .*(?:error|cannot|missing|invalid|not found|mismatch|verifying).*)$/, // go
+];
+/** Reason lines kept, and the longest. */
+const MAX_REASONS = 6;
+const MAX_REASON_CHARS = 300;
+
+/**
+ * A package manager's own words for why it failed, read from its output as it streams: npm's error
+ * lines up to its usage text (npm prints the usage of the command after an EUSAGE, which buries the
+ * reason: "`npm ci` can only install packages when your package.json and package-lock.json ... are
+ * in sync", "Missing: x@1.0.0 from lock file"), pnpm's ERR_PNPM_ lines, yarn's, pip's, cargo's and
+ * go's error lines.
+ */
+export class PackageManagerReason {
+  private readonly lines: string[] = [];
+  private inUsage = false;
+  /** Whether the last non-empty npm error line was kept as a reason. */
+  private lastNpmKept = false;
+
+  /** Take one output line. */
+  add(line: string): void {
+    const text = line.replace(/\s+$/, '');
+    const npm = NPM_ERROR.exec(text);
+    let reason: string | null = null;
+    if (npm) {
+      const payload = npm[1]!.trim();
+      if (payload === '') return;
+      if (payload === 'Usage:') {
+        // the line before "Usage:" is the command's one-line description ("Clean install a project")
+        if (this.lastNpmKept) this.lines.pop();
+        this.inUsage = true;
+      } else if (/^Run "npm help/.test(payload)) this.inUsage = false;
+      else if (!this.inUsage && !NPM_NOISE.test(payload)) reason = payload;
+      this.lastNpmKept = reason !== null && this.keep(reason);
+      return;
+    }
+    this.inUsage = false;
+    for (const re of OTHER_REASONS) {
+      const m = re.exec(text);
+      if (m) {
+        this.keep(m[1]!.trim());
+        return;
+      }
+    }
+  }
+
+  /** The reason lines, in order. */
+  reasons(): string[] {
+    return [...this.lines];
+  }
+
+  private keep(reason: string): boolean {
+    const cut = reason.slice(0, MAX_REASON_CHARS);
+    if (this.lines.length >= MAX_REASONS || this.lines.includes(cut)) return false;
+    this.lines.push(cut);
+    return true;
+  }
+}
+
+/** An output tail without npm's usage text (from the command's description before "Usage:" to "Run \"npm help ...\""). */
+export function withoutUsageText(tail: readonly string[]): string[] {
+  const out: string[] = [];
+  let inUsage = false;
+  for (const line of tail) {
+    const payload = NPM_ERROR.exec(line.trimEnd())?.[1]?.trim();
+    if (payload === 'Usage:') {
+      // drop the empty npm lines before it and the command's description
+      while (out.length > 0 && NPM_ERROR.exec(out.at(-1)!.trimEnd())?.[1]?.trim() === '') out.pop();
+      if (out.length > 0 && NPM_ERROR.test(out.at(-1)!)) out.pop();
+      inUsage = true;
+      continue;
+    }
+    if (inUsage) {
+      if (payload !== undefined && /^Run "npm help/.test(payload)) inUsage = false;
+      if (payload !== undefined) continue;
+      inUsage = false;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
 /** Collects setup output by step; feed every line, then read the steps. */
 export class SetupLog {
   private readonly steps: { n: number; name: string; outcome: SetupStepRecord['outcome']; lines: string[] }[] = [];
   /** Lines before any step (the index probe, the venv). */
   private readonly preamble: string[] = [];
   private readonly skippedList: SkippedRequirement[] = [];
+  private readonly driftList: string[] = [];
+  private readonly reason = new PackageManagerReason();
 
   /** Take one output line. */
   add(line: string): void {
+    this.reason.add(line);
+    const d = DRIFT.exec(line);
+    if (d && this.driftList.length < MAX_DRIFT) this.driftList.push(d[1]!.trim().slice(0, MAX_DRIFT_CHARS));
     const s = SKIPPED.exec(line);
     if (s && this.skippedList.length < MAX_SKIPPED && !this.skippedList.some((k) => k.name === s[1]!.toLowerCase()))
       this.skippedList.push({ name: s[1]!.toLowerCase(), kind: s[2] ?? null });
@@ -109,6 +226,16 @@ export class SetupLog {
     });
   }
 
+  /** The package manager's own words for why it failed (see PackageManagerReason). */
+  reasons(): string[] {
+    return this.reason.reasons();
+  }
+
+  /** What setup installed differently from what the repository pinned, and why (its drift lines), in order. */
+  drift(): string[] {
+    return [...this.driftList];
+  }
+
   /** The requirements an offline best effort skipped, in order, each once. */
   skipped(): SkippedRequirement[] {
     return [...this.skippedList];
@@ -125,6 +252,7 @@ const KIND_TEXT: Record<SetupFailureKind, string> = {
   tls: 'TLS',
   proxy_denied: 'a host outside the allowed registries',
   backend: 'build backend',
+  lockfile: 'the lockfile does not match package.json',
   resolution: 'resolution',
   project: "the project's own code",
   no_space: 'no space left where setup writes',
@@ -143,6 +271,8 @@ export function hintFor(kind: SetupFailureKind): string {
       return "setup asked for a host that is not an allowed registry: add it to [env] allow_hosts in your own config (never the repository's)";
     case 'backend':
       return "the project's build backend is missing or too old, and could not be fetched: the python image carries Debian's flit-core, hatchling, setuptools, poetry-core and pdm-backend; any other backend needs a reachable index (or set [env] setup_command)";
+    case 'lockfile':
+      return "the lockfile does not match package.json (another version of the package manager, or a package.json edited without reinstalling): update the lockfile with the project's package manager and commit it, or set [env] setup_command to an install that may update it";
     case 'resolution':
       return 'a dependency cannot be satisfied: without a reachable index only packages the toolchain image already carries are available; check the pins, or set [env] setup_command';
     case 'project':

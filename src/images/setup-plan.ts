@@ -8,7 +8,7 @@ import { SAFE_PROJECT_DIR } from './detect.js';
 import type { CarriedDir } from './env-carry.js';
 import { GO_WRAPPER_DIR, goBuildCacheSteps } from './go-build-cache.js';
 import { NODE_BEST_EFFORT, nodeInstallLines } from './node-best-effort.js';
-import { nodeSetup, type NodeSetupOptions } from './node-setup.js';
+import { nodeSetup, npmCleanInstallLines, type NodeSetupOptions } from './node-setup.js';
 import { PYTHON_BEST_EFFORT } from './python-best-effort.js';
 import { PROBE_INDEX, pythonCommand, pythonSteps, type PythonPlan } from './python-setup.js';
 import { PYTHON_REQUIREMENTS } from './setup-inputs.js';
@@ -169,6 +169,8 @@ export function setupScript(recipe: SetupRecipe): SetupScript {
       }
       // the default install, when the registry answers; when none does, setup goes on without the
       // dependencies (each named) and the host decides whether the tests can run without them
+      const lockfile = recipe.node?.packageManager?.lockfile ?? 'package-lock.json';
+      if (stripCd(recipe.command, recipe.dir ?? '') === 'npm ci') body = npmCleanInstallLines(lockfile);
       files['install.sh'] = `${[...node.install, ...body].join('\n')}\n`;
       files['node-best-effort.js'] = NODE_BEST_EFFORT;
       body = [

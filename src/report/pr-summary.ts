@@ -165,6 +165,8 @@ function imageRows(image: RunState['image']): string[][] {
     rows.push(['Toolchain', `${tv.toolchain} ${cellCode(tv.version)} from ${tv.origin} (${why})`]);
     if (tv.package_manager) rows.push(['Package manager', tableCell(tv.package_manager)]);
   }
+  for (const d of image.setup_drift ?? [])
+    rows.push(['Setup drift', `${tableCell(d)} (the dependencies are not exactly the lockfile's)`]);
   if (image.toolchain && !same(image, image.toolchain)) rows.push(['Toolchain image', cell(image.toolchain)]);
   if (image.env === null) rows.push(['Env image', 'none (nothing to install)']);
   else if (image.env && !same(image, image.env)) rows.push(['Env image', cell(image.env)]);

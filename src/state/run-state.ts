@@ -423,6 +423,11 @@ export const RunStateSchema = z.strictObject({
           package_manager: z.string().optional(),
         })
         .optional(),
+      /**
+       * What the env image's setup installed differently from the repository's lockfile, and why
+       * (e.g. npm ci refused a lockfile another npm wrote, and npm install resolved from it).
+       */
+      setup_drift: z.array(z.string().max(1000)).max(10).optional(),
     })
     .nullable(),
   /** The environment the run decided on, and from what (see EnvironmentSchema). */

@@ -5,7 +5,7 @@
 // IMAGE_CONTRACT naming both platforms before any container starts.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -108,6 +108,39 @@ describe('a failing dependency setup', () => {
       expect(state.environment?.line).toMatch(
         /^toolchain node \d+\.\d+\.\d+ \(package\.json, package\.json test script\), test command: npm test$/,
       );
+    } finally {
+      await fx.cleanup();
+    }
+  }, 300_000);
+
+  it("quotes the package manager's own reason, not the usage text npm prints after it", async () => {
+    const fx = await createToolchainFixture('node');
+    // what npm 11.21 printed refusing a lockfile npm 11.19 wrote (98 lines, the reason at the top)
+    const npmOutput = await readFile(
+      join(packageRoot(), 'test', 'fixtures', 'setup-output', 'npm-11-ci-out-of-sync.txt'),
+      'utf8',
+    );
+    const command = `cat >&2 <<'NPM'\n${npmOutput}NPM\nexit 1`;
+    try {
+      const err = await rejection(
+        run({
+          repo: fx.repo.path,
+          directive: fx.directive,
+          env: testEnv({ XDG_STATE_HOME: stateHome }),
+          flags: { ...modelFlags(server), env: { setup_command: command } },
+        }),
+      );
+      expect(err).toBeInstanceOf(HammerError);
+      const e = err as HammerError;
+      expect(e.code).toBe('SETUP_FAILED');
+      expect(e.message).toContain(
+        'the package manager said: `npm ci` can only install packages when your package.json and package-lock.json or npm-shrinkwrap.json are in sync. Please update your lock file with `npm install` before continuing. | Missing: napi-windows-process-start-time@ from lock file',
+      );
+      // what the message says beside the command it names
+      const said = e.message.replace(command, '');
+      expect(said).toContain('Missing: napi-windows-process-start-time@ from lock file');
+      expect(said).not.toMatch(/--allow-scripts|aliases: clean-install|Clean install a project/);
+      expect(e.hint).toMatch(/the lockfile does not match package\.json/);
     } finally {
       await fx.cleanup();
     }

@@ -3,7 +3,8 @@
 // `localhost` pass in the sandbox, a failure from before the change does not block stable, offline
 // setup skips the tools it cannot have (and says what the tests miss), a Python package beside a
 // root package.json is found when the root's tests pass, and a runner that exits 0 on a failing
-// test does not pass. The Vitest shape's lockfile is made on the host with npm at test time.
+// test does not pass. The Vitest shape's lockfile is made on the host at test time, by the npm the
+// node image carries.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_NODE_MAJOR, npmForNodeMajor } from '../../src/images/versions/node-releases.js';
 import { packageRoot } from '../../src/paths.js';
 import { realRepoShapes, type RealRepoShape } from '../fixtures/real-repos.js';
 import { createFixtureRepo } from '../helpers/fixture-repo.js';
@@ -37,12 +39,17 @@ afterAll(async () => {
       .catch(() => undefined);
 });
 
-/** The package-lock.json npm makes for `packageJson` (the registry is reachable wherever the node image builds). */
+/**
+ * The package-lock.json that the npm the node image carries makes for `packageJson` (the registry
+ * is reachable wherever the node image builds): a lockfile the host's own npm wrote may be one
+ * another npm refuses, which a fixture of its own covers.
+ */
 async function npmLockfile(packageJson: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'hb-lock-'));
   try {
     await writeFile(join(dir, 'package.json'), packageJson);
-    await exec('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund'], {
+    const npm = `npm@${npmForNodeMajor(DEFAULT_NODE_MAJOR)}`;
+    await exec('npx', ['--yes', npm, 'install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund'], {
       cwd: dir,
       env: testEnv(),
       maxBuffer: 16 * 1024 * 1024,

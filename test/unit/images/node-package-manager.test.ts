@@ -88,6 +88,62 @@ describe('choosePackageManager', () => {
   });
 });
 
+describe('which npm a project with a package-lock.json gets', () => {
+  const image = { version: '11.21.2', nodeMajor: 24 };
+  const withImage = (files: Record<string, string>, npm = image) =>
+    choosePackageManager(Object.keys(files), new Map(Object.entries(files)), npm);
+  const lock = (v: number) => `{\n  "name": "x",\n  "lockfileVersion": ${v},\n  "requires": true,\n`;
+
+  it("the image's npm for a lockfile npm 9 or later wrote, saying so", () => {
+    const pm = withImage({ 'package.json': pkg(), 'package-lock.json': lock(3) });
+    expect(pm).toMatchObject({ name: 'npm', install: null, setupCommand: 'npm ci' });
+    expect(describePackageManager(pm)).toBe('npm (package-lock.json (lockfileVersion 3))');
+  });
+
+  it('engines.npm the image npm is not in: the newest npm in the range, installed from the registry', () => {
+    const pm = withImage({ 'package.json': pkg({ engines: { npm: '^10.2.0' } }), 'package-lock.json': lock(3) });
+    expect(pm).toMatchObject({ install: { pkg: 'npm', spec: '^10.2.0', hash: null }, setupCommand: 'npm ci' });
+    expect(pm.evidence).toBe('engines.npm "^10.2.0"; package-lock.json (lockfileVersion 3)');
+    // a range that holds the image's npm changes nothing
+    expect(withImage({ 'package.json': pkg({ engines: { npm: '>=9' } }), 'package-lock.json': lock(3) }).install).toBe(
+      null,
+    );
+  });
+
+  it('an engines.npm that is not a plain semver range is ignored (it reaches a shell script)', () => {
+    for (const bad of ["^10'; rm -rf /", 'latest', '$(id)', 'x'.repeat(80)])
+      expect(withImage({ 'package.json': pkg({ engines: { npm: bad } }), 'package-lock.json': lock(3) }).install).toBe(
+        null,
+      );
+  });
+
+  it('a lockfile npm 7 or 8 wrote gets npm 8 where npm 8 runs, else the image npm and the reason', () => {
+    expect(withImage({ 'package-lock.json': lock(2) }, { version: '10.9.9', nodeMajor: 20 })).toMatchObject({
+      install: { pkg: 'npm', spec: '8' },
+      evidence: 'package-lock.json (lockfileVersion 2), written by npm 7 or 8',
+    });
+    const on24 = withImage({ 'package-lock.json': lock(2) });
+    expect(on24.install).toBe(null);
+    expect(on24.evidence).toBe(
+      "package-lock.json (lockfileVersion 2), written by npm 7 or 8, which does not run on Node.js 24: the image's npm 11.21.2",
+    );
+    // the image's npm 8 (Node.js 16) is already one of them
+    expect(withImage({ 'package-lock.json': lock(2) }, { version: '8.19.4', nodeMajor: 16 }).install).toBe(null);
+    expect(withImage({ 'package-lock.json': lock(1) }, { version: '8.19.4', nodeMajor: 16 }).install).toMatchObject({
+      spec: '6',
+    });
+  });
+
+  it('packageManager still decides first', () => {
+    expect(
+      withImage({
+        'package.json': pkg({ packageManager: 'npm@10.8.2', engines: { npm: '^9' } }),
+        'package-lock.json': lock(2),
+      }),
+    ).toMatchObject({ install: { pkg: 'npm', spec: '10.8.2' } });
+  });
+});
+
 describe('packageManagerSetupLines', () => {
   it('installs from the registry with a command per bin, checking the hash', () => {
     const pm = choose({ 'package.json': pkg({ packageManager: `pnpm@9.15.0+sha512.${'c'.repeat(128)}` }) });

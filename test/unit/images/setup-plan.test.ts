@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { setupEnvironment } from '../../../src/images/env-image.js';
 import { choosePackageManager } from '../../../src/images/node-package-manager.js';
@@ -169,7 +174,7 @@ describe('a project in a directory below the root', () => {
     expect(recipe.command).toBe('cd web && npm ci');
     const s = setupScript(recipe);
     expect(s.script).toContain('\ncd /workspace/web\n');
-    expect(s.files['install.sh']).toBe('npm ci\n');
+    expect(s.files['install.sh']).toMatch(/^\{ hb_s=0; npm ci 2>&1 \|\| hb_s=\$\?;/);
     expect(s.carried[0]).toMatchObject({ from: '/workspace/web/node_modules', to: '/node_modules' });
   });
 
@@ -204,5 +209,46 @@ describe('setupEnvironment', () => {
     ])
       expect(env[v]).toBe('/opt/hammer/.setup/ca.crt');
     expect(setupEnvironment('http://p:3128', false).SSL_CERT_FILE).toBeUndefined();
+  });
+});
+
+describe('npm ci from a lockfile another npm wrote', () => {
+  const pm = choosePackageManager(['package.json', 'package-lock.json'], new Map());
+  const install = setupScript(
+    setupRecipe('node', '', ['package.json', 'package-lock.json'], { node: { packageManager: pm } }),
+  ).files['install.sh']!;
+
+  it('falls back to npm install only when npm refuses the lockfile as out of sync, and says so as drift', () => {
+    expect(install).toContain("grep -q 'are in sync' /tmp/hammer-npm-ci.log");
+    expect(install).toContain('    npm install\n');
+    expect(install).toContain('hammer-box: drift: npm ci refused package-lock.json as out of sync with package.json');
+    // any other failure is setup's failure, with npm's own output
+    expect(install).toContain('exit "$hb_status"');
+  });
+
+  it("runs as sh runs it: the drift line names npm's reasons", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hb-npm-ci-'));
+    try {
+      // a stand-in npm: `ci` refuses as npm 11 does, `install` succeeds
+      await mkdir(join(dir, 'bin'));
+      const out = (
+        await readFile(join(import.meta.dirname, '../../fixtures/setup-output/npm-11-ci-out-of-sync.txt'), 'utf8')
+      ).replace(/'/g, `'\\''`);
+      await writeFile(
+        join(dir, 'bin', 'npm'),
+        `#!/bin/sh\nif [ "$1" = ci ]; then printf '%s\\n' '${out}' >&2; exit 1; fi\necho "npm $*" > ${dir}/installed\n`,
+      );
+      await chmod(join(dir, 'bin', 'npm'), 0o755);
+      await writeFile(join(dir, 'install.sh'), install.replaceAll('/tmp/hammer-npm-ci', join(dir, 'ci')));
+      const { stdout } = await promisify(execFile)('/bin/sh', ['-e', join(dir, 'install.sh')], {
+        env: { PATH: `${join(dir, 'bin')}:/usr/bin:/bin` },
+      });
+      expect(await readFile(join(dir, 'installed'), 'utf8')).toBe('npm install\n');
+      expect(stdout).toContain(
+        'hammer-box: drift: npm ci refused package-lock.json as out of sync with package.json (Missing: napi-windows-process-start-time@ from lock file); installed with npm install',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
