@@ -51,7 +51,9 @@ function oldFailures(state: RunState, test: TestRecord | null, knownFailures: re
       `; ${old.length} of the failing tests (${ids(old)}) failed the same way before any change${j.targets.by === 'all' ? '' : ' outside the tests this run targets'}, or are declared known failures or flaky: they need no fix unless the directive asks for one`,
     );
   if (still.length > 0 && j.remaining.length < j.targets.tests.length)
-    parts.push(`; the targeted tests still failing, still to fix: ${ids(still)}`);
+    parts.push(
+      `; ${j.targets.tests.length - j.remaining.length} of the ${j.targets.tests.length} targeted tests pass now, still to fix: ${ids(still)}`,
+    );
   return parts.join('');
 }
 

@@ -1,7 +1,7 @@
 // How a run came out, in one word, and why: the one function every verdict derives from (the loop's
 // status when it stops, the exit code, PR_SUMMARY.md's risk line, the monitor's badge, the pull
 // request's draft rule, batch's statuses and the runs listings). Pure over the state.
-import type { EndedStatus, RunState, RunStatus, TestRecord } from '../state/run-state.js';
+import { hasEnded, type EndedStatus, type RunState, type RunStatus, type TestRecord } from '../state/run-state.js';
 import { targetWords, type FailingTest, type Judgement } from '../test-output/index.js';
 import { OUTCOME_RULES, type OutcomeRule } from './outcome-rules.js';
 import { appliedCount, flakyOf, judgeTest, knownFailuresOf, latestTest } from './run-tests.js';
@@ -97,7 +97,9 @@ export function endedVerdict(state: RunState, knownFailures: readonly string[]):
     final: final === null ? null : readTest(final),
     applied,
   });
-  if (state.baseline === null || final === null) return at('failed', 'the tests never ran');
+  // no test ran (nothing to judge from): the status the run recorded stands
+  if (state.baseline === null || final === null)
+    return at(hasEnded(state.status) ? state.status : 'failed', 'no test ran, so the tests say nothing of this run');
   const reading = readTest(final);
   const patches = `${applied} applied patch${applied === 1 ? '' : 'es'}`;
   if (reading === 'passed' && final.scope === undefined)

@@ -131,7 +131,8 @@ describe('a partial fix through the CLI: run --pr --json on a Node repository', 
     spawnSync('git', ['init', '--bare', '-q', bare], { env: fixtureGitEnv() });
     repo = await createFixtureRepo({
       files: {
-        'package.json': '{ "name": "calc", "version": "1.0.0", "private": true, "scripts": { "test": "node --test" } }\n',
+        'package.json':
+          '{ "name": "calc", "version": "1.0.0", "private": true, "scripts": { "test": "node --test" } }\n',
         'src/calc.js': CALC_JS,
         'test/calc.test.js': CALC_TEST_JS,
       },
@@ -200,7 +201,10 @@ describe('a partial fix through the CLI: run --pr --json on a Node repository', 
   });
 
   it('opens a draft pull request', () => {
-    expect(doc['pull_request']).toMatchObject({ draft: true, pull_request: { url: 'https://github.com/acme/calc/pull/3' } });
+    expect(doc['pull_request']).toMatchObject({
+      draft: true,
+      pull_request: { url: 'https://github.com/acme/calc/pull/3' },
+    });
     const create = gh.find((argv) => argv[0] === 'pr');
     expect(create).toContain('--draft');
   });
@@ -210,8 +214,10 @@ describe('a partial fix through the CLI: run --pr --json on a Node repository', 
     const sources = await RunSources.open({ repo: repo.path, env: testEnv() });
     const report = await writeBundle({ sources, out });
     const list = await readFile(report.index, 'utf8');
-    expect(list).toMatch(/<span class="badge o-partial c-orange"[^>]*>partial<\/span>/);
+    expect(list).toMatch(/<span class="badge o-partial c-orange"[^>]*>partial<\/span/);
     expect(list).not.toMatch(/class="badge o-stable/);
+    const page = await readFile(join(out, 'runs', `0-${String(doc['run_id'])}`, 'index.html'), 'utf8');
+    expect(page).toMatch(/<span class="badge o-partial c-orange" title="1 of the 2 targeted tests[^>]*>partial<\/span/);
   });
 });
 
@@ -243,7 +249,12 @@ describe('a repository with no tests (pytest exit 5)', () => {
     server = await startModelServer({
       script: [{ answer: answerWith(SHOUT_PATCH) }, { answer: 'NO_CHANGES' }, { answer: 'NO_CHANGES' }],
     });
-    outcome = await run({ repo: repo.path, directive, env: testEnv(), flags: modelFlags(server, { maxIterations: 4 }) });
+    outcome = await run({
+      repo: repo.path,
+      directive,
+      env: testEnv(),
+      flags: modelFlags(server, { maxIterations: 4 }),
+    });
     expect(await leftovers(outcome.state.run_id)).toEqual({ containers: [], volumes: [] });
   }, 600_000);
 
@@ -334,7 +345,9 @@ def test_sometimes():
   });
 
   it('says the test is flaky in the prompt, the terminal summary and PR_SUMMARY.md', async () => {
-    expect(promptText(server.chatRequests()[0])).toMatch(/test_flaky\.py::test_sometimes[^\n]*flaky|flaky[^\n]*test_flaky\.py::test_sometimes/);
+    expect(promptText(server.chatRequests()[0])).toMatch(
+      /test_flaky\.py::test_sometimes[^\n]*flaky|flaky[^\n]*test_flaky\.py::test_sometimes/,
+    );
     const { stdout } = await captureStdout(() => printRunResult(outcome, false, 0));
     expect(stdout).toMatch(/flaky\s+test_flaky\.py::test_sometimes/);
     const summary = await readFile(outcome.summaryPath ?? '', 'utf8');

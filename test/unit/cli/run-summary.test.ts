@@ -78,6 +78,7 @@ describe('nextCommands', () => {
       status: 'failed',
       reason: 'max_iterations',
       repo: { ...passed().repo, base_ref: base, base_commit: base },
+      iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1) })],
     });
     const pr = nextCommands(state)[2]!;
     expect(pr).not.toContain('--base');
