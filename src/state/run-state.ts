@@ -150,7 +150,7 @@ export const TestRecordSchema = z.strictObject({
    * suite did not run. Absent: the whole suite ran (a focused record never decides that tests pass).
    */
   scope: z.literal('focused').optional(),
-  /** The focused run that came first and passed, when the whole suite ran after it. */
+  /** The focused run that came first, when the whole suite ran after it (it passed, or showed progress). */
   focus: z
     .strictObject({ command: z.string(), exit_code: z.number().int(), duration_ms: ms, timed_out: z.boolean() })
     .optional(),
