@@ -340,7 +340,7 @@ describe('decideNext', () => {
   it('a flaky baseline failure is not a target: it may fail again', () => {
     const rerun = testRecord(1, {
       scope: 'focused',
-      parsed: { ...parsedOf([TARGET]), counts: [{ runner: 'pytest', passed: 1, failed: 1 }] },
+      parsed: { ...parsedOf([TARGET])!, counts: [{ runner: 'pytest', passed: 1, failed: 1 }] },
     });
     const state = makeState({
       baseline: twoFailing,

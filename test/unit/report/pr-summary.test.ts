@@ -9,7 +9,7 @@ import { iteration, makeState, testRecord } from '../state/make-state.js';
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 /** What pytest's output said: these tests failing, three passing. */
-const pytest = (ids: string[]): TestRecord['parsed'] => ({
+const pytest = (ids: string[]): NonNullable<TestRecord['parsed']> => ({
   runners: ['pytest'],
   failing: ids.map((id) => ({ runner: 'pytest', scope: 'test', id, name: id, package: null, file: null, line: null })),
   counts: [{ runner: 'pytest', passed: 3, failed: ids.length }],
