@@ -4,7 +4,7 @@
 import { hasEnded, type EndedStatus, type RunState, type RunStatus, type TestRecord } from '../state/run-state.js';
 import { targetWords, type FailingTest, type Judgement } from '../test-output/index.js';
 import { OUTCOME_RULES, type OutcomeRule } from './outcome-rules.js';
-import { appliedCount, flakyOf, judgeTest, knownFailuresOf, latestTest } from './run-tests.js';
+import { appliedCount, finishedIterations, flakyOf, judgeTest, knownFailuresOf, latestTest } from './run-tests.js';
 import { readTest, unknownResult, type TestReading } from './test-reading.js';
 
 /** A run's verdict: its outcome and everything said about it. */
@@ -66,7 +66,8 @@ export function verdictRule(verdict: Pick<RunVerdict, 'outcome'>): OutcomeRule {
  * What a run that ended on its own came to, from its baseline and its last test run:
  * - `stable`: the last run passed; or every failure left is declared known or was flaky at
  *   baseline; or every targeted test passes and the failures left failed the same way at baseline;
- * - `untested`: the runner found no test to run, at baseline and in the last run;
+ * - `untested`: the runner found no test to run, at baseline and in the last run, and a patch was
+ *   applied (or the model answered that none is needed);
  * - `unknown`: the last run timed out, or its output could not be read;
  * - `partial`: some targeted tests pass now, others still fail, and nothing regressed;
  * - `failed`: anything else (no targeted test passes, a test regressed, the tests stopped running).
@@ -107,12 +108,15 @@ export function endedVerdict(state: RunState, knownFailures: readonly string[]):
   if (reading === 'no_tests') {
     if (readTest(state.baseline) !== 'no_tests')
       return at('failed', 'the last test run found no test to run, although the baseline ran tests');
-    return at(
-      'untested',
-      applied === 0
-        ? 'the repository has no tests to run (the runner found none), and no change was made'
-        : `the repository has no tests to run (the runner found none): the change (${patches}) stands on hammer-box's gates alone (it applied cleanly and passed the path policy and the syntax gate), no test ran it`,
-    );
+    if (applied > 0)
+      return at(
+        'untested',
+        `the repository has no tests to run (the runner found none): the change (${patches}) stands on hammer-box's gates alone (it applied cleanly and passed the path policy and the syntax gate), no test ran it`,
+      );
+    // no change: untested when the model said none is needed, failed when it never made one
+    return finishedIterations(state).at(-1)?.outcome === 'no_changes'
+      ? at('untested', 'the repository has no tests to run (the runner found none), and the model made no change')
+      : at('failed', 'no patch was applied, and the repository has no tests to run');
   }
   const unknown = unknownResult(final);
   if (unknown !== null) return at('unknown', unknown);

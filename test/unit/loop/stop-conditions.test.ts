@@ -263,7 +263,7 @@ const rows: Row[] = [
     'no tests at baseline and NO_CHANGES: untested, nothing changed',
     noTests,
     [it_(1, 'no_changes')],
-    stop('untested', 'no_tests', /NO_CHANGES in iteration 1; the repository has no tests to run .*no change was made$/),
+    stop('untested', 'no_tests', /NO_CHANGES in iteration 1; the repository has no tests to run .*made no change$/),
   ],
   ['NO_CHANGES with no patch: failures from before are not a fix', twoFailing, [it_(1, 'no_changes')], go],
   [

@@ -101,10 +101,26 @@ describe('runVerdict: a run that ended on its own is judged from its tests', () 
       /^the repository has no tests to run/,
     ],
     [
-      'no tests and no change',
-      makeState({ status: 'untested', reason: 'no_tests', baseline: noTests() }),
+      'no tests, and the model answered NO_CHANGES',
+      makeState({
+        status: 'untested',
+        reason: 'no_tests',
+        baseline: noTests(),
+        iterations: [iteration(1, 'no_changes')],
+      }),
       'untested',
-      /no change was made$/,
+      /the model made no change$/,
+    ],
+    [
+      'no tests, and the model never made a usable change',
+      makeState({
+        status: 'failed',
+        reason: 'no_usable_diff',
+        baseline: noTests(),
+        iterations: [iteration(1, 'unusable'), iteration(2, 'unusable'), iteration(3, 'unusable')],
+      }),
+      'failed',
+      /^no patch was applied, and the repository has no tests to run$/,
     ],
     [
       'tests at baseline, none after the patch',
