@@ -99,6 +99,35 @@ export default tseslint.config(
     },
   },
   {
+    // src/verdict/ decides how a run came out, purely from its state: everything that reports an
+    // outcome (the loop's stop, the report, the CLI, the monitor, batch, pr) asks it, never the reverse.
+    files: ['src/verdict/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../loop/*',
+                '../report/*',
+                '../api/*',
+                '../cli/*',
+                '../batch/*',
+                '../monitor/*',
+                '../chat/*',
+                '../forge/*',
+                '../sandbox/*',
+                '../llm/*',
+              ],
+              message: 'src/verdict/ is pure and below everything that reports an outcome: it imports none of them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // agent mode's pure parts: deciding only (parsing a turn, the editor on content, observations,
     // the stuck verdict, history elision); the trajectory loop in src/loop/agent/ does the I/O.
     files: ['src/agent/**/*.ts'],

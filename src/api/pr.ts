@@ -29,6 +29,7 @@ import { resolveUserRepo, userRepoGit, type UserRepo } from '../git/user-repo.js
 import { prTitle } from '../report/pr-title.js';
 import { shellWord } from '../report/shell-word.js';
 import type { RunState } from '../state/run-state.js';
+import { runVerdict, verdictRule } from '../verdict/index.js';
 import { prBody, showRun } from './runs.js';
 
 /** What `pr` takes. */
@@ -109,7 +110,8 @@ export async function openPullRequest(options: PullRequestOptions): Promise<Pull
     pushed_to: remote.display,
     push,
     title,
-    draft: state.status !== 'stable',
+    // only a stable run's pull request opens ready for review (see OUTCOME_RULES)
+    draft: !verdictRule(runVerdict(state)).ready,
   };
 
   const named = options.forgeRepo ? forgeRepoHost(options.forgeRepo) : undefined;

@@ -3,7 +3,7 @@ import { lstat, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import { HammerError, isHammerError } from '../errors.js';
-import { finishedIterations } from '../loop/stop-conditions.js';
+import { finishedIterations, runVerdict } from '../verdict/index.js';
 import { renderPrBody } from '../report/pr-summary.js';
 import { shellWord } from '../report/shell-word.js';
 import { summaryExtras } from '../report/summary-extras.js';
@@ -21,6 +21,7 @@ export interface RunsOptions {
 /** One run in `runs list --json`. */
 export interface RunSummary {
   run_id: string;
+  /** The run's outcome (see runVerdict). */
   status: RunState['status'];
   reason: RunState['reason'];
   created_at: string;
@@ -103,7 +104,7 @@ export async function prBody(options: RunsOptions & { runId: string }): Promise<
 export function runSummary(state: RunState): RunSummary {
   return {
     run_id: state.run_id,
-    status: state.status,
+    status: runVerdict(state).outcome,
     reason: state.reason,
     created_at: state.created_at,
     iterations: finishedIterations(state).length,

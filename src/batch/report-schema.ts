@@ -64,8 +64,15 @@ export const ReportTaskSchema = z.strictObject({
 });
 export type ReportTask = z.infer<typeof ReportTaskSchema>;
 
-const byStatus = <T extends z.ZodType>(value: T) =>
-  z.strictObject(Object.fromEntries(REPORT_STATUSES.map((s) => [s, value])) as Record<ReportStatus, T>);
+/** Statuses added after the first reports were written: a report without them counts none. */
+const LATER_STATUSES: readonly ReportStatus[] = ['partial', 'untested', 'unknown'];
+
+const byStatus = <T extends z.ZodType>(value: T, none: z.output<T>) =>
+  z.strictObject(
+    Object.fromEntries(
+      REPORT_STATUSES.map((s) => [s, LATER_STATUSES.includes(s) ? value.default(none as never) : value]),
+    ) as Record<ReportStatus, T>,
+  );
 
 /** The whole report.json. */
 export const ReportSchema = z.strictObject({
@@ -77,8 +84,8 @@ export const ReportSchema = z.strictObject({
   state: z.enum(['running', 'finished', 'interrupted']),
   /** The model the batch was configured with (provider:name); a task may name another. */
   model: z.string(),
-  counts: byStatus(count),
-  ids: byStatus(z.array(z.string())),
+  counts: byStatus(count, 0),
+  ids: byStatus(z.array(z.string()), []),
   /** Tasks with a finished status; of them, stable. */
   resolved: z.strictObject({ stable: count, finished: count }),
   pass_at_k: z.array(

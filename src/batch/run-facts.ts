@@ -1,6 +1,7 @@
 // What a batch keeps of a run's state: how it ended and what it cost. Pure.
 import { iterationTokens } from '../report/trajectory-summary.js';
 import type { RunState } from '../state/run-state.js';
+import { runVerdict } from '../verdict/index.js';
 import type { AttemptRun } from './attempt-record.js';
 import type { AttemptEnd } from './status.js';
 
@@ -19,7 +20,7 @@ export function attemptRunOf(s: RunState): AttemptRun {
   }
   return {
     run_id: s.run_id,
-    status: s.status,
+    status: runVerdict(s).outcome,
     reason: s.reason,
     iterations: s.iterations.filter((it) => it.outcome !== null).length,
     applied: appliedOf(s),
@@ -32,9 +33,14 @@ export function attemptRunOf(s: RunState): AttemptRun {
   };
 }
 
-/** How the run ended, for classifyAttempt. */
+/** How the run ended, for classifyAttempt: its outcome (runVerdict), reason, patches applied, last error. */
 export function runEndOf(s: RunState): NonNullable<AttemptEnd['run']> {
-  return { status: s.status, reason: s.reason, applied: appliedOf(s), errorCode: s.errors.at(-1)?.code ?? null };
+  return {
+    status: runVerdict(s).outcome,
+    reason: s.reason,
+    applied: appliedOf(s),
+    errorCode: s.errors.at(-1)?.code ?? null,
+  };
 }
 
 function appliedOf(s: RunState): number {

@@ -1,11 +1,13 @@
 // How a task attempt ended, in the batch's words: one pure function from what the run recorded (or
 // the error it threw) and what the batch saw (its timeout, an interrupt) to one status.
 import type { ErrorCode } from '../errors.js';
-import type { ExitReason, RunStatus } from '../state/run-state.js';
+import { hasEnded, type EndedStatus, type ExitReason, type RunStatus } from '../state/run-state.js';
 
 /**
- * The statuses of a finished attempt: `stable` (the tests pass), `tests_fail` (patches applied, the
- * tests still fail, and the model stopped making progress), `no_patch` (no patch was ever applied),
+ * The statuses of a finished attempt: `stable` (every targeted test passes), `partial` (some targeted
+ * tests were fixed, none regressed, others still fail), `untested` (the repository has no tests to
+ * run), `unknown` (the last test run timed out or could not be read), `tests_fail` (patches applied,
+ * the tests still fail, and the model stopped making progress), `no_patch` (no patch was ever applied),
  * `budget_exhausted` (patches applied, the run's iteration or agent step limit reached with the tests failing),
  * `setup_failed` (the task's repository, configuration, image or dependencies could not be set up),
  * `model_error` (the model server failed or has no such model), `infra_error` (the engine, the
@@ -13,6 +15,9 @@ import type { ExitReason, RunStatus } from '../state/run-state.js';
  */
 export const BATCH_STATUSES = [
   'stable',
+  'partial',
+  'untested',
+  'unknown',
   'tests_fail',
   'no_patch',
   'budget_exhausted',
@@ -28,7 +33,10 @@ export const UNFINISHED = 'unfinished';
 
 /** What is known of how an attempt ended. */
 export interface AttemptEnd {
-  /** The run's state, when it wrote one: status, reason, patches applied, the last recorded error's code. */
+  /**
+   * The run's state, when it wrote one: its outcome (runVerdict's, see src/verdict), reason, patches
+   * applied, the last recorded error's code.
+   */
   run: { status: RunStatus; reason: ExitReason | null; applied: number; errorCode: string | null } | null;
   /** The code of the error the attempt threw (a HammerError's code; null for none, INTERNAL for anything else). */
   errorCode: string | null;
@@ -41,13 +49,13 @@ export interface AttemptEnd {
 }
 
 /**
- * The attempt's status. A run that ended on its own (stable or failed) is taken as it ended, even when
+ * The attempt's status. A run that ended on its own is taken as it ended (its outcome), even when
  * the timeout or an interrupt came as it finished; then the timeout, then an interrupt (unfinished);
  * then the error's code.
  */
 export function classifyAttempt(end: AttemptEnd): BatchStatus | typeof UNFINISHED {
   const run = end.run;
-  if (run !== null && (run.status === 'stable' || run.status === 'failed')) return fromEndedRun(run);
+  if (run !== null && hasEnded(run.status)) return fromEndedRun({ ...run, status: run.status });
   if (end.timedOut) return 'timeout';
   if (end.interrupted) return UNFINISHED;
   const code = end.errorCode ?? (run?.status === 'error' ? (run.errorCode ?? 'INTERNAL') : null);
@@ -57,9 +65,17 @@ export function classifyAttempt(end: AttemptEnd): BatchStatus | typeof UNFINISHE
   return statusOfErrorCode(code);
 }
 
-/** A run that ended stable or failed: its reason, and whether any patch was applied. */
-function fromEndedRun(run: NonNullable<AttemptEnd['run']>): BatchStatus {
-  if (run.status === 'stable') return 'stable';
+/** A run that ended on its own: its outcome; a failed one by its reason, and whether any patch was applied. */
+function fromEndedRun(run: NonNullable<AttemptEnd['run']> & { status: EndedStatus }): BatchStatus {
+  switch (run.status) {
+    case 'stable':
+    case 'partial':
+    case 'untested':
+    case 'unknown':
+      return run.status;
+    case 'failed':
+      break;
+  }
   if (run.applied === 0) return 'no_patch';
   const reason = run.reason;
   switch (reason) {
@@ -71,6 +87,7 @@ function fromEndedRun(run: NonNullable<AttemptEnd['run']>): BatchStatus {
     case 'tests_pass':
     case 'tests_pass_baseline':
     case 'baseline_failures_remain':
+    case 'no_tests':
     case 'error':
     case 'interrupted':
     case null:
@@ -131,9 +148,9 @@ export const RETRY_KINDS: Readonly<Record<string, BatchStatus>> = {
 };
 
 /**
- * A status is a verdict on the task, except infra_error and model_error: those say nothing about
- * whether the model can solve it (they are left out of pass@k and compare, and make the exit code 1).
+ * A status is a verdict on the task, except infra_error, model_error and unknown: those say nothing
+ * about whether the model can solve it (they are left out of pass@k and compare, and make the exit code 1).
  */
 export function isVerdict(status: BatchStatus): boolean {
-  return status !== 'infra_error' && status !== 'model_error';
+  return status !== 'infra_error' && status !== 'model_error' && status !== 'unknown';
 }

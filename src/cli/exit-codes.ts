@@ -1,8 +1,21 @@
-// The one place that maps error codes to exit codes.
+// The one place that maps error codes to exit codes (a run's outcome has its own, in src/verdict).
 import type { ErrorCode } from '../errors.js';
+import { OUTCOME_RULES } from '../verdict/index.js';
 
-/** Exit codes: 0 stable, 1 ended without passing tests, 2 usage/config, 3 environment unavailable, 130 interrupted. */
-export const EXIT = { stable: 0, notPassing: 1, usage: 2, environment: 3, interrupted: 130 } as const;
+/**
+ * Exit codes: 0 stable, 1 failed (or an internal error), 2 usage/config, 3 environment unavailable,
+ * 4 partial, 5 untested, 6 unknown, 130 interrupted (the outcomes' from OUTCOME_RULES).
+ */
+export const EXIT = {
+  stable: OUTCOME_RULES.stable.exitCode,
+  notPassing: OUTCOME_RULES.failed.exitCode,
+  usage: 2,
+  environment: 3,
+  partial: OUTCOME_RULES.partial.exitCode,
+  untested: OUTCOME_RULES.untested.exitCode,
+  unknown: OUTCOME_RULES.unknown.exitCode,
+  interrupted: OUTCOME_RULES.interrupted.exitCode,
+} as const;
 
 const BY_CODE: Record<ErrorCode, number> = {
   USAGE: EXIT.usage,

@@ -1,8 +1,7 @@
 // What `run`, `resume` and `replay` print on stdout, and their exit code.
 import type { RunOutcome } from '../loop/run-types.js';
-import { latestTest, testPassed } from '../loop/stop-conditions.js';
 import { prTitle } from '../report/pr-title.js';
-import { EXIT } from './exit-codes.js';
+import { latestTest, readTest, runVerdict, testPassed, verdictRule } from '../verdict/index.js';
 import { renderRunSummary, tokenTotals } from './run-summary.js';
 import { printJson } from './terminal-json.js';
 
@@ -11,11 +10,14 @@ export function runJson(o: RunOutcome): Record<string, unknown> {
   const s = o.state;
   const final = latestTest(s);
   const tokens = tokenTotals(s);
+  const verdict = runVerdict(s);
   return {
     run_id: s.run_id,
-    status: s.status,
+    status: verdict.outcome,
     reason: s.reason,
     reason_detail: s.reason_detail,
+    why: verdict.why,
+    flaky: verdict.flaky.map((t) => t.id),
     branch: s.branch?.name ?? null,
     branch_commit: s.branch?.commit ?? null,
     base: s.repo.base_ref,
@@ -44,6 +46,7 @@ function testJson(t: NonNullable<ReturnType<typeof latestTest>>): Record<string,
     command: t.command,
     exit_code: t.exit_code,
     passed: testPassed(t),
+    result: readTest(t),
     timed_out: t.timed_out,
     duration_ms: t.duration_ms,
   };
@@ -56,11 +59,7 @@ export function printRunResult(o: RunOutcome, json: boolean, elapsedMs: number):
   return runExitCode(o);
 }
 
-/** 0 stable, 130 interrupted, 1 otherwise. */
+/** The outcome's exit code (see OUTCOME_RULES): 0 stable, 4 partial, 5 untested, 6 unknown, 1 failed, 130 interrupted. */
 export function runExitCode(o: RunOutcome): number {
-  return o.state.status === 'stable'
-    ? EXIT.stable
-    : o.state.status === 'interrupted'
-      ? EXIT.interrupted
-      : EXIT.notPassing;
+  return verdictRule(runVerdict(o.state)).exitCode;
 }

@@ -1,6 +1,6 @@
 // The one summary a finished `run`, `resume` or `replay` prints: how it ended, the baseline and the
 // final test, tokens, time, where its files are, and the commands to take the branch further.
-import { describeReason, finishedIterations, latestTest, testPassed } from '../loop/stop-conditions.js';
+import { describeReason } from '../loop/stop-conditions.js';
 import type { RunOutcome } from '../loop/run-types.js';
 import { testStatus } from '../loop/signal.js';
 import { formatDuration } from '../report/markdown.js';
@@ -10,6 +10,7 @@ import { sanitizeLine } from '../report/sanitize.js';
 import { shellWord } from '../report/shell-word.js';
 import { iterationTokens } from '../report/trajectory-summary.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
+import { finishedIterations, latestTest, readTest, runVerdict, verdictRule } from '../verdict/index.js';
 
 /** Tokens the model read and wrote over the whole run (answers that reported them). */
 export function tokenTotals(state: RunState): { in: number; out: number } {
@@ -28,10 +29,18 @@ export function renderRunSummary(o: RunOutcome, elapsedMs: number, options: { ne
   const s = o.state;
   const row = (label: string, value: string): string => `  ${label.padEnd(11)}${value}`;
   const reason = s.reason ? `: ${describeReason(s.reason)} (${s.reason})` : '';
-  const lines = [`hammer-box: ${s.status}${reason} after ${formatDuration(elapsedMs)}`];
-  if (s.reason_detail && (s.status !== 'stable' || s.reason === 'baseline_failures_remain'))
+  const verdict = runVerdict(s);
+  const lines = [`hammer-box: ${verdict.outcome}${reason} after ${formatDuration(elapsedMs)}`];
+  if (s.reason_detail && (verdict.outcome !== 'stable' || s.reason === 'baseline_failures_remain'))
     lines.push(row('', sanitizeLine(s.reason_detail)));
   lines.push(row('baseline', s.baseline ? describeTest(s.baseline) : 'not run'));
+  if (verdict.flaky.length > 0)
+    lines.push(
+      row(
+        'flaky',
+        `${sanitizeLine(flakyIds(verdict.flaky.map((t) => t.id)))} (failed at baseline, passed when run again: not targets)`,
+      ),
+    );
   // tests that pass before any change on a directive asking for a fix: said again where nobody misses it
   const warning = baselinePassWarning(s);
   if (warning !== null) lines.push(row('WARNING', sanitizeLine(warning)));
@@ -71,15 +80,16 @@ export function describeBase(s: RunState): string {
  */
 export function nextCommands(s: RunState): string[] {
   const repo = shellWord(s.repo.path);
-  if (s.status === 'interrupted') return [`hammer-box resume ${s.run_id} --repo ${repo}`];
-  if (!s.branch) return s.status === 'stable' ? [] : [`hammer-box runs show ${s.run_id} --repo ${repo}`];
+  const verdict = runVerdict(s);
+  if (verdict.outcome === 'interrupted') return [`hammer-box resume ${s.run_id} --repo ${repo}`];
+  if (!s.branch) return verdict.outcome === 'stable' ? [] : [`hammer-box runs show ${s.run_id} --repo ${repo}`];
   const branch = shellWord(s.branch.name);
   const base = s.repo.base_ref === s.repo.base_commit ? '' : ` --base ${shellWord(s.repo.base_ref)}`;
   const ref = shellWord(`refs/heads/${s.branch.name}`);
   return [
     `hammer-box pr ${s.run_id} --repo ${repo}`,
     `git -C ${repo} push origin ${ref}:${ref}`,
-    `hammer-box runs show ${s.run_id} --repo ${repo} --pr-body | gh pr create --head ${branch}${base} --title ${shellWord(prTitle(s))} --body-file -${s.status === 'stable' ? '' : ' --draft'}`,
+    `hammer-box runs show ${s.run_id} --repo ${repo} --pr-body | gh pr create --head ${branch}${base} --title ${shellWord(prTitle(s))} --body-file -${verdictRule(verdict).ready ? '' : ' --draft'}`,
   ];
 }
 
@@ -87,5 +97,17 @@ function describeTest(t: TestRecord): string {
   const how = t.timed_out
     ? `timed out after ${formatDuration(t.duration_ms)}`
     : `${testStatus(t)} after ${formatDuration(t.duration_ms)}`;
-  return `${testPassed(t) ? 'passed' : 'failed'} (${how})`;
+  const said = {
+    passed: 'passed',
+    failed: 'failed',
+    no_tests: 'found no test',
+    timed_out: 'unknown',
+    unread: 'unread',
+  }[readTest(t)];
+  return `${said} (${how})`;
+}
+
+/** The first few ids, and how many more. */
+function flakyIds(ids: readonly string[]): string {
+  return ids.length > 3 ? `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more` : ids.join(', ');
 }

@@ -23,6 +23,7 @@ export const REPO_ALLOWED = [
   'tools.test_command',
   'tools.test_timeout',
   'tests.known_failures',
+  'tests.rerun_baseline_failures',
   'loop',
   'prompt',
   'sandbox.toolchain',

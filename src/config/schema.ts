@@ -83,6 +83,11 @@ export const TestsConfigSchema = z.strictObject({
    * a test's id, its printed name, or `package id` (go, cargo).
    */
   known_failures: z.array(z.string().min(1).max(MAX_KNOWN_FAILURE_CHARS)).max(MAX_KNOWN_FAILURES).default([]),
+  /**
+   * Run the baseline's failing tests again at once (only them when the runner can be filtered, else
+   * the whole suite): a test that passes then is flaky, said so, and not a target of the run.
+   */
+  rerun_baseline_failures: z.boolean().default(true),
 });
 
 export const PROVIDERS = ['ollama', 'openai', 'replay'] as const;

@@ -16,10 +16,10 @@ export function focusFor(state: RunState, testCommand: string, enabled: boolean)
 }
 
 /**
- * The focused run decides the iteration only when it failed and named failing tests; when it passed,
- * or failed without naming any (a filter that matched nothing, a crash), or failed only on tests
- * that failed the same way at baseline (or are declared known) while the targeted ones pass, the
- * whole suite runs next.
+ * The focused run decides the iteration only when it failed, named failing tests, and shows no
+ * progress; when it passed, or failed without naming any (a filter that matched nothing, a crash),
+ * or some targeted test passes now (every one, or some: whether anything regressed, and so whether
+ * the run is stable or partial, only the whole suite says), the whole suite runs next.
  */
 export function focusedRunStands(
   focused: TestRecord,
@@ -31,7 +31,7 @@ export function focusedRunStands(
   // suite decides whether the run can end on them
   if (state === undefined) return true;
   const j = judgeTest(state, { ...focused, scope: undefined }, knownFailures);
-  return !onlyOldFailuresRemain(j);
+  return !onlyOldFailuresRemain(j) && j?.verdict !== 'partial';
 }
 
 /** The record of the whole suite's run with the focused run that passed before it. */

@@ -159,20 +159,22 @@ export async function runTests(
   iteration: number | null,
   /** The log's artifact name (default: the baseline's, or the iteration's). */
   artifact?: string,
+  /** The command (default: the run's test command). */
+  command: string = req.testCommand,
 ): Promise<TestRecord> {
   const { config } = req;
   const run_id = rec.state.run_id;
   // the runner kills whatever the tests leave running, and waits until it is gone, before it returns
   const result = await repo.test(
-    req.testCommand,
+    command,
     config.tools.test_timeout * 1000,
     (stream, chunk) => deps.emit({ type: 'test_output', run_id, iteration, stream, chunk: chunk.toString('utf8') }),
     deps.signal,
   );
   const name = artifact ?? (iteration === null ? artifactNames.baselineTestLog() : artifactNames.testLog(iteration));
-  await deps.store.writeArtifact(run_id, name, renderTestLog(req.testCommand, result));
+  await deps.store.writeArtifact(run_id, name, renderTestLog(command, result));
   return toTestRecord(result, {
-    command: req.testCommand,
+    command,
     artifact: name,
     headLines: config.prompt.output_head_lines,
     tailLines: config.prompt.output_tail_lines,

@@ -2,13 +2,13 @@
 import { shellWord } from '../report/shell-word.js';
 import { hostname } from 'node:os';
 import { HammerError } from '../errors.js';
-import type { RunState } from '../state/run-state.js';
+import { hasEnded, type RunState } from '../state/run-state.js';
 
 /** Why a run cannot be resumed, or null when it can. Pure over the state and a liveness test. */
 export function resumeRefusal(state: RunState, isAlive: (pid: number) => boolean, host: string): string | null {
   // ended, but stopped before PR_SUMMARY.md: resume writes only that
   if (onlyReportLeft(state)) return null;
-  if (state.status === 'stable' || state.status === 'failed') {
+  if (hasEnded(state.status)) {
     return `run ${state.run_id} already ended (${state.status}${state.reason ? `, ${state.reason}` : ''})${state.branch ? ` with branch ${state.branch.name}` : ''}`;
   }
   if (state.branch !== null) return `run ${state.run_id} already delivered its branch ${state.branch.name}`;
@@ -22,9 +22,9 @@ export function resumeRefusal(state: RunState, isAlive: (pid: number) => boolean
   return null;
 }
 
-/** True when a run ended (stable or failed) but stopped before writing its report: resume writes only that. */
+/** True when a run ended on its own but stopped before writing its report: resume writes only that. */
 export function onlyReportLeft(state: RunState): boolean {
-  return (state.status === 'stable' || state.status === 'failed') && state.phases.report?.status !== 'done';
+  return hasEnded(state.status) && state.phases.report?.status !== 'done';
 }
 
 /**

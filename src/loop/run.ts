@@ -19,6 +19,7 @@ import { finishRun, newRunState, recordError, recordRunPhase } from '../state/tr
 import type { RecordedAnswer } from '../llm/index.js';
 import { runAgentIteration } from './agent/iteration.js';
 import { tryAlternatives } from './alternatives.js';
+import { flakyNotice, rerunPlan, rerunRecord } from './baseline-rerun.js';
 import { runIteration } from './iteration.js';
 import { startModelGate } from './model-gate.js';
 import { RunRecorder } from './phase-runner.js';
@@ -139,8 +140,22 @@ export async function drive(
     );
     await rec.update((s) => ({ ...s, sandbox: { container_id: prep.sandbox.id } }));
     if (rec.state.baseline === null) {
-      const baseline = await rec.phase('baseline', null, () => runTests(rec, deps, prep.repo, req, null));
-      await rec.update((s) => ({ ...s, baseline }));
+      // the failing tests run again at once, on the same tree: those that pass are flaky (recorded
+      // together with the baseline, so a resumed run never has one without the other)
+      const { baseline, rerun } = await rec.phase('baseline', null, async () => {
+        const first = await runTests(rec, deps, prep.repo, req, null);
+        const plan = rerunPlan(first, req.testCommand, {
+          enabled: req.config.tests.rerun_baseline_failures,
+          knownFailures: req.config.tests.known_failures,
+        });
+        if (plan === null) return { baseline: first, rerun: null };
+        const again = await runTests(rec, deps, prep.repo, req, null, artifactNames.baselineRerunLog(), plan.command);
+        return { baseline: first, rerun: rerunRecord(again, plan) };
+      });
+      await rec.update((s) => ({ ...s, baseline, ...(rerun === null ? {} : { baseline_rerun: rerun }) }));
+      const flaky = rerun === null ? null : flakyNotice(baseline, rerun);
+      if (flaky !== null)
+        deps.emit({ type: 'notice', run_id: runId, at: deps.now().toISOString(), level: 'warning', text: flaky });
       const warning = baselinePassWarning(rec.state);
       if (warning !== null)
         deps.emit({ type: 'notice', run_id: runId, at: deps.now().toISOString(), level: 'warning', text: warning });

@@ -1,6 +1,7 @@
 // What the model is told about where the loop stands: derived from the state, never remembered.
 import type { Iteration, RunState, TestRecord } from '../state/run-state.js';
-import { finishedIterations, judgeTest, latestTest, testPassed } from './stop-conditions.js';
+import { testKey, type FailingTest } from '../test-output/index.js';
+import { finishedIterations, flakyOf, judgeTest, latestTest, readTest, testPassed } from '../verdict/index.js';
 
 /** One line on where the loop stands, for the next prompt (which failures were there before the change, too). */
 export function stabilitySignal(state: RunState, knownFailures: readonly string[] = []): string {
@@ -8,9 +9,10 @@ export function stabilitySignal(state: RunState, knownFailures: readonly string[
   const test = latestTest(state);
   if (last === undefined) {
     if (state.baseline === null) return 'first iteration';
-    return testPassed(state.baseline)
-      ? 'first iteration; the tests already pass at baseline'
-      : `first iteration; the tests fail at baseline (${testStatus(state.baseline)})`;
+    if (testPassed(state.baseline)) return 'first iteration; the tests already pass at baseline';
+    if (readTest(state.baseline) === 'no_tests')
+      return 'first iteration; the repository has no tests to run (the runner found none): a change that applies cleanly ends the run, delivered untested';
+    return `first iteration; the tests fail at baseline (${testStatus(state.baseline)})${flakyAtBaseline(state)}`;
   }
   switch (last.outcome) {
     case 'applied':
@@ -32,15 +34,40 @@ export function stabilitySignal(state: RunState, knownFailures: readonly string[
   }
 }
 
-/** "; 1 of the failing tests (tests/test_x.py::test_y) failed the same way at baseline: leave it", or ''. */
+/**
+ * What the judgement says of the failing tests: "; 1 of the failing tests (t::test_y) failed the same
+ * way before any change, outside the tests this run targets, or are declared known failures or flaky:
+ * they need no fix unless the directive asks for one", and the targeted tests still failing; or ''.
+ */
 function oldFailures(state: RunState, test: TestRecord | null, knownFailures: readonly string[]): string {
   const j = judgeTest(state, test, knownFailures);
   if (j === null) return '';
-  const old = [...j.preExisting, ...j.known];
-  if (old.length === 0) return '';
-  const ids = old.slice(0, 3).map((t) => t.id);
-  const more = old.length > 3 ? ` and ${old.length - 3} more` : '';
-  return `; ${old.length} of the failing tests (${ids.join(', ')}${more}) failed the same way before any change or are declared known failures: they need no fix unless the directive asks for one`;
+  const targeted = new Set(j.remaining.map(testKey));
+  const old = [...j.preExisting.filter((t) => !targeted.has(testKey(t))), ...j.known, ...j.flaky];
+  const still = j.remaining.filter((t) => j.preExisting.some((p) => testKey(p) === testKey(t)));
+  const parts: string[] = [];
+  if (old.length > 0)
+    parts.push(
+      `; ${old.length} of the failing tests (${ids(old)}) failed the same way before any change${j.targets.by === 'all' ? '' : ' outside the tests this run targets'}, or are declared known failures or flaky: they need no fix unless the directive asks for one`,
+    );
+  if (still.length > 0 && j.remaining.length < j.targets.tests.length)
+    parts.push(
+      `; ${j.targets.tests.length - j.remaining.length} of the ${j.targets.tests.length} targeted tests pass now, still to fix: ${ids(still)}`,
+    );
+  return parts.join('');
+}
+
+/** "; 1 baseline failure passed when run again (flaky, not a target: t::test_y): leave it", or ''. */
+function flakyAtBaseline(state: RunState): string {
+  const flaky = flakyOf(state);
+  if (flaky.length === 0) return '';
+  return `; ${flaky.length} of the baseline failures passed when run again (flaky, not ${flaky.length === 1 ? 'a target' : 'targets'}: ${ids(flaky)}): leave ${flaky.length === 1 ? 'it' : 'them'} unless the directive names ${flaky.length === 1 ? 'it' : 'them'}`;
+}
+
+/** The first three ids, and how many more. */
+function ids(tests: readonly FailingTest[]): string {
+  const shown = tests.slice(0, 3).map((t) => t.id);
+  return tests.length > 3 ? `${shown.join(', ')} and ${tests.length - 3} more` : shown.join(', ');
 }
 
 /** "exit 1", "timed out after 300 s", "exit 0, but its summary counts 2 failed", or "not run". */

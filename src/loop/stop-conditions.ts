@@ -1,6 +1,27 @@
-// Stop or go: small pure functions over the run state, and the one decision built from them.
-import type { ExitReason, Iteration, RunState, RunStatus, TestRecord } from '../state/run-state.js';
-import { judgeAgainstBaseline, summaryReportsFailures, type Judgement, type RunFacts } from '../test-output/index.js';
+// Stop or go: small pure functions over the run state, and the one decision built from them. What a
+// run's tests say, and the outcome a run ends with, are src/verdict's.
+import type { EndedStatus, ExitReason, RunState } from '../state/run-state.js';
+import {
+  appliedCount,
+  endedVerdict,
+  finishedIterations,
+  judgeTest,
+  latestTest,
+  onlyOldFailuresRemain,
+  readTest,
+  testPassed,
+} from '../verdict/index.js';
+
+export {
+  appliedCount,
+  finishedIterations,
+  judgeTest,
+  latestTest,
+  onlyOldFailuresRemain,
+  ranClean,
+  runFacts,
+  testPassed,
+} from '../verdict/index.js';
 
 /** The limits decideNext needs (from config [loop]), and the failures [tests] known_failures declares. */
 export interface LoopLimits {
@@ -11,75 +32,9 @@ export interface LoopLimits {
   knownFailures?: readonly string[];
 }
 
-/** What the loop does next. */
+/** What the loop does next; a stop carries the outcome the run ends with (see endedVerdict). */
 export type NextAction =
-  | { action: 'generate' }
-  | { action: 'stop'; status: Extract<RunStatus, 'stable' | 'failed'>; reason: ExitReason; detail: string };
-
-/**
- * A test run passed: the whole suite, exit code 0, not timed out, and no runner's summary counting a
- * failed test (some runners print failures and still exit 0). Never decided by a focused run of
- * some tests.
- */
-export function testPassed(test: TestRecord | null): boolean {
-  return test !== null && test.scope === undefined && ranClean(test);
-}
-
-/** A command's run came out clean: exit code 0, not timed out, and no failed test in its runner's summary. */
-export function ranClean(test: Pick<TestRecord, 'exit_code' | 'timed_out' | 'parsed'>): boolean {
-  return test.exit_code === 0 && !test.timed_out && !summaryReportsFailures(test.parsed?.counts);
-}
-
-/** What a test record says, as the baseline judge reads it. */
-export function runFacts(test: TestRecord): RunFacts {
-  return {
-    passed: testPassed(test),
-    whole: test.scope === undefined && !test.timed_out,
-    runners: test.parsed?.runners ?? [],
-    failing: test.parsed?.failing ?? [],
-    counts: test.parsed?.counts ?? [],
-  };
-}
-
-/**
- * `test` judged against the run's baseline (see judgeAgainstBaseline): null when there is no
- * baseline, or either run's output was not read (records from before hammer-box read test output).
- */
-export function judgeTest(
-  state: Pick<RunState, 'baseline' | 'directive'>,
-  test: TestRecord | null,
-  knownFailures: readonly string[] = [],
-): Judgement | null {
-  if (state.baseline === null || test === null || !state.baseline.parsed || !test.parsed) return null;
-  return judgeAgainstBaseline(runFacts(state.baseline), runFacts(test), {
-    knownFailures,
-    directive: state.directive.text,
-  });
-}
-
-/** The judgement lets the run end stable although the tests still fail: only failures from before, or declared known, remain. */
-export function onlyOldFailuresRemain(j: Judgement | null): boolean {
-  return j !== null && (j.verdict === 'baseline_only' || j.verdict === 'known_only');
-}
-
-/** Iterations whose outcome is recorded (an iteration still in progress is left out). */
-export function finishedIterations(state: RunState): Iteration[] {
-  return state.iterations.filter((it) => it.outcome !== null);
-}
-
-/** The most recent test run: the last iteration's that ran tests, else the baseline. */
-export function latestTest(state: RunState): TestRecord | null {
-  for (let k = state.iterations.length - 1; k >= 0; k--) {
-    const t = state.iterations[k]!.test;
-    if (t !== null) return t;
-  }
-  return state.baseline;
-}
-
-/** How many patches were applied so far. */
-export function appliedCount(state: RunState): number {
-  return state.iterations.filter((it) => it.outcome === 'applied').length;
-}
+  { action: 'generate' } | { action: 'stop'; status: EndedStatus; reason: ExitReason; detail: string };
 
 /** True when an earlier iteration (other than `exceptN`) produced a patch with this hash. */
 export function seenPatchHash(state: RunState, hash: string, exceptN?: number): boolean {
@@ -114,7 +69,9 @@ export function describeReason(reason: ExitReason): string {
     case 'tests_pass_baseline':
       return 'tests already passed; no changes needed';
     case 'baseline_failures_remain':
-      return 'the targeted tests pass; only failures from before the change remain';
+      return 'every targeted test passes; only failures outside them remain';
+    case 'no_tests':
+      return 'the repository has no tests to run';
     case 'max_iterations':
       return 'reached the iteration limit';
     case 'duplicate_patch':
@@ -132,90 +89,78 @@ export function describeReason(reason: ExitReason): string {
 
 /**
  * Decide, after an iteration is recorded, whether to generate again or stop, and why. In order:
- * tests pass after an applied patch; the targeted tests pass after an applied patch and only
- * failures from before remain (see judgeAgainstBaseline: a test that did not fail at baseline and
- * fails now always blocks this); NO_CHANGES with the latest tests passing (or only old failures
- * left); the same patch hash twice; too many consecutive unusable answers; the iteration limit. A
+ * tests pass after an applied patch; every targeted test passes after an applied patch and only
+ * failures outside the targets remain (see judgeAgainstBaseline: a test that did not fail at
+ * baseline and fails now always blocks this); the runner found no test to run, at baseline and
+ * after an applied patch (the repository has no tests); NO_CHANGES with the latest tests passing
+ * (or only those failures left, or no tests at all); the same patch hash twice; too many consecutive
+ * unusable answers; the iteration limit. While some targeted tests still fail, the loop goes on. A
  * patch git rejected is not an unusable answer: the next prompt carries git's message, and only
- * the iteration limit (or a repeat) stops that.
+ * the iteration limit (or a repeat) stops that. A stop's status is the outcome the run's tests give
+ * (endedVerdict): a run stopped at a limit with some targets fixed and nothing regressed is `partial`.
  */
 export function decideNext(state: RunState, limits: LoopLimits): NextAction {
   const done = finishedIterations(state);
   const last = done.at(-1);
   if (last === undefined) return { action: 'generate' };
   const known = limits.knownFailures ?? [];
+  const stop = (reason: ExitReason, detail: string): NextAction => {
+    const verdict = endedVerdict(state, known);
+    // the verdict's why is added where the reason alone does not say how the tests came out
+    return {
+      action: 'stop',
+      status: verdict.outcome,
+      reason,
+      detail: verdict.final === 'passed' ? detail : `${detail}; ${verdict.why}`,
+    };
+  };
+  const noTests = (t: RunState['baseline']): boolean => t !== null && readTest(t) === 'no_tests';
 
-  if (last.outcome === 'applied' && testPassed(last.test)) {
-    return stop('stable', 'tests_pass', `tests pass after iteration ${last.n}`);
-  }
+  if (last.outcome === 'applied' && testPassed(last.test))
+    return stop('tests_pass', `tests pass after iteration ${last.n}`);
   if (last.outcome === 'applied') {
+    if (noTests(last.test) && noTests(state.baseline))
+      return stop('no_tests', `the runner found no test to run after iteration ${last.n}, as at baseline`);
     const j = judgeTest(state, last.test, known);
-    if (onlyOldFailuresRemain(j)) return stop('stable', 'baseline_failures_remain', remainDetail(j!, last.n));
+    if (onlyOldFailuresRemain(j)) return stop('baseline_failures_remain', `after iteration ${last.n}`);
   }
   if (last.outcome === 'no_changes') {
     const latest = latestTest(state);
     const applied = appliedCount(state) > 0;
     if (testPassed(latest))
       return applied
-        ? stop('stable', 'tests_pass', `tests pass; the model answered NO_CHANGES in iteration ${last.n}`)
-        : stop(
-            'stable',
-            'tests_pass_baseline',
-            `tests passed at baseline; the model answered NO_CHANGES in iteration ${last.n}`,
-          );
+        ? stop('tests_pass', `tests pass; the model answered NO_CHANGES in iteration ${last.n}`)
+        : stop('tests_pass_baseline', `tests passed at baseline; the model answered NO_CHANGES in iteration ${last.n}`);
+    if (noTests(latest) && noTests(state.baseline))
+      return stop('no_tests', `the runner found no test to run; the model answered NO_CHANGES in iteration ${last.n}`);
     const j = judgeTest(state, latest, known);
     if (applied && onlyOldFailuresRemain(j))
-      return stop('stable', 'baseline_failures_remain', `${remainDetail(j!)}; the model answered NO_CHANGES`);
+      return stop('baseline_failures_remain', `the model answered NO_CHANGES in iteration ${last.n}`);
     if (!applied && j?.verdict === 'known_only')
-      return stop(
-        'stable',
-        'tests_pass_baseline',
-        `only declared known failures fail at baseline; the model answered NO_CHANGES in iteration ${last.n}`,
-      );
+      return stop('tests_pass_baseline', `the model answered NO_CHANGES in iteration ${last.n}`);
   }
   if (last.outcome === 'duplicate' || (last.patch !== null && seenPatchHash(state, last.patch.hash, last.n))) {
     const first = state.iterations.find(
       (it) => it.n !== last.n && it.patch !== null && it.patch.hash === last.patch?.hash,
     );
-    return stop('failed', 'duplicate_patch', `iteration ${last.n} repeated the patch of iteration ${first?.n ?? '?'}`);
+    return stop('duplicate_patch', `iteration ${last.n} repeated the patch of iteration ${first?.n ?? '?'}`);
   }
   const streak = unusableStreak(state);
   if (streak >= limits.maxUnusableAnswers) {
     const cut = done.slice(-streak).filter((it) => it.extraction?.cut_off !== undefined).length;
     const why = cut > 0 ? ` (${cut} cut off at the token limit: raise [model] num_predict)` : '';
-    return stop('failed', 'no_usable_diff', `${streak} answers in a row without a usable diff${why}`);
+    return stop('no_usable_diff', `${streak} answers in a row without a usable diff${why}`);
   }
   if (limits.maxRunSteps !== undefined && agentSteps(state) >= limits.maxRunSteps) {
     return stop(
-      'failed',
       'max_steps',
       `the trajectories made ${agentSteps(state)} tool calls, the run's limit of ${limits.maxRunSteps} (agent.max_run_steps)`,
     );
   }
   if (done.length >= limits.maxIterations) {
-    return stop(
-      'failed',
-      'max_iterations',
-      `${done.length} of ${limits.maxIterations} iterations without passing tests`,
-    );
+    return stop('max_iterations', `${done.length} of ${limits.maxIterations} iterations without passing tests`);
   }
   return { action: 'generate' };
-}
-
-/** "the targeted tests pass after iteration 2; 1 test that failed at baseline still fails the same way, 1 declared known failure". */
-function remainDetail(j: Judgement, n?: number): string {
-  const parts = [
-    j.preExisting.length > 0
-      ? `${j.preExisting.length} ${j.preExisting.length === 1 ? 'test that failed at baseline still fails' : 'tests that failed at baseline still fail'} the same way`
-      : null,
-    j.known.length > 0 ? `${j.known.length} declared known failure${j.known.length === 1 ? '' : 's'}` : null,
-  ].filter((p): p is string => p !== null);
-  const head = j.targets.by === 'name' ? 'the tests the directive names pass' : 'the tests this change fixed pass';
-  return `${head}${n === undefined ? '' : ` after iteration ${n}`}; ${parts.join(', ')}`;
-}
-
-function stop(status: 'stable' | 'failed', reason: ExitReason, detail: string): NextAction {
-  return { action: 'stop', status, reason, detail };
 }
 
 /** The first phase of an iteration not yet done (where a resumed run continues), or null when all are. */

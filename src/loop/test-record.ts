@@ -7,6 +7,7 @@ import {
   distinctFailingTests,
   MAX_FAILURES,
   parseTestOutput,
+  saysNoTests,
   type CutLimits,
   type TestOutputReport,
 } from '../test-output/index.js';
@@ -25,7 +26,8 @@ export interface TestRecordOptions extends CutLimits {
  */
 export function toTestRecord(result: ExecResult, options: TestRecordOptions): TestRecord {
   const max = options.maxLineChars ?? 500;
-  const streams = [sanitizeText(result.stdout.text), sanitizeText(result.stderr.text)].map((text) => {
+  const texts = [sanitizeText(result.stdout.text), sanitizeText(result.stderr.text)];
+  const streams = texts.map((text) => {
     const report = parseTestOutput(text);
     const excerpt = cutTestOutput(text, report, options)
       .split('\n')
@@ -40,18 +42,24 @@ export function toTestRecord(result: ExecResult, options: TestRecordOptions): Te
     timed_out: result.timedOut,
     stdout_tail: streams[0]!.excerpt,
     stderr_tail: streams[1]!.excerpt,
-    parsed: summarise(streams.map((s) => s.report)),
+    parsed: summarise(
+      streams.map((s) => s.report),
+      texts.join('\n'),
+    ),
     total_bytes: result.stdout.totalBytes + result.stderr.totalBytes,
     dropped_bytes: result.stdout.droppedBytes + result.stderr.droppedBytes,
     artifact: options.artifact,
   };
 }
 
-/** The runners, failing tests (each once) and counts of both streams' reports. */
-function summarise(reports: readonly TestOutputReport[]): ParsedTestOutput {
+/** The runners, failing tests (each once) and counts of both streams' reports, and whether the output says no test ran. */
+function summarise(reports: readonly TestOutputReport[], text: string): ParsedTestOutput {
+  const failures = reports.flatMap((r) => r.failures);
+  const counts = reports.flatMap((r) => r.counts);
   return {
     runners: [...new Set(reports.flatMap((r) => r.runners))],
-    failing: distinctFailingTests(reports.flatMap((r) => r.failures)).slice(0, MAX_FAILURES),
-    counts: reports.flatMap((r) => r.counts),
+    failing: distinctFailingTests(failures).slice(0, MAX_FAILURES),
+    counts,
+    ...(saysNoTests(text, { failures, counts }) ? { no_tests: true as const } : {}),
   };
 }

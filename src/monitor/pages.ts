@@ -4,6 +4,7 @@
 import { artifactNames } from '../state/artifact-names.js';
 import type { ArtifactHead } from '../state/run-inspect.js';
 import type { RunStatus } from '../state/run-state.js';
+import { runVerdict } from '../verdict/index.js';
 import { html, type Html } from './html.js';
 import type { Links, RunRef } from './links.js';
 import type { ListedRun, RunReader } from './reader.js';
@@ -133,7 +134,7 @@ export class Pages {
       this.#sections.delete(k);
     }
     return {
-      title: `${s.status} · ${s.run_id} · hammer-box`,
+      title: `${runVerdict(s).outcome} · ${s.run_id} · hammer-box`,
       main: renderRunMain(listed, texts, links),
       live: listed.ref,
     };

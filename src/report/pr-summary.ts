@@ -2,7 +2,7 @@
 // text that came from the model, the repo or the sandbox is sanitised on the way in.
 import { rungLabel, rungNumber } from '../edits/rungs.js';
 import { cutOffLine } from './cut-off-line.js';
-import { finishedIterations, latestTest, ranClean } from '../loop/stop-conditions.js';
+import { finishedIterations, latestTest, readTest, runVerdict } from '../verdict/index.js';
 import { testStatus } from '../loop/signal.js';
 import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
 import { renderDiffstat } from './diffstat.js';
@@ -57,7 +57,7 @@ export function renderPrBody(state: RunState, extras: SummaryExtras = {}): strin
   sections.push(`**Risk: ${risk.level}** - ${inertLine(local(risk.reason))}`);
   const warning = baselinePassWarning(state);
   if (warning !== null) sections.push(`> **Warning:** ${inertLine(local(warning))}`);
-  if (state.reason_detail !== null && state.reason_detail !== '' && state.status !== 'stable')
+  if (state.reason_detail !== null && state.reason_detail !== '' && risk.level !== 'pass')
     sections.push(`Stopped because: ${inertLine(local(state.reason_detail))}`);
   sections.push(renderChanges(state, iterations));
   const review = renderReview(iterations);
@@ -115,7 +115,7 @@ function renderDetails(state: RunState, iterationCount: number): string {
       'Base',
       `${cellCode(state.repo.base_ref === state.repo.base_commit ? short(state.repo.base_ref) : state.repo.base_ref)} at ${cellCode(short(state.repo.base_commit))}`,
     ],
-    ['Status', `${state.status}${state.reason === null ? '' : ` (${state.reason})`}`],
+    ['Status', `${runVerdict(state).outcome}${state.reason === null ? '' : ` (${state.reason})`}`],
     ['Iterations', String(iterationCount)],
     ['Model', `${tableCell(state.model.provider)} ${cellCode(state.model.name)}`],
     ...(state.environment ? [['Environment', tableCell(state.environment.line)]] : []),
@@ -204,8 +204,14 @@ function rungSuffix(it: Iteration): string {
 function renderFinalTest(state: RunState): string {
   const test = latestTest(state);
   if (test === null) return '## Final test run\n\nThe tests did not run.';
-  const passed = ranClean(test);
-  const head = `## Final test run\n\n${passed ? 'Passed' : 'Failed'}: ${code(test.command)} (${testStatus(test)}, ${formatDuration(test.duration_ms)})`;
+  const said = {
+    passed: 'Passed',
+    failed: 'Failed',
+    no_tests: 'Found no test to run',
+    timed_out: 'Timed out',
+    unread: 'Could not be read',
+  }[readTest(test)];
+  const head = `## Final test run\n\n${said}: ${code(test.command)} (${testStatus(test)}, ${formatDuration(test.duration_ms)})`;
   const output = [test.stdout_tail, test.stderr_tail]
     .map((t) => withoutRunnerLines(sanitizeText(t)).trimEnd())
     .filter((t) => t !== '')

@@ -1,9 +1,9 @@
 // The tests part of PR_SUMMARY.md: the test command at baseline and after the last patch, and which
 // tests that failed at baseline pass now (by name where the runner's output gives names, else counts).
-import { latestTest, testPassed } from '../loop/stop-conditions.js';
 import { testStatus } from '../loop/signal.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
 import type { FailingTest, TestCounts } from '../test-output/index.js';
+import { latestTest, readTest, runVerdict, testPassed, type RunVerdict } from '../verdict/index.js';
 import { formatDuration, inlineCode } from './markdown.js';
 
 /** Most test names listed under one heading. */
@@ -16,40 +16,84 @@ export interface TestsBeforeAfter {
   /** Still failing in the last run (names its output gives). */
   failing: FailingTest[];
   /**
-   * The still failing ones apart, when the last run was judged against the baseline: failing as
-   * they failed at baseline, declared in [tests] known_failures, and not failing (this way) at baseline.
+   * The still failing ones apart, when the last run was judged against the baseline: targeted and
+   * still failing; failing as they failed at baseline, outside the targets; declared in [tests]
+   * known_failures; flaky at baseline; and not failing (this way) at baseline.
    */
-  judged?: { preExisting: FailingTest[]; known: FailingTest[]; regressions: FailingTest[] };
+  judged?: {
+    remaining: FailingTest[];
+    preExisting: FailingTest[];
+    known: FailingTest[];
+    flaky?: FailingTest[];
+    regressions: FailingTest[];
+  };
   /** The counts each run printed (empty when its runner printed none or was not recognised). */
   countsBefore: TestCounts[];
   countsAfter: TestCounts[];
 }
 
-/** The tests section: one headline, then the fixed and still failing tests, or the counts. */
+/** The tests section: one headline, then the fixed and still failing tests, or the counts, and the flaky ones. */
 export function renderTests(state: RunState, outputs: TestsBeforeAfter | null): string {
   const before = state.baseline;
   const now = latestTest(state);
   if (before === null) return '**Tests:** not run.';
+  const verdict = runVerdict(state);
   const command = inlineCode(before.command);
   const describe = (t: TestRecord): string => `${testStatus(t)}, ${formatDuration(t.duration_ms)}`;
-  const was = testPassed(before) ? 'passed' : 'failed';
+  const was = wordOf(before, 'past');
+  const flaky = flakyLines(verdict);
   if (now === null || now === before)
-    return `**Tests** (${command}): ${was} at baseline (${describe(before)}); no patch was tested.`;
-  const is = testPassed(now) ? 'pass' : 'fail';
-  const headline = testPassed(before)
-    ? testPassed(now)
-      ? 'passing before and now'
-      : 'passing before, failing now'
-    : testPassed(now)
-      ? 'failing before, passing now'
-      : state.reason === 'baseline_failures_remain'
-        ? 'the targeted tests pass now; only failures from before remain'
-        : 'still failing';
+    return [`**Tests** (${command}): ${was} at baseline (${describe(before)}); no patch was tested.`, ...flaky].join(
+      '\n\n',
+    );
+  const is = wordOf(now, 'present');
   const parts = [
-    `**Tests: ${headline}** (${command}): ${was} at baseline (${describe(before)}), ${is} after the last patch (${describe(now)}).`,
+    `**Tests: ${headline(state, verdict, before, now)}** (${command}): ${was} at baseline (${describe(before)}), ${is} after the last patch (${describe(now)}).`,
   ];
   if (outputs !== null) parts.push(...testDetails(outputs, testPassed(before), testPassed(now)));
+  parts.push(...flaky);
   return parts.join('\n\n');
+}
+
+/** "passed"/"pass", "failed"/"fail", "found no test", "timed out", "could not be read". */
+function wordOf(t: TestRecord, tense: 'past' | 'present'): string {
+  switch (readTest(t)) {
+    case 'passed':
+      return tense === 'past' ? 'passed' : 'pass';
+    case 'failed':
+      return tense === 'past' ? 'failed' : 'fail';
+    case 'no_tests':
+      return 'found no test to run';
+    case 'timed_out':
+      return 'timed out';
+    case 'unread':
+      return 'could not be read';
+  }
+}
+
+function headline(state: RunState, verdict: RunVerdict, before: TestRecord, now: TestRecord): string {
+  switch (verdict.outcome) {
+    case 'untested':
+      return 'no tests to run';
+    case 'unknown':
+      return 'the last result is unknown';
+    case 'partial':
+      return 'some targeted tests pass now, others still fail';
+    default:
+  }
+  if (testPassed(before)) return testPassed(now) ? 'passing before and now' : 'passing before, failing now';
+  if (testPassed(now)) return 'failing before, passing now';
+  return verdict.outcome === 'stable' && state.reason !== 'tests_pass_baseline'
+    ? 'every targeted test passes now; only failures outside them remain'
+    : 'still failing';
+}
+
+/** The baseline failures that passed when run again, said apart (none: no lines). */
+function flakyLines(verdict: RunVerdict): string[] {
+  if (verdict.flaky.length === 0) return [];
+  return [
+    `Flaky at baseline: failed, then passed when run again at once; not targets of this run (${verdict.flaky.length}):\n\n${listTests(verdict.flaky)}`,
+  ];
 }
 
 function testDetails(o: TestsBeforeAfter, passedBefore: boolean, passedNow: boolean): string[] {
@@ -57,9 +101,12 @@ function testDetails(o: TestsBeforeAfter, passedBefore: boolean, passedNow: bool
   if (o.fixed.length > 0) out.push(`Failed at baseline, pass now (${o.fixed.length}):\n\n${listTests(o.fixed)}`);
   const j = o.judged;
   if (j !== undefined && !passedNow) {
-    if (j.preExisting.length > 0)
+    if (j.remaining.length > 0)
+      out.push(`Targeted, still failing (${j.remaining.length}):\n\n${listTests(j.remaining)}`);
+    const outside = j.preExisting.filter((t) => !j.remaining.some((r) => r.id === t.id && r.runner === t.runner));
+    if (outside.length > 0)
       out.push(
-        `Failed at baseline and still fail the same way, before this change (${j.preExisting.length}):\n\n${listTests(j.preExisting)}`,
+        `Failed at baseline and still fail the same way, outside the targeted tests (${outside.length}):\n\n${listTests(outside)}`,
       );
     if (j.known.length > 0)
       out.push(`Declared known failures, \`[tests] known_failures\` (${j.known.length}):\n\n${listTests(j.known)}`);

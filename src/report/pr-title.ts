@@ -1,5 +1,5 @@
 // The pull request's title: what the change does, in the words of the directive that asked for it.
-import { appliedCount, finishedIterations } from '../loop/stop-conditions.js';
+import { appliedCount, finishedIterations, runVerdict, verdictRule } from '../verdict/index.js';
 import { summarizePatch } from '../patch/patch-summary.js';
 import type { PatchFile, RunState } from '../state/run-state.js';
 import { sanitizeLine } from './sanitize.js';
@@ -9,7 +9,8 @@ export const TITLE_MAX = 72;
 
 /**
  * The directive's first line (markdown markers and a final period dropped, cut at a word), else what
- * the patches changed; "WIP: " in front when the tests do not pass.
+ * the patches changed; "WIP: " in front when patches were applied and the outcome opens no ready
+ * pull request (anything but stable: see OUTCOME_RULES).
  */
 export function prTitle(state: RunState): string {
   const line = sanitizeLine(state.directive.text.split('\n').find((l) => l.replace(/[#>*\-\s]/g, '') !== '') ?? '')
@@ -17,7 +18,7 @@ export function prTitle(state: RunState): string {
     .replace(state.directive.kind === 'plan' ? /^plan:\s*/i : /^$/, '')
     .replace(/[.\s]+$/, '');
   const base = line !== '' ? capitalise(cut(line, TITLE_MAX - 5)) : summarizePatch(changedFiles(state));
-  return state.status === 'stable' || appliedCount(state) === 0 ? base : `WIP: ${base}`;
+  return verdictRule(runVerdict(state)).ready || appliedCount(state) === 0 ? base : `WIP: ${base}`;
 }
 
 function changedFiles(state: RunState): PatchFile[] {

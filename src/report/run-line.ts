@@ -1,17 +1,17 @@
 // The runs table of `hammer-box runs list`: a header, then one line per run.
 import type { RunState } from '../state/run-state.js';
-import { finishedIterations } from '../loop/stop-conditions.js';
+import { finishedIterations, runVerdict } from '../verdict/index.js';
 import { sanitizeLine, truncateText } from './sanitize.js';
 
 const WIDTH = { id: 23, status: 11, reason: 19, iterations: 5 } as const;
 
-/** "<run_id>  <status>  <reason>  <n> it  <branch>  <directive's first line>", the branch padded to `branchWidth`. */
+/** "<run_id>  <outcome>  <reason>  <n> it  <branch>  <directive's first line>", the branch padded to `branchWidth`. */
 export function renderRunLine(state: RunState, branchWidth = 0): string {
   const n = finishedIterations(state).length;
   const directive = sanitizeLine(state.directive.text.split('\n').find((l) => l.trim() !== '') ?? '');
   const cells = [
     state.run_id.padEnd(WIDTH.id),
-    state.status.padEnd(WIDTH.status),
+    runVerdict(state).outcome.padEnd(WIDTH.status),
     (state.reason ?? '-').padEnd(WIDTH.reason),
     `${n} it`.padStart(WIDTH.iterations),
     branchCell(state).padEnd(branchWidth),

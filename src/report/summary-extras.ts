@@ -1,9 +1,8 @@
 // What PR_SUMMARY.md shows beyond the state, read from the run's artifacts: the model's explanation
 // and which tests the baseline's and the last test's logs name as failing.
 import { parseTurn } from '../agent/parse-turn.js';
-import { finishedIterations, latestTest, testPassed } from '../loop/stop-conditions.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
-import { z } from 'zod';
+import { finishedIterations, flakyOf, knownFailuresOf, latestTest, testPassed } from '../verdict/index.js';
 import {
   distinctFailingTests,
   fixedTests,
@@ -53,8 +52,9 @@ async function testsOf(state: RunState, readArtifact: ReadArtifact): Promise<Tes
     counts: report.counts,
   });
   const judged = judgeAgainstBaseline(facts(state.baseline, before, failingBefore), facts(now, after, failingAfter), {
-    knownFailures: knownFailuresOf(state.config),
+    knownFailures: knownFailuresOf(state),
     directive: state.directive.text,
+    flaky: flakyOf(state),
   });
   return {
     fixed: fixedTests(
@@ -63,17 +63,19 @@ async function testsOf(state: RunState, readArtifact: ReadArtifact): Promise<Tes
     ),
     failing: failingAfter,
     ...(after.runners.length > 0 && before.runners.length > 0
-      ? { judged: { preExisting: judged.preExisting, known: judged.known, regressions: judged.regressions } }
+      ? {
+          judged: {
+            remaining: judged.remaining.filter((t) => failingAfter.some((f) => f.id === t.id && f.runner === t.runner)),
+            preExisting: judged.preExisting,
+            known: judged.known,
+            flaky: judged.flaky,
+            regressions: judged.regressions,
+          },
+        }
       : {}),
     countsBefore: before.counts,
     countsAfter: after.counts,
   };
-}
-
-/** The run's [tests] known_failures, as recorded in its config (none in older state files). */
-function knownFailuresOf(config: RunState['config']): string[] {
-  const parsed = z.object({ tests: z.object({ known_failures: z.array(z.string()) }) }).safeParse(config);
-  return parsed.success ? parsed.data.tests.known_failures : [];
 }
 
 async function parsed(test: TestRecord, readArtifact: ReadArtifact): Promise<TestOutputReport | null> {

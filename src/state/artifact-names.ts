@@ -26,6 +26,8 @@ export const artifactNames = {
   testLog: (n: number): string => `${iter(n)}-test.log`,
   /** The baseline test run's log. */
   baselineTestLog: (): string => 'baseline-test.log',
+  /** The log of the baseline's failing tests run again (flaky ones pass there). */
+  baselineRerunLog: (): string => 'baseline-rerun-test.log',
   /** The baseline test run of the k-th other project tried when the tests passed at baseline (1-based). */
   alternativeTestLog: (k: number): string => `baseline-test-alternative-${k}.log`,
   /** The pull-request summary. */

@@ -7,15 +7,38 @@ import { MAX_FAILURES, MAX_KIND, MAX_NAME, TEST_RUNNERS } from '../test-output/i
 /** The schema version written into every state file; a reader refuses any other. */
 export const RUN_STATE_SCHEMA_VERSION = 1;
 
-/** How a run stands: still going, or how it ended. */
-export const RUN_STATUSES = ['running', 'stable', 'failed', 'interrupted', 'error'] as const;
+/**
+ * How a run stands: still going, or how it ended. A run that ended on its own has an outcome (see
+ * src/verdict: `stable`, `partial`, `untested`, `unknown`, `failed`); `interrupted` and `error` did not
+ * end on their own. Files written before the outcomes say only `stable` or `failed` for those.
+ */
+export const RUN_STATUSES = [
+  'running',
+  'stable',
+  'partial',
+  'untested',
+  'unknown',
+  'failed',
+  'interrupted',
+  'error',
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** The statuses of a run that ended on its own (its outcome). */
+export const ENDED_STATUSES = ['stable', 'partial', 'untested', 'unknown', 'failed'] as const;
+export type EndedStatus = (typeof ENDED_STATUSES)[number];
+
+/** True when the run ended on its own (not running, not interrupted, no error). */
+export function hasEnded(status: RunStatus): status is EndedStatus {
+  return (ENDED_STATUSES as readonly string[]).includes(status);
+}
 
 /** Why a run ended (null while it runs). */
 export const EXIT_REASONS = [
   'tests_pass',
   'tests_pass_baseline',
   'baseline_failures_remain',
+  'no_tests',
   'max_iterations',
   'duplicate_patch',
   'no_usable_diff',
@@ -83,13 +106,24 @@ export const FailingTestSchema = z.strictObject({
   kind: z.string().max(MAX_KIND).optional(),
 });
 
-/** What hammer-box read from a test run's output: the runners, each failing test once, the counts printed. */
+/** The longest reason kept for an output that could not be read. */
+export const MAX_UNREAD_CHARS = 300;
+
+/**
+ * What hammer-box read from a test run's output: the runners, each failing test once, the counts
+ * printed; whether the runner said there was no test to run; and, when the output could not be read,
+ * why (see readTest in src/verdict: such a result is unknown, never a pass).
+ */
 export const ParsedTestOutputSchema = z.strictObject({
   runners: z.array(z.enum(TEST_RUNNERS)).max(TEST_RUNNERS.length),
   failing: z.array(FailingTestSchema).max(MAX_FAILURES),
   counts: z
     .array(z.strictObject({ runner: z.enum(TEST_RUNNERS), passed: count.nullable(), failed: count.nullable() }))
     .max(TEST_RUNNERS.length * 2),
+  /** The runner said there was no test to run (pytest's exit 5, Jest's "No tests found", ...); absent otherwise. */
+  no_tests: z.literal(true).optional(),
+  /** Why the output could not be read (set by the test-output reader); absent when it was read. */
+  unread: z.string().max(MAX_UNREAD_CHARS).optional(),
 });
 export type ParsedTestOutput = z.infer<typeof ParsedTestOutputSchema>;
 
@@ -116,7 +150,7 @@ export const TestRecordSchema = z.strictObject({
    * suite did not run. Absent: the whole suite ran (a focused record never decides that tests pass).
    */
   scope: z.literal('focused').optional(),
-  /** The focused run that came first and passed, when the whole suite ran after it. */
+  /** The focused run that came first, when the whole suite ran after it (it passed, or showed progress). */
   focus: z
     .strictObject({ command: z.string(), exit_code: z.number().int(), duration_ms: ms, timed_out: z.boolean() })
     .optional(),
@@ -463,6 +497,12 @@ export const RunStateSchema = z.strictObject({
   delivering: z.strictObject({ name: z.string(), commit: z.string() }).nullable().optional(),
   phases: z.partialRecord(z.enum(RUN_PHASES), PhaseRecordSchema),
   baseline: TestRecordSchema.nullable(),
+  /**
+   * The baseline's failing tests run again at once, on the same tree (`scope: "focused"` when only they
+   * ran, else the whole suite): a test that passes here is flaky, not a target. Absent when the
+   * baseline passed, named no failing test, or was recorded before reruns.
+   */
+  baseline_rerun: TestRecordSchema.optional(),
   iterations: z.array(IterationSchema),
   /** Absolute path of the run's artifacts directory; artifact names in this file are relative to it. */
   artifacts_dir: z.string(),

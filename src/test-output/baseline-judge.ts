@@ -1,6 +1,6 @@
 // A test run judged against the baseline: which failures were there before (and failed the same
-// way), which are new, which the user declared known, which the change fixed, and whether the
-// tests the directive targets pass. Pure.
+// way), which are new, which the user declared known or were flaky at baseline, which the change
+// fixed, and how many of the tests the run targets pass. Pure.
 import { distinctFailingTests, testKey, type FailingTest } from './compare.js';
 import { directiveTests } from './directive-tests.js';
 import { knownFailureMatcher } from './known-failures.js';
@@ -19,13 +19,14 @@ export interface RunFacts {
 
 /**
  * - `passed`: the run passed.
- * - `known_only`: every failure left is one `[tests] known_failures` declares.
- * - `baseline_only`: the targeted tests pass, and every failure left failed the same way at
- *   baseline (or is declared known).
- * - `failing`: anything else, `why` says what (a new failure, a targeted test still failing, an
+ * - `known_only`: every failure left is one `[tests] known_failures` declares, or was flaky at baseline.
+ * - `baseline_only`: every targeted test passes, and every failure left failed the same way at
+ *   baseline (outside the targets), or is declared known, or was flaky.
+ * - `partial`: some targeted tests pass now, others still fail, nothing regressed.
+ * - `failing`: anything else, `why` says what (a new failure, no targeted test passing yet, an
  *   output that does not name its failures).
  */
-export type Verdict = 'passed' | 'known_only' | 'baseline_only' | 'failing';
+export type Verdict = 'passed' | 'known_only' | 'baseline_only' | 'partial' | 'failing';
 
 /** The judgement of one run against the baseline. */
 export interface Judgement {
@@ -36,40 +37,56 @@ export interface Judgement {
   preExisting: FailingTest[];
   /** Fail now; declared known. */
   known: FailingTest[];
+  /** Fail now; failed at baseline and passed on its rerun (not declared known, not named by the directive). */
+  flaky: FailingTest[];
   /** Fail now and did not fail at baseline, or fail another way than they did (the way is in `kind`). */
   regressions: FailingTest[];
-  /** The tests the judgement held to: named in the directive, in a file it names, or (by default) those fixed. */
-  targets: { by: 'name' | 'file' | 'fixed'; tests: FailingTest[] };
-  /** Why the verdict is `failing`; '' otherwise. */
+  /**
+   * The tests the run targets, of the baseline's failures not declared known: those the directive
+   * names, else those in the test files it names, else all of them; a flaky one only when named.
+   */
+  targets: { by: 'name' | 'file' | 'all'; tests: FailingTest[] };
+  /** The targets that still fail (or were not run again): empty when every target passes. */
+  remaining: FailingTest[];
+  /** Why the verdict is `partial` or `failing`; '' otherwise. */
   why: string;
 }
 
-/** Judge `latest` against `baseline`, with the user's known failures and the directive's text. */
+/** Judge `latest` against `baseline`, with the user's known failures, the flaky ones and the directive's text. */
 export function judgeAgainstBaseline(
   baseline: RunFacts,
   latest: RunFacts,
-  opts: { knownFailures: readonly string[]; directive: string },
+  opts: { knownFailures: readonly string[]; directive: string; flaky?: readonly FailingTest[] },
 ): Judgement {
   const isKnown = knownFailureMatcher(opts.knownFailures);
   const before = distinctFailingTests(baseline.failing).filter((t) => !isKnown(t));
+  const targets = targetsOf(opts.directive, before, new Set((opts.flaky ?? []).map(testKey)));
+  // a flaky test the directive names stays a target; the others are set apart
+  const targetKeys = new Set(targets.tests.map(testKey));
+  const flakyKeys = new Set((opts.flaky ?? []).map(testKey).filter((k) => !targetKeys.has(k)));
+  const isFlaky = (t: FailingTest): boolean => !isKnown(t) && flakyKeys.has(testKey(t));
   const now = distinctFailingTests(latest.failing);
   const nowKeys = new Set(now.map(testKey));
   const fixed = latest.passed
     ? before
     : before.filter((t) => latest.runners.includes(t.runner) && !nowKeys.has(testKey(t)));
+  const fixedKeys = new Set(fixed.map(testKey));
   const known = now.filter(isKnown);
-  const left = now.filter((t) => !isKnown(t));
+  const flaky = now.filter(isFlaky);
+  const left = now.filter((t) => !isKnown(t) && !isFlaky(t));
   const atBaseline = new Map(before.map((t) => [testKey(t), t]));
   const preExisting = left.filter((t) => sameWay(atBaseline.get(testKey(t)), t));
   const regressions = left.filter((t) => !sameWay(atBaseline.get(testKey(t)), t));
-  const targets = targetsOf(opts.directive, before, fixed);
+  const remaining = latest.passed ? [] : targets.tests.filter((t) => !fixedKeys.has(testKey(t)));
   const out = (verdict: Verdict, why = ''): Judgement => ({
     verdict,
     fixed,
     preExisting,
     known,
+    flaky,
     regressions,
     targets,
+    remaining,
     why,
   });
   if (latest.passed) return out('passed');
@@ -90,14 +107,26 @@ export function judgeAgainstBaseline(
     );
   }
   if (left.length === 0) return out('known_only');
-  if (targets.by === 'name') {
-    const still = targets.tests.filter((t) => nowKeys.has(testKey(t)));
-    if (still.length > 0) return out('failing', `the tests the directive names still fail: ${names(still)}`);
-  } else if (targets.by === 'file') {
-    if (!targets.tests.some((t) => !nowKeys.has(testKey(t))))
-      return out('failing', 'no failing test of the files the directive names passes yet');
-  } else if (fixed.length === 0) return out('failing', 'no test that failed at baseline passes yet');
-  return out('baseline_only');
+  if (remaining.length === 0) return out('baseline_only');
+  const passing = targets.tests.length - remaining.length;
+  if (passing > 0)
+    return out(
+      'partial',
+      `${passing} of the ${plural(targets.tests.length, 'targeted test')} (${targetWords(targets.by)}) ${passing === 1 ? 'passes' : 'pass'} now; ${remaining.length} still ${remaining.length === 1 ? 'fails' : 'fail'}: ${names(remaining)}`,
+    );
+  return out(
+    'failing',
+    targets.by === 'name'
+      ? `the tests the directive names still fail: ${names(remaining)}`
+      : `no ${targets.by === 'file' ? 'failing test of the files the directive names' : 'test that failed at baseline'} passes yet`,
+  );
+}
+
+/** Which tests the targets are, in words: "named in the directive", "in the test files the directive names", "every test that failed at baseline". */
+export function targetWords(by: Judgement['targets']['by']): string {
+  if (by === 'name') return 'named in the directive';
+  if (by === 'file') return 'in the test files the directive names';
+  return 'every test that failed at baseline';
 }
 
 /** The failure `now` is the failure `before` was: the same test, and the same kind when both outputs named one. */
@@ -106,12 +135,20 @@ function sameWay(before: FailingTest | undefined, now: FailingTest): boolean {
   return before.kind === undefined || now.kind === undefined || before.kind === now.kind;
 }
 
-/** The tests the directive names among the baseline's failures, else those in the files it names, else the fixed ones. */
-function targetsOf(directive: string, before: readonly FailingTest[], fixed: FailingTest[]): Judgement['targets'] {
+/**
+ * The tests the directive names among the baseline's failures (flaky or not), else those of the
+ * files it names, else all of them; but for a test the directive names, never a flaky one.
+ */
+function targetsOf(
+  directive: string,
+  before: readonly FailingTest[],
+  flaky: ReadonlySet<string>,
+): Judgement['targets'] {
   const named = directiveTests(directive, before);
   if (named.byName.length > 0) return { by: 'name', tests: named.byName };
-  if (named.byFile.length > 0) return { by: 'file', tests: named.byFile };
-  return { by: 'fixed', tests: fixed };
+  const steady = (t: FailingTest): boolean => !flaky.has(testKey(t));
+  if (named.byFile.length > 0) return { by: 'file', tests: named.byFile.filter(steady) };
+  return { by: 'all', tests: before.filter(steady) };
 }
 
 function names(tests: readonly FailingTest[]): string {

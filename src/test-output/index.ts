@@ -5,6 +5,7 @@ export { cutTestOutput, omittedMarker, type CutLimits } from './cut.js';
 export { MAX_FAILURES, MAX_NAME } from './lines.js';
 export { failureKind, MAX_KIND } from './failure-kind.js';
 export { parseTestOutput } from './parse.js';
+export { saysNoTests } from './no-tests.js';
 export {
   TEST_RUNNERS,
   type FailureScope,
@@ -18,6 +19,7 @@ export { escapeRegex, focusCommand, quote, type FocusPlan } from './focus.js';
 export {
   judgeAgainstBaseline,
   summaryReportsFailures,
+  targetWords,
   type Judgement,
   type RunFacts,
   type Verdict,

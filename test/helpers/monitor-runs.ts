@@ -26,7 +26,7 @@ export interface SampleRunOptions {
   start?: Date;
   iterations?: number;
   /** The run's end (omit to leave it running). */
-  end?: { status: 'stable' | 'failed' | 'interrupted' | 'error'; reason: RunState['reason'] & string };
+  end?: { status: Exclude<RunState['status'], 'running'>; reason: RunState['reason'] & string };
   /** Hostile file names, answers and test output. */
   hostile?: boolean;
   /** Bytes of each iteration's test log (default: a few hundred). */

@@ -36,7 +36,7 @@ export function renderPullRequest(o: PullRequestOutcome): string[] {
   if (o.pull_request) {
     const kind = o.forge === 'gitlab' ? 'merge request' : 'pull request';
     lines.push(
-      `${kind.padEnd(10)} ${sanitizeLine(o.pull_request.url)}${o.draft ? ' (draft: the tests do not pass)' : ''}`,
+      `${kind.padEnd(10)} ${sanitizeLine(o.pull_request.url)}${o.draft ? ' (draft: the run did not end stable)' : ''}`,
     );
     return lines;
   }

@@ -1,11 +1,12 @@
 // `hammer-box runs show <run_id>`
 import { prBody, showRun, type RunDetails } from '../../api/runs.js';
-import { describeReason, latestTest, testPassed } from '../../loop/stop-conditions.js';
+import { describeReason } from '../../loop/stop-conditions.js';
 import { cutOffLine } from '../../report/cut-off-line.js';
 import { formatDuration } from '../../report/markdown.js';
 import { sanitizeLine, sanitizeText, truncateText } from '../../report/sanitize.js';
 import { iterationTokens } from '../../report/trajectory-summary.js';
 import type { Iteration, TestRecord } from '../../state/run-state.js';
+import { latestTest, readTest, runVerdict } from '../../verdict/index.js';
 import { printJson } from '../terminal-json.js';
 
 /** Lines of test output shown under the final test. */
@@ -22,8 +23,12 @@ export function renderRunDetails(d: RunDetails): string[] {
   const one = (text: string, max = 100): string => truncateText(sanitizeLine(text), max);
   const row = (label: string, value: string): string => `${label.padEnd(11)}${value}`;
   const lines = [row('run', s.run_id)];
-  lines.push(row('status', s.reason ? `${s.status}: ${describeReason(s.reason)} (${s.reason})` : s.status));
+  const verdict = runVerdict(s);
+  lines.push(
+    row('status', s.reason ? `${verdict.outcome}: ${describeReason(s.reason)} (${s.reason})` : verdict.outcome),
+  );
   if (s.reason_detail) lines.push(row('', one(s.reason_detail, 200)));
+  if (verdict.outcome !== 'running') lines.push(row('verdict', one(verdict.why, 200)));
   lines.push(row('created', `${s.created_at} (updated ${s.updated_at})`));
   lines.push(
     row('repo', `${one(s.repo.path, 200)}, base ${one(s.repo.base_ref)} (${s.repo.base_commit.slice(0, 12)})`),
@@ -39,6 +44,11 @@ export function renderRunDetails(d: RunDetails): string[] {
   if (s.environment) lines.push(row('environment', one(s.environment.line, 200)));
   lines.push(row('branch', s.branch ? `${one(s.branch.name)} (${s.branch.commit.slice(0, 12)})` : 'none'));
   lines.push(row('baseline', s.baseline ? describeTest(s.baseline) : 'not run'));
+  if (s.baseline_rerun) lines.push(row('rerun', `${describeTest(s.baseline_rerun)}: ${one(s.baseline_rerun.command)}`));
+  if (verdict.flaky.length > 0)
+    lines.push(
+      row('flaky', one(`${verdict.flaky.map((t) => t.id).join(', ')} (passed when run again: not targets)`, 200)),
+    );
   lines.push(row('iterations', String(s.iterations.length)));
   for (const it of s.iterations) {
     lines.push(`  ${String(it.n).padStart(2)}  ${(it.outcome ?? 'running').padEnd(10)}  ${iterationLine(it, one)}`);
@@ -74,7 +84,14 @@ function describeTest(t: TestRecord): string {
       : t.focus
         ? `; after the failing tests alone passed in ${formatDuration(t.focus.duration_ms)}`
         : '';
-  return `${testPassed(t) ? 'passed' : 'failed'} (${how}${focus})`;
+  const said = {
+    passed: 'passed',
+    failed: 'failed',
+    no_tests: 'found no test',
+    timed_out: 'unknown',
+    unread: 'unread',
+  }[readTest(t)];
+  return `${said} (${how}${focus})`;
 }
 
 function iterationLine(it: Iteration, one: (text: string, max?: number) => string): string {

@@ -1,12 +1,25 @@
 // Small pieces every page uses: badges, durations, counts, times.
 import { formatDuration } from '../../report/markdown.js';
 import type { SealStatus } from '../../state/run-inspect.js';
+import type { RunState } from '../../state/run-state.js';
+import { runVerdict, verdictRule } from '../../verdict/index.js';
 import { html, type Html } from '../html.js';
 
 /** A status or outcome as a coloured badge (the class is the value, which comes from a closed set). */
 export function badge(kind: string, text: string = kind): Html {
   const cls = /^[a-z_]+$/.test(kind) ? kind : 'unknown';
   return html`<span class="badge b-${cls}">${text.replace(/_/g, ' ')}</span>`;
+}
+
+/**
+ * A run's outcome as a badge: its word, the colour its rule gives (OUTCOME_RULES: green only for
+ * stable), and why in its title.
+ */
+export function outcomeBadge(state: RunState): Html {
+  const verdict = runVerdict(state);
+  return html`<span class="badge o-${verdict.outcome} c-${verdictRule(verdict).colour}" title="${verdict.why}"
+    >${verdict.outcome}</span
+  >`;
 }
 
 /** Whether the state's seal verified, as a badge with the reason in its title. */

@@ -2,19 +2,22 @@
 // wall time and start, a filter by status, and the state files that are not trusted, apart.
 import { describeReason } from '../../loop/stop-conditions.js';
 import { RUN_STATUSES, type RunStatus } from '../../state/run-state.js';
+import { runVerdict } from '../../verdict/index.js';
 import { html, type Html } from '../html.js';
 import type { Links } from '../links.js';
 import type { ListedRun } from '../reader.js';
 import { directiveLine, displayUrl, runFigures } from '../run-view.js';
-import { badge, count, duration, sealBadge, when } from './common.js';
+import { count, duration, outcomeBadge, sealBadge, when } from './common.js';
 
 /** The list's main part for a status filter (null: every run). */
 export function renderListMain(runs: ListedRun[], status: RunStatus | null, links: Links, sourceCount: number): Html {
   const trusted = runs.filter((r) => r.run.seal === 'verified' && r.run.state !== null);
   const untrusted = runs.filter((r) => !(r.run.seal === 'verified' && r.run.state !== null));
-  const shown = status === null ? trusted : trusted.filter((r) => r.run.state!.status === status);
+  // runs are listed and filtered by their outcome (an older file's `stable` may be partial)
+  const outcome = (r: ListedRun): RunStatus => runVerdict(r.run.state!).outcome;
+  const shown = status === null ? trusted : trusted.filter((r) => outcome(r) === status);
   const counts = new Map<RunStatus, number>();
-  for (const r of trusted) counts.set(r.run.state!.status, (counts.get(r.run.state!.status) ?? 0) + 1);
+  for (const r of trusted) counts.set(outcome(r), (counts.get(outcome(r)) ?? 0) + 1);
   const filter = html`<nav class="filter" aria-label="filter by status">
     <a href="${links.list()}" ${status === null ? html` aria-current="page"` : ''}>all <b>${trusted.length}</b></a
     >${RUN_STATUSES.map(
@@ -30,8 +33,8 @@ export function renderListMain(runs: ListedRun[], status: RunStatus | null, link
     const f = runFigures(s);
     const tokens =
       f.tokensIn === null && f.tokensOut === null ? '' : `${count(f.tokensIn ?? 0)} / ${count(f.tokensOut ?? 0)}`;
-    return html`<tr class="run st-${s.status}" id="run-${r.ref.source}-${r.ref.runId}">
-      <td>${badge(s.status)}</td>
+    return html`<tr class="run st-${outcome(r)}" id="run-${r.ref.source}-${r.ref.runId}">
+      <td>${outcomeBadge(s)}</td>
       <td>
         <a class="run-link" href="${links.run(r.ref)}">${s.run_id}</a>
         <div class="directive">${directiveLine(s)}</div>

@@ -5,12 +5,13 @@ import { createHash } from 'node:crypto';
 import { describeReason } from '../../loop/stop-conditions.js';
 import type { ArtifactHead } from '../../state/run-inspect.js';
 import { artifactNames } from '../../state/artifact-names.js';
-import type { Iteration } from '../../state/run-state.js';
+import type { Iteration, RunState } from '../../state/run-state.js';
+import { runVerdict } from '../../verdict/index.js';
 import { foldIndentation, html, Section, type Html } from '../html.js';
 import type { Links } from '../links.js';
 import type { ListedRun } from '../reader.js';
 import { directiveLine, displayUrl, runFigures } from '../run-view.js';
-import { badge, count, duration, sealBadge, when } from './common.js';
+import { count, duration, outcomeBadge, sealBadge, when } from './common.js';
 import { iterationClass, renderIteration, type IterationTexts } from './iteration.js';
 import { renderMarkdown } from './markdown.js';
 import { renderTestResult } from './test-result.js';
@@ -39,6 +40,16 @@ export function section(id: string, body: Html, cls = ''): Section {
 function fact(label: string, value: Html | string): Html {
   return html`<dt>${label}</dt>
     <dd>${value}</dd>`;
+}
+
+/** The baseline's flaky failures, said under the status (nothing when there are none). */
+function flakyNote(s: RunState): Html | string {
+  const flaky = runVerdict(s).flaky;
+  if (flaky.length === 0) return '';
+  return html`<p class="flaky-note">
+    flaky at baseline (failed, then passed when run again; not targets):
+    ${flaky.map((t) => html`<code>${t.id}</code> `)}
+  </p>`;
 }
 
 /** The run page's main part, for a run whose state parsed (trusted or not: the badge says which), in parts. */
@@ -77,11 +88,11 @@ export function renderRunMain(listed: ListedRun, texts: RunPageTexts, links: Lin
   const head = html`${warning}
     <h1 class="run-title">${directiveLine(s)}</h1>
     <p class="run-status">
-      ${badge(s.status)}
+      ${outcomeBadge(s)}
       ${s.reason ? html`<span class="reason">${describeReason(s.reason)} <span class="muted">(${s.reason})</span></span>` : ''}
       ${sealBadge(run.seal, run.problem)}
     </p>
-    ${s.reason_detail ? html`<p class="reason-detail">${s.reason_detail}</p>` : ''}
+    ${s.reason_detail ? html`<p class="reason-detail">${s.reason_detail}</p>` : ''} ${flakyNote(s)}
     <dl class="facts">
       ${fact('run', html`<code>${s.run_id}</code>${listed.source.label ? html` <span class="muted">in ${listed.source.label}</span>` : ''}`)}
       ${fact('started', when(s.created_at))}

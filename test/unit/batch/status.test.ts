@@ -92,7 +92,7 @@ describe('classifyAttempt', () => {
 });
 
 describe('isVerdict', () => {
-  it('is false only for infra and model errors', () => {
-    expect(BATCH_STATUSES.filter((s) => !isVerdict(s))).toEqual(['model_error', 'infra_error']);
+  it('is false only for an unknown test result, and infra and model errors', () => {
+    expect(BATCH_STATUSES.filter((s) => !isVerdict(s))).toEqual(['unknown', 'model_error', 'infra_error']);
   });
 });

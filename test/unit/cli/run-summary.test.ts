@@ -54,6 +54,41 @@ describe('renderRunSummary', () => {
     expect(renderRunSummary(outcome(old), 1000)).toContain('             the tests this change fixed pass');
   });
 
+  it('says a partial run is partial, the flaky baseline failures, and opens its pull request as a draft', () => {
+    const failing = (ids: string[]) =>
+      testRecord(1, {
+        parsed: {
+          runners: ['pytest'],
+          failing: ids.map((id) => ({
+            runner: 'pytest',
+            scope: 'test',
+            id,
+            name: id,
+            package: null,
+            file: null,
+            line: null,
+          })),
+          counts: [{ runner: 'pytest', passed: 3, failed: ids.length }],
+        },
+      });
+    const rerun = failing(['t.py::test_a', 't.py::test_b']);
+    rerun.scope = 'focused';
+    rerun.parsed!.counts = [{ runner: 'pytest', passed: 1, failed: 2 }];
+    const state = passed({
+      status: 'partial',
+      reason: 'max_iterations',
+      reason_detail: '2 of 2 iterations without passing tests; 1 of the 2 targeted tests passes now',
+      baseline: failing(['t.py::test_a', 't.py::test_b', 't.py::test_c']),
+      baseline_rerun: rerun,
+      iterations: [iteration(1, 'applied', { patch: 'a', test: failing(['t.py::test_b', 't.py::test_c']) })],
+    });
+    const lines = renderRunSummary(outcome(state), 1000);
+    expect(lines[0]).toBe('hammer-box: partial: reached the iteration limit (max_iterations) after 1.0 s');
+    expect(lines[1]).toBe('             2 of 2 iterations without passing tests; 1 of the 2 targeted tests passes now');
+    expect(lines).toContain('  flaky      t.py::test_c (failed at baseline, passed when run again: not targets)');
+    expect(nextCommands(state)[2]).toMatch(/--title 'WIP: [^']*' --body-file - --draft$/);
+  });
+
   it('says no branch was made when no patch applied, and points at runs show', () => {
     const state = makeState({ status: 'failed', reason: 'max_iterations', iterations: [iteration(1, 'rejected')] });
     const lines = renderRunSummary(outcome(state), 1000);
@@ -78,6 +113,7 @@ describe('nextCommands', () => {
       status: 'failed',
       reason: 'max_iterations',
       repo: { ...passed().repo, base_ref: base, base_commit: base },
+      iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1) })],
     });
     const pr = nextCommands(state)[2]!;
     expect(pr).not.toContain('--base');

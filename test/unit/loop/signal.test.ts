@@ -68,13 +68,21 @@ describe('stabilitySignal with failures from before', () => {
   });
   const baseline = testRecord(1, { parsed: parsed(['t::test_total', 't::test_text']) });
 
-  it('names the failing tests that failed the same way at baseline, or are declared known', () => {
+  it('names the targeted tests still to fix, and those outside the targets, or declared known', () => {
     const state = makeState({
       baseline,
       iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1, { parsed: parsed(['t::test_text']) }) })],
     });
+    // no test named: every baseline failure is a target
     expect(stabilitySignal(state)).toBe(
-      'last patch applied, tests still failing (exit 1); 1 of the failing tests (t::test_text) failed the same way before any change or are declared known failures: they need no fix unless the directive asks for one',
+      'last patch applied, tests still failing (exit 1); 1 of the 2 targeted tests pass now, still to fix: t::test_text',
+    );
+    const named = makeState({
+      ...state,
+      directive: { path: 'd.md', text: 'Make test_total pass.', sha256: 'a'.repeat(64) },
+    });
+    expect(stabilitySignal(named)).toBe(
+      'last patch applied, tests still failing (exit 1); 1 of the failing tests (t::test_text) failed the same way before any change outside the tests this run targets, or are declared known failures or flaky: they need no fix unless the directive asks for one',
     );
     const known = makeState({
       baseline,

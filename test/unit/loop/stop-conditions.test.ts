@@ -26,11 +26,12 @@ const OLD = 'tests/test_msg.py::test_text';
 const twoFailing = testRecord(1, { parsed: parsedOf([TARGET, OLD]) });
 const oldOnly = testRecord(1, { parsed: parsedOf([OLD]) });
 const oldAndNew = testRecord(1, { parsed: parsedOf([OLD, 'tests/test_io.py::test_load']) });
+const noTests = testRecord(5, { parsed: { runners: [], failing: [], counts: [], no_tests: true } });
 
 type Row = [name: string, baseline: ReturnType<typeof testRecord> | null, iterations: Iteration[], expected: unknown];
 
 const go = { action: 'generate' } as const;
-const stop = (status: 'stable' | 'failed', reason: string, detail: RegExp) => ({
+const stop = (status: 'stable' | 'partial' | 'untested' | 'unknown' | 'failed', reason: string, detail: RegExp) => ({
   action: 'stop',
   status,
   reason,
@@ -175,14 +176,10 @@ const rows: Row[] = [
   ],
   ['an unfinished iteration is not counted', fail, [it_(1, 'unusable'), it_(2, 'unusable'), it_(3, null)], go],
   [
-    'applied: the fixed test passes, only a failure from before is left',
+    'applied: one of two baseline failures fixed, no test named: the loop goes on with the other',
     twoFailing,
     [it_(1, 'applied', { patch: 'a', test: oldOnly })],
-    stop(
-      'stable',
-      'baseline_failures_remain',
-      /^the tests this change fixed pass after iteration 1; 1 test that failed at baseline still fails the same way$/,
-    ),
+    go,
   ],
   [
     'applied: a failure from before and a new one',
@@ -192,14 +189,81 @@ const rows: Row[] = [
   ],
   ['applied: nothing fixed yet', twoFailing, [it_(1, 'applied', { patch: 'a', test: twoFailing })], go],
   [
-    'NO_CHANGES after a patch that left only a failure from before',
+    'NO_CHANGES after a patch that fixed one of two: counted as unusable, the loop goes on',
     twoFailing,
     [
       it_(1, 'applied', { patch: 'a', test: oldAndNew }),
       it_(2, 'applied', { patch: 'b', test: oldOnly }),
       it_(3, 'no_changes'),
     ],
-    stop('stable', 'baseline_failures_remain', /the model answered NO_CHANGES$/),
+    go,
+  ],
+  [
+    'the iteration limit with one of two targets fixed and nothing regressed: partial',
+    twoFailing,
+    [1, 2, 3, 4, 5].map((n) => it_(n, 'applied', { patch: String.fromCharCode(96 + n), test: oldOnly })),
+    stop(
+      'partial',
+      'max_iterations',
+      /^5 of 5 iterations without passing tests; 1 of the 2 targeted tests \(every test that failed at baseline\) passes now; 1 still fails: tests\/test_msg\.py::test_text$/,
+    ),
+  ],
+  [
+    'a repeated patch after progress: partial',
+    twoFailing,
+    [it_(1, 'applied', { patch: 'a', test: oldOnly }), it_(2, 'duplicate', { patch: 'a' })],
+    stop('partial', 'duplicate_patch', /repeated the patch of iteration 1; 1 of the 2 targeted tests/),
+  ],
+  [
+    'the iteration limit after a regression: failed',
+    twoFailing,
+    [1, 2, 3, 4, 5].map((n) => it_(n, 'applied', { patch: String.fromCharCode(96 + n), test: oldAndNew })),
+    stop('failed', 'max_iterations', /fails now$/),
+  ],
+  [
+    'the iteration limit on a test run that timed out: unknown',
+    twoFailing,
+    [1, 2, 3, 4, 5].map((n) =>
+      it_(n, 'applied', {
+        patch: String.fromCharCode(96 + n),
+        test: testRecord(137, { timed_out: true, duration_ms: 300_000 }),
+      }),
+    ),
+    stop('unknown', 'max_iterations', /the last test run timed out after 300 s: its result is unknown$/),
+  ],
+  [
+    'no tests at baseline, none after an applied patch: untested at once',
+    noTests,
+    [it_(1, 'applied', { patch: 'a', test: noTests })],
+    stop(
+      'untested',
+      'no_tests',
+      /^the runner found no test to run after iteration 1, as at baseline; the repository has no tests/,
+    ),
+  ],
+  [
+    'no tests at baseline, a patch adds tests that fail: the loop goes on',
+    noTests,
+    [it_(1, 'applied', { patch: 'a', test: fail })],
+    go,
+  ],
+  [
+    'no tests at baseline, a patch adds tests that pass: stable',
+    noTests,
+    [it_(1, 'applied', { patch: 'a', test: pass })],
+    stop('stable', 'tests_pass', /after iteration 1/),
+  ],
+  [
+    'tests at baseline, none after a patch: the loop goes on (the patch lost them)',
+    twoFailing,
+    [it_(1, 'applied', { patch: 'a', test: noTests })],
+    go,
+  ],
+  [
+    'no tests at baseline and NO_CHANGES: untested, nothing changed',
+    noTests,
+    [it_(1, 'no_changes')],
+    stop('untested', 'no_tests', /NO_CHANGES in iteration 1; the repository has no tests to run .*made no change$/),
   ],
   ['NO_CHANGES with no patch: failures from before are not a fix', twoFailing, [it_(1, 'no_changes')], go],
   [
@@ -238,21 +302,58 @@ describe('decideNext', () => {
     const state = makeState({ baseline: twoFailing, iterations: [it_(1, 'applied', { patch: 'a', test: known })] });
     expect(decideNext(state, limits)).toEqual(go);
     expect(decideNext(state, { ...limits, knownFailures: ['tests/test_io.py::*'] })).toEqual(
-      stop('stable', 'baseline_failures_remain', /1 declared known failure$/),
+      stop('stable', 'baseline_failures_remain', /every test that fails is declared in \[tests\] known_failures$/),
     );
     const onlyKnown = makeState({ baseline: known, iterations: [it_(1, 'no_changes')] });
     expect(decideNext(onlyKnown, { ...limits, knownFailures: ['*test_load'] })).toEqual(
-      stop('stable', 'tests_pass_baseline', /only declared known failures fail at baseline/),
+      stop(
+        'stable',
+        'tests_pass_baseline',
+        /NO_CHANGES in iteration 1; without changes, every test that fails is declared/,
+      ),
     );
   });
 
-  it('the tests the directive names must pass', () => {
+  it('the tests the directive names must pass; a failure outside them may remain', () => {
     const state = makeState({
       baseline: twoFailing,
       directive: { path: 'd.md', text: 'Fix test_text.', sha256: 'a'.repeat(64) },
       iterations: [it_(1, 'applied', { patch: 'a', test: oldOnly })],
     });
     expect(decideNext(state, limits)).toEqual(go);
+    const named = makeState({
+      baseline: twoFailing,
+      directive: { path: 'd.md', text: 'Make test_total pass.', sha256: 'a'.repeat(64) },
+      iterations: [it_(1, 'applied', { patch: 'a', test: oldOnly })],
+    });
+    expect(decideNext(named, limits)).toEqual(
+      stop(
+        'stable',
+        'baseline_failures_remain',
+        /^after iteration 1; every targeted test \(named in the directive\) passes after 1 applied patch; 1 test outside them failed the same way at baseline and still does$/,
+      ),
+    );
+    const again = makeState({ ...named, iterations: [...named.iterations, it_(2, 'no_changes')] });
+    expect(decideNext(again, limits)).toMatchObject({ status: 'stable', reason: 'baseline_failures_remain' });
+  });
+
+  it('a flaky baseline failure is not a target: it may fail again', () => {
+    const rerun = testRecord(1, {
+      scope: 'focused',
+      parsed: { ...parsedOf([TARGET])!, counts: [{ runner: 'pytest', passed: 1, failed: 1 }] },
+    });
+    const state = makeState({
+      baseline: twoFailing,
+      baseline_rerun: rerun,
+      iterations: [it_(1, 'applied', { patch: 'a', test: oldOnly })],
+    });
+    expect(decideNext(state, limits)).toEqual(
+      stop(
+        'stable',
+        'baseline_failures_remain',
+        /every test that fails is flaky at baseline \(it passed on its rerun\)$/,
+      ),
+    );
   });
 
   it('honours the limits it is given', () => {

@@ -119,4 +119,28 @@ describe('toTestRecord', () => {
       exit_code: 137,
     });
   });
+
+  it('records that the runner found no test to run', () => {
+    const opts = {
+      command: 'python3 -m pytest -q',
+      artifact: null,
+      headLines: 5,
+      tailLines: 5,
+      failureLines: 40,
+      maxFailures: 5,
+    };
+    const none = toTestRecord(result('\nno tests ran in 0.00s\n', { exitCode: 5 }), opts);
+    expect(none.parsed).toEqual({ runners: [], failing: [], counts: [], no_tests: true });
+    expect(TestRecordSchema.parse(none)).toEqual(none);
+    // said on stderr (unittest), it counts the same
+    const unittest = toTestRecord(
+      {
+        ...result('', { exitCode: 5 }),
+        stderr: { text: '\n---\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n', totalBytes: 40, droppedBytes: 0 },
+      },
+      opts,
+    );
+    expect(unittest.parsed?.no_tests).toBe(true);
+    expect(toTestRecord(result('1 failed in 0.02s\n'), opts).parsed?.no_tests).toBeUndefined();
+  });
 });

@@ -3,9 +3,17 @@ import { assessRisk } from '../../../src/report/risk.js';
 import { renderPrSummary } from '../../../src/report/pr-summary.js';
 import { renderRunLine } from '../../../src/report/run-line.js';
 import { summarizePatch } from '../../../src/patch/patch-summary.js';
+import type { TestRecord } from '../../../src/state/run-state.js';
 import { iteration, makeState, testRecord } from '../state/make-state.js';
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+/** What pytest's output said: these tests failing, three passing. */
+const pytest = (ids: string[]): NonNullable<TestRecord['parsed']> => ({
+  runners: ['pytest'],
+  failing: ids.map((id) => ({ runner: 'pytest', scope: 'test', id, name: id, package: null, file: null, line: null })),
+  counts: [{ runner: 'pytest', passed: 3, failed: ids.length }],
+});
 
 function passingRun() {
   const rejected = iteration(1, 'rejected', {
@@ -30,9 +38,7 @@ describe('renderPrSummary', () => {
   it('shows branch, directive, iterations, commits, final test, risk, files and rejected patches', () => {
     const md = renderPrSummary(passingRun());
     expect(md.split('\n')[0]).toBe('# Fix the add function in calc.py so tests pass');
-    expect(md).toContain(
-      '**Risk: pass** - the tests pass after 1 applied patch: tests pass (tests pass after iteration 2)',
-    );
+    expect(md).toContain('**Risk: pass** - the tests pass after 1 applied patch\n');
     expect(md).toContain('| Branch | `EngineerExternal/20261122T140501Z` at `999999999999` |');
     expect(md).toContain('| Base | `main` at `bbbbbbbbbbbb` |');
     expect(md).toContain('## Directive\n\n> Fix the add function in calc.py so tests pass.');
@@ -108,36 +114,85 @@ describe('renderPrSummary', () => {
     expect(plain).toContain('hammer: iteration 2 - update calc.py\n');
   });
 
-  it('says of a run that ended with only failures from before that the targeted tests pass, not the tests', () => {
+  it('a state an older hammer-box ended stable (baseline_failures_remain) with a targeted test still failing is partial', () => {
+    // the directive names the file; of its two failing tests, one passes after the patch
     const state = makeState({
       status: 'stable',
       reason: 'baseline_failures_remain',
       reason_detail:
         'the tests this change fixed pass after iteration 1; 1 test that failed at baseline still fails the same way',
-      iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1) })],
+      directive: { path: 'd.md', text: 'Make all tests in test_calc.py pass.', sha256: 'a'.repeat(64) },
+      baseline: testRecord(1, { parsed: pytest(['test_calc.py::test_total', 'test_calc.py::test_mean']) }),
+      branch: { name: 'EngineerExternal/20261122T140501Z', commit: '9'.repeat(40) },
+      iterations: [
+        iteration(1, 'applied', { patch: 'a', test: testRecord(1, { parsed: pytest(['test_calc.py::test_mean']) }) }),
+      ],
     });
     expect(assessRisk(state)).toEqual({
+      level: 'partial',
+      reason:
+        '1 of the 2 targeted tests (in the test files the directive names) passes now; 1 still fails: test_calc.py::test_mean',
+    });
+    const md = renderPrSummary(state);
+    expect(md.split('\n')[0]).toBe('# WIP: Make all tests in test_calc.py pass');
+    expect(md).toContain('| Status | partial (baseline_failures_remain) |');
+    expect(md).toContain('**Tests: some targeted tests pass now, others still fail**');
+    // the tests the directive names all pass, and a failure outside them is left: that is stable
+    const outside = makeState({
+      ...state,
+      directive: { path: 'd.md', text: 'Make test_total pass.', sha256: 'a'.repeat(64) },
+    });
+    expect(assessRisk(outside)).toEqual({
       level: 'pass',
       reason:
-        'the targeted tests pass after 1 applied patch; only tests that failed before the change still fail (the tests this change fixed pass after iteration 1; 1 test that failed at baseline still fails the same way)',
+        'every targeted test (named in the directive) passes after 1 applied patch; 1 test outside them failed the same way at baseline and still does',
     });
   });
 
-  it('rates a run that applied patches but still fails as partial, and one that applied nothing as fail', () => {
+  it('rates each outcome: partial, untested, unknown, fail', () => {
     const partial = makeState({
       status: 'failed',
       reason: 'max_iterations',
       reason_detail: '2 of 2 iterations without passing tests',
+      baseline: testRecord(1, { parsed: pytest(['test_calc.py::test_total', 'test_calc.py::test_mean']) }),
       iterations: [
-        iteration(1, 'applied', { patch: 'a', test: testRecord(1) }),
+        iteration(1, 'applied', { patch: 'a', test: testRecord(1, { parsed: pytest(['test_calc.py::test_mean']) }) }),
         iteration(2, 'unusable', { reason: 'the answer was empty' }),
       ],
     });
     expect(assessRisk(partial)).toEqual({
       level: 'partial',
       reason:
-        '1 patch applied but the tests still fail: reached the iteration limit (2 of 2 iterations without passing tests)',
+        '1 of the 2 targeted tests (every test that failed at baseline) passes now; 1 still fails: test_calc.py::test_mean',
     });
+    const untested = makeState({
+      status: 'untested',
+      reason: 'no_tests',
+      baseline: testRecord(5, { parsed: { ...pytest([]), no_tests: true } }),
+      iterations: [
+        iteration(1, 'applied', { patch: 'a', test: testRecord(5, { parsed: { ...pytest([]), no_tests: true } }) }),
+      ],
+    });
+    expect(assessRisk(untested).level).toBe('untested');
+    expect(renderPrSummary(untested)).toContain('**Tests: no tests to run**');
+    expect(renderPrSummary(untested)).toContain('Found no test to run: `python3 -m pytest -q`');
+    const unknown = makeState({
+      status: 'unknown',
+      reason: 'max_iterations',
+      iterations: [
+        iteration(1, 'applied', { patch: 'a', test: testRecord(124, { timed_out: true, duration_ms: 300_000 }) }),
+      ],
+    });
+    expect(assessRisk(unknown)).toEqual({
+      level: 'unknown',
+      reason: 'the last test run timed out after 300 s: its result is unknown',
+    });
+    const nothingFixed = makeState({
+      status: 'failed',
+      reason: 'max_iterations',
+      iterations: [iteration(1, 'applied', { patch: 'a', test: testRecord(1) })],
+    });
+    expect(assessRisk(nothingFixed)).toEqual({ level: 'fail', reason: 'the tests fail (exit 1)' });
     const md = renderPrSummary(partial);
     expect(md).toContain('**Risk: partial**');
     expect(md).toContain('Failed: `python3 -m pytest -q` (exit 1');
@@ -159,7 +214,10 @@ describe('renderPrSummary', () => {
         { at: '2026-11-22T14:05:01.000Z', code: 'MODEL_UNREACHABLE', message: 'connection refused', phase: 'generate' },
       ],
     });
-    expect(assessRisk(error)).toMatchObject({ level: 'fail', reason: 'no patch was applied: stopped on an error' });
+    expect(assessRisk(error)).toMatchObject({
+      level: 'fail',
+      reason: 'stopped on an error: MODEL_UNREACHABLE: connection refused',
+    });
     expect(renderPrSummary(error)).toContain('## Errors\n\n- `MODEL_UNREACHABLE` in generate: connection refused');
   });
 

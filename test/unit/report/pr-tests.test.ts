@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderPrSummary } from '../../../src/report/pr-summary.js';
 import { summaryExtras } from '../../../src/report/summary-extras.js';
+import type { TestRecord } from '../../../src/state/run-state.js';
 import { iteration, makeState, testRecord } from '../state/make-state.js';
 
 const PYTEST_BASELINE = `$ python3 -m pytest -q
@@ -41,12 +42,27 @@ FAILED test_calc.py::test_mean - assert -1.5 == 1.5
 ----- stderr (0 bytes) -----
 `;
 
-function run(latestLog: string, exit: number) {
-  const last = iteration(1, 'applied', { patch: 'a', test: testRecord(exit, { artifact: 'iter-01-test.log' }) });
+/** What pytest's output said: these tests failing, `passed` passing. */
+const pytest = (ids: string[], passed: number): TestRecord['parsed'] => ({
+  runners: ['pytest'],
+  failing: ids.map((id) => ({ runner: 'pytest', scope: 'test', id, name: id, package: null, file: null, line: null })),
+  counts: [{ runner: 'pytest', passed, failed: ids.length }],
+});
+
+function run(latestLog: string, exit: number, directive = 'Fix the add function in calc.py so tests pass.') {
+  const failing = [...latestLog.matchAll(/^FAILED (\S+)/gm)].map((m) => m[1]!);
+  const last = iteration(1, 'applied', {
+    patch: 'a',
+    test: testRecord(exit, { artifact: 'iter-01-test.log', parsed: pytest(failing, 4 - failing.length) }),
+  });
   const state = makeState({
     status: exit === 0 ? 'stable' : 'failed',
     reason: exit === 0 ? 'tests_pass' : 'max_iterations',
-    baseline: testRecord(1, { artifact: 'baseline-test.log' }),
+    directive: { path: 'd.md', text: directive, sha256: 'a'.repeat(64) },
+    baseline: testRecord(1, {
+      artifact: 'baseline-test.log',
+      parsed: pytest(['test_calc.py::test_total', 'test_calc.py::test_mean'], 2),
+    }),
     iterations: [last],
   });
   const logs: Record<string, string> = {
@@ -71,15 +87,15 @@ describe('the tests in PR_SUMMARY.md', () => {
     expect(md).toContain("The model's explanation:\n\n> Added instead of subtracting.");
   });
 
-  it('names what is fixed and what still fails when some tests still fail', async () => {
+  it('names what is fixed and the targeted tests that still fail: a partial fix', async () => {
     const { state, read } = run(PYTEST_ONE_LEFT, 1);
     const md = renderPrSummary(state, await summaryExtras(state, read));
-    expect(md).toContain('**Tests: still failing**');
+    expect(md).toContain('**Tests: some targeted tests pass now, others still fail**');
     expect(md).toContain('Failed at baseline, pass now (1):\n\n- `test_calc.py::test_total`');
-    // the one left failed the same way at baseline: listed apart from the fixed one
-    expect(md).toContain(
-      'Failed at baseline and still fail the same way, before this change (1):\n\n- `test_calc.py::test_mean`',
-    );
+    // no test named: the one left is a target, listed apart from the fixed one
+    expect(md).toContain('Targeted, still failing (1):\n\n- `test_calc.py::test_mean`');
+    expect(md).not.toContain('outside the targeted tests');
+    expect(md).toContain('**Risk: partial** - 1 of the 2 targeted tests');
     expect(md).not.toContain('Fail now, did not fail this way at baseline');
   });
 
@@ -102,23 +118,36 @@ describe('the tests in PR_SUMMARY.md', () => {
     expect(md).not.toContain('Failed at baseline, pass now');
   });
 
-  it('lists the failures from before, the known ones and the new ones apart from the fixed ones', async () => {
-    const { state, read } = run(PYTEST_ONE_LEFT, 1);
-    const stable = { ...state, status: 'stable' as const, reason: 'baseline_failures_remain' as const };
-    const md = renderPrSummary(stable, await summaryExtras(stable, read));
-    expect(md).toContain('**Tests: the targeted tests pass now; only failures from before remain**');
+  it('lists the failures outside the targets, the known ones and the new ones apart from the fixed ones', async () => {
+    const { state, read } = run(PYTEST_ONE_LEFT, 1, 'Make test_total pass.');
+    const md = renderPrSummary(state, await summaryExtras(state, read));
+    expect(md).toContain('**Tests: every targeted test passes now; only failures outside them remain**');
+    expect(md).toContain('**Risk: pass** - every targeted test (named in the directive) passes after 1 applied patch');
     expect(md).toContain('Failed at baseline, pass now (1):\n\n- `test_calc.py::test_total`');
     expect(md).toContain(
-      'Failed at baseline and still fail the same way, before this change (1):\n\n- `test_calc.py::test_mean`',
+      'Failed at baseline and still fail the same way, outside the targeted tests (1):\n\n- `test_calc.py::test_mean`',
     );
     const known = {
-      ...stable,
-      config: { ...stable.config, tests: { known_failures: ['test_calc.py::test_mean'] } },
+      ...state,
+      config: { ...state.config, tests: { known_failures: ['test_calc.py::test_mean'] } },
     };
     const md2 = renderPrSummary(known, await summaryExtras(known, read));
     expect(md2).toContain('Declared known failures, `[tests] known_failures` (1):\n\n- `test_calc.py::test_mean`');
     const { state: fresh, read: read2 } = run(PYTEST_ONE_LEFT.replaceAll('test_mean', 'test_median'), 1);
     const md3 = renderPrSummary(fresh, await summaryExtras(fresh, read2));
     expect(md3).toContain('Fail now, did not fail this way at baseline (1):\n\n- `test_calc.py::test_median`');
+    expect(md3).toContain('**Risk: fail**');
+  });
+
+  it('lists the flaky baseline failures apart, never as targets', async () => {
+    const { state, read } = run(PYTEST_ONE_LEFT, 1);
+    const rerun = testRecord(1, { scope: 'focused', parsed: pytest(['test_calc.py::test_total'], 1) });
+    const flaky = { ...state, baseline_rerun: rerun };
+    const md = renderPrSummary(flaky, await summaryExtras(flaky, read));
+    expect(md).toContain(
+      'Flaky at baseline: failed, then passed when run again at once; not targets of this run (1):\n\n- `test_calc.py::test_mean`',
+    );
+    expect(md).toContain('**Risk: pass**');
+    expect(md).not.toContain('Targeted, still failing');
   });
 });

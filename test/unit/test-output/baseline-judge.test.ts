@@ -47,12 +47,16 @@ describe('judgeAgainstBaseline', () => {
     expect(j.fixed).toEqual([TARGET, OLD]);
   });
 
-  it('only a failure from before left, the same way, after a fix: baseline_only', () => {
+  it('no test named: every baseline failure is a target; one fixed and one left is partial', () => {
     const j = judge([TARGET, OLD], [OLD]);
-    expect(j.verdict).toBe('baseline_only');
+    expect(j.verdict).toBe('partial');
     expect(j.fixed).toEqual([TARGET]);
     expect(j.preExisting).toEqual([OLD]);
-    expect(j.targets.by).toBe('fixed');
+    expect(j.targets).toEqual({ by: 'all', tests: [TARGET, OLD] });
+    expect(j.remaining).toEqual([OLD]);
+    expect(j.why).toBe(
+      '1 of the 2 targeted tests (every test that failed at baseline) passes now; 1 still fails: tests/test_messages.py::test_error_text',
+    );
   });
 
   it('nothing fixed yet: failing', () => {
@@ -62,7 +66,7 @@ describe('judgeAgainstBaseline', () => {
     });
   });
 
-  it('a test that passed at baseline and fails now always blocks', () => {
+  it('a test that passed at baseline and fails now always blocks, even with progress', () => {
     const j = judge([TARGET, OLD], [OLD, OTHER]);
     expect(j.verdict).toBe('failing');
     expect(j.regressions).toEqual([OTHER]);
@@ -70,30 +74,72 @@ describe('judgeAgainstBaseline', () => {
   });
 
   it('a test from before that now fails another way is not "the same way"', () => {
-    const j = judge([TARGET, OLD], [{ ...OLD, kind: 'TypeError' }]);
+    const directive = 'Make test_total pass.';
+    const j = judge([TARGET, OLD], [{ ...OLD, kind: 'TypeError' }], directive);
     expect(j.verdict).toBe('failing');
     expect(j.why).toMatch(/failed another way before/);
     // a kind the output did not name is not a difference
-    expect(judge([TARGET, { ...OLD, kind: undefined }], [OLD]).verdict).toBe('baseline_only');
+    expect(judge([TARGET, { ...OLD, kind: undefined }], [OLD], directive).verdict).toBe('baseline_only');
   });
 
-  it('the tests the directive names must all pass', () => {
+  it('the tests the directive names must all pass; failures outside them may remain', () => {
     const directive = 'Fix total() so that test_total and test_mean pass.';
-    expect(judge([TARGET, OTHER, OLD], [OTHER, OLD], directive)).toMatchObject({
+    expect(judge([TARGET, OTHER, OLD], [TARGET, OTHER, OLD], directive)).toMatchObject({
       verdict: 'failing',
-      why: 'the tests the directive names still fail: tests/test_calc.py::test_mean',
+      why: 'the tests the directive names still fail: tests/test_calc.py::test_total, tests/test_calc.py::test_mean',
+    });
+    expect(judge([TARGET, OTHER, OLD], [OTHER, OLD], directive)).toMatchObject({
+      verdict: 'partial',
+      remaining: [OTHER],
+      why: '1 of the 2 targeted tests (named in the directive) passes now; 1 still fails: tests/test_calc.py::test_mean',
     });
     const j = judge([TARGET, OTHER, OLD], [OLD], directive);
     expect(j.verdict).toBe('baseline_only');
     expect(j.targets).toEqual({ by: 'name', tests: [TARGET, OTHER] });
+    expect(j.remaining).toEqual([]);
   });
 
-  it('a test file the directive names: one of its failing tests must pass', () => {
+  it('a test file the directive names: all of its failing tests must pass, one is partial', () => {
     const directive = 'Make tests/test_calc.py pass.';
     expect(judge([TARGET, OTHER, OLD], [TARGET, OTHER, OLD], directive).why).toBe(
       'no failing test of the files the directive names passes yet',
     );
-    expect(judge([TARGET, OTHER, OLD], [OTHER, OLD], directive).verdict).toBe('baseline_only');
+    const one = judge([TARGET, OTHER, OLD], [OTHER, OLD], directive);
+    expect(one.verdict).toBe('partial');
+    expect(one.targets).toEqual({ by: 'file', tests: [TARGET, OTHER] });
+    expect(one.why).toMatch(/^1 of the 2 targeted tests \(in the test files the directive names\) passes now/);
+    expect(judge([TARGET, OTHER, OLD], [OLD], directive).verdict).toBe('baseline_only');
+  });
+
+  it('flaky baseline failures are never targets, and may fail again', () => {
+    const flaky = [OLD];
+    const j = judgeAgainstBaseline(run([TARGET, OLD]), run([OLD]), { knownFailures: [], directive: 'Fix it.', flaky });
+    expect(j.verdict).toBe('known_only');
+    expect(j.flaky).toEqual([OLD]);
+    expect(j.targets).toEqual({ by: 'all', tests: [TARGET] });
+    expect(j.remaining).toEqual([]);
+    // not fixed: the target still fails, the flaky one is not counted either way
+    expect(
+      judgeAgainstBaseline(run([TARGET, OLD]), run([TARGET]), { knownFailures: [], directive: 'Fix it.', flaky }),
+    ).toMatchObject({ verdict: 'failing', remaining: [TARGET] });
+    // a flaky test in the files the directive names is left out of that file's targets
+    const byFile = judgeAgainstBaseline(run([TARGET, OTHER]), run([OTHER]), {
+      knownFailures: [],
+      directive: 'Make tests/test_calc.py pass.',
+      flaky: [OTHER],
+    });
+    expect(byFile).toMatchObject({ verdict: 'known_only', targets: { by: 'file', tests: [TARGET] } });
+  });
+
+  it('a flaky test the directive names stays a target', () => {
+    const j = judgeAgainstBaseline(run([TARGET, OLD]), run([TARGET]), {
+      knownFailures: [],
+      directive: 'Make test_total pass.',
+      flaky: [TARGET],
+    });
+    expect(j.verdict).toBe('failing');
+    expect(j.flaky).toEqual([]);
+    expect(j.targets).toEqual({ by: 'name', tests: [TARGET] });
   });
 
   it('declared known failures are left out, even when they passed at baseline', () => {
