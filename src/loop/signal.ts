@@ -8,8 +8,9 @@ export function stabilitySignal(state: RunState, knownFailures: readonly string[
   const test = latestTest(state);
   if (last === undefined) {
     if (state.baseline === null) return 'first iteration';
-    return testPassed(state.baseline)
-      ? 'first iteration; the tests already pass at baseline'
+    if (testPassed(state.baseline)) return 'first iteration; the tests already pass at baseline';
+    return unreadExit0(state.baseline)
+      ? 'first iteration; the test command exits 0 at baseline, but its output could not be read, so whether the tests pass is not known'
       : `first iteration; the tests fail at baseline (${testStatus(state.baseline)})`;
   }
   switch (last.outcome) {
@@ -43,13 +44,23 @@ function oldFailures(state: RunState, test: TestRecord | null, knownFailures: re
   return `; ${old.length} of the failing tests (${ids.join(', ')}${more}) failed the same way before any change or are declared known failures: they need no fix unless the directive asks for one`;
 }
 
-/** "exit 1", "timed out after 300 s", "exit 0, but its summary counts 2 failed", or "not run". */
+/**
+ * "exit 1", "timed out after 300 s", "exit 0, but its summary counts 2 failed", "exit 0, but its
+ * output could not be read", or "not run".
+ */
 export function testStatus(test: TestRecord | null): string {
   if (test === null) return 'not run';
   if (test.timed_out) return `timed out after ${Math.round(test.duration_ms / 1000)} s`;
   const failed = summaryFailures(test);
   if (test.exit_code === 0 && failed > 0) return `exit 0, but its summary counts ${failed} failed`;
+  if (test.exit_code === 0 && test.unread === true)
+    return 'exit 0, but its output could not be read (no test runner or summary line in it): unread, not a pass';
   return `exit ${test.exit_code}`;
+}
+
+/** The command exited 0 but nothing in its output could be read (neither a pass nor a failure that was seen). */
+export function unreadExit0(test: TestRecord): boolean {
+  return test.exit_code === 0 && !test.timed_out && test.unread === true;
 }
 
 /** The failed tests the runners' summaries count (0 when none printed any). */

@@ -17,17 +17,19 @@ export type NextAction =
   | { action: 'stop'; status: Extract<RunStatus, 'stable' | 'failed'>; reason: ExitReason; detail: string };
 
 /**
- * A test run passed: the whole suite, exit code 0, not timed out, and no runner's summary counting a
- * failed test (some runners print failures and still exit 0). Never decided by a focused run of
- * some tests.
+ * A test run passed: the whole suite, exit code 0, not timed out, its output read (an output nothing
+ * could be read from is unread, never a pass), and no runner's summary counting a failed test (some
+ * runners print failures and still exit 0). Never decided by a focused run of some tests.
  */
 export function testPassed(test: TestRecord | null): boolean {
   return test !== null && test.scope === undefined && ranClean(test);
 }
 
-/** A command's run came out clean: exit code 0, not timed out, and no failed test in its runner's summary. */
-export function ranClean(test: Pick<TestRecord, 'exit_code' | 'timed_out' | 'parsed'>): boolean {
-  return test.exit_code === 0 && !test.timed_out && !summaryReportsFailures(test.parsed?.counts);
+/** A command's run came out clean: exit code 0, not timed out, its output read, and no failed test in its runner's summary. */
+export function ranClean(test: Pick<TestRecord, 'exit_code' | 'timed_out' | 'parsed' | 'unread'>): boolean {
+  return (
+    test.exit_code === 0 && !test.timed_out && test.unread !== true && !summaryReportsFailures(test.parsed?.counts)
+  );
 }
 
 /** What a test record says, as the baseline judge reads it. */

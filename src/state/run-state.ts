@@ -106,6 +106,12 @@ export const TestRecordSchema = z.strictObject({
   stderr_tail: z.string(),
   /** Absent in records written before hammer-box read test output. */
   parsed: ParsedTestOutputSchema.optional(),
+  /**
+   * True when nothing in the output could be read: no runner's output, no count or result line
+   * (see src/test-output). The exit code alone then says nothing of the tests, and an unread run
+   * never counts as passing. Absent: the output was read (or the record predates the field).
+   */
+  unread: z.literal(true).optional(),
   /** Bytes the command wrote to stdout and stderr together. */
   total_bytes: count,
   /** Bytes of that not kept by the sandbox's capture. */

@@ -95,6 +95,10 @@ describe('signal helpers', () => {
       counts: [{ runner: 'tap' as const, passed: 2, failed: 1 }],
     };
     expect(testStatus(testRecord(0, { parsed: counted }))).toBe('exit 0, but its summary counts 1 failed');
+    expect(testStatus(testRecord(0, { unread: true }))).toMatch(
+      /^exit 0, but its output could not be read .*unread, not a pass$/,
+    );
+    expect(testStatus(testRecord(1, { unread: true }))).toBe('exit 1');
   });
   it('lastRejectedIteration is the latest rejection since the last applied patch', () => {
     const r1 = iteration(1, 'rejected', { patch: 'a' });
