@@ -3,7 +3,7 @@
 // `OK`), make targets printing counts. Read only when no known runner was recognised (their own
 // summaries say the same in their own words); a summary line that counts failures decides whatever
 // the exit code was.
-import { MAX_FAILURES, capName, indentOf, num, range, type RunnerParse, type RunnerParser } from '../lines.js';
+import { MAX_FAILURES, capName, indentOf, num, range, type RunnerParser } from '../lines.js';
 import type { LineRange, TestCounts, TestFailure } from '../types.js';
 
 /** Count lines: each gives passed and failed (null when the line does not say). */
