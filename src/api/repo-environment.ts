@@ -6,7 +6,13 @@
 import type { Config } from '../config/schema.js';
 import { Workbench, resolveUserRepo, type TreeEntry, type UserRepo } from '../git/index.js';
 import type { DependencyFile } from '../images/env-hash.js';
-import { detectToolchain, environmentLine, type Candidate, type Detection } from '../images/detect.js';
+import {
+  describeCandidate,
+  detectToolchain,
+  environmentLine,
+  type Candidate,
+  type Detection,
+} from '../images/detect.js';
 import type { Environment } from '../state/run-state.js';
 import { planPython } from '../images/python-setup.js';
 import { PYTHON_REQUIREMENTS, setupInputs, type ReadFiles, type SetupInputs } from '../images/setup-inputs.js';
@@ -149,6 +155,7 @@ function asDetection(c: Candidate): Detection {
     by: 'evidence',
     passedOver: [],
     alternatives: [],
+    ...(c.command ? { command: c.command } : {}),
   };
 }
 
@@ -188,7 +195,10 @@ async function decideEnvironment(o: {
       : null;
   const pm = toolchainVersion?.packageManager ?? undefined;
   const command =
-    config.tools.test_command || pm?.testCommand || (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
+    config.tools.test_command ||
+    detection?.command ||
+    pm?.testCommand ||
+    (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
   // a configured test command is taken as written; a detected project below the root runs in its directory
   const testCommand = dir !== '' && !config.tools.test_command ? `cd ${dir} && ${command}` : command;
   const evidence = detection ? [...detection.evidence, ...detection.tests] : [];
@@ -204,6 +214,9 @@ async function decideEnvironment(o: {
           ? 'sources'
           : 'evidence',
     test_command: testCommand,
+    ...(detection && detection.alternatives.length > 0
+      ? { alternatives: detection.alternatives.map(describeCandidate) }
+      : {}),
     line: environmentLine({
       toolchain,
       ...(version ? { version } : {}),
@@ -211,6 +224,9 @@ async function decideEnvironment(o: {
       testCommand,
       named: o.explicit,
       ...(detection && detection.passedOver.length > 0 ? { passedOver: detection.passedOver } : {}),
+      ...(detection && detection.alternatives.length > 0
+        ? { alternatives: detection.alternatives.map(describeCandidate) }
+        : {}),
     }),
     setup_command: setupCommand,
   });

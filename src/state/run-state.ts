@@ -379,6 +379,11 @@ export const EnvironmentSchema = z.strictObject({
   test_command: z.string(),
   /** The one line printed on stderr at the start of the run. */
   line: z.string(),
+  /**
+   * The other projects detection found, each as "python (python/test.py, no manifest)": tried in
+   * turn when this one's tests pass at baseline on a directive that asks for a fix. Absent: none.
+   */
+  alternatives: z.array(z.string()).optional(),
   /** The dependency setup's command ('' when there is nothing to install). */
   setup_command: z.string(),
   /** The setup steps, when setup ran in this run: how each ended and why. */
