@@ -346,6 +346,8 @@ export function environmentLine(opts: {
   passedOver?: readonly string[];
   /** The other projects found (said when none was passed over: they are tried if these tests pass at baseline on a fix). */
   alternatives?: readonly string[];
+  /** How the test command was decided, when more than the toolchain's default ("every script of the chain runs"). */
+  notes?: readonly string[];
 }): string {
   if (opts.toolchain === null) return `your image, test command: ${opts.testCommand}`;
   const why = opts.named ? 'named' : opts.evidence.join(', ');
@@ -355,7 +357,8 @@ export function environmentLine(opts: {
       : opts.alternatives && opts.alternatives.length > 0
         ? `; other projects, tried if these tests pass at baseline on a fix: ${opts.alternatives.join(', ')}`
         : '';
-  return `toolchain ${opts.toolchain}${opts.version ? ` ${opts.version}` : ''}${why ? ` (${why})` : ''}, test command: ${opts.testCommand}${over}`;
+  const notes = opts.notes && opts.notes.length > 0 ? ` (${opts.notes.join('; ')})` : '';
+  return `toolchain ${opts.toolchain}${opts.version ? ` ${opts.version}` : ''}${why ? ` (${why})` : ''}, test command: ${opts.testCommand}${notes}${over}`;
 }
 
 const OVERRIDE_HINT =
