@@ -1,8 +1,8 @@
 // The one summary a finished `run`, `resume` or `replay` prints: how it ended, the baseline and the
 // final test, tokens, time, where its files are, and the commands to take the branch further.
-import { describeReason, finishedIterations, latestTest, testPassed } from '../loop/stop-conditions.js';
+import { describeReason, finishedIterations, latestTest } from '../loop/stop-conditions.js';
 import type { RunOutcome } from '../loop/run-types.js';
-import { testStatus } from '../loop/signal.js';
+import { resultWord, testStatus } from '../loop/signal.js';
 import { formatDuration } from '../report/markdown.js';
 import { baselinePassWarning } from '../report/baseline-warning.js';
 import { prTitle } from '../report/pr-title.js';
@@ -87,5 +87,5 @@ function describeTest(t: TestRecord): string {
   const how = t.timed_out
     ? `timed out after ${formatDuration(t.duration_ms)}`
     : `${testStatus(t)} after ${formatDuration(t.duration_ms)}`;
-  return `${testPassed(t) ? 'passed' : 'failed'} (${how})`;
+  return `${resultWord(t)} (${how})`;
 }

@@ -17,6 +17,7 @@ import { assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
 import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
+import { testTimeoutMs } from './test-timeout.js';
 import { focusedRunStands, focusFor, withFocus } from './focus-tests.js';
 import { patchSizeRefusal } from '../patch/path-policy.js';
 import { judgeCandidates } from './effect-run.js';
@@ -166,6 +167,8 @@ export async function judgeCandidate(
   };
   // failing tests first: the tests the last run named, when its runner can be filtered
   const focus = focusFor(rec.state, req.testCommand, config.tools.focus);
+  // the time follows the suite: a multiple of what the baseline took, at least [tools] test_timeout
+  const limitMs = testTimeoutMs(config.tools, rec.state.baseline);
   const onTestOutput = (stream: 'stdout' | 'stderr', chunk: Buffer): void =>
     deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') });
   await rec.flush();
@@ -174,7 +177,7 @@ export async function judgeCandidate(
     `iter-${String(n).padStart(2, '0')}.patch`,
     candidates,
     commitMessage(n, summary),
-    { command: focus?.command ?? req.testCommand, timeoutMs: config.tools.test_timeout * 1000, onOutput: onTestOutput },
+    { command: focus?.command ?? req.testCommand, timeoutMs: limitMs, onOutput: onTestOutput },
     { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)).then(warmNext, () => undefined) },
   );
   const onHost: ApplyResult | null =
@@ -237,7 +240,7 @@ export async function judgeCandidate(
     if (focusedRunStands(test, rec.state, config.tests.known_failures)) test = { ...test, scope: 'focused' };
     else {
       // the focused tests pass (or named nothing): the whole suite decides
-      const full = await prep.repo.test(req.testCommand, config.tools.test_timeout * 1000, onTestOutput, signal);
+      const full = await prep.repo.test(req.testCommand, limitMs, onTestOutput, signal);
       test = withFocus(recordOf(full, req.testCommand), test);
       testLog = `${testLog}\n${renderTestLog(req.testCommand, full)}`;
       testMs += full.durationMs;

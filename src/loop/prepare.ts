@@ -14,6 +14,7 @@ import { copyHead, initSandboxRepo } from './sandbox-init.js';
 import { SandboxRepo } from './sandbox-repo.js';
 import { sandboxSpec } from './sandbox-spec.js';
 import { toTestRecord } from './test-record.js';
+import { testTimeoutMs } from './test-timeout.js';
 
 /** How many tree entries a prompt's file selection looks at (the prompt itself shows fewer). */
 export const PROMPT_TREE_ENTRIES = 100_000;
@@ -163,9 +164,10 @@ export async function runTests(
   const { config } = req;
   const run_id = rec.state.run_id;
   // the runner kills whatever the tests leave running, and waits until it is gone, before it returns
+  // a baseline (this project's or another's) gets the generous first limit; later runs follow its time
   const result = await repo.test(
     req.testCommand,
-    config.tools.test_timeout * 1000,
+    testTimeoutMs(config.tools, iteration === null ? null : rec.state.baseline),
     (stream, chunk) => deps.emit({ type: 'test_output', run_id, iteration, stream, chunk: chunk.toString('utf8') }),
     deps.signal,
   );

@@ -9,6 +9,8 @@ export function stabilitySignal(state: RunState, knownFailures: readonly string[
   if (last === undefined) {
     if (state.baseline === null) return 'first iteration';
     if (testPassed(state.baseline)) return 'first iteration; the tests already pass at baseline';
+    if (state.baseline.timed_out)
+      return `first iteration; the tests timed out at baseline (after ${Math.round(state.baseline.duration_ms / 1000)} s), so what fails there is known only from the output before the limit`;
     return unreadExit0(state.baseline)
       ? 'first iteration; the test command exits 0 at baseline, but its output could not be read, so whether the tests pass is not known'
       : `first iteration; the tests fail at baseline (${testStatus(state.baseline)})`;
@@ -56,6 +58,16 @@ export function testStatus(test: TestRecord | null): string {
   if (test.exit_code === 0 && test.unread === true)
     return 'exit 0, but its output could not be read (no test runner or summary line in it): unread, not a pass';
   return `exit ${test.exit_code}`;
+}
+
+/**
+ * A test run's result in a word: "passed", "failed", "timed out" (never an ordinary failure: what
+ * failed is not known), or "unread" (exit 0 and nothing read: not a pass).
+ */
+export function resultWord(test: TestRecord): 'passed' | 'failed' | 'timed out' | 'unread' {
+  if (test.timed_out) return 'timed out';
+  if (testPassed(test)) return 'passed';
+  return unreadExit0(test) ? 'unread' : 'failed';
 }
 
 /** The command exited 0 but nothing in its output could be read (neither a pass nor a failure that was seen). */

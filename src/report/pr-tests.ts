@@ -1,7 +1,7 @@
 // The tests part of PR_SUMMARY.md: the test command at baseline and after the last patch, and which
 // tests that failed at baseline pass now (by name where the runner's output gives names, else counts).
 import { latestTest, testPassed } from '../loop/stop-conditions.js';
-import { testStatus } from '../loop/signal.js';
+import { resultWord, testStatus } from '../loop/signal.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
 import type { FailingTest, TestCounts } from '../test-output/index.js';
 import { formatDuration, inlineCode } from './markdown.js';
@@ -32,10 +32,10 @@ export function renderTests(state: RunState, outputs: TestsBeforeAfter | null): 
   if (before === null) return '**Tests:** not run.';
   const command = inlineCode(before.command);
   const describe = (t: TestRecord): string => `${testStatus(t)}, ${formatDuration(t.duration_ms)}`;
-  const was = testPassed(before) ? 'passed' : 'failed';
+  const was = resultWord(before);
   if (now === null || now === before)
     return `**Tests** (${command}): ${was} at baseline (${describe(before)}); no patch was tested.`;
-  const is = testPassed(now) ? 'pass' : 'fail';
+  const is = { passed: 'pass', failed: 'fail', 'timed out': 'time out', unread: 'are unread' }[resultWord(now)];
   const headline = testPassed(before)
     ? testPassed(now)
       ? 'passing before and now'

@@ -1,6 +1,7 @@
 // `hammer-box runs show <run_id>`
 import { prBody, showRun, type RunDetails } from '../../api/runs.js';
-import { describeReason, latestTest, testPassed } from '../../loop/stop-conditions.js';
+import { resultWord } from '../../loop/signal.js';
+import { describeReason, latestTest } from '../../loop/stop-conditions.js';
 import { cutOffLine } from '../../report/cut-off-line.js';
 import { formatDuration } from '../../report/markdown.js';
 import { sanitizeLine, sanitizeText, truncateText } from '../../report/sanitize.js';
@@ -74,7 +75,7 @@ function describeTest(t: TestRecord): string {
       : t.focus
         ? `; after the failing tests alone passed in ${formatDuration(t.focus.duration_ms)}`
         : '';
-  return `${testPassed(t) ? 'passed' : 'failed'} (${how}${focus})`;
+  return `${resultWord(t)} (${how}${focus})`;
 }
 
 function iterationLine(it: Iteration, one: (text: string, max?: number) => string): string {

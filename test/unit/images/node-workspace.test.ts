@@ -44,7 +44,7 @@ describe('a Node.js workspace', () => {
       member: 'library',
       why: 'the workspace root has no test script; the directive points at its member library/',
     });
-    expect(workspaceTestCommand(facts, pnpm, 'valibot rejects a valid email').member).toBe('library');
+    expect(workspaceTestCommand(facts, pnpm, 'valibot rejects a valid email')?.member).toBe('library');
     // nothing pointed at: every member's tests, through the root's recursive form
     expect(workspaceTestCommand(facts, pnpm, 'something is wrong')?.command).toBe('pnpm -r test');
     expect(workspaceTestCommand(facts, { name: 'npm', flavour: null, testCommand: 'npm test' }, '')?.command).toBe(
