@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { HammerError } from '../errors.js';
-import { cacheRedirects } from './writable-caches.js';
+import { cacheRedirects, rootRedirects } from './writable-caches.js';
 
 /** A directory setup writes that the env image keeps. */
 export interface CarriedDir {
@@ -97,7 +97,7 @@ export function carryArchive(
     stats.entries++;
     if (rel !== '' && header.type !== 'directory' && dir.significant(rel)) stats.significant++;
     if (header.type === 'directory' && rel !== '') redirects.push(...cacheRedirects(rel));
-    if (rel !== '' && header.type !== 'directory') taken.add(rel);
+    if (rel !== '') taken.add(rel);
     const name = rel === '' ? `${dest}/` : `${dest}/${rel}${header.type === 'directory' ? '/' : ''}`;
     const linkname =
       header.type === 'link'
@@ -131,7 +131,7 @@ export function carryArchive(
   const done = new Promise<CarryStats>((resolve, reject) => {
     extract.on('finish', () => {
       // what tools write beside their packages goes to the sandbox's /tmp (see writable-caches.ts)
-      for (const link of redirects.filter((r) => !taken.has(r.path))) {
+      for (const link of [...rootRedirects(dir.to), ...redirects].filter((r) => !taken.has(r.path))) {
         stats.entries++;
         pack.entry({
           name: `${dest}/${link.path}`,

@@ -18,6 +18,7 @@ import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
 import { testTimeoutMs } from './test-timeout.js';
+import { baseRerunPlan, rerunAtBase } from './base-rerun.js';
 import { focusedRunStands, focusFor, withFocus } from './focus-tests.js';
 import { patchSizeRefusal } from '../patch/path-policy.js';
 import { judgeCandidates } from './effect-run.js';
@@ -247,6 +248,26 @@ export async function judgeCandidate(
     }
   }
   await rec.artifact(testName, testLog, { behind: true });
+  // failures in tests that did not fail at baseline: re-run once at the base before they count
+  const rerun =
+    prep.sandboxBase === '' ? null : baseRerunPlan(rec.state, test, config.tests.known_failures, req.testCommand);
+  if (rerun !== null) {
+    const r = await rerunAtBase(rec, deps, prep, n, rerun, {
+      timeoutMs: limitMs,
+      headLines: config.prompt.output_head_lines,
+      tailLines: config.prompt.output_tail_lines,
+      failureLines: config.prompt.output_failure_lines,
+      maxFailures: config.prompt.output_max_failures,
+    });
+    rec.change((s) => ({ ...s, base_reruns: [...(s.base_reruns ?? []), r] }));
+    deps.emit({
+      type: 'notice',
+      run_id: runId,
+      at: deps.now().toISOString(),
+      level: 'info',
+      text: `${r.tests.length} test(s) that failed after iteration ${n} but not at baseline, re-run at the base commit: ${r.failing.length} fail there too, so they failed before the change${r.failing.length < r.tests.length ? `; ${r.tests.length - r.failing.length} pass there (regressions)` : ''}`,
+    });
+  }
   // validate, apply and test all ended when the one exec returned: record them and write once,
   // while update_state goes on (a run killed before the write lands resumes from the answer, the
   // same as one killed as the step's results came back)

@@ -28,6 +28,8 @@ export interface Prepared {
   treesComparable: boolean;
   /** The sandbox commit matching the workbench's head (the sandbox's own hashes differ from the host's); '' until ready. */
   sandboxHead: string;
+  /** The sandbox commit of the run's base; '' until ready, and when patches were replayed in (resume: the base is not there). */
+  sandboxBase: string;
   /** Make the sandbox's repository now, in the background, if that was deferred past the baseline. */
   startInit(): void;
   /** Resolves when the sandbox's repository exists (await before the first sandbox git operation). */
@@ -130,6 +132,7 @@ export async function prepare(
     repo,
     treesComparable: false,
     sandboxHead: '',
+    sandboxBase: '',
     startInit: () => void begin(),
     ready: () => begin(),
     parseCache,
@@ -139,6 +142,7 @@ export async function prepare(
     if (!init) {
       init = initSandboxRepo({ ...initOptions, whole: skipped === 0 }).then((base) => {
         prep.sandboxHead = base.commit;
+        if (applied.length === 0) prep.sandboxBase = base.commit;
         prep.treesComparable = base.comparable;
       });
       init.catch(() => undefined); // whoever awaits ready() sees the failure

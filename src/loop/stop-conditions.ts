@@ -48,7 +48,7 @@ export function runFacts(test: TestRecord): RunFacts {
  * baseline, or either run's output was not read (records from before hammer-box read test output).
  */
 export function judgeTest(
-  state: Pick<RunState, 'baseline' | 'directive'>,
+  state: Pick<RunState, 'baseline' | 'directive' | 'base_reruns'>,
   test: TestRecord | null,
   knownFailures: readonly string[] = [],
 ): Judgement | null {
@@ -56,6 +56,8 @@ export function judgeTest(
   return judgeAgainstBaseline(runFacts(state.baseline), runFacts(test), {
     knownFailures,
     directive: state.directive.text,
+    // tests re-run at the base that failed there too failed before the change
+    atBase: (state.base_reruns ?? []).flatMap((r) => r.failing),
   });
 }
 

@@ -55,6 +55,7 @@ async function testsOf(state: RunState, readArtifact: ReadArtifact): Promise<Tes
   const judged = judgeAgainstBaseline(facts(state.baseline, before, failingBefore), facts(now, after, failingAfter), {
     knownFailures: knownFailuresOf(state.config),
     directive: state.directive.text,
+    atBase: (state.base_reruns ?? []).flatMap((r) => r.failing),
   });
   return {
     fixed: fixedTests(

@@ -129,6 +129,29 @@ export const TestRecordSchema = z.strictObject({
 });
 export type TestRecord = z.infer<typeof TestRecordSchema>;
 
+/** The most tests one re-run at the base takes. */
+export const MAX_BASE_RERUN_TESTS = 20;
+
+/**
+ * Failing tests that did not fail at baseline, re-run once at the base commit before they count as
+ * regressions (the baseline may not have run them: a chain stopped early, it timed out, a flaky
+ * test): those that fail there too failed before the change.
+ */
+export const BaseRerunSchema = z.strictObject({
+  /** The iteration whose test run named them. */
+  iteration: z.number().int().min(1),
+  command: z.string(),
+  exit_code: z.number().int(),
+  duration_ms: ms,
+  timed_out: z.boolean(),
+  /** The tests re-run. */
+  tests: z.array(FailingTestSchema).max(MAX_BASE_RERUN_TESTS),
+  /** Those of them that failed at the base too (none when the run could not be read). */
+  failing: z.array(FailingTestSchema).max(MAX_BASE_RERUN_TESTS),
+  artifact: ArtifactNameSchema.nullable(),
+});
+export type BaseRerun = z.infer<typeof BaseRerunSchema>;
+
 /** A file a patch touches. */
 export const PatchFileSchema = z.strictObject({
   path: z.string(),
@@ -469,6 +492,8 @@ export const RunStateSchema = z.strictObject({
   delivering: z.strictObject({ name: z.string(), commit: z.string() }).nullable().optional(),
   phases: z.partialRecord(z.enum(RUN_PHASES), PhaseRecordSchema),
   baseline: TestRecordSchema.nullable(),
+  /** Re-runs at the base of tests that failed after a change and not at baseline (see BaseRerunSchema); absent: none. */
+  base_reruns: z.array(BaseRerunSchema).max(100).optional(),
   iterations: z.array(IterationSchema),
   /** Absolute path of the run's artifacts directory; artifact names in this file are relative to it. */
   artifacts_dir: z.string(),

@@ -44,14 +44,17 @@ export interface Judgement {
   why: string;
 }
 
-/** Judge `latest` against `baseline`, with the user's known failures and the directive's text. */
+/**
+ * Judge `latest` against `baseline`, with the user's known failures and the directive's text.
+ * `atBase`: tests found failing when re-run at the base commit (they count as failing at baseline).
+ */
 export function judgeAgainstBaseline(
   baseline: RunFacts,
   latest: RunFacts,
-  opts: { knownFailures: readonly string[]; directive: string },
+  opts: { knownFailures: readonly string[]; directive: string; atBase?: readonly FailingTest[] },
 ): Judgement {
   const isKnown = knownFailureMatcher(opts.knownFailures);
-  const before = distinctFailingTests(baseline.failing).filter((t) => !isKnown(t));
+  const before = distinctFailingTests([...baseline.failing, ...(opts.atBase ?? [])]).filter((t) => !isKnown(t));
   const now = distinctFailingTests(latest.failing);
   const nowKeys = new Set(now.map(testKey));
   const fixed = latest.passed

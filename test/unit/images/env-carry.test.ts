@@ -115,6 +115,11 @@ describe('carryArchive: links and what tools write beside their packages', () =>
       { uid: 10001, gid: 10001 },
     );
     const entries = await entriesOf(carried.stream);
+    // Vite's bundled config goes to /tmp, from where /node_modules resolves its imports
+    expect(entries.find((e) => e.name === 'node_modules/.vite-temp')).toMatchObject({
+      type: 'symlink',
+      linkname: '/tmp',
+    });
     const links = entries.filter((e) => e.name.endsWith('.tsbuildinfo'));
     expect(links).toEqual([
       {
