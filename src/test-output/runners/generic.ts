@@ -46,7 +46,7 @@ const COUNT_FORMS: readonly { re: RegExp; read: (m: RegExpExecArray) => [number 
 ];
 
 /** A whole line that says the run passed, or failed, in one word (a script's last line). */
-const PASS_WORD = /^\s*(?:OK|PASS|PASSED|SUCCESS|ALL TESTS PASSED)[.!]?\s*$/;
+const PASS_WORD = /^\s*(?:OK|PASS|PASSED|SUCCESS|ALL TESTS PASSED)[.!]?\s*$/i;
 const FAIL_WORD = /^\s*(?:FAIL|FAILED|FAILURE|TESTS FAILED|SOME TESTS FAILED)[.!]?\s*$/;
 
 /** A line naming one failing test: "Test number 5200 failed", "Test #3 failed", "FAILED: adds numbers", "✗ adds". */

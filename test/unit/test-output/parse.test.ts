@@ -429,6 +429,8 @@ describe('no known runner (the generic forms)', () => {
     expect(counts('passed: 7, failed: 0\n')).toEqual(['7 passed 0 failed']);
     expect(counts('All 9 tests passed!\n')).toEqual(['9 passed 0 failed']);
     expect(counts('checking...\nFAILED\n')).toEqual(['? passed 1 failed']);
+    // a script of asserts that prints ok when it got to its end
+    expect(counts('> calc@1.0.0 test\n> node test.js\n\nok\n')).toEqual(['? passed 0 failed']);
     // every line counting a failure counts, the largest total gives the passes
     expect(counts(' 10 of 10 tests passed\n 4 of 5 tests passed\n In total, 14 of 15 tests passed\n')).toEqual([
       '14 passed 1 failed',
