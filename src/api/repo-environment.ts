@@ -6,12 +6,19 @@
 import type { Config } from '../config/schema.js';
 import { Workbench, resolveUserRepo, type TreeEntry, type UserRepo } from '../git/index.js';
 import type { DependencyFile } from '../images/env-hash.js';
-import { detectToolchain, environmentLine, type Candidate, type Detection } from '../images/detect.js';
+import {
+  describeCandidate,
+  detectToolchain,
+  environmentLine,
+  type Candidate,
+  type Detection,
+} from '../images/detect.js';
 import type { Environment } from '../state/run-state.js';
 import { planPython } from '../images/python-setup.js';
 import { PYTHON_REQUIREMENTS, setupInputs, type ReadFiles, type SetupInputs } from '../images/setup-inputs.js';
 import { setupRecipe, type SetupRecipe } from '../images/setup-plan.js';
 import { getToolchain } from '../images/toolchains.js';
+import { nodeTestCommand } from './node-test-command.js';
 import { readRepoToolchain, type RepoToolchain } from './repo-toolchain.js';
 
 /** Entries of a tree listed for detection; beyond this the source-extension fallback sees a prefix. */
@@ -119,6 +126,7 @@ export async function readRepoEnvironment(
         userRepo,
         entries,
         read,
+        directive: opts.directive ?? '',
         signal: opts.signal,
       });
     const main = await decide(toolchain, detection?.dir ?? '', detection);
@@ -149,6 +157,7 @@ function asDetection(c: Candidate): Detection {
     by: 'evidence',
     passedOver: [],
     alternatives: [],
+    ...(c.command ? { command: c.command } : {}),
   };
 }
 
@@ -172,6 +181,7 @@ async function decideEnvironment(o: {
   userRepo: UserRepo;
   entries: readonly TreeEntry[];
   read: ReadFiles;
+  directive: string;
   signal: AbortSignal | undefined;
 }): Promise<Omit<RepoEnvironment, 'alternatives' | 'workbench'>> {
   const { config, toolchain, dir, detection, userRepo, entries, read } = o;
@@ -187,8 +197,25 @@ async function decideEnvironment(o: {
       ? await readRepoToolchain(o.workbench, userRepo.baseCommit, toolchain, names, config, o.signal, dir)
       : null;
   const pm = toolchainVersion?.packageManager ?? undefined;
+  // a workspace whose root has no test script, or a test script that stops at its first failing part
+  const node =
+    pm && !config.tools.test_command
+      ? await nodeTestCommand({
+          read,
+          names,
+          inDir,
+          prefix,
+          pm,
+          directive: o.directive,
+          rootPackageJson: manifests.get(`${prefix}package.json`),
+        })
+      : null;
   const command =
-    config.tools.test_command || pm?.testCommand || (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
+    config.tools.test_command ||
+    detection?.command ||
+    node?.command ||
+    pm?.testCommand ||
+    (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
   // a configured test command is taken as written; a detected project below the root runs in its directory
   const testCommand = dir !== '' && !config.tools.test_command ? `cd ${dir} && ${command}` : command;
   const evidence = detection ? [...detection.evidence, ...detection.tests] : [];
@@ -204,6 +231,9 @@ async function decideEnvironment(o: {
           ? 'sources'
           : 'evidence',
     test_command: testCommand,
+    ...(detection && detection.alternatives.length > 0
+      ? { alternatives: detection.alternatives.map(describeCandidate) }
+      : {}),
     line: environmentLine({
       toolchain,
       ...(version ? { version } : {}),
@@ -211,6 +241,10 @@ async function decideEnvironment(o: {
       testCommand,
       named: o.explicit,
       ...(detection && detection.passedOver.length > 0 ? { passedOver: detection.passedOver } : {}),
+      ...(detection && detection.alternatives.length > 0
+        ? { alternatives: detection.alternatives.map(describeCandidate) }
+        : {}),
+      ...(node && node.notes.length > 0 ? { notes: node.notes } : {}),
     }),
     setup_command: setupCommand,
   });

@@ -66,7 +66,12 @@ export const KubernetesConfigSchema = z.strictObject({
 
 export const ToolsConfigSchema = z.strictObject({
   test_command: z.string(),
+  /** Seconds any test run after the baseline gets at least (later runs get test_timeout_factor × the baseline's time when more). */
   test_timeout: seconds,
+  /** Seconds the first baseline run gets (generous: how long the suite takes is not known yet). */
+  baseline_timeout: seconds.default(1800),
+  /** Later test runs get this many times the baseline's measured time, when that is more than test_timeout. */
+  test_timeout_factor: z.number().min(1).max(100).default(3),
   /** Failing tests first: after a failing run, run the tests it named before the whole suite. */
   focus: z.boolean().default(true),
   /** Module paths (absolute, or relative to the working directory) that register more tools. */

@@ -4,14 +4,18 @@
 // with the list when it is truly ambiguous. Pure: the caller lists the tree and reads the files.
 import { HammerError } from '../errors.js';
 import { asksForFix } from '../report/fix-directive.js';
+import { directiveLanguages } from './directive-languages.js';
+import {
+  IGNORED,
+  TEST_FILES,
+  TOOLCHAIN_MARKERS,
+  manifestlessCandidates,
+  nestedCandidates,
+  testDirs,
+  type Candidate,
+} from './project-candidates.js';
 
-/** The files that mark a toolchain, at the repository root. */
-export const TOOLCHAIN_MARKERS: Readonly<Record<string, (name: string) => boolean>> = {
-  python: (n) => n === 'pyproject.toml' || n === 'setup.py' || n === 'setup.cfg' || /^requirements[^/]*\.txt$/.test(n),
-  node: (n) => n === 'package.json',
-  go: (n) => n === 'go.mod',
-  rust: (n) => n === 'Cargo.toml',
-};
+export { SAFE_PROJECT_DIR, TOOLCHAIN_MARKERS, nestedCandidates, type Candidate } from './project-candidates.js';
 
 /** Source file extensions, consulted only when no marker file is present (a bare pytest repo). */
 const SOURCE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
@@ -21,17 +25,6 @@ const SOURCE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
   rust: ['.rs'],
 };
 
-/** Test files and test configuration of each toolchain, anywhere in the tree. */
-const TEST_FILES: Readonly<Record<string, RegExp>> = {
-  python: /(^|\/)(test_[^/]*\.py|[^/]*_test\.py|conftest\.py|pytest\.ini|tox\.ini)$/,
-  node: /((^|\/)__tests__\/.*|\.(test|spec)\.[cm]?[jt]sx?|(^|\/)(jest|vitest|ava|playwright)\.config\.[cm]?[jt]s|(^|\/)\.mocharc(\.[a-z]+)?)$/,
-  go: /_test\.go$/,
-  rust: /^(tests|benches)\/[^/]+\.rs$/,
-};
-
-/** Directories never looked at for evidence (dependencies and vendored copies). */
-const IGNORED = /(^|\/)(node_modules|vendor|\.venv|venv|target|dist|build|\.git)\//;
-
 /** What detection can read besides file names (each optional). */
 export interface DetectFacts {
   /** The root package.json's text. */
@@ -40,17 +33,6 @@ export interface DetectFacts {
   pyproject?: string;
   /** The directive: paths it names can tell which ecosystem the failing tests belong to. */
   directive?: string;
-}
-
-/** A project in the repository: a toolchain at a directory, its marker files and where its tests are. */
-export interface Candidate {
-  toolchain: string;
-  /** The project's directory ('' for the repository's root; else e.g. "python" or "services/api"). */
-  dir: string;
-  /** Its marker files (repository paths). */
-  markers: string[];
-  /** Where its tests are (repository paths, e.g. "python/tests/"); empty when none was found. */
-  tests: string[];
 }
 
 /** What detection found: the toolchain and the files that decided it. */
@@ -71,14 +53,12 @@ export interface Detection {
    * that asks for a fix tries their test commands before it asks the model.
    */
   alternatives: Candidate[];
+  /** The test command the project's files call for (see Candidate.command); absent: the toolchain's or package manager's. */
+  command?: string;
 }
 
 /** npm's placeholder test script (`npm init`): not a test suite. */
 const NPM_PLACEHOLDER = /no test specified/;
-
-/** Directories whose manifests are not the repository's projects (documentation, examples, test fixtures). */
-const NOT_PROJECTS =
-  /(^|\/)(docs?|examples?|samples?|demos?|fixtures?|testdata|test|tests|__tests__|spec|benchmarks?|third_party|vendor|external)(\/|$)/;
 
 /**
  * Detect the toolchain. USAGE when none matches, or when several do and the evidence cannot tell
@@ -95,17 +75,43 @@ export function detectToolchain(
   const paths = allPaths.filter((p) => !IGNORED.test(p));
   const directive = facts.directive ?? '';
   const byMarker = matchAll(rootFiles, (name, tc) => TOOLCHAIN_MARKERS[tc]!(name));
-  const nested = nestedCandidates(paths).filter((c) => !byMarker.has(c.toolchain));
+  const withManifest = nestedCandidates(paths).filter((c) => !byMarker.has(c.toolchain));
+  // directories of test files without a manifest count beside a project with one (a bare
+  // repository of sources is decided by their extensions, below)
+  const taken = [
+    ...[...byMarker.keys()].map((tc) => ({ toolchain: tc, dir: '', markers: [], tests: [] })),
+    ...withManifest,
+  ];
+  const nested =
+    byMarker.size > 0 || withManifest.length > 0
+      ? [...withManifest, ...manifestlessCandidates(paths, taken)].sort((a, b) =>
+          a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : a.toolchain < b.toolchain ? -1 : 1,
+        )
+      : [];
+  const languages = directiveLanguages(directive);
   if (byMarker.size === 1) {
     const [toolchain, evidence] = [...byMarker][0]!;
     const root: Candidate = { toolchain, dir: '', markers: evidence, tests: testEvidence(toolchain, paths, facts) };
     const pointed = nested.filter((c) => pointsAt(directive, c, paths, nested));
+    const others = (pick: Candidate): Candidate[] => [
+      ...(root.tests.length > 0 ? [root] : []),
+      ...nested.filter((c) => c !== pick),
+    ];
     if (pointed.length === 1 && !pointsAt(directive, root, paths, nested))
       return fromCandidate(
         pointed[0]!,
         'evidence',
-        [`${describe(root)}: the directive points at ${pointed[0]!.dir}/`],
-        [...(root.tests.length > 0 ? [root] : []), ...nested.filter((c) => c !== pointed[0])],
+        [`${describe(root)}: the directive points at ${where(pointed[0]!)}`],
+        others(pointed[0]!),
+      );
+    // no path decides: the one project of the language the directive names (not the root's)
+    const named = nested.filter((c) => languages.includes(c.toolchain));
+    if (pointed.length === 0 && named.length === 1 && !languages.includes(toolchain))
+      return fromCandidate(
+        named[0]!,
+        'evidence',
+        [`${describe(root)}: the directive names ${named[0]!.toolchain}, which is at ${where(named[0]!)}`],
+        others(named[0]!),
       );
     return { ...fromCandidate(root, 'marker', [], nested), evidence };
   }
@@ -201,8 +207,18 @@ function choose(
 /** No manifest at the root, projects with tests below it: the one there is, the one the directive points at, or on a fix the first. */
 function chooseNested(nested: readonly Candidate[], paths: readonly string[], directive: string): Detection {
   const pointed = nested.filter((c) => pointsAt(directive, c, paths, nested));
+  const languages = directiveLanguages(directive);
+  const named = nested.filter((c) => languages.includes(c.toolchain));
   const pick =
-    nested.length === 1 ? nested[0]! : pointed.length === 1 ? pointed[0]! : asksForFix(directive) ? nested[0]! : null;
+    nested.length === 1
+      ? nested[0]!
+      : pointed.length === 1
+        ? pointed[0]!
+        : pointed.length === 0 && named.length === 1
+          ? named[0]!
+          : asksForFix(directive)
+            ? nested[0]!
+            : null;
   if (pick === null) {
     throw new HammerError(
       'USAGE',
@@ -231,54 +247,23 @@ function fromCandidate(
   return {
     toolchain: c.toolchain,
     dir: c.dir,
-    evidence: c.markers,
-    tests: c.tests,
+    evidence: c.markers.length > 0 ? c.markers : c.tests,
+    tests: c.markers.length > 0 ? c.tests : [],
     by,
     passedOver,
     alternatives: [...alternatives],
+    ...(c.command ? { command: c.command } : {}),
   };
 }
 
-/** "python (python/pyproject.toml)". */
-function describe(c: Candidate): string {
-  return `${c.toolchain} (${c.markers.join(', ')})`;
+/** "python (python/pyproject.toml)", "python (python/test.py, no manifest)". */
+export function describeCandidate(c: Candidate): string {
+  return c.markers.length > 0
+    ? `${c.toolchain} (${c.markers.join(', ')})`
+    : `${c.toolchain} (${c.tests.join(', ')}, no manifest)`;
 }
 
-/**
- * A project directory's name as it may appear in a test command and a setup script (`cd <dir>`):
- * plain words only, so a directory name never becomes shell syntax.
- */
-export const SAFE_PROJECT_DIR = /^[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)?$/;
-
-/** Projects one or two directories down that have tests, by toolchain and directory, in path order. */
-export function nestedCandidates(paths: readonly string[]): Candidate[] {
-  const found = new Map<string, Candidate>();
-  for (const p of paths) {
-    const parts = p.split('/');
-    if (parts.length < 2 || parts.length > 3) continue;
-    const dir = parts.slice(0, -1).join('/');
-    if (NOT_PROJECTS.test(dir) || !SAFE_PROJECT_DIR.test(dir)) continue;
-    const name = parts.at(-1)!;
-    for (const tc of Object.keys(TOOLCHAIN_MARKERS).sort()) {
-      if (!TOOLCHAIN_MARKERS[tc]!(name)) continue;
-      const key = `${tc}\u0000${dir}`;
-      const c = found.get(key) ?? { toolchain: tc, dir, markers: [], tests: [] };
-      c.markers.push(p);
-      found.set(key, c);
-    }
-  }
-  const out: Candidate[] = [];
-  for (const c of found.values()) {
-    // a project inside another project of the same toolchain is part of it (a workspace member)
-    if ([...found.values()].some((o) => o !== c && o.toolchain === c.toolchain && c.dir.startsWith(`${o.dir}/`)))
-      continue;
-    const prefix = `${c.dir}/`;
-    const inside = paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
-    c.tests = testEvidence(c.toolchain, inside).map((t) => `${prefix}${t}`);
-    if (c.tests.length > 0) out.push(c);
-  }
-  return out.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : a.toolchain < b.toolchain ? -1 : 1));
-}
+const describe = describeCandidate;
 
 /**
  * The directive points at a project: it names a path inside the project's directory, or a file of
@@ -294,7 +279,11 @@ function pointsAt(directive: string, c: Candidate, paths: readonly string[], nes
     if (c.dir !== '' && (w === c.dir || w.startsWith(`${c.dir}/`)) && w.includes('/')) return true;
     if (!SOURCE_EXTENSIONS[c.toolchain]!.some((ext) => w.endsWith(ext))) continue;
     const hits = paths.filter((p) => p === w || p.endsWith(`/${w}`));
-    if (hits.some((p) => inDir(p, c.dir) && !inOther(p) && (c.dir !== '' || !nested.some((n) => inDir(p, n.dir)))))
+    if (
+      hits.some(
+        (p) => inDir(p, c.dir) && !inOther(p) && (c.dir !== '' || !nested.some((n) => n !== c && inDir(p, n.dir))),
+      )
+    )
       return true;
   }
   return false;
@@ -302,16 +291,7 @@ function pointsAt(directive: string, c: Candidate, paths: readonly string[], nes
 
 /** Where a toolchain's tests are, summarised: directories holding test files, test configuration, a real test script. */
 export function testEvidence(toolchain: string, paths: readonly string[], facts: DetectFacts = {}): string[] {
-  const re = TEST_FILES[toolchain];
-  const out = new Set<string>();
-  if (re) {
-    for (const p of paths) {
-      if (!re.test(p)) continue;
-      const dir = p.includes('/') ? `${p.split('/')[0]}/` : p;
-      out.add(dir);
-      if (out.size >= 4) break;
-    }
-  }
+  const out = new Set<string>(testDirs(toolchain, paths));
   if (toolchain === 'node' && facts.packageJson !== undefined) {
     const script = testScript(facts.packageJson);
     if (script !== null && !NPM_PLACEHOLDER.test(script)) out.add('package.json test script');
@@ -338,10 +318,21 @@ function testScript(text: string): string | null {
   }
 }
 
-/** The toolchains among `candidates` whose source files the directive names (e.g. `tests/test_parser.py`). */
+/**
+ * The toolchains among `candidates` whose source files the directive names (e.g. `tests/test_parser.py`),
+ * else those whose language it names ("the Python port").
+ */
 function directiveMentions(directive: string, candidates: readonly string[]): string[] {
   const words = directive.match(/[\w./-]+\.[a-z]{1,4}\b/g) ?? [];
-  return candidates.filter((tc) => words.some((w) => SOURCE_EXTENSIONS[tc]!.some((ext) => w.endsWith(ext))));
+  const byFile = candidates.filter((tc) => words.some((w) => SOURCE_EXTENSIONS[tc]!.some((ext) => w.endsWith(ext))));
+  if (byFile.length > 0) return byFile;
+  const languages = directiveLanguages(directive);
+  return candidates.filter((tc) => languages.includes(tc));
+}
+
+/** "python/", or "the root" for a project at the repository's root. */
+function where(c: Candidate): string {
+  return c.dir === '' ? 'the root' : `${c.dir}/`;
 }
 
 /** The one line a run prints about its environment, e.g. `toolchain python (pyproject.toml, tests/), test command: python3 -m pytest -q`. */
@@ -353,11 +344,21 @@ export function environmentLine(opts: {
   named?: boolean;
   /** Why the other candidates were passed over ("node (package.json) has no tests"). */
   passedOver?: readonly string[];
+  /** The other projects found (said when none was passed over: they are tried if these tests pass at baseline on a fix). */
+  alternatives?: readonly string[];
+  /** How the test command was decided, when more than the toolchain's default ("every script of the chain runs"). */
+  notes?: readonly string[];
 }): string {
   if (opts.toolchain === null) return `your image, test command: ${opts.testCommand}`;
   const why = opts.named ? 'named' : opts.evidence.join(', ');
-  const over = opts.passedOver && opts.passedOver.length > 0 ? `; passed over: ${opts.passedOver.join('; ')}` : '';
-  return `toolchain ${opts.toolchain}${opts.version ? ` ${opts.version}` : ''}${why ? ` (${why})` : ''}, test command: ${opts.testCommand}${over}`;
+  const over =
+    opts.passedOver && opts.passedOver.length > 0
+      ? `; passed over: ${opts.passedOver.join('; ')}`
+      : opts.alternatives && opts.alternatives.length > 0
+        ? `; other projects, tried if these tests pass at baseline on a fix: ${opts.alternatives.join(', ')}`
+        : '';
+  const notes = opts.notes && opts.notes.length > 0 ? ` (${opts.notes.join('; ')})` : '';
+  return `toolchain ${opts.toolchain}${opts.version ? ` ${opts.version}` : ''}${why ? ` (${why})` : ''}, test command: ${opts.testCommand}${notes}${over}`;
 }
 
 const OVERRIDE_HINT =

@@ -8,6 +8,7 @@ import { posix } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { HammerError } from '../errors.js';
+import { cacheRedirects, rootRedirects } from './writable-caches.js';
 
 /** A directory setup writes that the env image keeps. */
 export interface CarriedDir {
@@ -48,6 +49,8 @@ export function carryArchive(
   const srcBase = posix.basename(dir.from);
   const dest = dir.to.replace(/^\/+/, '');
   const mtime = new Date(0);
+  const redirects: { path: string; target: string }[] = [];
+  const taken = new Set<string>();
   // the parents of the destination, root-owned like the rest of the image's tree
   const parts = dest.split('/');
   for (let i = 1; i < parts.length; i++)
@@ -93,12 +96,14 @@ export function carryArchive(
     }
     stats.entries++;
     if (rel !== '' && header.type !== 'directory' && dir.significant(rel)) stats.significant++;
+    if (header.type === 'directory' && rel !== '') redirects.push(...cacheRedirects(rel));
+    if (rel !== '') taken.add(rel);
     const name = rel === '' ? `${dest}/` : `${dest}/${rel}${header.type === 'directory' ? '/' : ''}`;
     const linkname =
       header.type === 'link'
         ? `${dest}/${rename(header.linkname ?? '') ?? ''}`
         : header.type === 'symlink'
-          ? (header.linkname ?? undefined)
+          ? movedLink(dir.from, rel, header.linkname ?? '')
           : undefined;
     const entry = pack.entry(
       {
@@ -125,6 +130,19 @@ export function carryArchive(
   });
   const done = new Promise<CarryStats>((resolve, reject) => {
     extract.on('finish', () => {
+      // what tools write beside their packages goes to the sandbox's /tmp (see writable-caches.ts)
+      for (const link of [...rootRedirects(dir.to), ...redirects].filter((r) => !taken.has(r.path))) {
+        stats.entries++;
+        pack.entry({
+          name: `${dest}/${link.path}`,
+          type: 'symlink',
+          linkname: link.target,
+          mode: 0o777,
+          uid: owner.uid,
+          gid: owner.gid,
+          mtime,
+        });
+      }
       pack.finalize();
     });
     extract.on('error', reject);
@@ -143,4 +161,15 @@ export function carryArchive(
   pack.pipe(out);
   source.pipe(extract);
   return { stream: out, done };
+}
+
+/**
+ * A symlink's target as the image keeps it: as written, unless it is relative and leads out of the
+ * carried directory (a workspace member `node_modules/calc-lib -> ../library`): then the absolute
+ * path it meant in the setup container, which is the same path in the sandbox (/workspace/library).
+ */
+export function movedLink(from: string, rel: string, linkname: string): string {
+  if (linkname === '' || linkname.startsWith('/')) return linkname;
+  const meant = posix.normalize(posix.join(posix.dirname(posix.join(from, rel)), linkname));
+  return meant === from || meant.startsWith(`${from}/`) ? linkname : meant;
 }

@@ -30,6 +30,17 @@ export function nodeSetup(options: NodeSetupOptions): {
     NPM_CONFIG_FUND: 'false',
     NPM_CONFIG_AUDIT: 'false',
   };
+  if (pm?.name === 'pnpm') {
+    // one flat node_modules, as npm and yarn make: every workspace member's dependencies land in
+    // the one directory the env image carries, where Node finds them from any member (and a
+    // member's vite config resolves its dev dependencies); pnpm reads its settings from both
+    // prefixes. In the script, so the env image's key changes with it
+    prelude.push(
+      'npm_config_node_linker=hoisted',
+      'pnpm_config_node_linker=hoisted',
+      'export npm_config_node_linker pnpm_config_node_linker',
+    );
+  }
   if (pm?.flavour === 'berry') {
     // a node_modules tree, not Plug'n'Play: its .pnp.cjs would live in /workspace, which the runner cleans
     Object.assign(env, {

@@ -17,6 +17,8 @@ import { assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
 import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
+import { testTimeoutMs } from './test-timeout.js';
+import { baseRerunPlan, rerunAtBase } from './base-rerun.js';
 import { focusedRunStands, focusFor, withFocus } from './focus-tests.js';
 import { patchSizeRefusal } from '../patch/path-policy.js';
 import { judgeCandidates } from './effect-run.js';
@@ -166,6 +168,8 @@ export async function judgeCandidate(
   };
   // failing tests first: the tests the last run named, when its runner can be filtered
   const focus = focusFor(rec.state, req.testCommand, config.tools.focus);
+  // the time follows the suite: a multiple of what the baseline took, at least [tools] test_timeout
+  const limitMs = testTimeoutMs(config.tools, rec.state.baseline);
   const onTestOutput = (stream: 'stdout' | 'stderr', chunk: Buffer): void =>
     deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') });
   await rec.flush();
@@ -174,7 +178,7 @@ export async function judgeCandidate(
     `iter-${String(n).padStart(2, '0')}.patch`,
     candidates,
     commitMessage(n, summary),
-    { command: focus?.command ?? req.testCommand, timeoutMs: config.tools.test_timeout * 1000, onOutput: onTestOutput },
+    { command: focus?.command ?? req.testCommand, timeoutMs: limitMs, onOutput: onTestOutput },
     { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)).then(warmNext, () => undefined) },
   );
   const onHost: ApplyResult | null =
@@ -237,13 +241,33 @@ export async function judgeCandidate(
     if (focusedRunStands(test, rec.state, config.tests.known_failures)) test = { ...test, scope: 'focused' };
     else {
       // the focused tests pass (or named nothing): the whole suite decides
-      const full = await prep.repo.test(req.testCommand, config.tools.test_timeout * 1000, onTestOutput, signal);
+      const full = await prep.repo.test(req.testCommand, limitMs, onTestOutput, signal);
       test = withFocus(recordOf(full, req.testCommand), test);
       testLog = `${testLog}\n${renderTestLog(req.testCommand, full)}`;
       testMs += full.durationMs;
     }
   }
   await rec.artifact(testName, testLog, { behind: true });
+  // failures in tests that did not fail at baseline: re-run once at the base before they count
+  const rerun =
+    prep.sandboxBase === '' ? null : baseRerunPlan(rec.state, test, config.tests.known_failures, req.testCommand);
+  if (rerun !== null) {
+    const r = await rerunAtBase(rec, deps, prep, n, rerun, {
+      timeoutMs: limitMs,
+      headLines: config.prompt.output_head_lines,
+      tailLines: config.prompt.output_tail_lines,
+      failureLines: config.prompt.output_failure_lines,
+      maxFailures: config.prompt.output_max_failures,
+    });
+    rec.change((s) => ({ ...s, base_reruns: [...(s.base_reruns ?? []), r] }));
+    deps.emit({
+      type: 'notice',
+      run_id: runId,
+      at: deps.now().toISOString(),
+      level: 'info',
+      text: `${r.tests.length} test(s) that failed after iteration ${n} but not at baseline, re-run at the base commit: ${r.failing.length} fail there too, so they failed before the change${r.failing.length < r.tests.length ? `; ${r.tests.length - r.failing.length} pass there (regressions)` : ''}`,
+    });
+  }
   // validate, apply and test all ended when the one exec returned: record them and write once,
   // while update_state goes on (a run killed before the write lands resumes from the answer, the
   // same as one killed as the step's results came back)

@@ -14,6 +14,7 @@ import { copyHead, initSandboxRepo } from './sandbox-init.js';
 import { SandboxRepo } from './sandbox-repo.js';
 import { sandboxSpec } from './sandbox-spec.js';
 import { toTestRecord } from './test-record.js';
+import { testTimeoutMs } from './test-timeout.js';
 
 /** How many tree entries a prompt's file selection looks at (the prompt itself shows fewer). */
 export const PROMPT_TREE_ENTRIES = 100_000;
@@ -27,6 +28,8 @@ export interface Prepared {
   treesComparable: boolean;
   /** The sandbox commit matching the workbench's head (the sandbox's own hashes differ from the host's); '' until ready. */
   sandboxHead: string;
+  /** The sandbox commit of the run's base; '' until ready, and when patches were replayed in (resume: the base is not there). */
+  sandboxBase: string;
   /** Make the sandbox's repository now, in the background, if that was deferred past the baseline. */
   startInit(): void;
   /** Resolves when the sandbox's repository exists (await before the first sandbox git operation). */
@@ -129,6 +132,7 @@ export async function prepare(
     repo,
     treesComparable: false,
     sandboxHead: '',
+    sandboxBase: '',
     startInit: () => void begin(),
     ready: () => begin(),
     parseCache,
@@ -138,6 +142,7 @@ export async function prepare(
     if (!init) {
       init = initSandboxRepo({ ...initOptions, whole: skipped === 0 }).then((base) => {
         prep.sandboxHead = base.commit;
+        if (applied.length === 0) prep.sandboxBase = base.commit;
         prep.treesComparable = base.comparable;
       });
       init.catch(() => undefined); // whoever awaits ready() sees the failure
@@ -165,9 +170,10 @@ export async function runTests(
   const { config } = req;
   const run_id = rec.state.run_id;
   // the runner kills whatever the tests leave running, and waits until it is gone, before it returns
+  // a baseline (this project's or another's) gets the generous first limit; later runs follow its time
   const result = await repo.test(
     command,
-    config.tools.test_timeout * 1000,
+    testTimeoutMs(config.tools, iteration === null ? null : rec.state.baseline),
     (stream, chunk) => deps.emit({ type: 'test_output', run_id, iteration, stream, chunk: chunk.toString('utf8') }),
     deps.signal,
   );

@@ -12,6 +12,10 @@ export function stabilitySignal(state: RunState, knownFailures: readonly string[
     if (testPassed(state.baseline)) return 'first iteration; the tests already pass at baseline';
     if (readTest(state.baseline) === 'no_tests')
       return 'first iteration; the repository has no tests to run (the runner found none): a change that applies cleanly ends the run, delivered untested';
+    if (state.baseline.timed_out)
+      return `first iteration; the tests timed out at baseline (after ${Math.round(state.baseline.duration_ms / 1000)} s), so what fails there is known only from the output before the limit`;
+    if (unreadExit0(state.baseline))
+      return 'first iteration; the test command exits 0 at baseline, but its output could not be read, so whether the tests pass is not known';
     return `first iteration; the tests fail at baseline (${testStatus(state.baseline)})${flakyAtBaseline(state)}`;
   }
   switch (last.outcome) {
@@ -70,13 +74,23 @@ function ids(tests: readonly FailingTest[]): string {
   return tests.length > 3 ? `${shown.join(', ')} and ${tests.length - 3} more` : shown.join(', ');
 }
 
-/** "exit 1", "timed out after 300 s", "exit 0, but its summary counts 2 failed", or "not run". */
+/**
+ * "exit 1", "timed out after 300 s", "exit 0, but its summary counts 2 failed", "exit 0, but its
+ * output could not be read", or "not run".
+ */
 export function testStatus(test: TestRecord | null): string {
   if (test === null) return 'not run';
   if (test.timed_out) return `timed out after ${Math.round(test.duration_ms / 1000)} s`;
   const failed = summaryFailures(test);
   if (test.exit_code === 0 && failed > 0) return `exit 0, but its summary counts ${failed} failed`;
+  if (test.exit_code === 0 && test.unread === true)
+    return 'exit 0, but its output could not be read (no test runner or summary line in it): unread, not a pass';
   return `exit ${test.exit_code}`;
+}
+
+/** The command exited 0 but nothing in its output could be read (neither a pass nor a failure that was seen). */
+export function unreadExit0(test: TestRecord): boolean {
+  return test.exit_code === 0 && !test.timed_out && test.unread === true;
 }
 
 /** The failed tests the runners' summaries count (0 when none printed any). */

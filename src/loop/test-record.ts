@@ -22,7 +22,8 @@ export interface TestRecordOptions extends CutLimits {
 
 /**
  * A TestRecord from an ExecResult: each stream sanitised and cut once (head, tail, every failing test's
- * block up to a cap, the runner's summaries), what the output says about its tests, byte counts, exit code.
+ * block up to a cap, the runner's summaries), what the output says about its tests (or that nothing
+ * in it could be read: `unread`), byte counts, exit code.
  */
 export function toTestRecord(result: ExecResult, options: TestRecordOptions): TestRecord {
   const max = options.maxLineChars ?? 500;
@@ -35,6 +36,10 @@ export function toTestRecord(result: ExecResult, options: TestRecordOptions): Te
       .join('\n');
     return { report, excerpt };
   });
+  const parsed = summarise(
+    streams.map((s) => s.report),
+    texts.join('\n'),
+  );
   return {
     command: options.command,
     exit_code: result.exitCode,
@@ -42,10 +47,9 @@ export function toTestRecord(result: ExecResult, options: TestRecordOptions): Te
     timed_out: result.timedOut,
     stdout_tail: streams[0]!.excerpt,
     stderr_tail: streams[1]!.excerpt,
-    parsed: summarise(
-      streams.map((s) => s.report),
-      texts.join('\n'),
-    ),
+    parsed,
+    // nothing read: the exit code alone is all there is, and it never makes a pass
+    ...(parsed.runners.length === 0 && parsed.no_tests !== true ? { unread: true as const } : {}),
     total_bytes: result.stdout.totalBytes + result.stderr.totalBytes,
     dropped_bytes: result.stdout.droppedBytes + result.stderr.droppedBytes,
     artifact: options.artifact,

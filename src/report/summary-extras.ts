@@ -55,6 +55,7 @@ async function testsOf(state: RunState, readArtifact: ReadArtifact): Promise<Tes
     knownFailures: knownFailuresOf(state),
     directive: state.directive.text,
     flaky: flakyOf(state),
+    atBase: (state.base_reruns ?? []).flatMap((r) => r.failing),
   });
   return {
     fixed: fixedTests(

@@ -24,6 +24,8 @@ export const artifactNames = {
   patch: (n: number): string => `${iter(n)}.patch`,
   /** The test run's log after iteration n's patch. */
   testLog: (n: number): string => `${iter(n)}-test.log`,
+  /** The re-run at the base commit of tests that failed after iteration n's patch and not at baseline. */
+  baseRerunLog: (n: number): string => `${iter(n)}-base-rerun.log`,
   /** The baseline test run's log. */
   baselineTestLog: (): string => 'baseline-test.log',
   /** The log of the baseline's failing tests run again (flaky ones pass there). */

@@ -140,6 +140,12 @@ export const TestRecordSchema = z.strictObject({
   stderr_tail: z.string(),
   /** Absent in records written before hammer-box read test output. */
   parsed: ParsedTestOutputSchema.optional(),
+  /**
+   * True when nothing in the output could be read: no runner's output, no count or result line
+   * (see src/test-output). The exit code alone then says nothing of the tests, and an unread run
+   * never counts as passing. Absent: the output was read (or the record predates the field).
+   */
+  unread: z.literal(true).optional(),
   /** Bytes the command wrote to stdout and stderr together. */
   total_bytes: count,
   /** Bytes of that not kept by the sandbox's capture. */
@@ -156,6 +162,29 @@ export const TestRecordSchema = z.strictObject({
     .optional(),
 });
 export type TestRecord = z.infer<typeof TestRecordSchema>;
+
+/** The most tests one re-run at the base takes. */
+export const MAX_BASE_RERUN_TESTS = 20;
+
+/**
+ * Failing tests that did not fail at baseline, re-run once at the base commit before they count as
+ * regressions (the baseline may not have run them: a chain stopped early, it timed out, a flaky
+ * test): those that fail there too failed before the change.
+ */
+export const BaseRerunSchema = z.strictObject({
+  /** The iteration whose test run named them. */
+  iteration: z.number().int().min(1),
+  command: z.string(),
+  exit_code: z.number().int(),
+  duration_ms: ms,
+  timed_out: z.boolean(),
+  /** The tests re-run. */
+  tests: z.array(FailingTestSchema).max(MAX_BASE_RERUN_TESTS),
+  /** Those of them that failed at the base too (none when the run could not be read). */
+  failing: z.array(FailingTestSchema).max(MAX_BASE_RERUN_TESTS),
+  artifact: ArtifactNameSchema.nullable(),
+});
+export type BaseRerun = z.infer<typeof BaseRerunSchema>;
 
 /** A file a patch touches. */
 export const PatchFileSchema = z.strictObject({
@@ -407,6 +436,11 @@ export const EnvironmentSchema = z.strictObject({
   test_command: z.string(),
   /** The one line printed on stderr at the start of the run. */
   line: z.string(),
+  /**
+   * The other projects detection found, each as "python (python/test.py, no manifest)": tried in
+   * turn when this one's tests pass at baseline on a directive that asks for a fix. Absent: none.
+   */
+  alternatives: z.array(z.string()).optional(),
   /** The dependency setup's command ('' when there is nothing to install). */
   setup_command: z.string(),
   /** The setup steps, when setup ran in this run: how each ended and why. */
@@ -503,6 +537,8 @@ export const RunStateSchema = z.strictObject({
    * baseline passed, named no failing test, or was recorded before reruns.
    */
   baseline_rerun: TestRecordSchema.optional(),
+  /** Re-runs at the base of tests that failed after a change and not at baseline (see BaseRerunSchema); absent: none. */
+  base_reruns: z.array(BaseRerunSchema).max(100).optional(),
   iterations: z.array(IterationSchema),
   /** Absolute path of the run's artifacts directory; artifact names in this file are relative to it. */
   artifacts_dir: z.string(),

@@ -52,15 +52,26 @@ export interface Judgement {
   why: string;
 }
 
-/** Judge `latest` against `baseline`, with the user's known failures, the flaky ones and the directive's text. */
+/**
+ * Judge `latest` against `baseline`, with the user's known failures, the flaky ones and the
+ * directive's text. `atBase`: tests that failed after a change without having failed at baseline
+ * (they never ran there) and were found failing when re-run at the base commit: failures from before
+ * the change, never regressions, and never targets (the baseline did not report them).
+ */
 export function judgeAgainstBaseline(
   baseline: RunFacts,
   latest: RunFacts,
-  opts: { knownFailures: readonly string[]; directive: string; flaky?: readonly FailingTest[] },
+  opts: {
+    knownFailures: readonly string[];
+    directive: string;
+    flaky?: readonly FailingTest[];
+    atBase?: readonly FailingTest[];
+  },
 ): Judgement {
   const isKnown = knownFailureMatcher(opts.knownFailures);
-  const before = distinctFailingTests(baseline.failing).filter((t) => !isKnown(t));
-  const targets = targetsOf(opts.directive, before, new Set((opts.flaky ?? []).map(testKey)));
+  const atBaselineOnly = distinctFailingTests(baseline.failing).filter((t) => !isKnown(t));
+  const targets = targetsOf(opts.directive, atBaselineOnly, new Set((opts.flaky ?? []).map(testKey)));
+  const before = distinctFailingTests([...baseline.failing, ...(opts.atBase ?? [])]).filter((t) => !isKnown(t));
   // a flaky test the directive names stays a target; the others are set apart
   const targetKeys = new Set(targets.tests.map(testKey));
   const flakyKeys = new Set((opts.flaky ?? []).map(testKey).filter((k) => !targetKeys.has(k)));

@@ -2,6 +2,7 @@
 import { failureKind } from './failure-kind.js';
 import { capName, outputLines, type RunnerParser } from './lines.js';
 import { parseCargo } from './runners/cargo.js';
+import { parseGeneric } from './runners/generic.js';
 import { parseGo } from './runners/go.js';
 import { parseJest } from './runners/jest.js';
 import { parseMocha } from './runners/mocha.js';
@@ -28,13 +29,15 @@ const PARSERS: readonly RunnerParser[] = [
  * What a test output says: the runners in it (several when a command runs more than one), the failing
  * tests with filterable ids, files, lines and the line range of each failure's explanation, the counts
  * printed, and the summary lines worth keeping. Line numbers are 1-based lines of `text`; colour codes are
- * ignored. Pure; an output no parser recognises gives an empty report.
+ * ignored. When no known runner is recognised, the generic forms are read (`N of M tests passed`,
+ * `Test N failed`, a script's traceback, a last `OK`: runner `generic`). Pure; an output nothing
+ * recognises gives an empty report (the run's result is then unread).
  */
 export function parseTestOutput(text: string): TestOutputReport {
   const lines = outputLines(text);
-  const parsed = PARSERS.map((p) => p(lines))
-    .filter((p) => p !== null)
-    .sort((a, b) => a.firstLine - b.firstLine);
+  const known = PARSERS.map((p) => p(lines)).filter((p) => p !== null);
+  const generic = known.length === 0 ? parseGeneric(lines) : null;
+  const parsed = (generic === null ? known : [generic]).sort((a, b) => a.firstLine - b.firstLine);
   return {
     runners: parsed.map((p) => p.runner),
     failures: parsed

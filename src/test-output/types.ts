@@ -1,7 +1,21 @@
 // What a test command's output says: which runner, which tests failed, where, and the counts.
 
-/** The runners whose output is recognised (`tap`: TAP from another producer, e.g. mocha's or tape's). */
-export const TEST_RUNNERS = ['pytest', 'unittest', 'node', 'tap', 'jest', 'vitest', 'mocha', 'go', 'cargo'] as const;
+/**
+ * The runners whose output is recognised (`tap`: TAP from another producer, e.g. mocha's or tape's;
+ * `generic`: none of these, read by the generic forms: counts, `Test N failed`, a traceback, `OK`).
+ */
+export const TEST_RUNNERS = [
+  'pytest',
+  'unittest',
+  'node',
+  'tap',
+  'jest',
+  'vitest',
+  'mocha',
+  'go',
+  'cargo',
+  'generic',
+] as const;
 
 /** A recognised test runner. */
 export type TestRunner = (typeof TEST_RUNNERS)[number];

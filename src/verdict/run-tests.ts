@@ -42,7 +42,7 @@ export function flakyOf(state: Pick<RunState, 'baseline' | 'baseline_rerun'>): F
  * before hammer-box read test output).
  */
 export function judgeTest(
-  state: Pick<RunState, 'baseline' | 'directive'> & Partial<Pick<RunState, 'baseline_rerun'>>,
+  state: Pick<RunState, 'baseline' | 'directive'> & Partial<Pick<RunState, 'baseline_rerun' | 'base_reruns'>>,
   test: TestRecord | null,
   knownFailures: readonly string[] = [],
 ): Judgement | null {
@@ -51,6 +51,8 @@ export function judgeTest(
     knownFailures,
     directive: state.directive.text,
     flaky: flakyFailures(state.baseline, state.baseline_rerun),
+    // tests re-run at the base that failed there too failed before the change
+    atBase: (state.base_reruns ?? []).flatMap((r) => r.failing),
   });
 }
 

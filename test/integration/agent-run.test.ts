@@ -41,7 +41,14 @@ const body = (r: RecordedRequest | undefined): Body => r?.body as Body;
 async function agentRun(
   fx: ToolchainFixture,
   turns: Parameters<typeof server.enqueue>,
-  opts: { provider?: 'ollama' | 'openai'; maxIterations?: number; tools?: 'auto' | 'off' } = {},
+  opts: {
+    provider?: 'ollama' | 'openai';
+    maxIterations?: number;
+    tools?: 'auto' | 'off';
+    /** The run's test command and the shell's limit (s). */
+    testCommand?: string;
+    commandTimeout?: number;
+  } = {},
 ): Promise<{ outcome: RunOutcome; requests: RecordedRequest[] }> {
   const before = server.chatRequests().length;
   server.enqueue(...turns);
@@ -54,6 +61,8 @@ async function agentRun(
       ...flags,
       model: { ...(flags['model'] as object), tools: opts.tools ?? 'auto' },
       loop: { ...(flags['loop'] as object), mode: 'agent' },
+      ...(opts.testCommand ? { tools: { test_command: opts.testCommand } } : {}),
+      ...(opts.commandTimeout ? { agent: { command_timeout: opts.commandTimeout } } : {}),
     },
   });
   return { outcome, requests: server.chatRequests().slice(before) };
@@ -178,9 +187,11 @@ describe('agent mode', () => {
     }
   }, 600_000);
 
-  it('node on an OpenAI-compatible server, native calls answered by tool_call_id', async () => {
+  it("node on an OpenAI-compatible server, native calls answered by tool_call_id; the test command gets the test limit, not the shell's", async () => {
     await toolchainImage('node');
     const fx = await createToolchainFixture('node', 'agent-mode');
+    // a suite longer than the shell's limit: run as the test command, it gets the test run's limit
+    const slowTests = 'sleep 4; node test.js';
     try {
       const { outcome, requests } = await agentRun(
         fx,
@@ -188,12 +199,12 @@ describe('agent mode', () => {
           [
             { bash: 'grep -n "result" calc.js' },
             { edit: { command: 'str_replace', path: 'calc.js', old_str: 'result -= item', new_str: 'result += item' } },
-            { bash: 'node test.js' },
+            { bash: slowTests },
             { submit: true },
           ],
           'native',
         ),
-        { provider: 'openai' },
+        { provider: 'openai', testCommand: slowTests, commandTimeout: 1 },
       );
       expect(outcome.state.status, explain(outcome.state)).toBe('stable');
       expect(outcome.state.iterations[0]!.trajectory!.steps[2]!.observation).toContain('ok');

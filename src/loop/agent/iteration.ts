@@ -17,6 +17,7 @@ import { agentSteps } from '../stop-conditions.js';
 import { agentSystemMessage, type AgentPromptOptions } from './prompt.js';
 import { TrajectoryRecorder } from './record.js';
 import { AgentTools, type SubmittedChange } from './tools.js';
+import { testTimeoutMs } from '../test-timeout.js';
 import { runTrajectory, type TrajectoryOutcome } from './trajectory.js';
 
 /**
@@ -46,6 +47,7 @@ export async function runAgentIteration(
   const promptOptions = (): AgentPromptOptions => ({
     testCommand: req.testCommand,
     commandTimeoutS: config.agent.command_timeout,
+    testTimeoutS: Math.ceil(testTimeoutMs(config.tools, rec.state.baseline) / 1000),
     native,
     toolsText: agentToolsText(),
     maxSteps: config.agent.max_steps,
@@ -112,6 +114,7 @@ export async function runAgentIteration(
     config,
     head: () => prep.sandboxHead,
     ready: () => ready,
+    tests: { command: req.testCommand, timeoutS: Math.ceil(testTimeoutMs(config.tools, rec.state.baseline) / 1000) },
     ...(signal ? { signal } : {}),
   });
   // the readable trajectory is written when it ends, or as far as it got when it is cut short

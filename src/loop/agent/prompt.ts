@@ -10,6 +10,8 @@ export interface AgentPromptOptions {
   testCommand: string;
   /** Seconds a bash command may run. */
   commandTimeoutS: number;
+  /** Seconds the test command may run when bash runs it (the test run's limit); absent: the shell's. */
+  testTimeoutS?: number;
   /** The tools go to the server natively; otherwise the text protocol below is taught. */
   native: boolean;
   /** The text protocol's description (the agent's tool specs as text). */
@@ -64,7 +66,7 @@ directive with these tools, one call per answer, and read each result before the
 - bash: run one shell command (\`command\`). Each command runs in a fresh \`sh\`, in the directory the
   previous command ended in (at first the repository root); variables and other shell state do not
   carry over. Anything a command starts in the background is killed when it ends, and the command
-  itself after ${opts.commandTimeoutS} s. Its output is cut to the first and last lines.
+  itself after ${opts.commandTimeoutS} s${opts.testTimeoutS !== undefined && opts.testTimeoutS > opts.commandTimeoutS ? ` (the test command, \`${command}\`, with or without more arguments, after ${opts.testTimeoutS} s)` : ''}. Its output is cut to the first and last lines.
 - edit: work on one file (\`path\`, relative to the repository root): \`view\` (numbered lines;
   \`view_range\` [first, last]), \`create\` (\`file_text\`; the file must not exist), \`str_replace\`
   (\`old_str\` must match exactly once, whitespace included; \`new_str\` replaces it), \`insert\`

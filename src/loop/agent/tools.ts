@@ -3,6 +3,7 @@
 // candidate. Every refusal is an observation for the model, never a failure of the run.
 import type { Config } from '../../config/schema.js';
 import { applyEdit, undoEdit, UndoStack } from '../../agent/editor.js';
+import { commandTimeoutS } from '../../agent/command-timeout.js';
 import { bashObservation } from '../../agent/observation.js';
 import type { AgentAction, EditAction } from '../../agent/types.js';
 import { firstNewSyntaxError, type ProblemCache } from '../../edits/index.js';
@@ -48,6 +49,8 @@ export interface ToolContext {
   head: () => string;
   /** Resolves once the work tree is at `head` (the reset before the first call). */
   ready: () => Promise<void>;
+  /** The run's test command and its limit (s): a bash command running it gets that limit, not the shell's. */
+  tests?: { command: string; timeoutS: number };
   signal?: AbortSignal;
 }
 
@@ -71,7 +74,15 @@ export class AgentTools {
 
   private async bash(command: string): Promise<ToolResult> {
     const { agent } = this.ctx.config;
-    const timeoutMs = agent.command_timeout * 1000;
+    const tests = this.ctx.tests;
+    const timeoutMs =
+      (tests
+        ? commandTimeoutS(command, {
+            testCommand: tests.command,
+            testTimeoutS: tests.timeoutS,
+            commandTimeoutS: agent.command_timeout,
+          })
+        : agent.command_timeout) * 1000;
     const { result, cwd } = await this.ctx.repo.shell(command, this.cwd, timeoutMs, this.ctx.signal);
     this.cwd = cwd;
     const observation = bashObservation(

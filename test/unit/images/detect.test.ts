@@ -186,6 +186,71 @@ describe('projects below the root', () => {
     expect(d.alternatives).toEqual([]);
   });
 
+  it('a directory of test files without a manifest is a project (a test script beside its module, flatted)', () => {
+    const flatted = [
+      'package.json',
+      'test/index.js',
+      'golang/go.mod',
+      'golang/pkg/flatted/flatted.go',
+      'golang/pkg/flatted/flatted_test.go',
+      'python/flatted.py',
+      'python/test.py',
+      'php/test.php',
+    ];
+    const fix = (directive: string) => detectToolchain(['package.json'], flatted, { ...facts, directive });
+    // the directive names the module: its directory is chosen, run as the script it is
+    expect(fix('parse() in flatted.py loses the last key. Fix it.')).toMatchObject({
+      toolchain: 'python',
+      dir: 'python',
+      by: 'evidence',
+      evidence: ['python/test.py'],
+      command: 'python3 test.py',
+      passedOver: ['node (package.json): the directive points at python/'],
+    });
+    // the directive names the language only
+    const byLanguage = fix("The Python version's parse() loses the last key. Fix it.");
+    expect(byLanguage).toMatchObject({ toolchain: 'python', dir: 'python', command: 'python3 test.py' });
+    expect(byLanguage.passedOver).toEqual(['node (package.json): the directive names python, which is at python/']);
+    expect(byLanguage.alternatives.map((a) => `${a.toolchain} ${a.dir}`)).toEqual(['node ', 'go golang']);
+    // nothing points anywhere: the root, with the others tried after it
+    const root = fix('parse() loses the last key. Fix it.');
+    expect(root).toMatchObject({ toolchain: 'node', dir: '' });
+    expect(root.alternatives).toEqual([
+      { toolchain: 'go', dir: 'golang', markers: ['golang/go.mod'], tests: ['golang/pkg/'] },
+      { toolchain: 'python', dir: 'python', markers: [], tests: ['python/test.py'], command: 'python3 test.py' },
+    ]);
+  });
+
+  it("pytest's files without a manifest: the default command; under the root's package.json, the root's own", () => {
+    const d = detectToolchain(
+      ['package.json'],
+      ['package.json', 'index.test.js', 'tests/test_calc.py', 'calc.py', 'tools/sub/test_x.py'],
+      { ...facts, directive: 'calc.py returns the wrong total; fix it.' },
+    );
+    expect(d).toMatchObject({ toolchain: 'python', dir: '', evidence: ['tests/'] });
+    expect(d.command).toBeUndefined();
+    // Go test files without a go.mod run in GOPATH mode
+    const go = detectToolchain(['package.json'], ['package.json', 'a.test.js', 'tool/x_test.go'], facts);
+    expect(go.alternatives).toEqual([
+      {
+        toolchain: 'go',
+        dir: 'tool',
+        markers: [],
+        tests: ['tool/x_test.go'],
+        command: 'GO111MODULE=off go test ./...',
+      },
+    ]);
+    // examples and a manifest of the same toolchain above keep theirs
+    const kept = detectToolchain(
+      ['package.json'],
+      ['package.json', 'a.test.js', 'examples/py/test.py', 'py/pyproject.toml', 'py/tests/test_a.py', 'py/sub/test.py'],
+      facts,
+    );
+    expect(kept.alternatives.map((a) => `${a.toolchain} ${a.dir} ${a.markers.join(',')}`)).toEqual([
+      'python py py/pyproject.toml',
+    ]);
+  });
+
   it('two tested ecosystems at the root on a fix: the one with more tests, the other tried after', () => {
     const d = detectToolchain(
       ['package.json', 'setup.py'],
@@ -210,6 +275,16 @@ describe('environmentLine', () => {
     ).toBe('toolchain python 3.13 (pyproject.toml, tests/), test command: python3 -m pytest -q');
     expect(environmentLine({ toolchain: 'go', evidence: [], testCommand: 'go test ./...', named: true })).toBe(
       'toolchain go (named), test command: go test ./...',
+    );
+    expect(
+      environmentLine({
+        toolchain: 'node',
+        evidence: ['package.json'],
+        testCommand: 'npm test',
+        alternatives: ['python (python/test.py, no manifest)'],
+      }),
+    ).toBe(
+      'toolchain node (package.json), test command: npm test; other projects, tried if these tests pass at baseline on a fix: python (python/test.py, no manifest)',
     );
   });
 });

@@ -79,3 +79,63 @@ describe('carryArchive', () => {
     expect(names).not.toContain('opt/hammer/venv/b.py');
   });
 });
+
+describe('carryArchive: links and what tools write beside their packages', () => {
+  it('points a link that leads out of the carried directory at the path it meant (a workspace member), and keeps the others', async () => {
+    const pack = tar.pack();
+    pack.entry({ name: 'node_modules/', type: 'directory', mode: 0o755 });
+    pack.entry({ name: 'node_modules/calc-lib', type: 'symlink', linkname: '../library' });
+    pack.entry({ name: 'node_modules/.bin/vitest', type: 'symlink', linkname: '../vitest/vitest.mjs' });
+    pack.entry({ name: 'node_modules/abs', type: 'symlink', linkname: '/usr/bin/node' });
+    pack.finalize();
+    const carried = carryArchive(
+      Readable.from(pack),
+      { from: '/workspace/node_modules', to: '/node_modules', significant: () => true },
+      { uid: 10001, gid: 10001 },
+    );
+    const entries = await entriesOf(carried.stream);
+    const link = (name: string) => entries.find((e) => e.name === name)?.linkname;
+    expect(link('node_modules/calc-lib')).toBe('/workspace/library');
+    expect(link('node_modules/.bin/vitest')).toBe('../vitest/vitest.mjs');
+    expect(link('node_modules/abs')).toBe('/usr/bin/node');
+  });
+
+  it("makes vitest's tsbuildinfo (npm's and pnpm's layouts) a link into the sandbox's /tmp, unless the file is there", async () => {
+    const pack = tar.pack();
+    pack.entry({ name: 'node_modules/', type: 'directory', mode: 0o755 });
+    pack.entry({ name: 'node_modules/vitest/dist/', type: 'directory', mode: 0o755 });
+    pack.entry({ name: 'node_modules/vitest/dist/index.js' }, 'x');
+    pack.entry({ name: 'node_modules/.pnpm/vitest@4.1.12/node_modules/vitest/dist/', type: 'directory', mode: 0o755 });
+    pack.entry({ name: 'node_modules/.pnpm/vitest@4.1.12/node_modules/vitest/dist/tsconfig.tmp.tsbuildinfo' }, '{}');
+    pack.entry({ name: 'node_modules/other/dist/', type: 'directory', mode: 0o755 });
+    pack.finalize();
+    const carried = carryArchive(
+      Readable.from(pack),
+      { from: '/workspace/node_modules', to: '/node_modules', significant: () => true },
+      { uid: 10001, gid: 10001 },
+    );
+    const entries = await entriesOf(carried.stream);
+    // Vite's bundled config goes to /tmp, from where /node_modules resolves its imports
+    expect(entries.find((e) => e.name === 'node_modules/.vite-temp')).toMatchObject({
+      type: 'symlink',
+      linkname: '/tmp',
+    });
+    const links = entries.filter((e) => e.name.endsWith('.tsbuildinfo'));
+    expect(links).toEqual([
+      {
+        name: 'node_modules/.pnpm/vitest@4.1.12/node_modules/vitest/dist/tsconfig.tmp.tsbuildinfo',
+        type: 'file',
+        mode: 0o644,
+        uid: 10001,
+        linkname: null,
+      },
+      {
+        name: 'node_modules/vitest/dist/tsconfig.tmp.tsbuildinfo',
+        type: 'symlink',
+        mode: 0o777,
+        uid: 10001,
+        linkname: expect.stringMatching(/^\/tmp\/hammer-[0-9a-f]{12}-tsconfig\.tmp\.tsbuildinfo$/),
+      },
+    ]);
+  });
+});

@@ -113,6 +113,17 @@ describe('setupScript', () => {
     expect(setupScript(r).script).toContain("'pnpm@10'");
   });
 
+  it("pnpm installs one flat node_modules (every workspace member's dependencies where the env image carries them)", () => {
+    const pnpm = choosePackageManager(['pnpm-lock.yaml'], new Map([['pnpm-lock.yaml', "lockfileVersion: '9.0'\n"]]));
+    const script = setupScript(setupRecipe('node', '', ['pnpm-lock.yaml'], { node: { packageManager: pnpm } })).script;
+    expect(script).toContain('npm_config_node_linker=hoisted');
+    expect(script).toContain('export npm_config_node_linker pnpm_config_node_linker');
+    const npm = choosePackageManager(['package-lock.json'], new Map());
+    expect(
+      setupScript(setupRecipe('node', '', ['package-lock.json'], { node: { packageManager: npm } })).script,
+    ).not.toContain('node_linker');
+  });
+
   it('go warms a build cache in the env image with the dependency packages only, and puts its go wrapper first on PATH', () => {
     const s = setupScript(recipe('go', 'go mod download'));
     // the imports are listed offline into a throwaway cache; only dependency and std packages are compiled

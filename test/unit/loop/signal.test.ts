@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changedFiles, lastRejectedIteration, stabilitySignal, testStatus } from '../../../src/loop/signal.js';
+import { readTest } from '../../../src/verdict/index.js';
 import { iteration, makeState, testRecord } from '../state/make-state.js';
 
 describe('stabilitySignal', () => {
@@ -103,6 +104,19 @@ describe('signal helpers', () => {
       counts: [{ runner: 'tap' as const, passed: 2, failed: 1 }],
     };
     expect(testStatus(testRecord(0, { parsed: counted }))).toBe('exit 0, but its summary counts 1 failed');
+    expect(testStatus(testRecord(0, { unread: true }))).toMatch(
+      /^exit 0, but its output could not be read .*unread, not a pass$/,
+    );
+    expect(testStatus(testRecord(1, { unread: true }))).toBe('exit 1');
+  });
+  it('says a result in a word: a timed-out run is timed out, an unread one unread, never failed', () => {
+    expect(readTest(testRecord(0))).toBe('passed');
+    expect(readTest(testRecord(1))).toBe('failed');
+    expect(readTest(testRecord(137, { timed_out: true }))).toBe('timed_out');
+    expect(readTest(testRecord(0, { unread: true }))).toBe('unread');
+    expect(
+      stabilitySignal(makeState({ baseline: testRecord(137, { timed_out: true, duration_ms: 300_400 }) })),
+    ).toMatch(/^first iteration; the tests timed out at baseline \(after 300 s\)/);
   });
   it('lastRejectedIteration is the latest rejection since the last applied patch', () => {
     const r1 = iteration(1, 'rejected', { patch: 'a' });

@@ -267,6 +267,18 @@ const rows: Row[] = [
   ],
   ['NO_CHANGES with no patch: failures from before are not a fix', twoFailing, [it_(1, 'no_changes')], go],
   [
+    'exit 0 with output nothing could be read from is unread, not a pass',
+    fail,
+    [it_(1, 'applied', { patch: 'a', test: testRecord(0, { unread: true }) })],
+    go,
+  ],
+  [
+    'NO_CHANGES on an unread baseline that exited 0 does not end stable',
+    testRecord(0, { unread: true }),
+    [it_(1, 'no_changes')],
+    go,
+  ],
+  [
     'exit 0 with a summary counting a failure is not a pass',
     pass,
     [it_(1, 'applied', { patch: 'a', test: testRecord(0, { parsed: parsedOf(['t'], 1) }) })],

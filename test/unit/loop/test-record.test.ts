@@ -35,12 +35,42 @@ describe('toTestRecord', () => {
       stdout_tail: 'E   assert 1 == 2\nl0\n[... 47 lines omitted ...]\nl48\nl49',
       stderr_tail: 'warn',
       parsed: { runners: [], failing: [], counts: [] },
+      unread: true,
       total_bytes: 5_000_005,
       dropped_bytes: 4_000_000,
       artifact: 'iter-01-test.log',
     });
     expect(TestRecordSchema.safeParse(rec).success).toBe(true);
   });
+  it("says a run unread when nothing in its output can be read, and reads a home-made runner's counts", () => {
+    const opts = {
+      command: 'npm test',
+      artifact: null,
+      headLines: 40,
+      tailLines: 80,
+      failureLines: 40,
+      maxFailures: 5,
+    };
+    const silent = toTestRecord(result('building...\ndone\n', { exitCode: 0 }), opts);
+    expect(silent.unread).toBe(true);
+    const own = toTestRecord(
+      result(
+        ' Testing plus...\n  Test number 28 failed\n  Expected: 29\n  Actual:   -1\n In total, 64 of 65 tests passed in 0.01 secs.\n',
+        {
+          exitCode: 0,
+        },
+      ),
+      opts,
+    );
+    expect(own.unread).toBeUndefined();
+    expect(own.parsed).toMatchObject({
+      runners: ['generic'],
+      counts: [{ runner: 'generic', passed: 64, failed: 1 }],
+      failing: [{ runner: 'generic', id: 'plus: Test number 28' }],
+    });
+    expect(TestRecordSchema.safeParse(own).success).toBe(true);
+  });
+
   it('cuts a line without newlines (1 MB of output on one line) to a small size', () => {
     const rec = toTestRecord(result('x'.repeat(1_000_000)), {
       command: 'c',

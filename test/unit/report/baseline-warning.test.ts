@@ -12,6 +12,14 @@ describe('the baseline warning', () => {
     expect(baselinePassWarning({ directive: { text: 'fix it' }, baseline: null })).toBeNull();
   });
 
+  it('warns, too, when the baseline exits 0 with output nothing could be read from', () => {
+    const baseline = { exit_code: 0, timed_out: false, command: 'npm test', unread: true as const };
+    expect(baselinePassWarning({ directive: { text: 'Fix the rounding bug' }, baseline })).toMatch(
+      /exits 0 at the base commit \(npm test\), but hammer-box cannot read its output.*unread, never a pass/,
+    );
+    expect(baselinePassWarning({ directive: { text: 'Add a flag' }, baseline })).toBeNull();
+  });
+
   it('reads fix requests as such', () => {
     for (const t of ['total() returns the wrong sum', 'the test fails', 'a regression in 2.0', 'bug in calc'])
       expect(asksForFix(t), t).toBe(true);

@@ -392,6 +392,61 @@ describe('cargo test', () => {
   });
 });
 
+describe('no known runner (the generic forms)', () => {
+  it("reads a home-made runner's count line and its failing test, whatever it exits with", () => {
+    expect(read('generic-home-made-runner.txt')).toEqual({
+      runners: ['generic'],
+      counts: ['generic 64 passed 1 failed'],
+      failures: ['plus: Test number 28 [5-7]'],
+    });
+  });
+
+  it("reads a test script's uncaught traceback as its file failing, and its last OK as a pass", () => {
+    expect(read('generic-python-script.txt')).toEqual({
+      runners: ['generic'],
+      counts: ['generic ? passed 1 failed'],
+      failures: ['(file) /tmp/cap36/py/test.py @ /tmp/cap36/py/test.py:5 [2-6]'],
+    });
+    expect(parseTestOutput(fixture('generic-python-script.txt')).failures[0]!.kind).toBe('AssertionError');
+    expect(read('generic-python-script-ok.txt')).toEqual({
+      runners: ['generic'],
+      counts: ['generic ? passed 0 failed'],
+      failures: [],
+    });
+    const inSandbox = parseTestOutput(
+      'Traceback (most recent call last):\n  File "/workspace/python/test.py", line 3, in <module>\n    assert x\nAssertionError\n',
+    );
+    expect(inSandbox.failures.map((f) => f.id)).toEqual(['python/test.py']);
+  });
+
+  it('reads the count forms of other runners and of make targets', () => {
+    const counts = (text: string): string[] =>
+      parseTestOutput(text).counts.map((c) => `${c.passed ?? '?'} passed ${c.failed ?? '?'} failed`);
+    expect(counts('Summary: 12 passed, 1 failed\n')).toEqual(['12 passed 1 failed']);
+    expect(counts('3 tests failed\n')).toEqual(['? passed 3 failed']);
+    expect(counts('42 examples, 2 failures\n')).toEqual(['40 passed 2 failed']);
+    expect(counts('Tests run: 5, Failures: 1, Errors: 0\n')).toEqual(['4 passed 1 failed']);
+    expect(counts('passed: 7, failed: 0\n')).toEqual(['7 passed 0 failed']);
+    expect(counts('All 9 tests passed!\n')).toEqual(['9 passed 0 failed']);
+    expect(counts('checking...\nFAILED\n')).toEqual(['? passed 1 failed']);
+    // a script of asserts that prints ok when it got to its end
+    expect(counts('> calc@1.0.0 test\n> node test.js\n\nok\n')).toEqual(['? passed 0 failed']);
+    // every line counting a failure counts, the largest total gives the passes
+    expect(counts(' 10 of 10 tests passed\n 4 of 5 tests passed\n In total, 14 of 15 tests passed\n')).toEqual([
+      '14 passed 1 failed',
+    ]);
+  });
+
+  it('is not read beside a known runner, whose own summary says the same', () => {
+    const r = parseTestOutput(`${fixture('pytest-9-q.txt')}\nIn total, 3 of 4 tests passed\n`);
+    expect(r.runners).toEqual(['pytest']);
+  });
+
+  it('does not take a log line for a count or a failure', () => {
+    expect(parseTestOutput('connecting\nattempt 2 failed, retrying\nserver listening on 8080\n').runners).toEqual([]);
+  });
+});
+
 describe('any output', () => {
   it('recognises nothing in output of no known runner', () => {
     expect(parseTestOutput('')).toEqual({ runners: [], failures: [], counts: [], summaries: [] });

@@ -152,7 +152,7 @@ describe('runVerdict: a run that ended on its own is judged from its tests', () 
         testRecord(0, { parsed: { runners: [], failing: [], counts: [], unread: 'no runner summary recognised' } }),
       ]),
       'unknown',
-      /^the last test run's output could not be read \(no runner summary recognised\)$/,
+      /^the last test run exited 0, but its output could not be read \(no runner summary recognised\)$/,
     ],
     [
       'records from before test output was read: the exit code',
