@@ -8,6 +8,7 @@ const SECURITY_CHEAP = [
   'test/security/disguised-edits.test.ts',
   'test/security/search-bounds.test.ts',
   'test/security/inert-names.test.ts',
+  'test/security/inert-titles.test.ts',
   'test/security/setup-proxy.test.ts',
   'test/security/setup-limits.test.ts',
   'test/security/escape-attempts.test.ts',
