@@ -6,6 +6,7 @@ const SECURITY_CHEAP = [
   'test/security/git-config.test.ts',
   'test/security/diffs.test.ts',
   'test/security/disguised-edits.test.ts',
+  'test/security/open-triggers.test.ts',
   'test/security/search-bounds.test.ts',
   'test/security/inert-names.test.ts',
   'test/security/inert-titles.test.ts',
