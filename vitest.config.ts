@@ -20,6 +20,7 @@ const SECURITY_CHEAP = [
   'test/security/crash-points.test.ts',
   'test/security/silent-engine.test.ts',
   'test/security/repo-trust.test.ts',
+  'test/security/kube-admission.test.ts',
 ];
 
 /** `make test GVISOR=0` (or an engine without runsc under GVISOR=auto) leaves the gVisor file out; the summary says so. */

@@ -62,6 +62,14 @@ export const KubernetesConfigSchema = z.strictObject({
   start_timeout: seconds.default(300),
   /** Seconds after which the cluster stops a sandbox pod whatever happens (activeDeadlineSeconds). */
   pod_deadline: z.number().int().min(60).default(86_400),
+  /** The sandbox pod's seccomp profile: RuntimeDefault, or `localhost/<path>` (a Localhost profile on the nodes). */
+  seccomp_profile: z
+    .string()
+    .regex(
+      /^(RuntimeDefault|localhost\/(?!(.*\/)?\.\.(\/|$))[A-Za-z0-9._-][A-Za-z0-9._/-]*)$/,
+      '"RuntimeDefault" or "localhost/<path>" (a Localhost profile, relative to the kubelet\'s seccomp directory)',
+    )
+    .default('RuntimeDefault'),
 });
 
 export const ToolsConfigSchema = z.strictObject({
@@ -324,22 +332,33 @@ export const StateConfigSchema = z.strictObject({
 });
 
 /** The full, resolved configuration. */
-export const ConfigSchema = z.strictObject({
-  sandbox: SandboxConfigSchema,
-  tools: ToolsConfigSchema,
-  /** Absent in state files written before [tests] existed: no known failures. */
-  tests: TestsConfigSchema.prefault({}),
-  model: ModelConfigSchema,
-  loop: LoopConfigSchema,
-  edits: EditsConfigSchema,
-  env: EnvConfigSchema,
-  prompt: PromptConfigSchema,
-  git: GitConfigSchema,
-  state: StateConfigSchema,
-  policy: PolicyConfigSchema.prefault({}),
-  agent: AgentConfigSchema.prefault({}),
-  kubernetes: KubernetesConfigSchema.prefault({}),
-});
+export const ConfigSchema = z
+  .strictObject({
+    sandbox: SandboxConfigSchema,
+    tools: ToolsConfigSchema,
+    /** Absent in state files written before [tests] existed: no known failures. */
+    tests: TestsConfigSchema.prefault({}),
+    model: ModelConfigSchema,
+    loop: LoopConfigSchema,
+    edits: EditsConfigSchema,
+    env: EnvConfigSchema,
+    prompt: PromptConfigSchema,
+    git: GitConfigSchema,
+    state: StateConfigSchema,
+    policy: PolicyConfigSchema.prefault({}),
+    agent: AgentConfigSchema.prefault({}),
+    kubernetes: KubernetesConfigSchema.prefault({}),
+  })
+  .superRefine((c, ctx) => {
+    // a pod's emptyDir without a size limit grows on the node: Kubernetes sandboxes always have one
+    if (c.sandbox.engine === 'kubernetes' && c.sandbox.workspace_size <= 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sandbox', 'workspace_size'],
+        message:
+          'must be above 0 with engine = "kubernetes" (an uncapped workspace is for Docker only; every emptyDir of a sandbox pod has a size limit)',
+      });
+  });
 
 export type Config = z.output<typeof ConfigSchema>;
 export type SandboxConfig = Config['sandbox'];
