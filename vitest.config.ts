@@ -20,6 +20,7 @@ const SECURITY_CHEAP = [
   'test/security/crash-points.test.ts',
   'test/security/silent-engine.test.ts',
   'test/security/repo-trust.test.ts',
+  'test/security/written-paths.test.ts',
   'test/security/kube-admission.test.ts',
 ];
 
