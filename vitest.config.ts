@@ -6,8 +6,10 @@ const SECURITY_CHEAP = [
   'test/security/git-config.test.ts',
   'test/security/diffs.test.ts',
   'test/security/disguised-edits.test.ts',
+  'test/security/open-triggers.test.ts',
   'test/security/search-bounds.test.ts',
   'test/security/inert-names.test.ts',
+  'test/security/inert-titles.test.ts',
   'test/security/setup-proxy.test.ts',
   'test/security/setup-limits.test.ts',
   'test/security/escape-attempts.test.ts',
@@ -18,6 +20,8 @@ const SECURITY_CHEAP = [
   'test/security/crash-points.test.ts',
   'test/security/silent-engine.test.ts',
   'test/security/repo-trust.test.ts',
+  'test/security/written-paths.test.ts',
+  'test/security/kube-admission.test.ts',
 ];
 
 /** `make test GVISOR=0` (or an engine without runsc under GVISOR=auto) leaves the gVisor file out; the summary says so. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { HammerError } from '../errors.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
+import { makeRealDirs, refuseLinkedLevels, refuseOddEntries, type PathUse } from '../state/no-follow.js';
 import type { StateKey } from '../state/state-key.js';
 import { openSealedState, sealState } from '../state/state-mac.js';
 import { AttemptRecordSchema, type AttemptRecord } from './attempt-record.js';
@@ -23,6 +24,11 @@ export const BATCH_FILES = {
   record: 'attempt.json',
   repo: 'repo',
 } as const;
+
+const USE: PathUse = {
+  what: '--out',
+  hint: 'name a new or empty directory, or a batch directory hammer-box wrote (never one a repository carries)',
+};
 
 /** The largest attempt record read. */
 const MAX_RECORD_BYTES = 1024 * 1024;
@@ -44,14 +50,19 @@ export class BatchDir {
 
   /**
    * Open (making it) the batch directory `root` and take its lock. A directory holding another
-   * batch's files is refused unless `resume`; one a live batch process holds is always refused.
+   * batch's files is refused unless `resume`; one a live batch process holds is always refused. No
+   * level below `roots` (where a repository may have shaped the path; default the current
+   * directory) may be a link, and a batch directory resumed may hold only regular files and
+   * directories: nothing is ever written through a link.
    */
-  static async open(root: string, key: StateKey, resume: boolean): Promise<BatchDir> {
+  static async open(root: string, key: StateKey, resume: boolean, roots?: readonly string[]): Promise<BatchDir> {
+    await refuseLinkedLevels(root, roots ?? [process.cwd()], USE);
     const st = await lstat(root).catch(() => null);
     if (st !== null && !st.isDirectory())
       throw new HammerError('USAGE', `--out ${root} is not a directory`, { hint: 'name a new or a batch directory' });
     await mkdir(root, { recursive: true });
     const names = (await readdir(root)).filter((n) => n !== BATCH_FILES.lock);
+    if (names.length > 0) await refuseOddEntries(root, USE);
     const isBatch = names.includes(BATCH_FILES.tasks) || names.includes(BATCH_FILES.report);
     if (!resume && names.length > 0)
       throw new HammerError(
@@ -94,7 +105,7 @@ export class BatchDir {
 
   /** Make the attempt's directory (it must not exist: attempt numbers are never reused). */
   async makeAttempt(taskId: string, attempt: number): Promise<string> {
-    await mkdir(join(this.root, BATCH_FILES.tasks, taskId), { recursive: true });
+    await makeRealDirs(this.root, [BATCH_FILES.tasks, taskId], USE);
     const path = this.attemptPath(taskId, attempt);
     await mkdir(path);
     return path;

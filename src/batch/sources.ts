@@ -4,12 +4,13 @@
 // https transports allowed, no credentials, no hooks, and a stall limit. Attempts borrow objects
 // from either through alternates (see task-repo.ts).
 import { createHash } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { HammerError } from '../errors.js';
 import { runGit, runGitResult, type GitOptions } from '../git/git-exec.js';
 import { resolveUserRepo } from '../git/user-repo.js';
 import { sanitizeLine, truncateText } from '../report/sanitize.js';
+import { makeRealDirs } from '../state/no-follow.js';
 import type { TaskSource } from './task-schema.js';
 import type { SourceRepo } from './task-repo.js';
 
@@ -83,7 +84,10 @@ export class Sources {
       .catch(() => undefined)
       .then(async () => {
         if (!(await exists(gitDir))) {
-          await mkdir(this.dir, { recursive: true });
+          await makeRealDirs(dirname(this.dir), [basename(this.dir)], {
+            what: '--out',
+            hint: "remove it: the batch's sources directory holds only what hammer-box fetched",
+          });
           await runGit(['init', '--bare', '--quiet', '--template=', `--object-format=${objectFormat}`, gitDir], sig);
         }
         if (await hasCommit(git, commit)) return;
@@ -115,11 +119,15 @@ async function hasCommit(git: GitOptions, commit: string): Promise<boolean> {
   return (await runGitResult(['cat-file', '-e', `${commit}^{commit}`], git)).exitCode === 0;
 }
 
+/** True when `path` is a real directory; false when absent; REPO_INVALID for anything else (never followed). */
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
+  const st = await lstat(path).catch(() => null);
+  if (st === null) return false;
+  if (!st.isDirectory())
+    throw new HammerError('REPO_INVALID', `${path} is ${st.isSymbolicLink() ? 'a symlink' : 'not a directory'}`, {
+      hint: "remove it: the batch's sources directory holds only what hammer-box fetched",
+    });
+  return true;
 }
 
 /** git's stderr (which quotes the server) as one bounded, sanitised line. */

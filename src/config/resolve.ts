@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { HammerError } from '../errors.js';
 import { packageRoot } from '../paths.js';
-import { applyRepoCeilings, ceilingError, layerSets } from './ceilings.js';
+import { applyRepoCeilings, ceilingError, layerSets, REPO_ALLOWED } from './ceilings.js';
 import { envLayer, providerUrlLayers } from './env-layer.js';
 import { FORBIDDEN_KEYS } from './safe-keys.js';
 import { type Config, ConfigSchema } from './schema.js';
@@ -14,21 +14,8 @@ import { type ConfigLayer, readTomlLayer } from './toml-source.js';
 /** Where a repository's own config lives, relative to its root. */
 export const REPO_CONFIG_PATH = ['.hammer', 'config.toml'] as const;
 
-/**
- * Keys a repository's own `.hammer/config.toml` may set. The repository is untrusted: it may tune
- * the loop and name its test command, but not weaken the sandbox, redirect the model (and its API
- * key) elsewhere, or choose where the branch goes.
- */
-export const REPO_ALLOWED = [
-  'tools.test_command',
-  'tools.test_timeout',
-  'tests.known_failures',
-  'tests.rerun_baseline_failures',
-  'loop',
-  'prompt',
-  'sandbox.toolchain',
-  'sandbox.toolchain_version',
-] as const;
+/** Keys a repository's own `.hammer/config.toml` may set (see ceilings.ts). */
+export { REPO_ALLOWED };
 
 export interface ResolveOptions {
   /** The user's repository (for its .hammer/config.toml), if any. */

@@ -62,6 +62,14 @@ export const KubernetesConfigSchema = z.strictObject({
   start_timeout: seconds.default(300),
   /** Seconds after which the cluster stops a sandbox pod whatever happens (activeDeadlineSeconds). */
   pod_deadline: z.number().int().min(60).default(86_400),
+  /** The sandbox pod's seccomp profile: RuntimeDefault, or `localhost/<path>` (a Localhost profile on the nodes). */
+  seccomp_profile: z
+    .string()
+    .regex(
+      /^(RuntimeDefault|localhost\/(?!(.*\/)?\.\.(\/|$))[A-Za-z0-9._-][A-Za-z0-9._/-]*)$/,
+      '"RuntimeDefault" or "localhost/<path>" (a Localhost profile, relative to the kubelet\'s seccomp directory)',
+    )
+    .default('RuntimeDefault'),
 });
 
 export const ToolsConfigSchema = z.strictObject({
@@ -208,8 +216,10 @@ export const GitConfigSchema = z.strictObject({
 });
 
 /**
- * Which edits need a human: CI configuration, hook managers, install triggers, editor tasks and
- * environments, hammer-box's own directory and git's own files. State files written before
+ * Which edits need a human: CI and deploy-preview configuration, hook managers, install triggers
+ * (package managers' settings, toolchain wrappers), what runs when a tree is opened or checked out
+ * (dev containers, Gitpod, IDE workspaces, tasks and run configurations, coding agents' hooks and
+ * MCP servers, direnv and its kin), hammer-box's own directory and git's own files. State files written before
  * [policy] existed carry no policy: they get these defaults (the same as configs/default.toml and
  * docs/security.md's list; a unit test compares the three).
  */
@@ -220,19 +230,40 @@ export const DEFAULT_SENSITIVE_PATHS = [
   '.circleci/**',
   '.travis.yml',
   'azure-pipelines.yml',
+  'azure-pipelines.yaml',
   '.azure-pipelines/**',
   'Jenkinsfile',
   '.buildkite/**',
   '.drone.yml',
   'bitbucket-pipelines.yml',
   '.woodpecker.yml',
+  '.woodpecker.yaml',
   '.woodpecker/**',
   '.forgejo/**',
   '.gitea/**',
   '.cirrus.yml',
+  '.cirrus.yaml',
+  '.cirrus.star',
   'appveyor.yml',
   '.appveyor.yml',
   '.semaphore/**',
+  '.teamcity/**',
+  '.builds/**',
+  '.build.yml',
+  '.tekton/**',
+  '.zuul.yaml',
+  'zuul.yaml',
+  '.zuul.d/**',
+  'zuul.d/**',
+  'codemagic.yaml',
+  'bitrise.yml',
+  'cloudbuild.yaml',
+  'cloudbuild.yml',
+  'buildspec.yml',
+  'netlify.toml',
+  'vercel.json',
+  '.readthedocs.yaml',
+  '.readthedocs.yml',
   '.pre-commit-config.yaml',
   '.pre-commit-config.yml',
   '**/.husky/**',
@@ -254,15 +285,38 @@ export const DEFAULT_SENSITIVE_PATHS = [
   '**/.yarn/releases/**',
   '**/.yarn/plugins/**',
   '**/.pnpmfile.cjs',
+  '**/.pnpmfile.mjs',
   '**/pnpm-workspace.yaml',
+  '**/bunfig.toml',
   '**/.cargo/config',
   '**/.cargo/config.toml',
   '**/rust-toolchain',
   '**/rust-toolchain.toml',
-  '.devcontainer/**',
+  '**/gradle/wrapper/**',
+  '**/.mvn/**',
+  '**/.devcontainer/**',
+  '**/.devcontainer.json',
+  '.gitpod.yml',
+  '.gitpod.Dockerfile',
+  '.gitpod/**',
+  '**/*.code-workspace',
   '**/.vscode/tasks.json',
   '**/.vscode/settings.json',
+  '**/.vscode/launch.json',
+  '**/.vscode/mcp.json',
+  '**/.idea/runConfigurations/**',
+  '**/.idea/workspace.xml',
+  '**/.run/**',
+  '**/.zed/settings.json',
+  '**/.zed/tasks.json',
+  '**/.claude/settings*.json',
+  '**/.mcp.json',
+  '**/.cursor/mcp.json',
+  '**/.gemini/settings.json',
   '**/.envrc',
+  '**/devbox.json',
+  '**/mise.toml',
+  '**/.mise.toml',
   '.hammer/**',
   '**/.gitattributes',
   '**/.gitmodules',
@@ -288,22 +342,33 @@ export const StateConfigSchema = z.strictObject({
 });
 
 /** The full, resolved configuration. */
-export const ConfigSchema = z.strictObject({
-  sandbox: SandboxConfigSchema,
-  tools: ToolsConfigSchema,
-  /** Absent in state files written before [tests] existed: no known failures. */
-  tests: TestsConfigSchema.prefault({}),
-  model: ModelConfigSchema,
-  loop: LoopConfigSchema,
-  edits: EditsConfigSchema,
-  env: EnvConfigSchema,
-  prompt: PromptConfigSchema,
-  git: GitConfigSchema,
-  state: StateConfigSchema,
-  policy: PolicyConfigSchema.prefault({}),
-  agent: AgentConfigSchema.prefault({}),
-  kubernetes: KubernetesConfigSchema.prefault({}),
-});
+export const ConfigSchema = z
+  .strictObject({
+    sandbox: SandboxConfigSchema,
+    tools: ToolsConfigSchema,
+    /** Absent in state files written before [tests] existed: no known failures. */
+    tests: TestsConfigSchema.prefault({}),
+    model: ModelConfigSchema,
+    loop: LoopConfigSchema,
+    edits: EditsConfigSchema,
+    env: EnvConfigSchema,
+    prompt: PromptConfigSchema,
+    git: GitConfigSchema,
+    state: StateConfigSchema,
+    policy: PolicyConfigSchema.prefault({}),
+    agent: AgentConfigSchema.prefault({}),
+    kubernetes: KubernetesConfigSchema.prefault({}),
+  })
+  .superRefine((c, ctx) => {
+    // a pod's emptyDir without a size limit grows on the node: Kubernetes sandboxes always have one
+    if (c.sandbox.engine === 'kubernetes' && c.sandbox.workspace_size <= 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sandbox', 'workspace_size'],
+        message:
+          'must be above 0 with engine = "kubernetes" (an uncapped workspace is for Docker only; every emptyDir of a sandbox pod has a size limit)',
+      });
+  });
 
 export type Config = z.output<typeof ConfigSchema>;
 export type SandboxConfig = Config['sandbox'];

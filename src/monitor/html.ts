@@ -1,7 +1,7 @@
 // HTML built safe by construction: `html` templates escape every interpolated string (after the
 // sanitiser, so escape sequences and bidi tricks are gone too); only Html values, made by our own
 // templates or by trustedHtml() around a library's escaped output, pass through as markup.
-import { sanitizeText } from '../report/sanitize.js';
+import { sanitizeText, UNSAFE_CLASS } from '../report/sanitize.js';
 
 /** Markup that is safe to put in a page as it is. */
 export class Html {
@@ -22,8 +22,7 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 // What the sanitiser would change (escape sequences, controls but \t and \n, \r, bidi and zero-width marks):
 // most text has none, and skips it.
-const NEEDS_SANITIZING =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const NEEDS_SANITIZING = new RegExp(`[${UNSAFE_CLASS}]`, 'u');
 const SPECIAL = /[&<>"']/;
 
 /** Text as HTML text or attribute value: sanitised, then & < > " ' escaped. */

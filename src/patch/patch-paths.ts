@@ -1,5 +1,6 @@
 // Paths in diff headers: unquoting git's C-style quoting, and deciding whether a path is safe to
 // hand to git (relative, inside the repo, not in .git, no control characters).
+import { UNSAFE_CLASS } from '../report/sanitize.js';
 
 /** Undo git's C-style path quoting ("a/x\tb.py", octal escapes for UTF-8 bytes). Unquoted input is returned as is. */
 export function unquoteGitPath(raw: string): string {
@@ -40,7 +41,7 @@ export function stripPrefix(path: string, prefix: 'a/' | 'b/'): string {
 }
 
 // Control characters, and invisible characters that make a path display as something it is not.
-const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const UNSAFE_CHARS = new RegExp(`[${UNSAFE_CLASS}]`, 'u');
 
 /** Why a repo-relative path is unsafe for a patch to touch, or null when it is fine. */
 export function unsafePathReason(path: string): string | null {

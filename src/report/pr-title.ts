@@ -13,12 +13,34 @@ export const TITLE_MAX = 72;
  * pull request (anything but stable: see OUTCOME_RULES).
  */
 export function prTitle(state: RunState): string {
-  const line = sanitizeLine(state.directive.text.split('\n').find((l) => l.replace(/[#>*\-\s]/g, '') !== '') ?? '')
+  const first = sanitizeLine(state.directive.text.split('\n').find((l) => l.replace(/[#>*\-\s]/g, '') !== '') ?? '')
     .replace(/^[\s#>*-]+/, '')
-    .replace(state.directive.kind === 'plan' ? /^plan:\s*/i : /^$/, '')
-    .replace(/[.\s]+$/, '');
-  const base = line !== '' ? capitalise(cut(line, TITLE_MAX - 5)) : summarizePatch(changedFiles(state));
+    .replace(state.directive.kind === 'plan' ? /^plan:\s*/i : /^$/, '');
+  const line = inertTitle(first).replace(/[.\s]+$/, '');
+  const base = line !== '' ? capitalise(cut(line, TITLE_MAX - 5)) : inertTitle(summarizePatch(changedFiles(state)));
   return verdictRule(runVerdict(state)).ready || appliedCount(state) === 0 ? base : `WIP: ${base}`;
+}
+
+/**
+ * A title (from a directive, a plan, a model) as inert text, the same in plain text (a PR title, a
+ * commit subject, a `gh`/`glab` argument) and in markdown (PR_SUMMARY.md's heading): one sanitised
+ * line where `<` and `>` become ‹ ›; `@` before a name, `#` before a number or starting a word, `!`
+ * and `&` before a number, and `&` starting an entity become their fullwidth forms; a URL's `://`
+ * becomes `[:]//` and `www.` `www[.]`; `](` is split and `GH-1` takes a non-breaking hyphen. No HTML,
+ * mention, issue reference (so no closing keyword) or link survives; ordinary titles are unchanged.
+ */
+export function inertTitle(text: string): string {
+  return sanitizeLine(text)
+    .replace(/</g, '\u2039')
+    .replace(/>/g, '\u203a')
+    .replace(/@(?=[\w-])/g, '\uff20')
+    .replace(/#(?=\d)|(?<!\w)#(?=[A-Za-z])/g, '\uff03')
+    .replace(/&(?=#?\w+;)|(?<!\w)&(?=\d)/g, '\uff06')
+    .replace(/(?<!\w)!(?=\d)/g, '\uff01')
+    .replace(/\b(GH)-(?=\d)/gi, '$1\u2011')
+    .replace(/([a-z][a-z0-9+.-]*):\/\//gi, '$1[:]//')
+    .replace(/\b(www)\./gi, '$1[.]')
+    .replace(/\]\(/g, '] (');
 }
 
 function changedFiles(state: RunState): PatchFile[] {

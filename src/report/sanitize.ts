@@ -13,16 +13,27 @@ const ESCAPES = new RegExp(
 );
 // C0 except \t and \n, DEL, C1.
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-// Bidi embeddings, overrides and isolates, and zero-width characters that hide or reorder text.
-const INVISIBLES = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
-/** Strip escape sequences and control characters (keeping \n and \t); show bidi/zero-width marks as <U+XXXX>. */
+/**
+ * The body of a regular-expression character class (use it with the `u` flag) of the characters that
+ * hide or reorder text, by Unicode property: every Bidi_Control (embeddings, overrides, isolates,
+ * marks such as U+061C) and every Default_Ignorable_Code_Point (zero-width characters, fillers,
+ * variation selectors, tags), and the line and paragraph separators. Every place untrusted text
+ * leaves hammer-box escapes these.
+ */
+export const HIDDEN_CLASS = '\\p{Bidi_Control}\\p{Default_Ignorable_Code_Point}\\u2028\\u2029';
+/** HIDDEN_CLASS and every C0 and C1 control and DEL: what a terminal could act on or that hides text. */
+export const UNSAFE_CLASS = `\\p{Cc}${HIDDEN_CLASS}`;
+const HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, 'gu');
+
+/** A hidden character as text: `<U+202E>`. */
+export function shownCodePoint(c: string): string {
+  return `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
+}
+
+/** Strip escape sequences and control characters (keeping \n and \t); show the hidden characters (HIDDEN_CLASS) as <U+XXXX>. */
 export function sanitizeText(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(ESCAPES, '')
-    .replace(CONTROLS, '')
-    .replace(INVISIBLES, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`);
+  return text.replace(/\r\n?/g, '\n').replace(ESCAPES, '').replace(CONTROLS, '').replace(HIDDEN, shownCodePoint);
 }
 
 /** sanitizeText for a one-line context (a table cell, a list item): newlines and tabs become spaces. */

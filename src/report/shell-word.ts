@@ -1,8 +1,11 @@
 // Quoting for commands hammer-box suggests, so they can be pasted into a shell as shown and
 // never put a control sequence or an invisible character on the terminal that shows them.
 
-// What a terminal could act on or hide: C0 and C1 controls, DEL, bidi and zero-width marks, line separators.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u2069\ufeff]/;
+import { UNSAFE_CLASS } from './sanitize.js';
+
+// What a terminal could act on or hide: C0 and C1 controls, DEL, every bidi control and default-ignorable
+// character, line separators (see sanitize.ts).
+const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'u');
 
 /**
  * `text` as one shell word: as is when it holds only plain path characters, in single quotes when
@@ -18,7 +21,8 @@ export function shellWord(text: string): string {
     if (c === '\\' || c === "'") out += `\\${c}`;
     else if (!UNSAFE.test(c)) out += c;
     else if (code < 0x80) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (code <= 0xffff) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += `\\U${code.toString(16).padStart(8, '0')}`;
   }
   return `$'${out}'`;
 }

@@ -11,7 +11,7 @@ import { isRunId, newRunId, RUN_ID_PATTERN } from './run-id.js';
 import { ArtifactNameSchema } from './run-state.js';
 import { STATE_KEY_ENV, type StateKey } from './state-key.js';
 import { openSealedState, sealState } from './state-mac.js';
-import { ignoreInGit, issuePath, readCapped, refuseSymlinkDirs, unwritable } from './store.js';
+import { ignoreInGit, issuePath, readCapped, refuseLinks, refuseSymlinkDirs, unwritable } from './store.js';
 
 /** The largest conversation file written or read. */
 export const MAX_CONVERSATION_BYTES = 16 * 1024 * 1024;
@@ -90,7 +90,10 @@ export class ConversationStore {
         hint: 'start a new conversation (/new, or hammer-box chat --new)',
       });
     const path = this.path(c.id);
-    await this.#serialise(c.id, () => writeFileAtomic(path, body).catch((err: unknown) => unwritable(err, path, null)));
+    await this.#serialise(c.id, async () => {
+      await refuseLinks([this.dir, this.chatsDir]);
+      await writeFileAtomic(path, body).catch((err: unknown) => unwritable(err, path, null));
+    });
     return parsed.data;
   }
 
@@ -158,9 +161,10 @@ export class ConversationStore {
   /** Write one artifact of a conversation (atomically), in turn with its file's writes. */
   async writeArtifact(id: string, name: string, content: string | Uint8Array): Promise<void> {
     const path = join(this.artifactsDir(id), checkName(name));
-    await this.#serialise(id, () =>
-      writeFileAtomic(path, content, { durable: false }).catch((err: unknown) => unwritable(err, path, null)),
-    );
+    await this.#serialise(id, async () => {
+      await refuseLinks([this.dir, this.chatsDir, this.artifactsDir(id)]);
+      await writeFileAtomic(path, content, { durable: false }).catch((err: unknown) => unwritable(err, path, null));
+    });
   }
 
   /** One artifact of a conversation (never through a symlink, at most 16 MiB). */

@@ -145,9 +145,11 @@ export class RunStore {
           hint: 'lower loop.max_iterations or the [prompt] output line limits',
         },
       );
-    await this.#serialise(state.run_id, () =>
-      writeFileAtomic(path, body).catch((err: unknown) => unwritable(err, path, state.run_id)),
-    );
+    await this.#serialise(state.run_id, async () => {
+      // never through a link (a resumed run's directories were checked when it started, not since)
+      await refuseLinks([this.dir, this.runsDir]);
+      await writeFileAtomic(path, body).catch((err: unknown) => unwritable(err, path, state.run_id));
+    });
   }
 
   /** Read, verify and validate a run's state. Throws RUN_NOT_FOUND or STATE_INVALID (naming file, and field or seal). */
@@ -225,6 +227,8 @@ export class RunStore {
     const file = checkArtifactName(name);
     const dir = this.artifactsDir(runId);
     await this.#serialise(runId, async () => {
+      // each level a real directory, the run's own made here if missing: never written through a link
+      await refuseLinks([this.dir, this.runsDir, dir]);
       await mkdir(dir, { recursive: true });
       // atomic but not fsynced: the state file that names it is written durably after it
       await writeFileAtomic(join(dir, file), content, { durable: false }).catch((err: unknown) =>
@@ -342,6 +346,21 @@ export async function ignoreInGit(dir: string): Promise<void> {
     await fh.writeFile(STATE_GITIGNORE);
   } finally {
     await fh.close();
+  }
+}
+
+/**
+ * REPO_INVALID when any of `paths` is a symlink (a missing one, or a file where a directory should be,
+ * is left for the write to fail on): checked before each write into a run's or a conversation's
+ * directories, so nothing is written through a link that appeared after they were made.
+ */
+export async function refuseLinks(paths: string[]): Promise<void> {
+  for (const path of paths) {
+    const st = await lstat(path).catch(() => undefined);
+    if (st?.isSymbolicLink())
+      throw new HammerError('REPO_INVALID', `${path} is a symlink; hammer-box never writes its state through a link`, {
+        hint: 'remove it from the repository, or set [state] dir to another directory inside it',
+      });
   }
 }
 

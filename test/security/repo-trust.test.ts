@@ -249,6 +249,29 @@ describe("the repository's config", () => {
     });
   });
 
+  it('may not raise max_asks, map_chars or the failure-block limits either (every number is a ceiling)', async () => {
+    const fx = await fixture({
+      '.hammer/config.toml':
+        '[loop]\nmax_asks = 20\n[prompt]\nmap_chars = 50000000\noutput_failure_lines = 100000000\noutput_max_failures = 100000000\n',
+    });
+    const r = await runCli(
+      ['run', '--repo', fx.repo.path, '--directive', fx.directive, '--llm-url', attacker.url],
+      testEnv(),
+    );
+    await attack(
+      'repository config raises loop.max_asks, prompt.map_chars, output_failure_lines, output_max_failures',
+      'CONFIG_INVALID, exit 2, each key named',
+      () => {
+        expectRefused(r, 'CONFIG_INVALID', /config\.toml:2: loop\.max_asks = 20 is above your limit 3/);
+        expect(r.stderr).toMatch(/config\.toml:4: prompt\.map_chars = 50000000 is above your limit 6000/);
+        expect(r.stderr).toMatch(/config\.toml:5: prompt\.output_failure_lines = 100000000 is above your limit 40/);
+        expect(r.stderr).toMatch(/config\.toml:6: prompt\.output_max_failures = 100000000 is above your limit 5/);
+        expect(attacker.requests).toEqual([]);
+        return 'exit 2, CONFIG_INVALID naming all four keys';
+      },
+    );
+  });
+
   it('control: one that lowers a limit is honoured', async () => {
     const fx = await fixture({ '.hammer/config.toml': '[loop]\nmax_iterations = 1\n[prompt]\nbudget_chars = 2000\n' });
     const { config, sources } = await resolveConfig({

@@ -2,6 +2,8 @@
 // status line. Escape sequences, C1 controls and bidi overrides from the tests' output and the
 // model's answers must still never reach it; the only control sequence on the screen is the
 // renderer's own line erase.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshotRepo } from '../helpers/fixture-repo.js';
 import { answerWith, FIX_PATCH } from '../helpers/python-fixture.js';
@@ -56,21 +58,27 @@ describe('the terminal', () => {
 
   it('a base branch name with C1 controls and a bidi override reaches the terminal escaped, in the header and the next commands', async () => {
     const s = await scene({ answers: [{ answer: answerWith(FIX_PATCH) }] });
-    const hostile = 'main\u009b2J\u0085\u202egnp.exe';
+    // U+061C (a bidi mark) and U+3164 (a blank filler) are found by Unicode property, like U+202E
+    const hostile = 'main\u009b2J\u0085\u202egnp\u061c\u3164.exe';
     await s.fx.repo.git(['branch', '-m', hostile]);
     s.before = await snapshotRepo(s.fx.repo.path);
     const term = await runCliOnTerminal(s.args, s.env);
     const out = await outcomeOf(s, { code: term.code, signal: null, stdout: term.screen, stderr: '', peakRss: 0 });
     await attack(
-      'a base branch name with C1 controls and a bidi override',
+      'a base branch name with C1 controls, a bidi override, U+061C and U+3164',
       'the run header and the suggested commands show it escaped; the fix lands',
       async () => {
         expect(term.code, term.screen.slice(-800)).toBe(0);
         const rest = term.screen.replace(OWN_ERASE, '');
         expect(RAW_CONTROL.exec(rest)?.[0], 'a raw C1 or bidi character reached the terminal').toBeUndefined();
         expect(out.state.repo.base_ref).toBe(hostile);
-        expect(rest).toContain('<U+202E>gnp.exe)');
-        expect(rest).toContain("--base $'main\\u009b2J\\u0085\\u202egnp.exe'");
+        expect(rest).toContain('<U+202E>gnp<U+061C><U+3164>.exe)');
+        expect(rest).toContain("--base $'main\\u009b2J\\u0085\\u202egnp\\u061c\\u3164.exe'");
+        // the state keeps the name itself (a resume needs it) and no other raw copy; the summary none
+        const stateText = await readFile(join(s.fx.repo.path, '.hammer', 'runs', `${out.runId}.json`), 'utf8');
+        expect(RAW_CONTROL.exec(stateText.split(hostile).join(''))?.[0], 'the state').toBeUndefined();
+        expect(RAW_CONTROL.exec(out.summary)?.[0], 'PR_SUMMARY.md').toBeUndefined();
+        expect(out.summary).toContain('<U+061C>');
         expect(out.state.status).toBe('stable');
         await expectCanarySafe(s, out);
         return 'header and next commands escaped; stable';

@@ -28,7 +28,13 @@ export default async function monitor(f: {
     .map((s) => sanitizeLine(s.label))
     .join(', ');
   if (f.bundle !== undefined) {
-    const report = await writeBundle({ sources, out: f.bundle, ...(f.run === undefined ? {} : { runId: f.run }) });
+    const report = await writeBundle({
+      sources,
+      out: f.bundle,
+      // below these, a repository may have committed what is on the way: no level is followed
+      roots: [process.cwd(), f.repo ?? '.', ...dirs],
+      ...(f.run === undefined ? {} : { runId: f.run }),
+    });
     process.stderr.write(
       `hammer-box: wrote ${report.runs} run${report.runs === 1 ? '' : 's'} (${report.files} files) to ${sanitizeLine(report.dir)}\n`,
     );

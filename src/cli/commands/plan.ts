@@ -7,6 +7,7 @@ import { openChat } from '../../chat/open.js';
 import { missingPlanSections, planAgain, planRequest } from '../../chat/prompt.js';
 import { HammerError } from '../../errors.js';
 import { sanitizeLine, sanitizeText } from '../../report/sanitize.js';
+import { refuseLinkedLevels } from '../../state/no-follow.js';
 import type { Exchange } from '../../state/conversation.js';
 import { ChatRenderer } from '../chat/render.js';
 import { colourFor, makeStyle } from '../chat/style.js';
@@ -27,6 +28,11 @@ interface PlanFlags extends ConfigFlags {
 
 export default async function planCommand(f: PlanFlags): Promise<number> {
   const out = resolve(f.out);
+  // below the current directory and the repository, a repository may have committed a link on the way
+  await refuseLinkedLevels(out, [process.cwd(), f.repo], {
+    what: '--out',
+    hint: 'name a file whose directories are real ones (not links a repository carries), e.g. --out plan.md',
+  });
   if (!f.force && (await exists(out)))
     throw new HammerError('USAGE', `${out} exists`, { hint: 'pass --force to replace it, or --out <another file>' });
   if (f.message.trim() === '')

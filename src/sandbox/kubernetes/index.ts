@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { KubernetesConfig } from '../../config/schema.js';
 import { KubeApi } from './kube-api.js';
 import { KubeSandboxEngine } from './kube-engine.js';
+import { seccompProfileOf } from './manifests.js';
 
 export { KubeApi, type KubeTarget } from './kube-api.js';
 export { KubeSandboxEngine, type KubeEngineOptions } from './kube-engine.js';
@@ -33,6 +34,7 @@ export function kubeEngine(
     startTimeoutSeconds: config.start_timeout,
     deadlineSeconds: config.pod_deadline,
     imagePullPolicy: config.image_pull_policy,
+    seccompProfile: seccompProfileOf(config.seccomp_profile),
     ...(options.imageRef ? { imageRef: options.imageRef } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });

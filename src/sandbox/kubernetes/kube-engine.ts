@@ -28,6 +28,7 @@ import {
   podManifest,
   SANDBOX_LABEL,
   type PodOptions,
+  type SeccompProfile,
 } from './manifests.js';
 import { probeNetworkPolicy, type ProbeResult } from './network-probe.js';
 import { waitForPod } from './pod-wait.js';
@@ -43,6 +44,8 @@ export interface KubeEngineOptions {
   /** Seconds after which the cluster stops a pod whatever happens. */
   deadlineSeconds: number;
   imagePullPolicy: PodOptions['imagePullPolicy'];
+  /** The seccomp profile every sandbox pod asks for and must be admitted with; default RuntimeDefault. */
+  seccompProfile?: SeccompProfile;
   /** The reference the cluster pulls for a spec's image (a registry prefix; see api/kube-images.ts); default: as is. */
   imageRef?: (image: string, signal?: AbortSignal) => Promise<string>;
 }
@@ -65,6 +68,7 @@ export class KubeSandboxEngine implements SandboxEngine {
       namespace: this.o.api.namespace,
       deadlineSeconds: this.o.deadlineSeconds,
       imagePullPolicy: this.o.imagePullPolicy,
+      ...(this.o.seccompProfile ? { seccompProfile: this.o.seccompProfile } : {}),
     };
   }
 
@@ -87,7 +91,7 @@ export class KubeSandboxEngine implements SandboxEngine {
       const uid = policy.metadata?.uid;
       if (!uid) throw new HammerError('SANDBOX_BROKEN', `the cluster gave network policy ${name} no uid`);
       const pod = await api.createPod(podManifest(asked, name, this.podOptions(), meta, { name, uid }));
-      const missing = verifyPod(pod, asked, name);
+      const missing = verifyPod(pod, asked, name, this.podOptions());
       if (missing.length > 0)
         throw new HammerError('SANDBOX_HARDENING', `sandbox pod is missing: ${missing.join('; ')}`, {
           hint: 'the cluster changed the pod hammer-box asked for (a mutating admission webhook?); the sandbox is deleted and refused',

@@ -24,6 +24,18 @@ export interface PodOptions {
   deadlineSeconds: number;
   /** IfNotPresent for images pushed or preloaded under a content-addressed tag; Always or Never on request. */
   imagePullPolicy: 'IfNotPresent' | 'Always' | 'Never';
+  /** The seccomp profile asked for (config `[kubernetes] seccomp_profile`); default RuntimeDefault. */
+  seccompProfile?: SeccompProfile;
+}
+
+/** A pod's seccomp profile: the runtime's default, or a Localhost profile the user named. */
+export type SeccompProfile = { type: 'RuntimeDefault' } | { type: 'Localhost'; localhostProfile: string };
+
+/** The profile of `[kubernetes] seccomp_profile`: "RuntimeDefault", or "localhost/<path>" (a Localhost profile). */
+export function seccompProfileOf(setting: string): SeccompProfile {
+  return setting.startsWith('localhost/')
+    ? { type: 'Localhost', localhostProfile: setting.slice('localhost/'.length) }
+    : { type: 'RuntimeDefault' };
 }
 
 /** A label value: at most 63 of [A-Za-z0-9._-], starting and ending alphanumeric ("x" when nothing is left). */
@@ -93,7 +105,11 @@ export function networkPolicyManifest(
 }
 
 /** The container's security context: the same on the pod and the container, so neither can be loosened alone. */
-export function containerSecurity(uid: number, gid: number) {
+export function containerSecurity(
+  uid: number,
+  gid: number,
+  seccompProfile: SeccompProfile = { type: 'RuntimeDefault' },
+) {
   return {
     runAsUser: uid,
     runAsGroup: gid,
@@ -102,7 +118,7 @@ export function containerSecurity(uid: number, gid: number) {
     privileged: false,
     readOnlyRootFilesystem: true,
     capabilities: { drop: ['ALL'] },
-    seccompProfile: { type: 'RuntimeDefault' },
+    seccompProfile,
   };
 }
 
@@ -123,6 +139,7 @@ export function podManifest(
   const l = spec.limits;
   const memory = String(l.memoryBytes);
   const cpu = `${milliCpus(l.nanoCpus)}m`;
+  const seccompProfile = options.seccompProfile ?? { type: 'RuntimeDefault' };
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -162,7 +179,7 @@ export function podManifest(
         runAsGroup: gid,
         runAsNonRoot: true,
         fsGroup: gid,
-        seccompProfile: { type: 'RuntimeDefault' },
+        seccompProfile,
       },
       containers: [
         {
@@ -173,7 +190,7 @@ export function podManifest(
           args: [],
           workingDir: WORKDIR,
           env: Object.entries(spec.env).map(([k, v]) => ({ name: k, value: v })),
-          securityContext: containerSecurity(uid, gid),
+          securityContext: containerSecurity(uid, gid, seccompProfile),
           resources: {
             limits: { memory, cpu },
             // memory as limited (a memory-backed volume counts in it); a quarter of the CPU reserved

@@ -4,10 +4,16 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { WORKDIR } from '../hardening.js';
 import type { SandboxSpec } from '../types.js';
 import { parseSandboxUser } from '../user.js';
-import { CONTAINER, milliCpus } from './manifests.js';
+import { CONTAINER, milliCpus, type SeccompProfile } from './manifests.js';
+
+/** What the pod was asked to be beyond the spec (the backend's settings). */
+export interface VerifyOptions {
+  /** The seccomp profile asked for; default RuntimeDefault. */
+  seccompProfile?: SeccompProfile;
+}
 
 /** What is missing from `pod` for `spec` (empty when it is fully hardened). */
-export function verifyPod(pod: V1Pod, spec: SandboxSpec, policyName: string): string[] {
+export function verifyPod(pod: V1Pod, spec: SandboxSpec, policyName: string, options: VerifyOptions = {}): string[] {
   const missing: string[] = [];
   const need = (ok: boolean, what: string): void => {
     if (!ok) missing.push(what);
@@ -35,8 +41,30 @@ export function verifyPod(pod: V1Pod, spec: SandboxSpec, policyName: string): st
     (sc.capabilities?.drop ?? []).includes('ALL') && !(sc.capabilities?.add ?? []).length,
     'every capability dropped',
   );
-  const seccomp = sc.seccompProfile?.type ?? psc.seccompProfile?.type;
-  need(seccomp === 'RuntimeDefault' || seccomp === 'Localhost', 'seccomp RuntimeDefault');
+  // the profile asked for, on the container and (where set) the pod: a webhook that swaps in a
+  // permissive Localhost profile, or Unconfined, is refused
+  const seccomp = options.seccompProfile ?? { type: 'RuntimeDefault' };
+  const sameProfile = (got: { type?: string; localhostProfile?: string } | undefined): boolean =>
+    got?.type === seccomp.type &&
+    (seccomp.type === 'Localhost' ? got.localhostProfile === seccomp.localhostProfile : !got.localhostProfile);
+  need(
+    sameProfile(sc.seccompProfile ?? psc.seccompProfile) && (!psc.seccompProfile || sameProfile(psc.seccompProfile)),
+    seccomp.type === 'Localhost' ? `seccomp Localhost ${seccomp.localhostProfile}` : 'seccomp RuntimeDefault',
+  );
+  const appArmor = [sc.appArmorProfile?.type, psc.appArmorProfile?.type];
+  need(
+    appArmor.every((t) => t === undefined || t === 'RuntimeDefault'),
+    'no AppArmor profile but the runtime default',
+  );
+  // an MCS level (OpenShift sets one) only narrows; a type, user or role can widen
+  need(
+    [sc.seLinuxOptions, psc.seLinuxOptions].every((o) => !o?.type && !o?.user && !o?.role),
+    'no SELinux type, user or role',
+  );
+  need(!psc.sysctls?.length, 'no sysctls');
+  // the groups asked for: the sandbox's gid as fsGroup, no other group
+  need(!psc.supplementalGroups?.length, 'no supplemental groups');
+  need(psc.fsGroup === gid, `fsGroup ${gid}`);
   need(!sc.procMount || sc.procMount === 'Default', 'the default /proc mount');
   need(p.automountServiceAccountToken === false, 'automountServiceAccountToken false');
   need(p.enableServiceLinks === false, 'enableServiceLinks false');
@@ -60,6 +88,17 @@ export function verifyPod(pod: V1Pod, spec: SandboxSpec, policyName: string): st
     vols.length === 2 &&
       vols.every((v) => v.emptyDir && Object.keys(v).filter((k) => k !== 'name' && k !== 'emptyDir').length === 0),
     'only the workspace and /tmp emptyDir volumes',
+  );
+  // each with the size limit asked for (an emptyDir without one grows on the node's disk or memory)
+  const sizes: Record<string, number> = { workspace: spec.limits.workspaceBytes, tmp: spec.limits.tmpBytes };
+  need(
+    vols
+      .filter((v) => v.emptyDir)
+      .every((v) => {
+        const want = sizes[v.name];
+        return want !== undefined && want > 0 && quantityBytes(v.emptyDir?.sizeLimit) === want;
+      }),
+    `a size limit on every emptyDir (workspace ${spec.limits.workspaceBytes}, tmp ${spec.limits.tmpBytes})`,
   );
   const mounts = (c.volumeMounts ?? []).map((m) => `${m.name}:${m.mountPath}:${m.readOnly === true}`).sort();
   need(

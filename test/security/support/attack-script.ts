@@ -27,5 +27,8 @@ export const EVIL_PRINTF = `\\033]0;pwned\\007\\033[2J\\033[31mRED\\033[0m \\302
 /** Model prose with a title, clear screen, a C1 CSI and a bidi override. */
 export const EVIL_PROSE = '\u001b]0;owned\u0007\u001b[2J\u009b31m\u202eevil prose\u001b[0m';
 
-/** ESC, BEL, C1 controls and bidi overrides: none may reach the terminal, the state or PR_SUMMARY.md raw. */
-export const RAW_CONTROL = /[\u001b\u0007\u0080-\u009f\u202a-\u202e\u2066-\u2069]/;
+/**
+ * ESC, BEL, C1 controls, and every bidi control and default-ignorable character (by Unicode property,
+ * U+061C among them): none may reach the terminal, the state or PR_SUMMARY.md raw.
+ */
+export const RAW_CONTROL = /[\u001b\u0007\u0080-\u009f\p{Bidi_Control}\p{Default_Ignorable_Code_Point}]/u;

@@ -1,7 +1,7 @@
 // The batch directory: refused when it holds something else, locked while a batch works in it, and
 // attempt records trusted only under the user's state key.
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,6 +34,32 @@ const record = (attempt: number): AttemptRecord => ({
 });
 
 describe('BatchDir.open', () => {
+  it('refuses a batch directory to resume that holds a link, and a link on the way to it; nothing is written through them', async () => {
+    const host = await mkdtemp(join(tmpdir(), 'hb-batchdir-host-'));
+    try {
+      const out = join(root, 'results');
+      await mkdir(out);
+      await symlink(host, join(out, 'tasks'));
+      await expect(BatchDir.open(out, TEST_STATE_KEY, true, [root])).rejects.toThrow(/holds a symlink, .*tasks/);
+      await symlink(host, join(root, 'linked'));
+      await expect(BatchDir.open(join(root, 'linked', 'out'), TEST_STATE_KEY, false, [root])).rejects.toThrow(
+        /linked is a symlink/,
+      );
+      expect(await readdir(host)).toEqual([]);
+      // control: a plain batch directory opens, and its attempts are made level by level
+      const plain = join(root, 'plain');
+      const dir = await BatchDir.open(plain, TEST_STATE_KEY, false, [root]);
+      await symlink(host, join(plain, 'tasks'));
+      await expect(dir.makeAttempt('t', 1)).rejects.toThrow(/tasks is a symlink/);
+      await rm(join(plain, 'tasks'));
+      expect(await dir.makeAttempt('t', 1)).toBe(join(plain, 'tasks', 't', 'attempt-1'));
+      await dir.unlock();
+      expect(await readdir(host)).toEqual([]);
+    } finally {
+      await rm(host, { recursive: true, force: true });
+    }
+  });
+
   it('makes the directory and takes its lock; a second open while it is held is refused', async () => {
     const out = join(root, 'out');
     const dir = await BatchDir.open(out, TEST_STATE_KEY, false);

@@ -117,6 +117,7 @@ describe('resolveConfig', () => {
       image_pull_policy: 'IfNotPresent',
       start_timeout: 300,
       pod_deadline: 86400,
+      seccomp_profile: 'RuntimeDefault',
     });
     const flagged = await resolveConfig({
       env: {},
@@ -259,5 +260,29 @@ describe('ollamaHostToUrl', () => {
     expect(ollamaHostToUrl('gpu-box:9999')).toBe('http://gpu-box:9999');
     expect(ollamaHostToUrl('https://ollama.internal')).toBe('https://ollama.internal');
     expect(ollamaHostToUrl('http://ollama.internal')).toBe('http://ollama.internal');
+  });
+});
+
+describe('[kubernetes] seccomp_profile and the workspace on Kubernetes', () => {
+  it('takes RuntimeDefault or a localhost/ profile, and refuses a path that climbs', async () => {
+    const file = join(dir, 'k.toml');
+    await writeFile(file, '[kubernetes]\nseccomp_profile = "localhost/profiles/hammer.json"\n');
+    expect((await resolveConfig({ env: {}, configFile: file })).config.kubernetes.seccomp_profile).toBe(
+      'localhost/profiles/hammer.json',
+    );
+    for (const bad of ['Unconfined', 'localhost/../etc/x.json', 'Localhost', 'localhost/']) {
+      await writeFile(file, `[kubernetes]\nseccomp_profile = "${bad}"\n`);
+      const msg = await expectConfigError(resolveConfig({ env: {}, configFile: file }));
+      expect(msg).toContain('k.toml:2: kubernetes.seccomp_profile');
+    }
+  });
+
+  it('refuses workspace_size = 0 (an uncapped emptyDir) with engine = "kubernetes", naming the line', async () => {
+    const file = join(dir, 'k.toml');
+    await writeFile(file, '[sandbox]\nengine = "kubernetes"\nworkspace_size = 0\n');
+    const msg = await expectConfigError(resolveConfig({ env: {}, configFile: file }));
+    expect(msg).toContain('k.toml:3: sandbox.workspace_size: must be above 0 with engine = "kubernetes"');
+    await writeFile(file, '[sandbox]\nworkspace_size = 0\n');
+    expect((await resolveConfig({ env: {}, configFile: file })).config.sandbox.workspace_size).toBe(0);
   });
 });

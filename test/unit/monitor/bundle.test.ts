@@ -1,6 +1,6 @@
 // `monitor --bundle`: static pages for every run or one, no script in any of them, and a directory
 // that is not a bundle is never written over.
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,15 +80,45 @@ describe('writeBundle', () => {
     expect(isHammerError(err, 'RUN_NOT_FOUND')).toBe(true);
   });
 
-  it('replaces an earlier bundle, and refuses a directory with other files in it', async () => {
+  it('replaces an earlier bundle whole, and refuses a directory with other files in it', async () => {
     const out = join(repo, 'again');
     await writeBundle({ sources, out });
-    await writeBundle({ sources, out });
+    await writeFile(join(out, 'stale.html'), 'old');
+    await writeBundle({ sources, out, runId: A });
+    expect(await files(out)).not.toContain('stale.html');
+    expect((await files(out)).some((f) => f.includes(B))).toBe(false);
+    expect((await readdir(repo)).filter((n) => n.includes('hammer-box'))).toEqual([]);
     const mine = join(repo, 'mine');
     await mkdir(mine);
     await writeFile(join(mine, 'notes.txt'), 'keep me');
     const err = await writeBundle({ sources, out: mine }).catch((e: unknown) => e);
     expect(isHammerError(err, 'USAGE')).toBe(true);
     expect(await files(mine)).toEqual(['notes.txt']);
+  });
+
+  it('refuses an earlier bundle holding a link, and a level on the way that is one; nothing is written through them', async () => {
+    const host = await mkdtemp(join(tmpdir(), 'hb-bundle-host-'));
+    try {
+      await writeFile(join(host, 'authorized_keys'), 'keep');
+      const planted = join(repo, 'planted');
+      await mkdir(planted);
+      await writeFile(join(planted, BUNDLE_MARKER), '');
+      await symlink(join(host, 'authorized_keys'), join(planted, 'index.html'));
+      await symlink(host, join(planted, 'assets'));
+      const err = await writeBundle({ sources, out: planted, roots: [repo] }).catch((e: unknown) => e);
+      expect(isHammerError(err, 'USAGE')).toBe(true);
+      expect((err as Error).message).toMatch(/holds a symlink, .*planted\/(index\.html|assets)/);
+      await symlink(host, join(repo, 'pages'));
+      const through = await writeBundle({ sources, out: join(repo, 'pages', 'bundle'), roots: [repo] }).catch(
+        (e: unknown) => e,
+      );
+      expect(isHammerError(through, 'USAGE')).toBe(true);
+      expect((through as Error).message).toContain(`${join(repo, 'pages')} is a symlink`);
+      expect(await readdir(host)).toEqual(['authorized_keys']);
+      expect(await readFile(join(host, 'authorized_keys'), 'utf8')).toBe('keep');
+      expect((await lstat(join(planted, 'index.html'))).isSymbolicLink()).toBe(true);
+    } finally {
+      await rm(host, { recursive: true, force: true });
+    }
   });
 });

@@ -55,6 +55,19 @@ describe('the default sensitive paths', () => {
     ['.envrc', '**/.envrc'],
     ['.lfsconfig', '**/.lfsconfig'],
     ['.hammer/config.toml', '.hammer/**'],
+    ['.devcontainer.json', '**/.devcontainer.json'],
+    ['web/.devcontainer/devcontainer.json', '**/.devcontainer/**'],
+    ['.gitpod.yml', '.gitpod.yml'],
+    ['.cirrus.star', '.cirrus.star'],
+    ['.woodpecker.yaml', '.woodpecker.yaml'],
+    ['app.code-workspace', '**/*.code-workspace'],
+    ['.vscode/launch.json', '**/.vscode/launch.json'],
+    ['.idea/runConfigurations/Tests.xml', '**/.idea/runConfigurations/**'],
+    ['.teamcity/settings.kts', '.teamcity/**'],
+    ['.builds/alpine.yml', '.builds/**'],
+    ['bunfig.toml', '**/bunfig.toml'],
+    ['gradle/wrapper/gradle-wrapper.properties', '**/gradle/wrapper/**'],
+    ['.claude/settings.local.json', '**/.claude/settings*.json'],
   ])('%s is sensitive (%s)', (path, glob) => {
     expect(match(path)).toBe(glob);
   });
@@ -72,12 +85,19 @@ describe('the default sensitive paths', () => {
     expect(match(path)).toBe(glob);
   });
 
-  it.each(['src/app.py', 'package.json', 'README.md', 'docs/lefthook.md.bak/x', '.vscode/extensions.json', 'gyp.py'])(
-    '%s is not',
-    (path) => {
-      expect(match(path)).toBeNull();
-    },
-  );
+  it.each([
+    'src/app.py',
+    'package.json',
+    'README.md',
+    'docs/lefthook.md.bak/x',
+    '.vscode/extensions.json',
+    'gyp.py',
+    'docs/mise.md',
+    'src/run.py',
+    'cirrus.star',
+  ])('%s is not', (path) => {
+    expect(match(path)).toBeNull();
+  });
 });
 
 describe('normalPolicyPath and isPackageJson', () => {

@@ -377,4 +377,26 @@ describe('state directory trouble', () => {
     expect(left).not.toContain(dead);
     expect(left).toContain(live);
   });
+
+  it("never writes a run's artifact or state through a link that appeared after the run began", async () => {
+    const host = await mkdtemp(join(tmpdir(), 'hb-store-host-'));
+    try {
+      await store.create(makeState({ artifacts_dir: store.artifactsDir(RUN_ID) }));
+      await rm(store.artifactsDir(RUN_ID), { recursive: true });
+      await symlink(host, store.artifactsDir(RUN_ID));
+      await expectError(store.writeArtifact(RUN_ID, 'PR_SUMMARY.md', 'x'), 'REPO_INVALID', /is a symlink/);
+      await rm(store.artifactsDir(RUN_ID));
+      const runs = join(dir, '.hammer', 'runs');
+      await rm(runs, { recursive: true });
+      await symlink(host, runs);
+      await expectError(
+        store.write(makeState({ artifacts_dir: store.artifactsDir(RUN_ID) })),
+        'REPO_INVALID',
+        /runs is a symlink/,
+      );
+      expect(await readdir(host)).toEqual([]);
+    } finally {
+      await rm(host, { recursive: true, force: true });
+    }
+  });
 });

@@ -169,6 +169,78 @@ describe('verifyPod', () => {
     expect(verifyPod(p, spec, name)).toEqual(['exactly one container', 'no host network, PID or IPC namespace']);
   });
 
+  it('refuses a seccomp profile other than the one asked for, on the pod or the container', () => {
+    const local = pod();
+    local.spec!.containers[0]!.securityContext!.seccompProfile = {
+      type: 'Localhost',
+      localhostProfile: 'allow-all.json',
+    };
+    expect(verifyPod(local, spec, name)).toEqual(['seccomp RuntimeDefault']);
+    const onPod = pod();
+    onPod.spec!.securityContext!.seccompProfile = { type: 'Unconfined' };
+    expect(verifyPod(onPod, spec, name)).toEqual(['seccomp RuntimeDefault']);
+    const gone = pod();
+    delete gone.spec!.containers[0]!.securityContext!.seccompProfile;
+    delete gone.spec!.securityContext!.seccompProfile;
+    expect(verifyPod(gone, spec, name)).toEqual(['seccomp RuntimeDefault']);
+  });
+
+  it('takes the Localhost profile the user configured, and only that one', () => {
+    const seccompProfile = { type: 'Localhost' as const, localhostProfile: 'profiles/hammer.json' };
+    const asked = (): V1Pod =>
+      JSON.parse(
+        JSON.stringify(podManifest(spec, name, { ...opts, seccompProfile }, meta, { name, uid: 'u-1' })),
+      ) as V1Pod;
+    expect(asked().spec!.containers[0]!.securityContext!.seccompProfile).toEqual(seccompProfile);
+    expect(verifyPod(asked(), spec, name, { seccompProfile })).toEqual([]);
+    const swapped = asked();
+    swapped.spec!.containers[0]!.securityContext!.seccompProfile = {
+      type: 'Localhost',
+      localhostProfile: 'permissive.json',
+    };
+    expect(verifyPod(swapped, spec, name, { seccompProfile })).toEqual(['seccomp Localhost profiles/hammer.json']);
+    expect(verifyPod(pod(), spec, name, { seccompProfile })).toEqual(['seccomp Localhost profiles/hammer.json']);
+  });
+
+  it('refuses groups other than the ones asked for', () => {
+    const extra = pod();
+    extra.spec!.securityContext!.supplementalGroups = [0, 999];
+    expect(verifyPod(extra, spec, name)).toEqual(['no supplemental groups']);
+    const fs = pod();
+    fs.spec!.securityContext!.fsGroup = 0;
+    expect(verifyPod(fs, spec, name)).toEqual(['fsGroup 10002']);
+  });
+
+  it('refuses an AppArmor, SELinux or sysctl loosening', () => {
+    const p = pod();
+    p.spec!.securityContext!.appArmorProfile = { type: 'Unconfined' };
+    p.spec!.containers[0]!.securityContext!.seLinuxOptions = { type: 'spc_t' };
+    p.spec!.securityContext!.sysctls = [{ name: 'net.ipv4.ping_group_range', value: '0 2147483647' }];
+    expect(verifyPod(p, spec, name)).toEqual([
+      'no AppArmor profile but the runtime default',
+      'no SELinux type, user or role',
+      'no sysctls',
+    ]);
+    const level = pod();
+    level.spec!.securityContext!.seLinuxOptions = { level: 's0:c26,c5' };
+    level.spec!.securityContext!.appArmorProfile = { type: 'RuntimeDefault' };
+    expect(verifyPod(level, spec, name)).toEqual([]);
+  });
+
+  it('refuses an emptyDir without the size limit asked for (or a disk-backed workspace without one)', () => {
+    const p = pod();
+    p.spec!.volumes![0]!.emptyDir = {};
+    expect(verifyPod(p, spec, name)).toEqual(['a size limit on every emptyDir (workspace 1073741824, tmp 268435456)']);
+    const larger = pod();
+    larger.spec!.volumes![1]!.emptyDir = { medium: 'Memory', sizeLimit: '100Gi' };
+    expect(verifyPod(larger, spec, name)).toEqual([
+      'a size limit on every emptyDir (workspace 1073741824, tmp 268435456)',
+    ]);
+    const uncapped = { ...spec, limits: { ...spec.limits, workspaceBytes: 0 } };
+    const disk = JSON.parse(JSON.stringify(podManifest(uncapped, name, opts, meta, { name, uid: 'u-1' }))) as V1Pod;
+    expect(verifyPod(disk, uncapped, name)).toEqual(['a size limit on every emptyDir (workspace 0, tmp 268435456)']);
+  });
+
   it('reads quantities', () => {
     expect(quantityBytes('512Mi')).toBe(512 * 1024 ** 2);
     expect(quantityBytes('1G')).toBe(1e9);
