@@ -11,7 +11,8 @@
 //   1. no value holds a closing tag it did not open, no closing tag stands outside every call, no
 //      parameter is given twice, and each value fits its parameter (the editor's command is one
 //      of its commands, a path one line, a line number a number);
-//   2. the same, but a parameter given twice is read as such (the call is then refused);
+//   2. the same, but a parameter given again right after itself is read as such (a model repeating
+//      it: the call is then refused);
 //   3. values may hold closing tags (a file about the protocol), none stands outside the calls;
 //   4. lenient: any parameter name, stray text between parameters, a parameter left unclosed
 //      before a line that opens the next one or closes the call, stray closing tags in the text.
@@ -280,7 +281,9 @@ class Reader {
       return;
     }
     const key = (param.match[1] ?? param.match[2]!).trim();
-    if (!lenient && ((params !== null && !params.has(key)) || (given.includes(key) && !level.twice))) return;
+    // a parameter again: pass 2 reads it right after itself (a model repeating it), never an earlier one
+    const again = given.includes(key) && !(level.twice && given.at(-1) === key);
+    if (!lenient && ((params !== null && !params.has(key)) || again)) return;
     const valueStart = param.end;
     const more = (valueEnd: number, next: number): Generator<Alternative> =>
       this.body(
@@ -322,7 +325,7 @@ class Reader {
     if (next === null) return false;
     if (this.level.lenient) return true;
     const k = (next.match[1] ?? next.match[2]!).trim();
-    return (params === null || params.has(k)) && (this.level.twice || (k !== key && !given.includes(k)));
+    return (params === null || params.has(k)) && ((this.level.twice && k === key) || (k !== key && !given.includes(k)));
   }
 
   private step(): void {
