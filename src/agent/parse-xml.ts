@@ -22,6 +22,27 @@
 // as unclosed: the answer was cut off. One leading and one trailing newline are taken off a value
 // (`file_text` keeps its trailing newline: a file ends with one).
 import { parseLenientJson, valueEnd } from './lenient-json.js';
+import {
+  BLANKS,
+  FUNCTION_CLOSE,
+  FUNCTION_CLOSE_ANY,
+  FUNCTION_OPEN,
+  LINE_ENDING_VALUE,
+  NEXT_PART,
+  OPENING,
+  PARAM_CLOSE,
+  PARAM_OPEN,
+  PROSE_MARK,
+  STRAY,
+  TOOL_CALL_CLOSE,
+  TOOL_CALL_OPEN,
+  WRAPPER_CLOSE,
+  WRAPPER_OPEN,
+  find,
+  sticky,
+  trimValue,
+  unmatchedClose,
+} from './xml-tags.js';
 import { toolParams, valueFits } from './tool-params.js';
 
 /** One call found in the text: its name, its arguments (text values; a JSON body parsed), and where it is. */
@@ -39,30 +60,6 @@ export interface XmlRead {
   calls: XmlCall[];
   unclosed: boolean;
 }
-
-const OPENING = /<tool_call>\s*(?:<function\b|<invoke\b)|<function\s*=|<function\s+name\s*=|<invoke\s+name\s*=/g;
-// sticky: each is tried exactly where the scan stands
-const TOOL_CALL_OPEN = /<tool_call>\s*/y;
-const WRAPPER_OPEN = /<function_calls>\s*/y;
-const FUNCTION_OPEN =
-  /<function\s*=\s*["']?([^>"'\s]*)["']?\s*>|<(?:invoke|function)\s+name\s*=\s*["']([^"']*)["']\s*>/y;
-const PARAM_OPEN = /<parameter\s*=\s*["']?([^>"'\s]+)["']?\s*>|<parameter\s+name\s*=\s*["']([^"']+)["']\s*>/y;
-const FUNCTION_CLOSE = /<\/(?:function|invoke)\s*>/y;
-const TOOL_CALL_CLOSE = /\s*<\/tool_call>/y;
-const WRAPPER_CLOSE = /\s*<\/function_calls>/y;
-const BLANKS = /\s*/y;
-// lenient: text without tags between a value's close and the next part
-const STRAY = /[^<]*/y;
-const PARAM_CLOSE = '</parameter>';
-// what the text between calls may hold: an opening, thinking, or a closing tag (stray unless a wrapper's)
-const PROSE_MARK =
-  /<tool_call>|<function_calls>|<function\s*=|<(?:function|invoke)\s+name\s*=|<think(?:ing)?>|<\/(?:parameter|function|invoke|tool_call|function_calls)\s*>/g;
-// tags inside a value, for pass 1: the protocol's openings and closings, by kind
-const VALUE_TAG =
-  /<(\/)?(tool_call|function_calls|parameter|function|invoke)\b(?:\s*=\s*[^>]*|\s+name\s*=\s*[^>]*)?\s*>/g;
-const LINE_ENDING_VALUE = /\n[ \t]*(?:<parameter[\s=]|<\/(?:function|invoke)\s*>|<\/tool_call>)/g;
-const NEXT_PART = /<parameter[\s=]|<\/(?:function|invoke)\s*>/g;
-const FUNCTION_CLOSE_ANY = /<\/(?:function|invoke)\s*>/g;
 
 /** The most steps the reading may take (each value end tried counts): beyond it a pass gives up. */
 const MAX_STEPS = 20_000;
@@ -333,32 +330,6 @@ class Reader {
   }
 }
 
-// A sticky pattern matched exactly at `pos`.
-function sticky(re: RegExp, text: string, pos: number): { match: RegExpExecArray; end: number } | null {
-  re.lastIndex = pos;
-  const m = re.exec(text);
-  return m === null ? null : { match: m, end: pos + m[0].length };
-}
-
-// The first match of a global pattern at or after `from`.
-function find(re: RegExp, text: string, from: number): RegExpExecArray | null {
-  re.lastIndex = from;
-  return re.exec(text);
-}
-
-// A closing tag of the protocol in a value with no opening of its kind before it in the value.
-function unmatchedClose(value: string): boolean {
-  const open = new Map<string, number>();
-  for (const m of value.matchAll(VALUE_TAG)) {
-    const kind = m[2] === 'invoke' ? 'function' : m[2]!;
-    const n = open.get(kind) ?? 0;
-    if (m[1] === undefined) open.set(kind, n + 1);
-    else if (n === 0) return true;
-    else open.set(kind, n - 1);
-  }
-  return false;
-}
-
 function withValue(args: Readonly<Record<string, string>>, key: string, raw: string): Record<string, string> {
   return key in args ? { ...args } : { ...args, [key]: trimValue(key, raw) };
 }
@@ -366,11 +337,4 @@ function withValue(args: Readonly<Record<string, string>>, key: string, raw: str
 function dupes(given: readonly string[]): string | null {
   const twice = given.find((k, i) => given.indexOf(k) !== i);
   return twice === undefined ? null : `the parameter ${twice} is given twice`;
-}
-
-function trimValue(key: string, raw: string): string {
-  let v = raw.replace(/\r\n/g, '\n');
-  if (v.startsWith('\n')) v = v.slice(1);
-  if (key !== 'file_text' && v.endsWith('\n')) v = v.slice(0, -1);
-  return v;
 }
