@@ -92,8 +92,7 @@ describe('a call that cannot be used is answered in its own format', () => {
   });
 
   it('every example stays on one line', () => {
-    for (const f of CALL_FORMATS)
-      if (f !== 'native') expect(callExample('create', f)).not.toMatch(/\n/);
+    for (const f of CALL_FORMATS) if (f !== 'native') expect(callExample('create', f)).not.toMatch(/\n/);
   });
 });
 
