@@ -16,6 +16,7 @@ import { benchRuntime } from './fixtures.js';
 import { benchImages } from './images.js';
 import { benchLoop, benchLoopStartup } from './loop.js';
 import { benchMonitor } from './monitor.js';
+import { benchParsers } from './parsers.js';
 import { benchSandbox } from './sandbox.js';
 import { benchSyntax } from './syntax.js';
 
@@ -29,6 +30,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   batch: benchBatch,
   focus: benchFocus,
   edits: benchEdits,
+  parsers: benchParsers,
   syntax: benchSyntax,
   context: benchContext,
   monitor: benchMonitor,

@@ -1,6 +1,6 @@
 // One example call per tool and editor command, rendered in the shape the model used: the system
 // prompt's text protocol and the reasons a malformed call gets are written from these.
-import type { AgentToolName, CallShape, EditCommand } from './types.js';
+import type { AgentToolName, CallFormat, EditCommand } from './types.js';
 
 /** What an example illustrates: a tool, or the editor with one of its commands. */
 export type ExampleKey = Exclude<AgentToolName, 'edit'> | EditCommand;
@@ -46,16 +46,39 @@ export function jsonArgsExample(key: ExampleKey): string {
   return JSON.stringify(typed);
 }
 
-/** One line showing the right shape for a call made in `shape` (the end of every malformed call's reason). */
-export function shapeHint(key: ExampleKey, shape: CallShape): string {
+/** The example call written in a text format, on one line (Functionary's line break is said in words). */
+export function callExample(key: ExampleKey, format: Exclude<CallFormat, 'native'>): string {
   const { tool } = EXAMPLES[key];
-  switch (shape) {
-    case 'native':
-      return `Call ${tool} with arguments like ${jsonArgsExample(key)}`;
-    case 'json':
-      return `Write the call as {"name": "${tool}", "arguments": ${jsonArgsExample(key)}}`;
+  const args = jsonArgsExample(key);
+  switch (format) {
     case 'qwen-xml':
     case 'fenced':
-      return `Write the call as ${xmlExample(key, { oneLine: true })}`;
+      return xmlExample(key, { oneLine: true });
+    case 'json':
+      return `{"name": "${tool}", "arguments": ${args}}`;
+    case 'hermes':
+      return `<tool_call>{"name": "${tool}", "arguments": ${args}}</tool_call>`;
+    case 'llama':
+      return `<|python_tag|>{"name": "${tool}", "parameters": ${args}}`;
+    case 'mistral':
+      return `[TOOL_CALLS]${tool}[ARGS]${args}`;
+    case 'harmony':
+      return `<|channel|>commentary to=functions.${tool} <|constrain|>json<|message|>${args}<|call|>`;
+    case 'deepseek':
+      return `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${tool}<｜tool▁sep｜>${args}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
+    case 'functionary':
+      return `>>>${tool}, a line break, then ${args}`;
+    case 'granite':
+      return `<|tool_call|>[{"name": "${tool}", "arguments": ${args}}]`;
+    case 'firefunction':
+      return ` functools[{"name": "${tool}", "arguments": ${args}}]`;
+    case 'command-r':
+      return `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "${tool}", "parameters": ${args}}]<|END_ACTION|>`;
   }
+}
+
+/** One line showing the right shape for a call made in `format` (the end of every malformed call's reason). */
+export function shapeHint(key: ExampleKey, format: CallFormat): string {
+  if (format === 'native') return `Call ${EXAMPLES[key].tool} with arguments like ${jsonArgsExample(key)}`;
+  return `Write the call as ${callExample(key, format)}`;
 }

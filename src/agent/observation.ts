@@ -53,6 +53,8 @@ export interface BashResult {
   stderr: string;
   timedOut: boolean;
   timeoutMs: number;
+  /** The bound was what was left of the trajectory's wall time (agent.max_seconds), not the command's own. */
+  byDeadline?: boolean;
 }
 
 /**
@@ -70,9 +72,11 @@ export function bashObservation(r: BashResult, limits: ObservationLimits): strin
   if (err !== '') parts.push(`[stderr]\n${cutObservation(err, each)}`);
   if (parts.length === 0) parts.push('(no output)');
   parts.push(
-    r.timedOut
-      ? `[the command timed out after ${duration(r.timeoutMs)} and was killed: narrow it down, or run it with a time limit of its own]`
-      : `[exit code ${r.exitCode}]`,
+    !r.timedOut
+      ? `[exit code ${r.exitCode}]`
+      : r.byDeadline === true
+        ? `[the command was killed after ${duration(r.timeoutMs)}: the time for this attempt (agent.max_seconds) ran out]`
+        : `[the command timed out after ${duration(r.timeoutMs)} and was killed: narrow it down, or run it with a time limit of its own]`,
   );
   return parts.join('\n');
 }

@@ -1,21 +1,28 @@
 // One model answer read as tool calls, whatever shape they came in: the server's native calls when
-// it sent any, else the text protocols, tried in this order and never mixed:
-//   1. qwen3-coder's XML (`<function=...>`, src/agent/parse-xml.ts), with or without `<tool_call>`;
-//   2. JSON calls in the text (`<tool_call>{...}`, `[TOOL_CALLS]`, ```json, a bare call object);
-//   3. exactly one fenced ```bash / ```sh / ```shell block (mini-swe-agent's shape), counted only
-//      when no other shape is present; two or more such blocks are malformed (one command a turn).
-// Thinking (`<think>...</think>`, or everything before a lone `</think>`) is never read for calls.
+// it sent any, else the calls written in the text (scan-calls.ts: qwen3-coder's XML, JSON in
+// `<tool_call>` tags, fences or bare, Mistral's [TOOL_CALLS], GPT-OSS harmony, DeepSeek's tokens,
+// Llama's <|python_tag|>, Functionary, Granite, Firefunction, Command-R7B), and only when there is
+// none of those, exactly one fenced ```bash / ```sh / ```shell block (mini-swe-agent's shape); two
+// or more such blocks are malformed (one command a turn). Thinking is never read for calls.
+//
+// A cut-off answer never runs: when the server says it stopped at the token limit (finish reason
+// "length"), or the answer ends inside a call that never closed, none of its calls run, not even
+// those that closed before the cut (the cut part may be what they were for), and the model is told
+// to send it again, shorter.
 import { MAX_TOOL_ARGUMENT_CHARS } from '../llm/tool-calls.js';
 import { findFencedBlocks } from '../patch/fences.js';
 import { shapeHint, type ExampleKey } from './examples.js';
 import { parseLenientJson } from './lenient-json.js';
-import { parseJsonCalls } from './parse-json-calls.js';
-import { hasXmlCall, parseXmlCalls } from './parse-xml.js';
+import { nearestFormat, telltaleFormat } from './near-format.js';
+import { scanCalls } from './scan-calls.js';
 import { shortName, toAction, toolNamed, type ActionResult } from './to-action.js';
-import type { CallShape, ParsedTurn, ToolCall, TurnAction } from './types.js';
+import { shapeOf, type CallFormat, type ParsedTurn, type ToolCall, type TurnAction } from './types.js';
 
 /** The most calls one answer may make. */
 export const MAX_CALLS_PER_TURN = 16;
+
+/** The server's reason for stopping that means the token limit. */
+const LENGTH = 'length';
 
 /** Fence languages read as one shell command. */
 const SHELL_FENCES = new Set(['bash', 'sh', 'shell']);
@@ -34,13 +41,17 @@ export interface ParseOptions {
 
 /** Parse one answer: native calls first (when the server sent them), else the text protocols. */
 export function parseTurn(
-  answer: { text: string; toolCalls?: readonly ToolCall[] },
+  answer: { text: string; toolCalls?: readonly ToolCall[]; finishReason?: string },
   opts: ParseOptions = {},
 ): ParsedTurn {
-  const visible = stripThinking(answer.text.replace(/\r\n?/g, '\n'));
+  const text = answer.text.replace(/\r\n?/g, '\n');
   const native = answer.toolCalls ?? [];
-  if (native.length > 0) return nativeTurn(native, visible.trim());
-  return textTurn(visible, opts.fenced ?? true);
+  const byServer = answer.finishReason === LENGTH;
+  if (native.length > 0) {
+    const thought = scanCalls(text).thought;
+    return byServer ? cutTurn('server', 'native', thought, native[0]!.id) : nativeTurn(native, thought);
+  }
+  return textTurn(text, opts.fenced ?? true, byServer);
 }
 
 /** The answer without its thinking: `<think>`/`<thinking>` blocks, and all before a `</think>` that no tag opened. */
@@ -80,32 +91,26 @@ function nativeAction(call: ToolCall): ActionResult {
   return toAction(call.name, args as Record<string, unknown>);
 }
 
-function textTurn(text: string, fenced: boolean): ParsedTurn {
-  if (hasXmlCall(text)) {
-    const calls = parseXmlCalls(text);
-    const thought = outside(text, calls);
-    return calledTurn(
-      calls.map((c) =>
-        c.problem === null ? toAction(c.name, c.args) : bad(`${shortName(c.name)}: ${c.problem}`, c.name),
-      ),
-      'qwen-xml',
-      thought,
+function textTurn(text: string, fenced: boolean, byServer: boolean): ParsedTurn {
+  const scan = scanCalls(text);
+  const format = scan.format ?? telltaleFormat(text) ?? 'qwen-xml';
+  if (byServer || scan.unclosed) return cutTurn(byServer ? 'server' : 'text', format, scan.thought, null);
+  if (scan.calls.length > 0) {
+    const results = scan.calls.map((c) =>
+      c.problem === null
+        ? toAction(c.name, c.args)
+        : bad(c.name === '' ? c.problem : `${shortName(c.name)}: ${c.problem}`, c.name),
     );
+    return calledTurn(results, format, scan.thought);
   }
-  const json = parseJsonCalls(text);
-  if (json.length > 0) {
-    const thought = outside(text, json);
-    return calledTurn(
-      json.map((c) => (c.problem === null ? toAction(c.name, c.args) : bad(c.problem, c.name))),
-      'json',
-      thought,
-    );
-  }
-  if (/<tool_call>|\[TOOL_CALLS\]|<function\b|<invoke\b/.test(text)) {
+  const telltale = telltaleFormat(stripThinking(text));
+  if (telltale !== null) {
     const r = bad('a tool call was started but its name and parameters could not be read', 'bash');
-    return malformed(r, 'qwen-xml', outside(text, []), null, null);
+    return malformed(r, telltale, scan.thought, null, null);
   }
-  return fenced ? fencedTurn(text) : { kind: 'none', thought: text.trim() };
+  if (fenced) return fencedTurn(scan.thought);
+  const near = nearestFormat(scan.thought);
+  return near === null ? { kind: 'none', thought: scan.thought } : { kind: 'none', thought: scan.thought, near };
 }
 
 function fencedTurn(text: string): ParsedTurn {
@@ -115,7 +120,10 @@ function fencedTurn(text: string): ParsedTurn {
     blocks.length === 1
       ? [...lines.slice(0, blocks[0]!.start), ...lines.slice(blocks[0]!.end)].join('\n').trim()
       : text.trim();
-  if (blocks.length === 0) return { kind: 'none', thought };
+  if (blocks.length === 0) {
+    const near = nearestFormat(text);
+    return near === null ? { kind: 'none', thought } : { kind: 'none', thought, near };
+  }
   const xml = shapeHint('bash', 'fenced');
   if (blocks.length > 1) {
     return {
@@ -126,34 +134,48 @@ function fencedTurn(text: string): ParsedTurn {
   }
   const block = blocks[0]!;
   const command = block.content.trim();
-  if (block.unclosed || command === '') {
-    const what = block.unclosed ? 'has no closing ``` (the answer may have been cut off)' : 'is empty';
-    return { kind: 'malformed', thought, reason: `The \`\`\`bash block ${what}; nothing was run. ${xml}` };
+  if (block.unclosed) {
+    const reason = `The \`\`\`bash block has no closing \`\`\` (the answer was cut off); nothing was run. Send it again, shorter. ${xml}`;
+    return { kind: 'malformed', thought, reason, cut: 'text' };
   }
+  if (command === '')
+    return { kind: 'malformed', thought, reason: `The \`\`\`bash block is empty; nothing was run. ${xml}` };
   const action = SUBMIT_COMMAND.test(command) ? ({ tool: 'submit' } as const) : ({ tool: 'bash', command } as const);
   return { kind: 'actions', thought, actions: [{ action, shape: 'fenced' }] };
 }
 
-function calledTurn(results: ActionResult[], shape: CallShape, thought: string): ParsedTurn {
+function calledTurn(results: ActionResult[], format: CallFormat, thought: string): ParsedTurn {
   if (results.length > MAX_CALLS_PER_TURN) return tooMany(results.length, thought, undefined);
   const actions: TurnAction[] = [];
   for (const [i, r] of results.entries()) {
-    if (!r.ok) return malformed(r, shape, thought, { index: i, count: results.length }, null);
-    actions.push({ action: r.action, shape });
+    if (!r.ok) return malformed(r, format, thought, { index: i, count: results.length }, null);
+    actions.push({ action: r.action, shape: shapeOf(format) });
   }
   return { kind: 'actions', thought, actions };
 }
 
+// A cut-off answer: none of its calls run; the model is asked again, shorter.
+function cutTurn(by: 'server' | 'text', format: CallFormat, thought: string, callId: string | null): ParsedTurn {
+  const what =
+    by === 'server'
+      ? 'Your answer was cut off at the token limit (finish reason "length")'
+      : 'Your answer ends inside a tool call that never closed: it was cut off';
+  const reason = `${what}; none of the calls in it were run. Send it again, shorter; a long file in parts: create it with the first part, then insert the rest. ${shapeHint('bash', format)}`;
+  return callId === null
+    ? { kind: 'malformed', thought, reason, cut: by }
+    : { kind: 'malformed', thought, reason, callId, cut: by };
+}
+
 function malformed(
   r: Extract<ActionResult, { ok: false }>,
-  shape: CallShape,
+  format: CallFormat,
   thought: string,
   where: { index: number; count: number } | null,
   callId: string | null,
 ): ParsedTurn {
   const which = where === null || where.count === 1 ? '' : `Call ${where.index + 1} of ${where.count}: `;
   const ran = where !== null && where.count > 1 ? 'none of the calls in this answer were run' : 'nothing was run';
-  const reason = `${which}${r.problem}; ${ran}. ${shapeHint(r.example, shape)}`;
+  const reason = `${which}${r.problem}; ${ran}. ${shapeHint(r.example, format)}`;
   return callId === null ? { kind: 'malformed', thought, reason } : { kind: 'malformed', thought, reason, callId };
 }
 
@@ -171,19 +193,4 @@ function exampleFor(name: string): ExampleKey {
   const tool = toolNamed(name);
   if (tool === null) return 'bash';
   return tool === 'edit' ? 'str_replace' : tool;
-}
-
-// The text outside the calls' spans, without the `<tool_call>` wrappers: what the model said.
-function outside(text: string, spans: readonly { start: number; end: number }[]): string {
-  let out = '';
-  let at = 0;
-  for (const s of spans) {
-    out += text.slice(at, Math.max(at, s.start));
-    at = Math.max(at, s.end);
-  }
-  out += text.slice(at);
-  return out
-    .replace(/<\/?(tool_call|function_calls)>/g, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }

@@ -22,8 +22,49 @@ export type EditCommand = EditAction['command'];
 /** The three tools' canonical names. */
 export type AgentToolName = AgentAction['tool'];
 
-/** How the call reached us. */
+/** How the call reached us (as the run records it). */
 export type CallShape = 'native' | 'qwen-xml' | 'fenced' | 'json';
+
+/**
+ * The format a call came in, finer than its shape: the examples a model is shown are written in
+ * it. `json`: a call object in a fence or bare (Llama 3's); `hermes`: in `<tool_call>` tags.
+ */
+export type CallFormat =
+  | 'native'
+  | 'qwen-xml'
+  | 'fenced'
+  | 'json'
+  | 'hermes'
+  | 'mistral'
+  | 'harmony'
+  | 'deepseek'
+  | 'llama'
+  | 'functionary'
+  | 'granite'
+  | 'firefunction'
+  | 'command-r';
+
+/** Every call format. */
+export const CALL_FORMATS: readonly CallFormat[] = [
+  'native',
+  'qwen-xml',
+  'fenced',
+  'json',
+  'hermes',
+  'mistral',
+  'harmony',
+  'deepseek',
+  'llama',
+  'functionary',
+  'granite',
+  'firefunction',
+  'command-r',
+];
+
+/** The shape the run records for a call of this format. */
+export function shapeOf(format: CallFormat): CallShape {
+  return format === 'native' || format === 'qwen-xml' || format === 'fenced' ? format : 'json';
+}
 
 /** One call of a turn, ready to run. */
 export interface TurnAction {
@@ -37,7 +78,11 @@ export interface TurnAction {
 export type ParsedTurn =
   /** One or more calls, in order; callId is the native call's id (tool messages answer it). */
   | { kind: 'actions'; thought: string; actions: TurnAction[] }
-  /** A call was attempted but cannot be used: `reason` is the observation text sent back (what was wrong, the right shape). */
-  | { kind: 'malformed'; thought: string; reason: string; callId?: string }
-  /** Talk without any call. */
-  | { kind: 'none'; thought: string };
+  /**
+   * A call was attempted but cannot be used: `reason` is the observation text sent back (what was
+   * wrong, the right shape). `cut`: the answer was cut off (the server said so, or the text ends
+   * inside a call), so none of its calls ran.
+   */
+  | { kind: 'malformed'; thought: string; reason: string; callId?: string; cut?: 'server' | 'text' }
+  /** Talk without any call; `near`: the call format the answer came closest to, when it shows one. */
+  | { kind: 'none'; thought: string; near?: CallFormat };

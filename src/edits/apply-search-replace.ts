@@ -1,9 +1,10 @@
 // Rung 5, and the only rung of SEARCH/REPLACE answers: find the SEARCH lines (exact, then
 // whitespace-insensitive; a unique match) and put the REPLACE lines in their place, one edit after
-// another. Edits made from a diff's hunks may also drop context lines at their edges that match no
-// line near where the edit lands (lines the model invented), as long as what is left still matches
-// exactly one place and holds the change; a context line that stands nearby is used to place the
-// edit, never dropped (when the file has lines between, the edit is refused with the closest region). An edit whose REPLACE lines already
+// another. Edits made from a diff's hunks may also drop context lines at their edges that are no
+// line of the file at all (lines the model invented), as long as what is left still matches
+// exactly one place and holds the change; a context line that is a line of the file, near or far,
+// is never dropped: the edit is placed only where it stands with the rest (when the file has
+// other lines between, the edit is refused with the closest region). An edit whose REPLACE lines already
 // stand where it would put them is left out as already applied, never inserted a second time
 // (also when edge lines were dropped: its inserted lines near the match); the others still apply.
 import { alreadyAround, alreadyInFile, changedLines, insertedAround } from './already-applied.js';
@@ -133,14 +134,13 @@ function copiesAround(path: string, index: LineIndex, e: SearchEdit, m: Match): 
 
 // The edge lines dropped from the SEARCH (`lead` first, `trail` last; the whole SEARCH would start
 // at `at`) fit the file around the kept part: read outward from it, each is the file's next line
-// there, or blank, or matches no line within the edit's length of the match (a line the model
-// invented). A dropped line that stands nearby but not there means the file has lines the edit
-// skips: it is not dropped.
+// there, or blank, or a line the model invented (it is nowhere in the file). A dropped line that
+// is a line of the file, however far from the match (14 lines above, or 800), means the edit's
+// context is not all where it says: it is not dropped, and the edit is not placed.
 function droppedFit(index: LineIndex, search: readonly string[], at: number, lead: number, trail: number): boolean {
   if (lead + trail === 0) return true;
-  const reach = Math.max(3, search.length);
-  const near = new Set(index.loose.slice(Math.max(0, at - reach), at + search.length + reach));
-  const invented = (l: string): boolean => l === '' || !near.has(l);
+  const inFile = new Set(index.loose);
+  const invented = (l: string): boolean => l === '' || !inFile.has(l);
   let p = at + lead - 1;
   for (let j = lead - 1; j >= 0; j--) {
     const d = looseLine(search[j]!);

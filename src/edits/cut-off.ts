@@ -2,13 +2,15 @@
 // finish_reason: "length"), but some servers and proxies send no reason at all and a cut can come
 // from the client, so the answer's own evidence decides too (answer-tail.ts reads it):
 //   - always: its last edit is unfinished: a hunk that runs to the end short of added or removed
-//     lines its header announces, a hunk header or file header with nothing after it, a
-//     SEARCH/REPLACE block never closed, or a last line (no line end) that is only the start of the
-//     file's line there;
+//     lines its header announces, a hunk header or file header with nothing after it, or a
+//     SEARCH/REPLACE block never closed;
 //   - unless the server said the model ended the answer itself ("stop"): the answer ends inside a
 //     block never closed (a fence, a <patch> block) that holds an edit, in a last line that stops
-//     mid-token (a bracket or string still open, no line end), in a hunk with more lines than
-//     its header announces, or in a hunk short only of context lines (as many old as new).
+//     mid-token (a bracket or string still open, no line end), in a last line (no line end) that
+//     is only the start of the file's line there, in a hunk with more lines than its header
+//     announces, or in a hunk short only of context lines (as many old as new). A last line
+//     without a line end is how many complete answers end: only a server that did not say the
+//     model ended it makes that evidence.
 // Nothing of a cut-off answer is applied: the rest of it may have held edits the applied part needs.
 import { stripThinking } from '../patch/extract-diff.js';
 import { fileSides } from '../patch/file-paths.js';
@@ -53,7 +55,8 @@ export function detectCutOff(answer: string, finishReason?: string): CutOff | nu
 /**
  * The cut that only the file shows: the answer ends, with no line end, in a context or removed
  * line of its last hunk that is not a line of the file but the start of one ("from .compat import
- * default" where the file has "... default_sort_key"). `read` gives a repo path's current text.
+ * default" where the file has "... default_sort_key"), and the server did not say the model ended
+ * it ("stop"). `read` gives a repo path's current text.
  */
 export function cutInFile(
   answer: string,
@@ -61,6 +64,7 @@ export function cutInFile(
   files: readonly FilePatch[],
   read: (path: string) => string | null,
 ): CutOff | null {
+  if (endedByModel(finishReason)) return null;
   const text = stripThinking(answer.replace(/\r\n?/g, '\n'));
   if (text.endsWith('\n')) return null;
   const tail = text.slice(text.lastIndexOf('\n') + 1);

@@ -1,11 +1,15 @@
 // Why an edit could not be placed in the current file content, as data; feedback.ts renders it.
 import { closestRegion, missingLines, type Region } from './closest-region.js';
-import { skippedLines, type FileLine } from './stale-context.js';
+import { apartLines, skippedLines, type FileLine } from './stale-context.js';
 
 /** What went wrong for one hunk or block. */
 export type FailureDetail =
-  /** `skipped`: file lines that stand between its lines where they all are close together (its context skips them). */
-  | { kind: 'not_found'; missing: string[]; region: Region | null; skipped: FileLine[] }
+  /**
+   * `skipped`: file lines that stand between its lines where they all are close together (its
+   * context skips them); `apart`: its lines that the file has, but far from the region where the
+   * others line up (set only when there are such lines).
+   */
+  | { kind: 'not_found'; missing: string[]; region: Region | null; skipped: FileLine[]; apart?: FileLine[] }
   /**
    * Its lines are in the file at 1-based `at` (`count` lines), but the line beside them, `beside`,
    * repeats its change (a line it replaces, or one its added lines already hold): the file changed around it.
@@ -55,13 +59,17 @@ export function notFound(
   stated: number | null,
 ): EditFailure {
   const missing = missingLines(file, want);
+  const region = closestRegion(file, want, stated);
+  const skipped = missing.length > 0 ? [] : skippedLines(file, want, stated);
+  const apart = missing.length > 0 || skipped.length > 0 ? [] : apartLines(file, want, region);
   return {
     path,
     what,
     kind: 'not_found',
     missing,
-    region: closestRegion(file, want, stated),
-    skipped: missing.length > 0 ? [] : skippedLines(file, want, stated),
+    region,
+    skipped,
+    ...(apart.length > 0 ? { apart } : {}),
   };
 }
 

@@ -29,6 +29,11 @@ function renderOne(f: EditFailure): string {
         parts.push(
           `Each line exists, but not next to each other: ${which} between them, which your lines leave out:\n${f.skipped.map((s) => `    ${s.text}`).join('\n')}`,
         );
+      } else if (f.apart !== undefined && f.apart.length > 0) {
+        const where = f.region === null ? '' : ` (around line ${f.region.start + 2})`;
+        parts.push(
+          `Each line exists, but not next to each other: these stand elsewhere in ${f.path}, far from where the rest of your lines are${where}; a hunk is placed only where all of its context is:\n${f.apart.map((a) => `    line ${a.line}: ${a.text}`).join('\n')}`,
+        );
       } else parts.push('Each line exists, but not in this order or not next to each other.');
       parts.push(regionText(f.path, f.region));
       return parts.join('\n');

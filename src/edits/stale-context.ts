@@ -81,3 +81,36 @@ export function repeatedBeside(file: readonly string[], at: number, count: numbe
   }
   return null;
 }
+
+/** At most this many far lines are named. */
+const MAX_APART = 4;
+
+/**
+ * The lines of `want` that are lines of the file but stand outside `region` (the place where most
+ * of them line up), each at its occurrence nearest the region: context the edit says is beside its
+ * change, which the file has elsewhere (14 lines above, or 800). Empty when every line is in the region.
+ */
+export function apartLines(
+  file: readonly string[],
+  want: readonly string[],
+  region: { start: number; lines: readonly string[] } | null,
+): FileLine[] {
+  if (region === null) return [];
+  const from = region.start - 1;
+  const to = from + region.lines.length;
+  const inRegion = new Set(file.slice(from, to).map(looseLine));
+  const out: FileLine[] = [];
+  for (const w of want) {
+    const l = looseLine(w);
+    if (l === '' || inRegion.has(l) || out.some((o) => looseLine(o.text) === l)) continue;
+    let best = -1;
+    file.forEach((f, k) => {
+      if (looseLine(f) !== l) return;
+      const d = k < from ? from - k : k - to;
+      if (best < 0 || d < (best < from ? from - best : best - to)) best = k;
+    });
+    if (best >= 0) out.push({ line: best + 1, text: file[best]! });
+    if (out.length >= MAX_APART) break;
+  }
+  return out;
+}

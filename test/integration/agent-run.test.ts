@@ -3,7 +3,9 @@
 // both wires (Ollama NDJSON, OpenAI SSE) and calls written in the text (qwen3-coder XML without
 // <tool_call>, a fenced bash block); refusals (a sensitive path, a symlink, an edit that breaks
 // parsing, a str_replace that matches more than once) answered as observations while the run goes
-// on; a model that repeats itself ended as stuck; replay reproduces the delivered tree.
+// on; a model that repeats itself ended as stuck; replay reproduces the delivered tree; a file full
+// of tool-call markup lands byte for byte and nothing inside it runs; cut-off turns run nothing;
+// agent.max_seconds is a deadline for the commands and the model's requests.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +50,7 @@ async function agentRun(
     /** The run's test command and the shell's limit (s). */
     testCommand?: string;
     commandTimeout?: number;
+    agent?: Record<string, unknown>;
   } = {},
 ): Promise<{ outcome: RunOutcome; requests: RecordedRequest[] }> {
   const before = server.chatRequests().length;
@@ -62,7 +65,9 @@ async function agentRun(
       model: { ...(flags['model'] as object), tools: opts.tools ?? 'auto' },
       loop: { ...(flags['loop'] as object), mode: 'agent' },
       ...(opts.testCommand ? { tools: { test_command: opts.testCommand } } : {}),
-      ...(opts.commandTimeout ? { agent: { command_timeout: opts.commandTimeout } } : {}),
+      ...(opts.commandTimeout || opts.agent
+        ? { agent: { ...(opts.commandTimeout ? { command_timeout: opts.commandTimeout } : {}), ...opts.agent } }
+        : {}),
     },
   });
   return { outcome, requests: server.chatRequests().slice(before) };
@@ -285,4 +290,131 @@ describe('agent mode', () => {
       await fx.cleanup();
     }
   }, 600_000);
+
+  it('python with calls written in the text: a file full of tool-call markup lands byte for byte and nothing inside it runs; cut-off turns run nothing', async () => {
+    await toolchainImage('python');
+    const fx = await createToolchainFixture('python', 'agent-mode');
+    try {
+      const create = [
+        'Adding a test that holds a sample call as text.',
+        '<tool_call>',
+        '<function=edit>',
+        '<parameter=command>',
+        'create',
+        '</parameter>',
+        '<parameter=path>',
+        'test_markup.py',
+        '</parameter>',
+        '<parameter=file_text>',
+        `${MARKUP}</parameter>`,
+        '</function>',
+        '</tool_call>',
+      ].join('\n');
+      const fix = [
+        '<tool_call>',
+        '<function=edit>',
+        '<parameter=command>str_replace</parameter>',
+        '<parameter=path>calc.py</parameter>',
+        '<parameter=old_str>',
+        '        result -= item',
+        '</parameter>',
+        '<parameter=new_str>',
+        '        result += item',
+        '</parameter>',
+        '</function>',
+        '</tool_call>',
+      ].join('\n');
+      const call = (command: string): string =>
+        `<tool_call>\n<function=bash>\n<parameter=command>\n${command}\n</parameter>\n</function>\n</tool_call>`;
+      const { outcome, requests } = await agentRun(fx, [
+        { answer: create },
+        // the server stopped this one at the token limit: it looks whole, and runs nothing
+        { answer: call('touch cut-by-server'), doneReason: 'length' },
+        // this one ends inside its command: cut off, runs nothing
+        { answer: '<tool_call>\n<function=bash>\n<parameter=command>\ntouch cut-in-text && python3 -m pyt' },
+        { answer: fix },
+        { answer: call('python3 -m pytest -q 2>&1 | tail -n 3; ls') },
+        { answer: '<tool_call>\n<function=submit>\n</function>\n</tool_call>' },
+      ]);
+      const { state } = outcome;
+      expect(state.status, explain(state)).toBe('stable');
+      const traj = state.iterations[0]!.trajectory!;
+      expect(traj.turns.map((t) => t.parsed)).toEqual([
+        'actions',
+        'malformed',
+        'malformed',
+        'actions',
+        'actions',
+        'actions',
+      ]);
+      expect(traj.steps.map((s) => s.tool)).toEqual(['edit', 'edit', 'bash', 'submit']);
+      // nothing from inside the file ran, nor from the cut turns
+      expect(traj.steps[2]!.observation).toMatch(/3 passed/);
+      expect(traj.steps[2]!.observation).not.toMatch(/ran-from-inside|cut-by-server|cut-in-text/);
+      // what the model was told after each cut turn (a nudge may follow it)
+      const told = (k: number): string =>
+        body(requests[k])
+          .messages.slice(-2)
+          .map((m) => m.content ?? '')
+          .join('\n');
+      expect(told(2)).toMatch(/cut off at the token limit.*none of the calls in it were run/);
+      expect(told(3)).toMatch(/ends inside a tool call that never closed.*none of the calls in it were run/);
+      // the file landed byte for byte on the delivered branch, and nothing else came with it
+      const { execFileSync } = await import('node:child_process');
+      const git = (...args: string[]): string =>
+        execFileSync('git', ['-C', fx.repo.path, ...args], { encoding: 'utf8' });
+      expect(git('show', `${state.branch!.name}:test_markup.py`)).toBe(MARKUP);
+      const files = git('ls-tree', '-r', '--name-only', state.branch!.name).split('\n');
+      expect(files.filter((f) => /ran-from-inside|cut-/.test(f))).toEqual([]);
+    } finally {
+      await fx.cleanup();
+    }
+  }, 600_000);
+
+  it('agent.max_seconds is a deadline: a command gets only the time left, and a model request is aborted at it', async () => {
+    await toolchainImage('python');
+    const fx = await createToolchainFixture('python', 'agent-mode');
+    try {
+      const { outcome } = await agentRun(
+        fx,
+        [
+          // iteration 1: a command far longer than the trajectory's time
+          ...script([{ bash: 'sleep 60' }], 'native'),
+          // iteration 2: a model that never answers
+          { hang: true },
+        ],
+        { maxIterations: 2, agent: { max_seconds: 8 } },
+      );
+      const { state } = outcome;
+      const [slow, silent] = state.iterations;
+      expect(slow?.trajectory?.end?.reason, explain(state)).toBe('max_seconds');
+      const step = slow!.trajectory!.steps[0]!;
+      expect(step.timed_out).toBe(true);
+      expect(step.observation).toContain('the time for this attempt (agent.max_seconds) ran out');
+      expect(silent?.trajectory?.end).toMatchObject({
+        reason: 'max_seconds',
+        detail: expect.stringContaining('while the model was answering'),
+      });
+    } finally {
+      await fx.cleanup();
+    }
+  }, 600_000);
 });
+
+/** A test file whose text is full of the call protocol's own markup: a whole sample call, closing tags in strings. */
+const MARKUP = [
+  'SAMPLE = """<tool_call>',
+  '<function=bash>',
+  '<parameter=command>',
+  'touch ran-from-inside',
+  '</parameter>',
+  '</function>',
+  '</tool_call>"""',
+  'DOC = "end a value with </parameter>, the path with <parameter=path>, the call with </function>"',
+  '',
+  '',
+  'def test_sample_is_text():',
+  '    assert SAMPLE.count("</parameter>") == 1',
+  '    assert "<parameter=path>" in DOC',
+  '',
+].join('\n');

@@ -1,6 +1,7 @@
 // An agent-mode iteration: read state (the task prompt), generate (a trajectory of tool calls in the
 // sandbox, from the iteration's head), extract (the submitted change, or the work tree's change when
 // a bound ended it), then the same candidate path a diff answer takes.
+import { familyFormat } from '../../agent/model-family.js';
 import { AGENT_TOOLS, agentToolsText } from '../../agent/tool-specs.js';
 import type { ChatMessage, GenerateResult, RecordedAnswer } from '../../llm/index.js';
 import { artifactNames } from '../../state/artifact-names.js';
@@ -16,6 +17,7 @@ import type { RunDeps, RunRequest } from '../run-types.js';
 import { agentSteps } from '../stop-conditions.js';
 import { agentSystemMessage, type AgentPromptOptions } from './prompt.js';
 import { TrajectoryRecorder } from './record.js';
+import { deadline } from './deadline.js';
 import { AgentTools, type SubmittedChange } from './tools.js';
 import { testTimeoutMs } from '../test-timeout.js';
 import { runTrajectory, type TrajectoryOutcome } from './trajectory.js';
@@ -77,23 +79,31 @@ export async function runAgentIteration(
   // 2. generate: the trajectory
   const recorder = new TrajectoryRecorder(rec, deps, n, prompt.messages);
   const queue = [...pending];
-  const generate = async (messages: ChatMessage[]): Promise<GenerateResult> => {
+  const generate = async (messages: ChatMessage[], timeLeftMs: number): Promise<GenerateResult | null> => {
     const replayed = queue.shift();
     if (replayed) return playedBack(replayed, rec.state.model.name);
-    const a = await deps.provider.generate({
-      messages: textSystem === undefined ? messages : [{ role: 'system', content: textSystem }, ...messages.slice(1)],
-      ...(native ? { tools: AGENT_TOOLS } : {}),
-      ...(signal ? { signal } : {}),
-      onProgress: (p) =>
-        deps.emit({
-          type: 'model_progress',
-          run_id: rec.state.run_id,
-          iteration: n,
-          tokens: p.tokens,
-          tps: p.tokensPerSecond,
-          elapsed_ms: p.elapsedMs,
-        }),
-    });
+    // the request gets what is left of the trajectory's wall time (agent.max_seconds)
+    const due = deadline(timeLeftMs, signal);
+    const a = await deps.provider
+      .generate({
+        messages: textSystem === undefined ? messages : [{ role: 'system', content: textSystem }, ...messages.slice(1)],
+        ...(native ? { tools: AGENT_TOOLS } : {}),
+        signal: due.signal,
+        onProgress: (p) =>
+          deps.emit({
+            type: 'model_progress',
+            run_id: rec.state.run_id,
+            iteration: n,
+            tokens: p.tokens,
+            tps: p.tokensPerSecond,
+            elapsed_ms: p.elapsedMs,
+          }),
+      })
+      .catch((err: unknown) => {
+        if (due.expired()) return null;
+        throw err;
+      });
+    if (a === null) return null;
     if (a.toolsRefused !== undefined && native) {
       // the rest of the run calls tools in the text the system message now teaches
       native = false;
@@ -127,11 +137,12 @@ export async function runAgentIteration(
           prompt.messages,
           {
             generate,
-            execute: (action) => tools.run(action),
+            execute: (action, timeLeftMs) => tools.run(action, timeLeftMs),
             onTurn: async (t) => recorder.turn(t),
             onStep: (s) => recorder.step(s),
             onNudge: (pattern, message) => recorder.nudge(pattern, message),
             now: () => performance.now(),
+            callFormat: () => familyFormat(config.model.name) ?? (native ? 'native' : 'qwen-xml'),
           },
           {
             maxSteps: config.agent.max_steps,

@@ -1,6 +1,7 @@
 // The conversation of a trajectory: the model's turns and the observations that answer them, in the
 // shape each protocol expects (pure).
-import type { ParsedTurn } from '../../agent/types.js';
+import { shapeHint } from '../../agent/examples.js';
+import type { CallFormat, ParsedTurn } from '../../agent/types.js';
 import type { ChatMessage, ToolCall } from '../../llm/types.js';
 
 /** One observation, answering a native call (callId) or a call written in the text. */
@@ -44,13 +45,16 @@ export function observationMessages(
   return out;
 }
 
-/** What the model is told about a turn without a usable call. */
-export function formatError(turn: Exclude<ParsedTurn, { kind: 'actions' }>): string {
+/**
+ * What the model is told about a turn without a usable call. An answer with no call gets an
+ * example in the format it came closest to, else in `format` (its family's, or the one it was taught).
+ */
+export function formatError(turn: Exclude<ParsedTurn, { kind: 'actions' }>, format: CallFormat = 'qwen-xml'): string {
   const how =
     'Answer with exactly one tool call: bash (command), edit (command, path, ...) or submit (when the change is done and tested).';
   return turn.kind === 'malformed'
     ? `Your tool call could not be used: ${turn.reason}\n${how}`
-    : `Your answer has no tool call. ${how}`;
+    : `Your answer has no tool call. ${how} ${shapeHint('bash', turn.near ?? format)}`;
 }
 
 function joined(observed: readonly Observed[]): string {

@@ -80,8 +80,10 @@ export class TrajectoryRecorder {
       ...(calls.length > 0 ? { toolCalls: calls } : {}),
       note: `${t.parsed.kind}, ${Math.round(answer.durationMs)} ms, ${tokens}`,
     });
-    if (t.parsed.kind === 'malformed')
-      this.parts.push({ kind: 'text', title: 'malformed call', text: t.parsed.reason });
+    if (t.parsed.kind === 'malformed') {
+      const title = t.parsed.cut === undefined ? 'malformed call' : 'cut off: none of its calls ran';
+      this.parts.push({ kind: 'text', title, text: t.parsed.reason });
+    }
     // on disk while the calls run: a run stopped from here on resumes with this answer
     this.change((tr) => ({ ...tr, turns: [...tr.turns, record] }));
   }

@@ -64,18 +64,19 @@ export class AgentTools {
     this.cwd = ctx.repo.sandbox.workdir;
   }
 
-  /** Execute one action. */
-  async run(action: AgentAction): Promise<ToolResult> {
+  /** Execute one action; a command gets at most `timeLeftMs` (what is left of the trajectory's wall time). */
+  async run(action: AgentAction, timeLeftMs = Infinity): Promise<ToolResult> {
     await this.ctx.ready();
-    if (action.tool === 'bash') return this.bash(action.command);
+    if (action.tool === 'bash') return this.bash(action.command, timeLeftMs);
     if (action.tool === 'edit') return this.edit(action);
     return this.submit();
   }
 
-  private async bash(command: string): Promise<ToolResult> {
+  private async bash(command: string, timeLeftMs: number): Promise<ToolResult> {
     const { agent } = this.ctx.config;
     const tests = this.ctx.tests;
-    const timeoutMs =
+    // the test command gets the test limit, anything else the shell's (see command-timeout.ts)
+    const own =
       (tests
         ? commandTimeoutS(command, {
             testCommand: tests.command,
@@ -83,6 +84,9 @@ export class AgentTools {
             commandTimeoutS: agent.command_timeout,
           })
         : agent.command_timeout) * 1000;
+    // the trajectory's deadline comes first when it is nearer than the command's own bound
+    const byDeadline = timeLeftMs < own;
+    const timeoutMs = Math.max(1, Math.ceil(Math.min(own, timeLeftMs)));
     const { result, cwd } = await this.ctx.repo.shell(command, this.cwd, timeoutMs, this.ctx.signal);
     this.cwd = cwd;
     const observation = bashObservation(
@@ -92,6 +96,7 @@ export class AgentTools {
         stderr: result.stderr.text,
         timedOut: result.timedOut,
         timeoutMs,
+        ...(byDeadline ? { byDeadline: true } : {}),
       },
       { maxLines: agent.observation_lines, maxChars: agent.observation_chars },
     );

@@ -6,7 +6,7 @@
 import { elideHistory } from '../../agent/history.js';
 import { parseTurn } from '../../agent/parse-turn.js';
 import { judgeStuck, type StepKey, type StuckPattern } from '../../agent/stuck.js';
-import type { AgentAction, CallShape, ParsedTurn } from '../../agent/types.js';
+import type { AgentAction, CallFormat, CallShape, ParsedTurn } from '../../agent/types.js';
 import { sharedPrefixLength } from '../../context/index.js';
 import type { ChatMessage, GenerateResult } from '../../llm/types.js';
 import { TRAJECTORY_ENDS, type TrajectoryEnd } from '../../state/run-state.js';
@@ -22,8 +22,13 @@ export const KEEP_OBSERVATIONS = 4;
 
 /** What the loop wires: the model, the tools, the recorder and a clock (ms). */
 export interface TrajectoryDeps {
-  generate(messages: ChatMessage[]): Promise<GenerateResult>;
-  execute(action: AgentAction): Promise<ToolResult>;
+  /**
+   * Ask the model; `timeLeftMs` is what is left of the trajectory's wall time (`agent.max_seconds`):
+   * the request is aborted when it runs out, and null says so (the trajectory then ends at its bound).
+   */
+  generate(messages: ChatMessage[], timeLeftMs: number): Promise<GenerateResult | null>;
+  /** Run one call; a command gets at most `timeLeftMs` (what is left of the trajectory's wall time). */
+  execute(action: AgentAction, timeLeftMs: number): Promise<ToolResult>;
   onTurn(turn: {
     k: number;
     answer: GenerateResult;
@@ -47,6 +52,8 @@ export interface TrajectoryDeps {
   now(): number;
   /** How an answer is read (default parseTurn). */
   parse?(answer: GenerateResult): ParsedTurn;
+  /** The call format examples are shown in when an answer makes no call (the model family's; default qwen3-coder's XML). */
+  callFormat?(): CallFormat;
 }
 
 /** How a trajectory ended, and the change when it was submitted. */
@@ -138,7 +145,11 @@ export class Trajectory {
       keepLast: KEEP_OBSERVATIONS,
       estimate: estimateTokens,
     });
-    const answer = await deps.generate(messages);
+    const answer = await deps.generate(messages, this.#timeLeft());
+    if (answer === null) {
+      const s = Math.round(bounds.maxMs / 1000);
+      return end('max_seconds', `${s} s of wall time (agent.max_seconds) ran out while the model was answering`);
+    }
     const sent = requestText(messages);
     this.#tokens +=
       (answer.promptTokens ?? estimateTokens(sent)) + (answer.completionTokens ?? estimateTokens(answer.text));
@@ -161,7 +172,11 @@ export class Trajectory {
       if (verdict.kind === 'stuck') return end('stuck', `stuck: ${verdict.pattern} after one nudge`);
       const note = verdict.kind === 'nudge' ? this.#nudge(verdict.pattern, verdict.message) : undefined;
       this.history.push(
-        ...observationMessages(answer, [{ ...(callId ? { callId } : {}), text: formatError(parsed) }], note),
+        ...observationMessages(
+          answer,
+          [{ ...(callId ? { callId } : {}), text: formatError(parsed, deps.callFormat?.()) }],
+          note,
+        ),
       );
     } else {
       this.#unusable = 0;
@@ -171,7 +186,7 @@ export class Trajectory {
       for (const { action, shape, callId } of parsed.actions) {
         if (boundReached(this.#progress(), bounds)) break;
         const startedMs = deps.now();
-        const result = await deps.execute(action);
+        const result = await deps.execute(action, this.#timeLeft());
         this.#steps++;
         const durationMs = deps.now() - startedMs;
         deps.onStep({ k: this.#steps, turn, action, shape, result, startedMs, durationMs, tokens });
@@ -198,6 +213,10 @@ export class Trajectory {
     const recorded = TRAJECTORY_ENDS.find((e) => e === answer.trajectoryEnd);
     if (recorded) return end(recorded, 'where the recorded trajectory ended');
     return { kind: 'more' };
+  }
+
+  #timeLeft(): number {
+    return Math.max(0, this.bounds.maxMs - (this.deps.now() - this.#t0));
   }
 
   #progress(): { steps: number; tokens: number; ms: number } {

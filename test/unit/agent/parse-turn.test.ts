@@ -72,11 +72,11 @@ describe('parseTurn: bounds and odd inputs', () => {
     expect(turn).toMatchObject({ kind: 'actions', actions: [{ action: { oldStr: 'x = 1\ny = 2', newStr: 'x = 3' } }] });
   });
 
-  it('a parameter given twice keeps the first value', () => {
+  it('a parameter given twice: the call is refused, nothing runs', () => {
     const turn = parseTurn({
       text: '<function=bash><parameter=command>ls</parameter><parameter=command>rm -rf /</parameter></function>',
     });
-    expect(turn).toMatchObject({ kind: 'actions', actions: [{ action: { command: 'ls' } }] });
+    expect(turn).toMatchObject({ kind: 'malformed', reason: /the parameter command is given twice; nothing was run/ });
   });
 
   it('stray text between parameters is skipped', () => {

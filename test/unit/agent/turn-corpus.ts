@@ -392,17 +392,17 @@ export const TURN_CASES: TurnCase[] = [
     },
   },
   {
-    name: 'qwen3-coder: the answer ends inside the last parameter',
+    name: 'qwen3-coder: the answer ends inside the last parameter: cut off, nothing runs',
     text: 'Running the tests.\n<tool_call>\n<function=bash>\n<parameter=command>\ncd /workspace && python -m pytest -q\n',
-    expect: { kind: 'actions', actions: [{ action: bash('cd /workspace && python -m pytest -q'), shape: 'qwen-xml' }] },
+    expect: {
+      kind: 'malformed',
+      reason: /ends inside a tool call that never closed.*none of the calls in it were run/,
+    },
   },
   {
-    name: 'qwen3-coder: </parameter> given but </function> and </tool_call> missing',
+    name: 'qwen3-coder: </parameter> given but </function> and </tool_call> missing: cut off',
     text: '<tool_call>\n<function=edit>\n<parameter=command>view</parameter>\n<parameter=path>setup.py</parameter>\n',
-    expect: {
-      kind: 'actions',
-      actions: [{ action: { tool: 'edit', command: 'view', path: 'setup.py' }, shape: 'qwen-xml' }],
-    },
+    expect: { kind: 'malformed', reason: /cut off; none of the calls in it were run.*<function=bash>/ },
   },
   {
     name: 'qwen3-coder: a parameter left unclosed before the next one',
@@ -618,7 +618,7 @@ export const TURN_CASES: TurnCase[] = [
     text: '<tool_call>\n{"name": "bash", "arguments": {"command": "ls"\n</tool_call>',
     expect: {
       kind: 'malformed',
-      reason: /the call is not valid JSON.*Write the call as \{"name": "bash", "arguments": \{"command":/,
+      reason: /the call is not valid JSON.*Write the call as <tool_call>\{"name": "bash", "arguments": \{"command":/,
     },
   },
   {
@@ -663,7 +663,7 @@ export const TURN_CASES: TurnCase[] = [
   {
     name: 'a ```bash block cut off',
     text: 'Running:\n```bash\npython -m pytest tests/ -k "test_',
-    expect: { kind: 'malformed', reason: /has no closing ``` \(the answer may have been cut off\)/ },
+    expect: { kind: 'malformed', reason: /has no closing ``` \(the answer was cut off\); nothing was run/ },
   },
   {
     name: 'a ```bash block beside an XML call is an illustration, not a call',

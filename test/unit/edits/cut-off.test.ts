@@ -236,14 +236,15 @@ describe("cutInFile: a last line that is only the start of the file's line", () 
   const files = (text: string) => parsePatch(text, { overflow: 'prose' }).files;
   const read = (path: string): string | null => (path === 'skip.py' ? SKIP : null);
 
-  it('takes a context line that is the start of a line of the file, with no line end, as cut off, whatever the server said', () => {
+  it('takes a context line that is the start of a line of the file, with no line end, as cut off, unless the server said the model ended', () => {
     const text = cutAt('     elif call.exc');
-    for (const reason of [undefined, 'stop'])
-      expect(cutInFile(text, reason, files(text), read)).toEqual({
-        by: 'text',
-        where: 'in the middle of a line: `elif call.exc` is only the start of line 6 of skip.py',
-      });
+    expect(cutInFile(text, undefined, files(text), read)).toEqual({
+      by: 'text',
+      where: 'in the middle of a line: `elif call.exc` is only the start of line 6 of skip.py',
+    });
     expect(cutInFile(text, 'length', files(text), read)?.by).toBe('server');
+    // a complete answer may end without a line end: "stop" is the server's word that it ended
+    expect(cutInFile(text, 'stop', files(text), read)).toBeNull();
   });
 
   it('does not take a whole line, a line end after it, an added line or an unknown file as cut off', () => {
@@ -272,18 +273,18 @@ describe('interpretAnswer and cut-off answers', () => {
     expect(whole.kind).toBe('diff');
   });
 
-  it("refuses an answer whose last line is only the start of the file's line, and names the line", async () => {
+  it("refuses an answer whose last line is only the start of the file's line, and names the line; a stop from the server is believed", async () => {
     const read = async () => new Map([['skip.py', { kind: 'text' as const, content: SKIP }]]);
-    for (const finishReason of [undefined, 'stop']) {
-      const r = await interpretAnswer(
-        cutAt('     elif call.exc'),
-        { maxDiffLines: 500, ...(finishReason ? { finishReason } : {}) },
-        read,
-      );
-      expect(r).toMatchObject({ kind: 'unusable', cutOff: { by: 'text' } });
-      expect(r.kind === 'unusable' && r.reason).toBe(
-        'your answer stops in the middle of a line: `elif call.exc` is only the start of line 6 of skip.py, as if it was cut off at the token limit; nothing of it was applied. Send a smaller change that fits: fewer files and hunks, only the edit, no explanation before it',
-      );
-    }
+    const r = await interpretAnswer(cutAt('     elif call.exc'), { maxDiffLines: 500 }, read);
+    expect(r).toMatchObject({ kind: 'unusable', cutOff: { by: 'text' } });
+    expect(r.kind === 'unusable' && r.reason).toBe(
+      'your answer stops in the middle of a line: `elif call.exc` is only the start of line 6 of skip.py, as if it was cut off at the token limit; nothing of it was applied. Send a smaller change that fits: fewer files and hunks, only the edit, no explanation before it',
+    );
+    const stopped = await interpretAnswer(
+      cutAt('     elif call.exc'),
+      { maxDiffLines: 500, finishReason: 'stop' },
+      read,
+    );
+    expect(stopped.kind === 'unusable' && stopped.cutOff !== undefined).toBe(false);
   });
 });

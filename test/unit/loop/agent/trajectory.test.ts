@@ -137,6 +137,82 @@ describe('runTrajectory', () => {
     expect(h.sent).toHaveLength(3);
   });
 
+  it('max_seconds is a deadline: each command gets the time left, the model request what is left, and null from it ends the trajectory', async () => {
+    const left: number[] = [];
+    let clock = 0;
+    const answers: (Partial<GenerateResult> | null)[] = [native('bash', { command: 'sleep 45' }), null];
+    const deps: TrajectoryDeps = {
+      ...harness([]).deps,
+      now: () => clock,
+      generate: async (_messages, timeLeftMs) => {
+        left.push(timeLeftMs);
+        clock += 2000; // the model takes 2 s
+        const a = answers.shift();
+        return a === null || a === undefined
+          ? null
+          : { text: '', model: 'm', durationMs: 1, firstTokenMs: 1, attempts: 1, ...a };
+      },
+      execute: async (_action, timeLeftMs) => {
+        left.push(timeLeftMs);
+        clock += Math.min(45_000, timeLeftMs); // the command is killed when the time left runs out
+        return { outcome: 'failed', observation: 'killed', timedOut: true };
+      },
+    };
+    const out = await runTrajectory(START, deps, { ...BOUNDS, maxMs: 15_000 });
+    expect(left).toEqual([15_000, 13_000]);
+    expect(out.reason).toBe('max_seconds');
+    expect(clock).toBe(15_000);
+    // a request the deadline aborted ends the trajectory at the bound too
+    const late: TrajectoryDeps = { ...harness([]).deps, generate: async () => null };
+    expect(await runTrajectory(START, late, BOUNDS)).toMatchObject({
+      reason: 'max_seconds',
+      detail: expect.stringContaining('while the model was answering'),
+    });
+  });
+
+  it('a cut-off answer runs none of its calls and is asked again, shorter; native calls are each answered', async () => {
+    const whole = xml('ls');
+    const h = harness([
+      { ...whole, finishReason: 'length' },
+      {
+        text: '<tool_call>\n<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=edit>\n<parameter=command>create</parameter>\n<parameter=path>a.py</parameter>\n<parameter=file_text>\nimport os\n',
+      },
+      xml('pwd'),
+      {
+        text: '',
+        finishReason: 'length',
+        toolCalls: [
+          { id: 'a', name: 'bash', arguments: '{"command":"ls"}' },
+          { id: 'b', name: 'bash', arguments: '{"command":"pwd"}' },
+        ],
+      },
+      native('submit', {}),
+    ]);
+    const out = await runTrajectory(START, h.deps, BOUNDS);
+    expect(out.reason).toBe('submitted');
+    expect(h.executed).toEqual([{ tool: 'bash', command: 'pwd' }, { tool: 'submit' }]);
+    expect(h.sent[1]!.at(-1)!.content).toMatch(/cut off at the token limit.*none of the calls in it were run/);
+    expect(h.sent[2]!.at(-2)!.content).toMatch(/never closed: it was cut off; none of the calls in it were run/);
+    const answered = h.sent[4]!.slice(-2);
+    expect(answered).toMatchObject([
+      { role: 'tool', toolCallId: 'a', content: expect.stringContaining('cut off') },
+      { role: 'tool', toolCallId: 'b' },
+    ]);
+  });
+
+  it("an answer without a call is shown an example in its family's format, or the one it came closest to", async () => {
+    const h = harness([
+      { text: 'I will look at a.py.' },
+      { text: 'Calling {"name": "bash"} now.' },
+      native('submit', {}),
+    ]);
+    await runTrajectory(START, { ...h.deps, callFormat: () => 'harmony' }, BOUNDS);
+    expect(h.sent[1]!.at(-1)!.content).toContain(
+      '<|channel|>commentary to=functions.bash <|constrain|>json<|message|>',
+    );
+    expect(h.sent[2]!.at(-2)!.content).toContain('Write the call as {"name": "bash", "arguments": {"command":');
+  });
+
   it('stops running the calls of one answer at the step bound; the calls not run are answered too', async () => {
     const two: Partial<GenerateResult> = {
       text: '',
