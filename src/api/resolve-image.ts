@@ -13,6 +13,8 @@ import { emptyEnvsPath } from '../images/empty-envs.js';
 import { EMULATION_HINT } from '../images/architecture.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 import { inspectImage } from '../images/engine.js';
+import { lockDigest, type ImageLock } from '../images/lock.js';
+import { lockStoreDir } from '../images/lock-store.js';
 import type { ResolvedImage } from '../loop/run-types.js';
 import type { RegistryOptions } from '../registry/npm-registry.js';
 import { describePackageManager } from '../images/node-package-manager.js';
@@ -28,6 +30,10 @@ export interface RunImages extends ResolvedImage {
   toolchain_version?: ToolchainVersionRecord;
   /** What the env image's setup installed differently from the repository's lockfile, and why. */
   setup_drift?: string[];
+  /** The digests of the toolchain and env images' locks (the locks themselves: the run's image-locks.json). */
+  locks?: { toolchain?: string; env?: string };
+  /** How an image rebuilt under a key this machine knew differs from the lock first seen for it. */
+  lock_drift?: string[];
 }
 
 /** Progress of image work: build output, setup output, and when setup starts. */
@@ -39,6 +45,8 @@ export interface ImageProgress {
   onSetupSteps?: (steps: SetupStepRecord[]) => void;
   /** A warning for the user: the images would run under emulation (another architecture than the engine's). */
   onWarning?: (text: string) => void;
+  /** The locks of the images resolved (toolchain first), when they have them. */
+  onLocks?: (locks: ImageLock[]) => void;
 }
 
 /** Resolve the configured image, building the toolchain image (and base) and the env image when missing. */
@@ -51,6 +59,8 @@ export async function resolveImage(
     env?: NodeJS.ProcessEnv;
     /** The engine's architecture, when known already (else the image builder asks the engine). */
     engineArchitecture?: string;
+    /** Build a missing toolchain image exactly from this lock (`verify --rebuild`). */
+    toolchainLock?: ImageLock;
   } = {},
 ): Promise<RunImages> {
   const sig = options.signal ? { signal: options.signal } : {};
@@ -66,19 +76,41 @@ export async function resolveImage(
   const resolved = options.repoEnv?.toolchainVersion?.resolved;
   const arch = options.engineArchitecture ? { engineArchitecture: options.engineArchitecture } : {};
   await bootstrapBase(docker, { ...sig, ...progress, ...arch });
+  const lockStore = lockStoreDir(hostEnv);
   const img = await ensureToolchainImage(docker, toolchain, {
     ...sig,
     ...progress,
     ...arch,
     ...(resolved ? { release: resolved.release } : {}),
     registry: await registryOptions(config, hostEnv),
+    lockStore,
+    ...(options.toolchainLock ? { fromLock: options.toolchainLock } : {}),
   });
   if (img.emulation) options.onWarning?.(`${img.emulation}; ${EMULATION_HINT}`);
   const toolchainImage = { ref: img.tag, id: img.id };
   const repoEnv = options.repoEnv;
+  const locked = (
+    env: { tag: string; lock: ImageLock | null; drift: string[] } | null,
+  ): Pick<RunImages, 'locks' | 'lock_drift'> => {
+    const all = [img.lock, env?.lock ?? null].filter((l): l is ImageLock => l !== null);
+    if (all.length > 0) options.onLocks?.(all);
+    const drift = [
+      ...img.drift.map((d) => `${img.tag}: ${d}`),
+      ...(env ? env.drift.map((d) => `${env.tag}: ${d}`) : []),
+    ];
+    for (const d of drift) options.onWarning?.(`rebuilt image drifted from its first lock: ${d}`);
+    const locks = {
+      ...(img.lock ? { toolchain: lockDigest(img.lock) } : {}),
+      ...(env?.lock ? { env: lockDigest(env.lock) } : {}),
+    };
+    return {
+      ...(Object.keys(locks).length > 0 ? { locks } : {}),
+      ...(drift.length > 0 ? { lock_drift: drift.slice(0, 20) } : {}),
+    };
+  };
   const versions = runVersions(repoEnv);
   if (!repoEnv?.recipe || !repoEnv.setupInputs)
-    return { ...toolchainImage, toolchain: toolchainImage, env: null, ...versions };
+    return { ...toolchainImage, toolchain: toolchainImage, env: null, ...versions, ...locked(null) };
   const inputs = repoEnv.setupInputs;
   const caBundle = await readCaBundle(config, hostEnv);
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
@@ -96,6 +128,7 @@ export async function resolveImage(
       hostEnv,
       allowHosts: setupHosts(config, toolchain),
       emptyEnvsPath: emptyEnvsPath(hostEnv),
+      lockStore,
       ...(caBundle ? { caBundle } : {}),
       repoTar: () => {
         const archive = (async () => {
@@ -136,7 +169,9 @@ export async function resolveImage(
       };
       await assertTestsCanRun(envImage.skipped, repoEnv, read);
     }
-    if (envImage.id === null) return { ...toolchainImage, toolchain: toolchainImage, env: null, ...versions, ...drift };
+    const envLocks = locked({ tag: envImage.tag, lock: envImage.lock, drift: envImage.lockDrift });
+    if (envImage.id === null)
+      return { ...toolchainImage, toolchain: toolchainImage, env: null, ...versions, ...drift, ...envLocks };
     return {
       ref: envImage.tag,
       id: envImage.id,
@@ -144,6 +179,7 @@ export async function resolveImage(
       env: { ref: envImage.tag, id: envImage.id },
       ...versions,
       ...drift,
+      ...envLocks,
     };
   } finally {
     await workbench?.dispose();

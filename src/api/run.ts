@@ -17,6 +17,8 @@ import { ignoreEvents, type LoopEmitter } from '../loop/events.js';
 import { assertResumable, resumeLoop, type ModelOverrides } from '../loop/resume.js';
 import { onlyReportLeft } from '../loop/resumable.js';
 import { faultClock } from '../loop/fault.js';
+import { artifactNames } from '../state/artifact-names.js';
+import type { ImageLock } from '../images/lock.js';
 import { reportOnly, runLoop } from '../loop/run.js';
 import type { RunOutcome } from '../loop/run-types.js';
 // the engine client (dockerode and its gRPC stack, ~200 ms to load) is imported when a run starts,
@@ -72,7 +74,10 @@ export interface RunOptions {
     toolchain?: { ref: string; id: string } | null;
     env?: { ref: string; id: string } | null;
     toolchain_version?: RunImages['toolchain_version'];
+    locks?: RunImages['locks'];
   };
+  /** False: deliver no branch (`verify`). */
+  deliver?: boolean;
 }
 
 /** Run the loop on a repository; resolves with the final state (stable or failed), throws typed errors. */
@@ -187,6 +192,14 @@ async function runWithEnvironment(
         ? { onSetupOutput: options.onSetupOutput ?? options.onImageProgress }
         : {}),
       engineArchitecture: info.architecture,
+      // what went into the images, beside the state that holds their digests
+      onLocks: (locks: ImageLock[]) =>
+        void (
+          started &&
+          store
+            .writeArtifact(started.id, artifactNames.imageLocks(), `${JSON.stringify(locks, null, 2)}\n`)
+            .catch(() => undefined)
+        ),
       onWarning: (text: string) =>
         started &&
         emit({
@@ -229,6 +242,7 @@ async function runWithEnvironment(
           ...(repoEnv.workbench ? { workbench: repoEnv.workbench } : {}),
           environment: repoEnv.environment,
           ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
+          ...(options.deliver === false ? { deliver: false } : {}),
         },
         {
           engine,
@@ -446,8 +460,8 @@ async function pinned(docker: Dockerode, img: NonNullable<RunOptions['pinnedImag
       `the ${what} this run used (${img.ref}, ${img.id.slice(0, 19)}) is gone, so the run cannot be reproduced in the same environment`,
       {
         hint: img.env
-          ? `a new run of the unchanged repository rebuilds an env image, but its dependencies may resolve differently and its id will differ; start a new run, or keep env images with 'hammer-box images prune --keep'`
-          : `rebuild it with 'hammer-box images build' (an unchanged toolchain gets the same tag), or start a new run`,
+          ? `'hammer-box images import' an archive that holds it ('images export' writes one), or 'hammer-box verify --rebuild' rebuilds it from its lock; a new run of the unchanged repository rebuilds an env image, but its dependencies may resolve differently; keep env images with 'hammer-box images prune --keep'`
+          : `'hammer-box images import' an archive that holds it, or rebuild it with 'hammer-box images build' (an unchanged toolchain gets the same tag), or start a new run`,
       },
     );
   }
@@ -458,5 +472,6 @@ async function pinned(docker: Dockerode, img: NonNullable<RunOptions['pinnedImag
     toolchain: img.toolchain ?? null,
     env: img.env ?? null,
     ...(img.toolchain_version ? { toolchain_version: img.toolchain_version } : {}),
+    ...(img.locks ? { locks: img.locks } : {}),
   };
 }

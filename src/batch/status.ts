@@ -102,6 +102,7 @@ const BY_CODE: Record<ErrorCode, BatchStatus | typeof UNFINISHED> = {
   REPO_INVALID: 'setup_failed',
   IMAGE_BUILD_FAILED: 'setup_failed',
   IMAGE_CONTRACT: 'setup_failed',
+  IMAGE_IMPORT: 'setup_failed',
   TOOLCHAIN_UNAVAILABLE: 'setup_failed',
   SETUP_FAILED: 'setup_failed',
   // the model server

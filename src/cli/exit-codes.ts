@@ -27,6 +27,7 @@ const BY_CODE: Record<ErrorCode, number> = {
   IMAGE_MISSING: EXIT.environment,
   IMAGE_BUILD_FAILED: EXIT.environment,
   IMAGE_CONTRACT: EXIT.environment,
+  IMAGE_IMPORT: EXIT.environment,
   TOOLCHAIN_UNAVAILABLE: EXIT.environment,
   SANDBOX_HARDENING: EXIT.environment,
   SANDBOX_BROKEN: EXIT.environment,

@@ -9,6 +9,12 @@ import { buildProgram } from './program.js';
 import { errorJson, renderError } from './render-error.js';
 import { printJson } from './terminal-json.js';
 
+// a reader that stops early (`hammer-box images show X | head`) is not an error of ours
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
 const program = buildProgram(version);
 /** How long the process may linger after its command finished (pending output is flushed first). */

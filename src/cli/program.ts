@@ -100,6 +100,20 @@ export function buildProgram(version: string): Command {
   replay.action(async (runId: string, opts: Record<string, unknown>) =>
     lazy('./commands/replay.js', { ...opts, runId }),
   );
+  const verify = program
+    .command('verify <run_or_branch>')
+    .description(
+      'do a run again in the image it recorded (offline, with its recorded answers, no branch delivered) and say whether its verdict reproduces: the outcome, and the tests that failed and passed at the baseline and the end; exit 1 when it changed',
+    )
+    .option('--repo <path>', 'the repository (default: .)', '.')
+    .option('--config <file>', 'a config file, as run takes it')
+    .option('--rebuild', "when the recorded image is gone, make it again from the run's locks instead of refusing")
+    .option('--json', 'print the report as JSON')
+    .option('-q, --quiet', 'no progress');
+  example(verify, 'hammer-box verify 20261122T140501Z-k3b7qa', 'hammer-box verify hammer/20261122T140512Z --rebuild');
+  verify.action(async (target: string, opts: Record<string, unknown>) =>
+    lazy('./commands/verify.js', { ...opts, target }),
+  );
 
   const resume = modelOptions(
     program
@@ -354,7 +368,11 @@ export function buildProgram(version: string): Command {
     .description(
       'build toolchain images, each at its default version, or one (name@version for another version, e.g. node@22); content-addressed: unchanged images are not rebuilt',
     );
-  example(build, 'hammer-box images build python');
+  build.option(
+    '--lock <file>',
+    "rebuild the one toolchain named from a lock ('images show --json' prints one): exactly its Debian packages and toolchain, or IMAGE_BUILD_FAILED naming what the archive no longer serves",
+  );
+  example(build, 'hammer-box images build python', 'hammer-box images build python --lock python-lock.json');
   build.action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
     lazy('./commands/images.js', { ...opts, action: 'build', toolchain }),
   );
@@ -387,6 +405,39 @@ export function buildProgram(version: string): Command {
   );
   prune.action(async (toolchain: string | undefined, opts: Record<string, unknown>) =>
     lazy('./commands/images.js', { ...opts, action: 'prune', toolchain }),
+  );
+  const show = images
+    .command('show <image>')
+    .description(
+      'print what went into a toolchain or env image (its lock: Debian packages, toolchain version and checksum, dependencies, what it was made from) and whether it drifted from the first lock this machine saw for its key',
+    )
+    .option('--json', 'print JSON (its "lock" is what `images build --lock` takes)');
+  example(show, 'hammer-box images show hammer-box/python:3f2a9c1d7b6e');
+  show.action(async (ref: string, opts: Record<string, unknown>) =>
+    lazy('./commands/images-locks.js', { ...opts, action: 'show', ref }),
+  );
+  const exportCmd = images
+    .command('export [images...]')
+    .description(
+      "write images to one archive (docker save's format), each with the toolchain image and base it was made from, for a CI cache or another machine",
+    )
+    .requiredOption('-o, --out <file>', 'required: the archive to write')
+    .option('--for-repo <path>', 'the images a run of this repository uses (made first when missing)')
+    .option('--config <file>', 'a config file, as run takes it (with --for-repo)')
+    .option('--json', 'print JSON');
+  example(exportCmd, 'hammer-box images export --for-repo . -o hammer-images.tar');
+  exportCmd.action(async (refs: string[], opts: Record<string, unknown>) =>
+    lazy('./commands/images-locks.js', { ...opts, action: 'export', refs }),
+  );
+  const importCmd = images
+    .command('import <file>')
+    .description(
+      "load an archive 'images export' wrote, after checking it: hammer-box's tags only, keys and locks that match, and every image it was made from present; a tag the engine held with another image is replaced and its lock's differences reported",
+    )
+    .option('--json', 'print JSON');
+  example(importCmd, 'hammer-box images import hammer-images.tar');
+  importCmd.action(async (file: string, opts: Record<string, unknown>) =>
+    lazy('./commands/images-locks.js', { ...opts, action: 'import', file }),
   );
 
   return program;

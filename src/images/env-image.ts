@@ -12,6 +12,9 @@ import { IMAGE_LABELS, MANAGED_BY } from './labels.js';
 import { allowedHosts, upstreamProxy } from './proxy-config.js';
 import { ensureProxyImage } from './proxy-image.js';
 import { DRIFT_LABEL, runSetupAndCommit, SETUP_CA_PATH, SKIPPED_LABEL } from './setup-container.js';
+import type { ImageLock } from './lock.js';
+import { attachLock, lockOfLabels } from './lock-label.js';
+import { recordLock } from './lock-store.js';
 import type { SetupStepRecord } from './setup-failure.js';
 import { openSetupNetwork } from './setup-network.js';
 import { setupScript, type SetupRecipe } from './setup-plan.js';
@@ -53,6 +56,8 @@ export interface EnvImageRequest {
   /** Image build output (the proxy image, built once). */
   onProgress?: (line: string) => void;
   signal?: AbortSignal;
+  /** Where this machine keeps the locks it has seen (see lock-store.ts); none recorded when absent. */
+  lockStore?: string;
 }
 
 /** The image a run gets from its dependency setup. */
@@ -69,6 +74,10 @@ export interface EnvImage {
   skipped: string[];
   /** What setup installed differently from the repository's lockfile, and why (from the label when made before). */
   drift: string[];
+  /** What went into it (null: no env image, or one made before locks were recorded). */
+  lock: ImageLock | null;
+  /** How a rebuild's lock differs from the first lock this machine saw for the key (empty: none). */
+  lockDrift: string[];
 }
 
 /** Variables naming the CA bundle for each tool setup may run. */
@@ -126,9 +135,11 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
       steps: [],
       skipped: skippedOf(existing.labels),
       drift: driftOf(existing.labels),
+      lock: lockOfLabels(existing.labels),
+      lockDrift: [],
     };
   if (await isKnownEmpty(req.emptyEnvsPath, tag, req.toolchainImage.id))
-    return { tag, id: null, hash, built: false, steps: [], skipped: [], drift: [] };
+    return { tag, id: null, hash, built: false, steps: [], skipped: [], drift: [], lock: null, lockDrift: [] };
   const base = await inspectImage(docker, req.toolchainImage.id, signal);
   const imagePath =
     (base?.env ?? []).find((e) => e.startsWith('PATH='))?.slice(5) ??
@@ -189,7 +200,17 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
         await recordEmpty(req.emptyEnvsPath, tag, req.toolchainImage.id, new Date()).catch(() => undefined);
       req.onOutput?.('hammer-box: setup installed nothing; the toolchain image is used as it is (no env image)');
     }
-    return { tag, id: result.id, hash, built: true, steps: result.steps, skipped, drift: result.drift };
+    const made = { tag, hash, built: true, steps: result.steps, skipped, drift: result.drift };
+    if (result.id === null) return { ...made, id: null, lock: null, lockDrift: [] };
+    const { id, lock } = await attachLock(
+      docker,
+      { tag, id: result.id },
+      { kind: 'env', key: hash, from: req.toolchainImage, toolchain: req.recipe.toolchain },
+      {},
+      signal,
+    );
+    const lockDrift = req.lockStore ? await recordLock(req.lockStore, tag, id, lock, new Date()).catch(() => []) : [];
+    return { ...made, id, lock, lockDrift };
   } finally {
     await network.close();
   }

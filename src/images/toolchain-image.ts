@@ -17,6 +17,23 @@ import { readProgress } from './progress.js';
 import { downloadFetches, nodeFetches, packWithFetches, type RegistryFetch } from './registry-context.js';
 import { getToolchain } from './toolchains.js';
 import { defaultRelease, type ToolchainRelease } from './versions/catalog.js';
+import { diffContent, sameContent, type ImageLock } from './lock.js';
+import { attachLock, lockOfLabels } from './lock-label.js';
+import { recordLock } from './lock-store.js';
+
+/** The build argument that makes apt install a lock's Debian packages at their exact versions. */
+export function aptPins(lock: ImageLock): string {
+  return lock.debian.join(' ');
+}
+
+/** The `pkg=version` pins apt said it cannot find ("E: Version '2.1' for 'git' was not found"). */
+export function unservedPins(lines: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const l of lines)
+    for (const m of l.matchAll(/Version '([^']{1,100})' for '([a-z0-9][a-z0-9+.-]{0,100})' was not found/g))
+      out.add(`${m[2]}=${m[1]}`);
+  return [...out];
+}
 
 /** Options for planning or ensuring a toolchain image. */
 export interface ToolchainImageOptions {
@@ -33,6 +50,13 @@ export interface ToolchainImageOptions {
   registry?: Omit<RegistryOptions, 'signal'>;
   /** The engine's architecture (`docker version`'s Arch or `docker info`'s); asked of the engine when not given. */
   engineArchitecture?: string;
+  /** Where this machine keeps the locks it has seen (see lock-store.ts); none recorded when absent. */
+  lockStore?: string;
+  /**
+   * Build exactly this lock's Debian packages and toolchain (a rebuild from a lock): IMAGE_BUILD_FAILED
+   * naming the package when the archive no longer serves its version, or naming what differs.
+   */
+  fromLock?: ImageLock;
 }
 
 /** What an image would be built from, and the tag that names it. */
@@ -62,6 +86,10 @@ export interface ToolchainImage {
   built: boolean;
   /** Set when the image is not built for the engine's architecture (see ToolchainImagePlan). */
   emulation: string | null;
+  /** What went into it (null for an image built before locks were recorded). */
+  lock: ImageLock | null;
+  /** How a rebuild's lock differs from the first lock this machine saw for the key (empty: none). */
+  drift: string[];
 }
 
 /** Lines of build output quoted in a build failure. */
@@ -127,9 +155,49 @@ export async function ensureToolchainImage(
 ): Promise<ToolchainImage> {
   const plan = await planToolchainImage(docker, name, options);
   const existing = await inspectImage(docker, plan.tag, options.signal);
-  if (existing) return { tag: plan.tag, id: existing.id, built: false, emulation: plan.emulation };
-  const id = await buildPlannedImage(docker, plan, options);
-  return { tag: plan.tag, id, built: true, emulation: plan.emulation };
+  if (existing) {
+    const lock = lockOfLabels(existing.labels);
+    if (options.fromLock && lock && !sameContent(options.fromLock, lock))
+      throw lockMismatch(plan.tag, diffContent(options.fromLock, lock), 'is in the engine with another lock');
+    return { tag: plan.tag, id: existing.id, built: false, emulation: plan.emulation, lock, drift: [] };
+  }
+  if (options.fromLock?.toolchain && options.fromLock.toolchain.name !== plan.toolchain)
+    throw new HammerError(
+      'IMAGE_BUILD_FAILED',
+      `the lock is of a ${options.fromLock.toolchain?.name ?? 'toolchain-less'} image, not of ${plan.toolchain}`,
+    );
+  const built = await buildPlannedImage(docker, plan, options);
+  const { id, lock } = await attachLock(
+    docker,
+    { tag: plan.tag, id: built },
+    {
+      kind: 'toolchain',
+      key: plan.contextHash,
+      from: { ref: plan.buildArgs['BASE'] ?? BASE_TAG, id: plan.baseImageId },
+      toolchain: plan.toolchain,
+    },
+    {},
+    options.signal,
+  );
+  if (options.fromLock) {
+    const differs = diffContent(options.fromLock, lock);
+    if (differs.length > 0) throw lockMismatch(plan.tag, differs, 'was rebuilt from its lock but differs');
+  }
+  const drift = options.lockStore
+    ? await recordLock(options.lockStore, plan.tag, id, lock, new Date()).catch(() => [])
+    : [];
+  return { tag: plan.tag, id, built: true, emulation: plan.emulation, lock, drift };
+}
+
+/** IMAGE_BUILD_FAILED for an image whose lock is not the one asked for, naming the differences. */
+function lockMismatch(tag: string, differs: readonly string[], how: string): HammerError {
+  return new HammerError(
+    'IMAGE_BUILD_FAILED',
+    `${tag} ${how}: ${differs.slice(0, 20).join('; ')}${differs.length > 20 ? `; and ${differs.length - 20} more` : ''}`,
+    {
+      hint: "the archive or registry serves other versions now; 'hammer-box images import' an exported image to get the exact environment back",
+    },
+  );
 }
 
 /** Build the planned image and return its id. */
@@ -172,9 +240,11 @@ async function buildFromContext(
   const what = `building ${plan.tag}`;
   let summary;
   try {
+    const pins = options.fromLock ? aptPins(options.fromLock) : undefined;
     const stream = await docker.buildImage(context ?? packBuildContext(plan.files), {
       t: plan.tag,
-      buildargs: plan.buildArgs,
+      // the pins are not part of the key: a rebuild from the lock is the same image, made exactly
+      buildargs: pins ? { ...plan.buildArgs, HAMMER_APT_PINS: pins } : plan.buildArgs,
       labels: {
         [IMAGE_LABELS.managedBy]: MANAGED_BY,
         [IMAGE_LABELS.toolchain]: plan.toolchain,
@@ -198,6 +268,15 @@ async function buildFromContext(
     throw engineError(err, what, options.signal);
   }
   if (summary.error !== undefined) {
+    const gone = options.fromLock ? unservedPins([...summary.tail, summary.error]) : [];
+    if (gone.length > 0)
+      throw new HammerError(
+        'IMAGE_BUILD_FAILED',
+        `${what} from its lock: the Debian archive no longer serves ${gone.join(', ')}`,
+        {
+          hint: "the archive keeps only current versions: 'hammer-box images import' an exported image to get this environment back, or build without the lock (a new environment)",
+        },
+      );
     throw new HammerError('IMAGE_BUILD_FAILED', `${what}: ${summary.error}\n${summary.tail.join('\n')}`, {
       hint: `fix ${path.join(plan.contextDir, 'Dockerfile')} or check that the build can reach the Debian archive`,
     });

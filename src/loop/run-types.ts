@@ -66,6 +66,8 @@ export interface RunRequest {
   environment?: Environment;
   /** The --config file the run was given (the resume hint repeats it: resume takes the current config). */
   configFile?: string;
+  /** False: the run delivers no branch (`verify` re-runs a run only to compare its verdict). */
+  deliver?: boolean;
 }
 
 /** The end of a run, for --json and the exit code. */

@@ -287,6 +287,17 @@ async function deliver(
   userRepo: UserRepo,
 ): Promise<void> {
   const sig = deps.signal ? { signal: deps.signal } : {};
+  if (req.deliver === false) {
+    await rec.update((s, now) =>
+      recordRunPhase(
+        s,
+        'deliver',
+        { status: 'skipped', started_at: now.toISOString(), duration_ms: 0, detail: 'a verification: no branch' },
+        now,
+      ),
+    );
+    return;
+  }
   if (prep.workbench.head() === userRepo.baseCommit && !req.config.git.keep_empty_branch) {
     // nothing was applied: a branch at the base would only be clutter ([git] keep_empty_branch keeps it)
     rec.logger.info('no branch: no patch was applied');

@@ -79,6 +79,10 @@ export function renderPrBody(state: RunState, extras: SummaryExtras = {}): strin
       `## Errors\n\n${state.errors.map((e) => `- ${code(e.code)}${e.phase === undefined ? '' : ` in ${tableCell(e.phase)}`}: ${inertLine(local(e.message))}`).join('\n')}`,
     );
   }
+  if (state.image !== null && state.status !== 'running')
+    sections.push(
+      `To check this verdict in the environment that produced it (offline, in the recorded image; \`hammer-box images import\` brings the image to another machine):\n\n\`\`\`sh\nhammer-box verify ${state.run_id}\n\`\`\``,
+    );
   sections.push(`<sub>Made by hammer-box, run ${code(state.run_id)}.</sub>`);
   return `${sections.join('\n\n')}\n`;
 }

@@ -34,6 +34,8 @@ export const artifactNames = {
   alternativeTestLog: (k: number): string => `baseline-test-alternative-${k}.log`,
   /** The pull-request summary. */
   prSummary: (): string => 'PR_SUMMARY.md',
+  /** The locks of the run's toolchain and env images (JSON; their digests are in the state). */
+  imageLocks: (): string => 'image-locks.json',
   /** Progress and log events, one JSON document a line. */
   events: (): string => 'events.ndjson',
 } as const;

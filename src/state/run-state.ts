@@ -496,6 +496,24 @@ export const RunStateSchema = z.strictObject({
        * (e.g. npm ci refused a lockfile another npm wrote, and npm install resolved from it).
        */
       setup_drift: z.array(z.string().max(1000)).max(10).optional(),
+      /**
+       * The digests of the toolchain and env images' locks: what went into them (the locks are the
+       * run's image-locks.json artifact, trusted when their digests are these).
+       */
+      locks: z
+        .strictObject({
+          toolchain: z
+            .string()
+            .regex(/^sha256:[0-9a-f]{64}$/)
+            .optional(),
+          env: z
+            .string()
+            .regex(/^sha256:[0-9a-f]{64}$/)
+            .optional(),
+        })
+        .optional(),
+      /** How an image rebuilt under a key this machine knew differs from the lock first seen for it. */
+      lock_drift: z.array(z.string().max(1000)).max(20).optional(),
     })
     .nullable(),
   /** The environment the run decided on, and from what (see EnvironmentSchema). */

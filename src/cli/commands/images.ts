@@ -1,5 +1,8 @@
 // `hammer-box images bootstrap | build [toolchain] | list | prune [toolchain]`
+import { readFile } from 'node:fs/promises';
 import { registryOptions } from '../../api/resolve-image.js';
+import { parseLock, type ImageLock } from '../../images/lock.js';
+import { lockStoreDir } from '../../images/lock-store.js';
 import { resolveConfig } from '../../config/resolve.js';
 import { parseSize } from '../../config/units.js';
 import { HammerError } from '../../errors.js';
@@ -28,6 +31,28 @@ interface ImagesOptions {
   keep?: string;
   budget?: string;
   dryRun?: boolean;
+  lock?: string;
+}
+
+/** A lock from a file: a lock, or what `images show --json` prints (its "lock"). */
+async function readLockFile(file: string): Promise<ImageLock> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new HammerError('USAGE', `cannot read the lock ${file}`, { cause: err });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    raw = undefined;
+  }
+  const inner = typeof raw === 'object' && raw !== null && 'lock' in raw ? raw.lock : raw;
+  const lock = parseLock(JSON.stringify(inner ?? null));
+  if (!lock)
+    throw new HammerError('USAGE', `${file} is not a lock ('hammer-box images show <image> --json' prints one)`);
+  return lock;
 }
 
 const mb = (bytes: number): string => `${(bytes / 1024 ** 2).toFixed(0).padStart(6)} MB`;
@@ -44,6 +69,8 @@ export default async function images(opts: ImagesOptions): Promise<number> {
   if (opts.action === 'build') {
     // "node@22": a release as --toolchain-version names it; a bare name: the toolchain's default
     const specs = opts.toolchain ? [opts.toolchain] : toolchainNames();
+    const fromLock = opts.lock ? await readLockFile(opts.lock) : undefined;
+    if (fromLock && !opts.toolchain) throw new HammerError('USAGE', '--lock rebuilds one toolchain: name it');
     const resolved = specs.map((spec) => {
       const at = spec.indexOf('@');
       return at < 0
@@ -60,7 +87,11 @@ export default async function images(opts: ImagesOptions): Promise<number> {
         registry,
         onProgress: progress,
         signal,
+        lockStore: lockStoreDir(),
+        ...(fromLock ? { fromLock } : {}),
       });
+      for (const d of img.drift)
+        printOutsideLine(`hammer-box: ${img.tag} drifted from the first lock seen for its key: ${d}`);
       process.stdout.write(
         `${img.tag} ${img.id} ${r.toolchain} ${r.release.version} (${img.built ? 'built' : 'up to date'})\n`,
       );
