@@ -11,12 +11,12 @@ import { resolveConfig } from '../config/resolve.js';
 import { HammerError } from '../errors.js';
 import { inspectImage } from '../images/engine.js';
 import { diffContent, ImageLockSchema, lockDigest, type ImageLock } from '../images/lock.js';
-import { latestTest, testPassed } from '../loop/stop-conditions.js';
 import type { LoopEmitter } from '../loop/events.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
 import { repoImages } from './repo-images.js';
 import { openRunStore } from './run-store.js';
+import { latestTest, readTest, runVerdict, type RunVerdict, type TestReading } from '../verdict/index.js';
 import { run, type RunOptions } from './run.js';
 
 /** What `verify` takes. */
@@ -34,17 +34,16 @@ export interface VerifyOptions {
   rebuild?: boolean;
 }
 
-/** A test run as a verdict compares it: passed or not, and which tests failed. */
+/** A test run as a verdict compares it: what it said in a word, and which tests failed. */
 export interface TestVerdict {
-  passed: boolean;
-  timed_out: boolean;
+  reading: TestReading;
   failing: string[];
 }
 
-/** A run's verdict: its outcome and its baseline and final tests. */
+/** A run's verdict: its outcome (see runVerdict) and its baseline and final tests. */
 export interface Verdict {
-  status: RunState['status'];
-  reason: RunState['reason'];
+  outcome: RunVerdict['outcome'];
+  why: string;
   baseline: TestVerdict | null;
   final: TestVerdict | null;
 }
@@ -66,9 +65,10 @@ export interface VerifyReport {
 export function verdictOf(state: RunState): Verdict {
   const applied = state.iterations.some((it) => it.outcome === 'applied');
   const last = latestTest(state);
+  const verdict = runVerdict(state);
   return {
-    status: state.status,
-    reason: state.reason,
+    outcome: verdict.outcome,
+    why: verdict.why,
     baseline: state.baseline ? testVerdict(state.baseline) : null,
     final: applied && last && last !== state.baseline ? testVerdict(last) : null,
   };
@@ -76,8 +76,7 @@ export function verdictOf(state: RunState): Verdict {
 
 function testVerdict(test: TestRecord): TestVerdict {
   return {
-    passed: testPassed(test),
-    timed_out: test.timed_out,
+    reading: test.scope === undefined ? readTest(test) : 'failed',
     failing: [...new Set((test.parsed?.failing ?? []).map((f) => f.id))].sort(),
   };
 }
@@ -85,10 +84,8 @@ function testVerdict(test: TestRecord): TestVerdict {
 /** How two verdicts differ, in words (empty: the same). */
 export function compareVerdicts(recorded: Verdict, now: Verdict): string[] {
   const out: string[] = [];
-  if (recorded.status !== now.status || recorded.reason !== now.reason)
-    out.push(
-      `the run ended ${now.status} (${now.reason ?? '-'}), recorded ${recorded.status} (${recorded.reason ?? '-'})`,
-    );
+  if (recorded.outcome !== now.outcome)
+    out.push(`the run ended ${now.outcome} (${now.why}), recorded ${recorded.outcome} (${recorded.why})`);
   for (const which of ['baseline', 'final'] as const) {
     const r = recorded[which];
     const n = now[which];
@@ -99,16 +96,19 @@ export function compareVerdicts(recorded: Verdict, now: Verdict): string[] {
       );
       continue;
     }
-    if (r.passed !== n.passed)
-      out.push(`the ${which} tests ${n.passed ? 'pass' : 'fail'} now; recorded: ${r.passed ? 'pass' : 'fail'}`);
-    if (r.timed_out !== n.timed_out)
-      out.push(`the ${which} tests ${n.timed_out ? 'timed out now' : 'no longer time out'}`);
+    if (r.reading !== n.reading) out.push(`the ${which} tests ${words(n.reading)} now; recorded: ${words(r.reading)}`);
     const newly = n.failing.filter((id) => !r.failing.includes(id));
     const fixed = r.failing.filter((id) => !n.failing.includes(id));
     if (newly.length > 0) out.push(`${which}: fail now, passed in the recorded run: ${newly.slice(0, 10).join(', ')}`);
     if (fixed.length > 0) out.push(`${which}: pass now, failed in the recorded run: ${fixed.slice(0, 10).join(', ')}`);
   }
   return out;
+}
+
+function words(reading: TestReading): string {
+  return { passed: 'pass', failed: 'fail', no_tests: 'find no test', unread: 'are unread', timed_out: 'time out' }[
+    reading
+  ];
 }
 
 /** Do the run again and compare its verdict with the recorded one. */

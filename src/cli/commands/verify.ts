@@ -54,6 +54,6 @@ function describe(v: Verdict): string {
   const test = (t: TestVerdict | null, what: string): string =>
     t === null
       ? ''
-      : `; ${what} ${t.passed ? 'passed' : `failed${t.failing.length ? ` (${t.failing.length} failing)` : ''}`}`;
-  return `${v.status}${v.reason ? ` (${v.reason})` : ''}${test(v.baseline, 'baseline')}${test(v.final, 'final tests')}`;
+      : `; ${what} ${t.reading === 'failed' ? `failed${t.failing.length ? ` (${t.failing.length} failing)` : ''}` : t.reading.replace('_', ' ')}`;
+  return `${v.outcome}${test(v.baseline, 'baseline')}${test(v.final, 'final tests')}`;
 }
