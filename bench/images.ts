@@ -112,7 +112,8 @@ async function benchSecondRun(): Promise<void> {
   printFigure({ name: 'spawn -> first /api/chat (npm test baseline included)', samples, targetMedian: 2000 });
 }
 
-async function oneRun(
+/** One `hammer-box run` of `repo` through the CLI: its run id and the time from spawn to its first model request. */
+export async function oneRun(
   cli: string,
   cwd: string,
   repo: string,

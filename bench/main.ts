@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { packageRoot } from '../src/paths.js';
 import { createDockerClient, DockerSandboxEngine } from '../src/sandbox/index.js';
 import { benchAgent } from './agent.js';
+import { benchArtifacts } from './artifacts.js';
 import { benchBatch } from './batch.js';
 import { benchConcurrency } from './concurrency.js';
 import { benchContext } from './context.js';
@@ -35,7 +36,11 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   context: benchContext,
   monitor: benchMonitor,
   agent: benchAgent,
+  artifacts: benchArtifacts,
 };
+
+/** Sections that run only when named: they remove and rebuild the engine's hammer-box images. */
+const ONLY_WHEN_NAMED = new Set(['artifacts']);
 
 async function printMachine(): Promise<void> {
   const { version } = z
@@ -71,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
-  const chosen = Object.keys(SECTIONS).filter((s) => argv.length === 0 || argv.includes(s));
+  const chosen = Object.keys(SECTIONS).filter((s) => (argv.length === 0 ? !ONLY_WHEN_NAMED.has(s) : argv.includes(s)));
   await printMachine();
   const crashed: string[] = [];
   for (const name of chosen) {
