@@ -48,6 +48,23 @@ export interface FakeKubeOptions {
   /** Events of a pod. */
   events?: (pod: string) => unknown[];
   runtimeClasses?: { name: string; handler: string }[];
+  /** A real kubelet's timing in Docker mode (see FakeKubelet); default: every exec at once. */
+  kubelet?: FakeKubelet;
+}
+
+/**
+ * How a real kubelet's exec looks from inside the pod: the process starts after the hop from the API
+ * server through the kubelet to the container runtime (so two execs opened together start in either
+ * order), and its stdin arrives later still (streamed through the API server), so a tar reading
+ * the repository lives a while before its bytes come.
+ */
+export interface FakeKubelet {
+  /** Each exec starts after a delay drawn from 0 to this many ms. */
+  startJitterMs: number;
+  /** Stdin reaches the process this many ms after it was sent. */
+  stdinLatencyMs: number;
+  /** Seed of the draws, so a run can be repeated. */
+  seed: number;
 }
 
 /** A pod the fake holds (its manifest as sent, plus what the fake adds). */
@@ -84,6 +101,7 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
   const policies = new Map<string, { metadata: Record<string, Json>; spec: unknown }>();
   const requests: { method: string; path: string }[] = [];
   const execs: FakeExec[] = [];
+  const draw = seeded(options.kubelet?.seed ?? 1);
   const protocols = options.protocols ?? ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
   const wss = new WebSocketServer({
     noServer: true,
@@ -247,7 +265,8 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
       );
       execs.push(exec);
       if (options.exec?.(exec)) return;
-      if (options.docker && pod.container) void bridgeToDocker(options.docker, pod.container, exec);
+      if (options.docker && pod.container)
+        void bridgeToDocker(options.docker, pod.container, exec, kubeletTiming(options.kubelet, draw));
       else exec.fail('the fake has no script for this exec');
     });
   });
@@ -386,9 +405,33 @@ async function startContainer(docker: Dockerode, pod: FakePod): Promise<string> 
   return container.id;
 }
 
+/** The delays of one exec under `kubelet` (none without it). */
+function kubeletTiming(kubelet: FakeKubelet | undefined, draw: () => number): { startMs: number; stdinMs: number } {
+  if (!kubelet) return { startMs: 0, stdinMs: 0 };
+  return { startMs: Math.floor(draw() * kubelet.startJitterMs), stdinMs: kubelet.stdinLatencyMs };
+}
+
+/** A seeded generator of numbers in [0, 1) (mulberry32). */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /** Run an exec in the pod's container, its stdio over the WebSocket, its exit code as the status. */
-async function bridgeToDocker(docker: Dockerode, containerId: string, exec: FakeExec): Promise<void> {
+async function bridgeToDocker(
+  docker: Dockerode,
+  containerId: string,
+  exec: FakeExec,
+  timing: { startMs: number; stdinMs: number },
+): Promise<void> {
   try {
+    if (timing.startMs > 0) await new Promise((r) => setTimeout(r, timing.startMs));
     const e = await docker.getContainer(containerId).exec({
       Cmd: exec.argv,
       AttachStdin: exec.stdin,
@@ -399,7 +442,11 @@ async function bridgeToDocker(docker: Dockerode, containerId: string, exec: Fake
     const stream: Duplex = await e.start({ hijack: true, stdin: exec.stdin });
     const demux = new FrameDemuxer((name, payload) => exec.send(name === 'stdout' ? 1 : 2, payload));
     stream.on('data', (c: Buffer) => demux.push(c));
-    exec.onStdin((chunk) => (chunk === null ? stream.end() : stream.write(chunk)));
+    const toProcess = (chunk: Buffer | null): void => void (chunk === null ? stream.end() : stream.write(chunk));
+    // equal delays fire in the order they were set, so stdin keeps its order
+    exec.onStdin((chunk) =>
+      timing.stdinMs > 0 ? setTimeout(() => toProcess(chunk), timing.stdinMs) : toProcess(chunk),
+    );
     exec.socket.on('close', () => stream.destroy());
     await new Promise<void>((resolve) => {
       stream.once('end', resolve);

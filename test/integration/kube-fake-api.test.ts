@@ -5,6 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isHammerError } from '../../src/errors.js';
 import { execPath } from '../../src/sandbox/kubernetes/exec-frames.js';
@@ -229,6 +230,30 @@ describe('create', () => {
       .catch((e: unknown) => e);
     expect(isHammerError(err, 'SANDBOX_QUOTA')).toBe(true);
     expect(fake!.policies.size).toBe(0);
+  });
+});
+
+describe('copy in', () => {
+  it('a copy the pod stops taking fails at its stall deadline, not after minutes', async () => {
+    // the kubelet takes the exec and then nothing: no stdin read, no exit (the issue saw 10 minutes)
+    const api = await cluster({ exec: (e) => e.argv[0] === 'tar' });
+    const engine = new KubeSandboxEngine({
+      api,
+      startTimeoutSeconds: 30,
+      deadlineSeconds: 600,
+      imagePullPolicy: 'IfNotPresent',
+      copyStallMs: 1_000,
+    });
+    const sandbox = await engine.create(spec);
+    try {
+      const err = await sandbox
+        .copyIn({ kind: 'tar', stream: Readable.from([Buffer.alloc(8 * 1024 * 1024)]), normalized: true })
+        .catch((e: unknown) => e);
+      expect(isHammerError(err, 'SANDBOX_BROKEN')).toBe(true);
+      expect((err as Error).message).toBe('copying the repo in stalled: nothing moved for 1 s');
+    } finally {
+      await sandbox.destroy();
+    }
   });
 });
 

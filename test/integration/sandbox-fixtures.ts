@@ -88,13 +88,17 @@ function dockerBackend(name: string, resident: boolean): ContractBackend {
   };
 }
 
+/** The fake's kubelet: up to 150 ms to start an exec, stdin 250 ms behind (a real one measured 50-300 ms per hop). */
+const FAKE_KUBELET = { startJitterMs: 150, stdinLatencyMs: 250, seed: 43 };
+
 function fakeKubeBackend(): ContractBackend {
   let fake: FakeKube | undefined;
   let dir: string | undefined;
   return {
     name: 'kubernetes (a fake API server, pods on Docker)',
     open: async () => {
-      fake = await startFakeKube({ docker: createDockerClient() });
+      // a kubelet's timing: execs start in either order, stdin arrives late (see FakeKubelet)
+      fake = await startFakeKube({ docker: createDockerClient(), kubelet: FAKE_KUBELET });
       dir = await mkdtemp(join(tmpdir(), 'hb-fake-kube-'));
       const file = join(dir, 'kubeconfig');
       await writeFile(file, fake.kubeconfig);

@@ -45,6 +45,8 @@ export interface KubeEngineOptions {
   imagePullPolicy: PodOptions['imagePullPolicy'];
   /** The reference the cluster pulls for a spec's image (a registry prefix; see api/kube-images.ts); default: as is. */
   imageRef?: (image: string, signal?: AbortSignal) => Promise<string>;
+  /** How long a copy into a sandbox may go without progress (default: copy-deadline.ts's COPY_STALL_MS). */
+  copyStallMs?: number;
 }
 
 const MANAGED = `${LABELS.managedBy}=${MANAGED_BY}`;
@@ -106,6 +108,7 @@ export class KubeSandboxEngine implements SandboxEngine {
         owner: user,
         limits: { nofile: spec.limits.nofile },
         envKeys: Object.keys(spec.env),
+        ...(this.o.copyStallMs ? { copyStallMs: this.o.copyStallMs } : {}),
         ...(this.o.logger ? { logger: this.o.logger } : {}),
       });
     } catch (err) {
