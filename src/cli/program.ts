@@ -336,9 +336,13 @@ export function buildProgram(version: string): Command {
       'remove sandbox containers and volumes (or pods and network policies) of runs that are no longer alive',
     )
     .option('--config <file>', 'a TOML config file (for [kubernetes])')
+    .option(
+      '--run <run_id...>',
+      'remove everything these runs made, their process alive or not (the command a run that left a sandbox behind prints)',
+    )
     .option('--json', 'print JSON');
   engineOptions(gc);
-  example(gc, 'hammer-box gc', 'hammer-box gc --engine kubernetes');
+  example(gc, 'hammer-box gc', 'hammer-box gc --engine kubernetes', 'hammer-box gc --run 20261122T140501Z-k3b7qa');
   gc.action(async (opts: Record<string, unknown>) => lazy('./commands/gc.js', opts));
 
   const images = program.command('images').description('build and list sandbox images (no registry needed)');

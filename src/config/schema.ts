@@ -39,6 +39,8 @@ export const SandboxConfigSchema = z.strictObject({
   engine: z.enum(['docker', 'kubernetes']).default('docker'),
   /** The repository is the user's own: a backend that cannot prove the sandbox has no network is used anyway. */
   trusted_repo: z.boolean().default(false),
+  /** Seconds a sandbox whose removal failed at a run's end is tried again (with backoff) before it is reported left behind. */
+  remove_retry: z.number().min(0).default(60),
 });
 
 export const KubernetesConfigSchema = z.strictObject({
@@ -62,6 +64,8 @@ export const KubernetesConfigSchema = z.strictObject({
   start_timeout: seconds.default(300),
   /** Seconds after which the cluster stops a sandbox pod whatever happens (activeDeadlineSeconds). */
   pod_deadline: z.number().int().min(60).default(86_400),
+  /** Seconds a call the API server did not answer is tried again (a restart, a failover) once it answered before. */
+  outage_retry: z.number().min(0).default(60),
 });
 
 export const ToolsConfigSchema = z.strictObject({

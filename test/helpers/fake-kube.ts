@@ -84,6 +84,11 @@ export interface FakeKube {
   policies: Map<string, { metadata: Record<string, Json>; spec: unknown }>;
   requests: { method: string; path: string }[];
   execs: FakeExec[];
+  /**
+   * Stop answering (as a stopped API server: connections refused, open ones and every exec stream
+   * cut) or answer again on the same port. The pods keep running.
+   */
+  setDown(down: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -272,7 +277,14 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
   });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  let down = false;
+  const stop = async (): Promise<void> => {
+    for (const c of wss.clients) c.terminate();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   const kubeconfig = [
     'apiVersion: v1',
     'kind: Config',
@@ -289,11 +301,15 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
     policies,
     requests,
     execs,
+    setDown: async (value) => {
+      if (value === down) return;
+      down = value;
+      if (value) await stop();
+      else await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
     close: async () => {
       for (const name of [...pods.keys()]) await removePod(name);
-      for (const c of wss.clients) c.terminate();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!down) await stop();
     },
   };
 }

@@ -257,6 +257,28 @@ describe('copy in', () => {
   });
 });
 
+describe('an API server outage', () => {
+  it('calls and execs made while a server that answered before is down go through once it is back', async () => {
+    const api = await cluster({ docker: createDockerClient() });
+    const sandbox = await engineFor(api, 60).create({ ...spec, image: await toolchainImage() });
+    try {
+      await sandbox.putFiles('/workspace', [{ path: 'f.txt', content: 'kept\n' }]);
+      expect((await sandbox.exec(['cat', '/workspace/f.txt'], { timeoutMs: 30_000 })).stdout.text).toBe('kept\n');
+      // a restart while the run waits on the model: every connection cut (the idle resident's too),
+      // nothing answers for a second and a half; the next command comes during it
+      await fake!.setDown(true);
+      setTimeout(() => void fake!.setDown(false), 1_500);
+      await new Promise((r) => setTimeout(r, 300));
+      const r = await sandbox.exec(['cat', '/workspace/f.txt'], { timeoutMs: 30_000 });
+      expect(r).toMatchObject({ exitCode: 0, timedOut: false });
+      expect(r.stdout.text).toBe('kept\n');
+      expect((await sandbox.readFile('/workspace/f.txt', { maxBytes: 100 })).toString()).toBe('kept\n');
+    } finally {
+      await sandbox.destroy();
+    }
+  });
+});
+
 describe('gc', () => {
   it('deletes the pods and policies of dead owners and ended pods, never a live run', async () => {
     const api = await cluster({

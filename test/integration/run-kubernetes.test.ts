@@ -76,6 +76,64 @@ describe('run on Kubernetes', () => {
   });
 });
 
+describe('cleanup through an API server outage', () => {
+  /** A trusted run whose API server goes down as its branch is delivered, for `downMs` (or for good). */
+  const runWithOutage = async (downMs: number | 'for good', extra: Record<string, Record<string, unknown>> = {}) => {
+    server.enqueue({ answer: answerWith(FIX_PATCH, 'The loop subtracts; it must add.') });
+    const events: LoopEvent[] = [];
+    const base = flags(true);
+    const outcome = await run({
+      repo: fx.repo.path,
+      directive: fx.directive,
+      env: testEnv(),
+      flags: {
+        ...base,
+        sandbox: { ...base.sandbox, ...extra['sandbox'] },
+        kubernetes: { ...base.kubernetes, ...extra['kubernetes'] },
+      },
+      emit: (e) => {
+        events.push(e);
+        // the run's work is done: the API server stops answering just before its cleanup
+        if (e.type === 'phase_finished' && e.phase === 'deliver') {
+          void fake.setDown(true);
+          if (downMs !== 'for good') setTimeout(() => void fake.setDown(false), downMs);
+        }
+      },
+    });
+    return { outcome, events };
+  };
+
+  it('a short outage at the end of a run is ridden out: the pod and its policy are removed', async () => {
+    const { outcome, events } = await runWithOutage(1_500);
+    expect(outcome.state.status).toBe('stable');
+    expect(outcome.state.left_behind).toBeUndefined();
+    expect(events.filter((e) => e.type === 'notice' && /left behind/.test(e.text))).toEqual([]);
+    expect(fake.pods.size + fake.policies.size).toBe(0);
+  });
+
+  it('a sandbox still there after the retries is recorded, said with the gc command, and that command removes it', async () => {
+    const { outcome, events } = await runWithOutage('for good', {
+      sandbox: { remove_retry: 1 },
+      kubernetes: { outage_retry: 1 },
+    });
+    await fake.setDown(false);
+    expect(outcome.state.status).toBe('stable');
+    const pod = outcome.state.sandbox!.container_id;
+    const gcCommand = `hammer-box gc --run ${outcome.state.run_id} --engine kubernetes`;
+    expect(outcome.state.left_behind).toEqual([
+      { sandbox: pod, error: expect.stringMatching(/did not answer/), at: expect.any(String), gc: gcCommand },
+    ]);
+    const warning = events.find((e) => e.type === 'notice' && e.level === 'warning' && /left behind/.test(e.text));
+    expect(warning).toMatchObject({ text: expect.stringContaining(`sandbox ${pod} was left behind`) });
+    expect(warning).toMatchObject({ text: expect.stringContaining(`remove it with: ${gcCommand}`) });
+    expect([...fake.pods.keys()]).toEqual([pod]);
+    // what the command does: this process (the run's owner) is alive, the run is named
+    const report = await gc({ env: testEnv(), flags: flags(false), runIds: [outcome.state.run_id] });
+    expect(report.containers).toEqual([`pod/${pod}`]);
+    expect(fake.pods.size + fake.policies.size).toBe(0);
+  }, 120_000);
+});
+
 describe('doctor and gc with --engine kubernetes', () => {
   it('doctor checks the cluster, its permissions, RuntimeClass, image access and NetworkPolicy enforcement', async () => {
     const report = await doctor({

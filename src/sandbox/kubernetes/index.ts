@@ -19,6 +19,7 @@ export function openKubeApi(config: KubernetesConfig, env: NodeJS.ProcessEnv): K
       ...(config.namespace ? { namespace: config.namespace } : {}),
     },
     env,
+    { outageMs: config.outage_retry * 1000 },
   );
 }
 

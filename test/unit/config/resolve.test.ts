@@ -117,6 +117,7 @@ describe('resolveConfig', () => {
       image_pull_policy: 'IfNotPresent',
       start_timeout: 300,
       pod_deadline: 86400,
+      outage_retry: 60,
     });
     const flagged = await resolveConfig({
       env: {},
