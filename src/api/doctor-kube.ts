@@ -3,6 +3,7 @@
 // can pull the sandbox image (the probe pod started).
 import type { Config } from '../config/schema.js';
 import { loadKubernetes } from './kube-load.js';
+import { networkProofStore } from './network-proofs.js';
 import { isHammerError, throwIfAborted } from '../errors.js';
 import { resolveRuntime } from '../loop/runtime.js';
 import type { EngineInfo, SandboxEngine } from '../sandbox/types.js';
@@ -35,6 +36,8 @@ export async function kubernetesChecks(
     api = kube.openKubeApi(config.kubernetes, env);
     engine = kube.kubeEngine(api, config.kubernetes, {
       ...(docker ? { imageRef: kubeImageRef(docker, config.kubernetes.registry) } : {}),
+      // doctor proves the network afresh and keeps the proof for the runs after it
+      proofs: networkProofStore(env),
     });
     info = await engine.info(signal ? { signal } : {});
   } catch (err) {
@@ -112,7 +115,7 @@ async function networkChecks(
   try {
     throwIfAborted(signal, 'doctor');
     const runtime = await resolveRuntime(config.sandbox.runtime, engine, signal);
-    const g = await engine.guarantees({ runtime, image, ...(signal ? { signal } : {}) });
+    const g = await engine.guarantees({ runtime, image, fresh: true, ...(signal ? { signal } : {}) });
     const access = check('image access', 'ok', `the cluster pulled and ran ${image}`);
     if (g.network === 'policy') return [access, check('network policy', 'ok', g.networkDetail)];
     return [

@@ -185,6 +185,8 @@ export interface GuaranteeOptions {
   runtime: string;
   /** An image the backend may start to prove what it claims (Kubernetes); Docker needs none. */
   image?: string;
+  /** Prove it now, never from a kept proof (doctor). */
+  fresh?: boolean;
   signal?: AbortSignal;
 }
 
@@ -196,6 +198,6 @@ export interface SandboxEngine {
   /** Remove containers and volumes of runs whose owner process is gone (or all of `runIds`). */
   gc(options?: { runIds?: string[]; signal?: AbortSignal }): Promise<GcReport>;
   info(options?: { signal?: AbortSignal }): Promise<EngineInfo>;
-  /** Isolation and network mode, as far as the backend can prove them (a probe may run once; cached). */
+  /** Isolation and network mode, as far as the backend can prove them (a probe may run; its proof is kept for a while). */
   guarantees(options: GuaranteeOptions): Promise<SandboxGuarantees>;
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { networkProofStore } from '../../src/api/network-proofs.js';
 import { isHammerError } from '../../src/errors.js';
 import { execPath } from '../../src/sandbox/kubernetes/exec-frames.js';
 import { openExec } from '../../src/sandbox/kubernetes/exec-socket.js';
@@ -348,6 +349,50 @@ describe('the network probe', () => {
     const g = await engineFor(api).guarantees({ runtime: '', image: 'hammer-box/python:abc' });
     expect(g.network).toBe('unproven');
     expect(g.networkDetail).toMatch(/even without a policy/);
+  });
+
+  it("keeps a proof for its facts: later engines reuse it, until it expires or the namespace's policies change", async () => {
+    const api = await cluster({ exec: probing(true) });
+    const state = await mkdtemp(join(tmpdir(), 'hb-proof-state-'));
+    try {
+      const store = networkProofStore({ XDG_STATE_HOME: state, HOME: state });
+      let now = new Date('2026-11-29T10:00:00Z');
+      const engine = () =>
+        new KubeSandboxEngine({
+          api,
+          startTimeoutSeconds: 30,
+          deadlineSeconds: 600,
+          imagePullPolicy: 'IfNotPresent',
+          proofs: store,
+          proofLifetimeMs: 3_600_000,
+          now: () => now,
+        });
+      // every proof is one probe pod
+      const probes = () => fake!.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/pods')).length;
+      const ask = (fresh = false) => engine().guarantees({ runtime: '', image: 'hammer-box/python:abc', fresh });
+      expect((await ask()).network).toBe('policy');
+      expect(probes()).toBe(1);
+      // a later run (another engine, as every run opens its own) reuses it, and says since when
+      now = new Date('2026-11-29T10:20:00Z');
+      const reused = await ask();
+      expect(reused.network).toBe('policy');
+      expect(reused.networkDetail).toMatch(/proven 20 min ago and kept/);
+      expect(probes()).toBe(1);
+      // another policy in the namespace may allow what the deny-all denies: proven again
+      fake!.policies.set('allow-all', { metadata: { name: 'allow-all', uid: 'u1' }, spec: {} });
+      await ask();
+      expect(probes()).toBe(2);
+      await ask();
+      expect(probes()).toBe(2);
+      // past its lifetime: proven again; doctor (fresh) always proves
+      now = new Date('2026-11-29T11:30:00Z');
+      await ask();
+      expect(probes()).toBe(3);
+      await ask(true);
+      expect(probes()).toBe(4);
+    } finally {
+      await rm(state, { recursive: true, force: true });
+    }
   });
 
   it('calls a RuntimeClass whose handler is runsc gVisor', async () => {

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctor } from '../../src/api/doctor.js';
 import { gc } from '../../src/api/gc.js';
 import { run } from '../../src/api/run.js';
+import { runBatch } from '../../src/batch/batch.js';
+import { CONNECT_PROBE } from '../../src/sandbox/kubernetes/network-probe.js';
 import { isHammerError } from '../../src/errors.js';
 import type { LoopEvent } from '../../src/loop/events.js';
 import { startFakeKube, type FakeKube } from '../helpers/fake-kube.js';
@@ -74,6 +76,41 @@ describe('run on Kubernetes', () => {
     expect(fake.execs.length).toBeGreaterThan(3);
     expect(fake.pods.size + fake.policies.size).toBe(0);
   });
+});
+
+describe('a batch on Kubernetes', () => {
+  it('proves the network once for all its attempts, not once per attempt', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'hb-kube-batch-'));
+    try {
+      // its own state directory: no proof an earlier run of this file kept
+      const env = testEnv({ XDG_STATE_HOME: join(work, 'state') });
+      const tasks = ['a', 'b', 'c'].map((id) =>
+        JSON.stringify({ id, repo: fx.repo.path, commit: 'main', directive: 'Fix add() so the tests pass.' }),
+      );
+      await writeFile(join(work, 'tasks.jsonl'), `${tasks.join('\n')}\n`);
+      for (let i = 0; i < 3; i++) server.enqueue({ answer: answerWith(FIX_PATCH, 'The loop subtracts.') });
+      const probes = () => fake.execs.filter((e) => e.argv.join(' ') === CONNECT_PROBE.join(' ')).length;
+      const before = probes();
+      const { report } = await runBatch({
+        tasksFile: join(work, 'tasks.jsonl'),
+        out: join(work, 'out'),
+        jobs: 3,
+        modelJobs: 3,
+        taskTimeoutS: 300,
+        resume: false,
+        retry: [],
+        env,
+        flags: flags(true),
+        version: 'test',
+      });
+      expect(report.tasks.map((t) => t.status)).toEqual(['stable', 'stable', 'stable']);
+      // this fake's probe reaches nothing even without a policy: one connect per proof
+      expect(probes() - before).toBe(1);
+      expect(fake.pods.size + fake.policies.size).toBe(0);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
 
 describe('cleanup through an API server outage', () => {
