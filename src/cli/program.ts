@@ -72,7 +72,10 @@ export function buildProgram(version: string): Command {
     .option('--config <file>', 'a TOML config file (see configs/default.toml)')
     .option('--json', 'print one JSON document with the result on stdout')
     .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
-    .option('--verbose', 'also say which Docker engine the run uses and why (DOCKER_HOST, a docker context, a socket)')
+    .option(
+      '--verbose',
+      "also say which Docker engine the run uses and why (DOCKER_HOST, a docker context, a socket), and an error's raw cause",
+    )
     .addOption(
       new Option('--log-level <level>', 'level of the run log (events.ndjson)')
         .choices(['trace', 'debug', 'info', 'warn', 'error'])
@@ -114,7 +117,7 @@ export function buildProgram(version: string): Command {
       )
       .option('--json', 'print one JSON document with the result on stdout')
       .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
-      .option('--verbose', 'also say which Docker engine the run uses and why')
+      .option('--verbose', "also say which Docker engine the run uses and why, and an error's raw cause")
       .option('--trusted-repo', 'run even where the backend cannot prove the sandbox has no network'),
   );
   engineOptions(resume);
