@@ -72,7 +72,16 @@ export async function kubernetesChecks(
     checks.push(failedCheck('permissions', err));
   }
   checks.push(runtimeClassCheck(info, config.sandbox.runtime));
-  checks.push(...(await networkChecks(engine, config, probeImage, kube.IMAGE_PULL_HINT, signal)));
+  // what the cluster pulls: the pushed digest under [kubernetes] registry, else the loaded tag
+  const pulled = docker && probeImage ? kubeImageRef(docker, config.kubernetes.registry) : null;
+  let reference = probeImage;
+  if (pulled && probeImage)
+    try {
+      reference = await pulled(probeImage, signal);
+    } catch (err) {
+      return { checks: [...checks, failedCheck('image access', err)], info };
+    }
+  checks.push(...(await networkChecks(engine, config, probeImage, reference, kube.IMAGE_PULL_HINT, signal)));
   return { checks, info };
 }
 
@@ -105,6 +114,8 @@ async function networkChecks(
   engine: SandboxEngine,
   config: Config,
   image: string | null,
+  /** The reference the cluster pulls for `image` (its pushed digest, or its tag). */
+  reference: string | null,
   pullHint: string,
   signal?: AbortSignal,
 ): Promise<DoctorCheck[]> {
@@ -116,7 +127,7 @@ async function networkChecks(
     throwIfAborted(signal, 'doctor');
     const runtime = await resolveRuntime(config.sandbox.runtime, engine, signal);
     const g = await engine.guarantees({ runtime, image, fresh: true, ...(signal ? { signal } : {}) });
-    const access = check('image access', 'ok', `the cluster pulled and ran ${image}`);
+    const access = check('image access', 'ok', `the cluster pulled and ran ${reference ?? image}`);
     if (g.network === 'policy') return [access, check('network policy', 'ok', g.networkDetail)];
     return [
       access,

@@ -183,6 +183,8 @@ describe('doctor and gc with --engine kubernetes', () => {
     expect(byName['permissions']).toMatchObject({ status: 'ok' });
     expect(byName['runtime class']).toMatchObject({ status: 'ok' });
     expect(byName['image access']).toMatchObject({ status: 'ok' });
+    // the reference the cluster pulls: with no registry, the image's tag (loaded on the nodes)
+    expect(byName['image access']?.detail).toMatch(/^the cluster pulled and ran hammer-box\/python:[0-9a-f]{12}$/);
     expect(byName['network policy']).toMatchObject({ status: 'fail' });
     expect(byName['network policy']?.hint).toMatch(/--trusted-repo/);
     // the Docker engine is there only to build images: its runtimes are not checked

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { registryRef } from '../../src/images/registry-push.js';
+import { kubeImageRef } from '../../src/api/kube-images.js';
 import {
   createDockerClient,
   DockerSandboxEngine,
@@ -136,7 +136,8 @@ function clusterBackend(kubeconfig: string): ContractBackend {
         startTimeoutSeconds: 300,
         deadlineSeconds: 3600,
         imagePullPolicy: 'IfNotPresent',
-        imageRef: (image) => Promise.resolve(registry ? registryRef(registry, image) : image),
+        // what a run pulls: the digest `make test-kubernetes` pushed under the registry, else the loaded tag
+        imageRef: kubeImageRef(createDockerClient(), registry),
       });
       return Promise.resolve(engine);
     },
