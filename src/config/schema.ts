@@ -66,6 +66,8 @@ export const KubernetesConfigSchema = z.strictObject({
   pod_deadline: z.number().int().min(60).default(86_400),
   /** Seconds a call the API server did not answer is tried again (a restart, a failover) once it answered before. */
   outage_retry: z.number().min(0).default(60),
+  /** The nodes' podPidsLimit (kubelet): the pids limit that applies in a sandbox pod, which the pod cannot read; 0: unknown. */
+  pids_limit: z.number().int().min(0).default(1024),
   /** Seconds a network proof is reused by later runs and batch attempts (0: every run proves it). */
   proof_lifetime: z.number().min(0).default(3600),
 });

@@ -5,6 +5,9 @@
 // spec: a small kubelet on the Docker engine, so the backend's resident runner, tar copies and
 // killer run against real processes. Every request is recorded.
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -73,6 +76,8 @@ export type FakePod = {
   spec: Record<string, Json>;
   status?: unknown;
   container?: string;
+  /** The pod's own cgroup (holding the pids limit), when the fake could make one. */
+  cgroup?: string;
 };
 
 /** The fake server: its URL, a kubeconfig for it, what it holds and what it was asked. */
@@ -97,8 +102,11 @@ type Json = any;
 
 const NS = 'hb';
 
-/** The pids limit the fake's kubelet gives every pod (a real one: its podPidsLimit). */
-export const FAKE_POD_PIDS_LIMIT = 128;
+/** The pids limit the fake's kubelet gives every pod: the podPidsLimit docs/kubernetes.md suggests. */
+export const FAKE_POD_PIDS_LIMIT = 1024;
+
+/** Where cgroup v1 keeps its pids hierarchy; the fake's pod cgroups go under every hierarchy's root. */
+const CGROUP_ROOT = '/sys/fs/cgroup';
 
 /** Start a fake API server. */
 export async function startFakeKube(options: FakeKubeOptions = {}): Promise<FakeKube> {
@@ -107,6 +115,8 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
   const requests: { method: string; path: string }[] = [];
   const execs: FakeExec[] = [];
   const draw = seeded(options.kubelet?.seed ?? 1);
+  /** The engine keeps cgroup v1 with the cgroupfs driver, where the fake can make pod cgroups. */
+  let cgroupfs: Promise<boolean> | undefined;
   const protocols = options.protocols ?? ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
   const wss = new WebSocketServer({
     noServer: true,
@@ -166,6 +176,7 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
         .getContainer(pod.container)
         .remove({ force: true })
         .catch(() => undefined);
+    if (pod.cgroup) await removePodCgroup(pod.cgroup);
     return true;
   };
 
@@ -200,7 +211,17 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
           pod.metadata.uid = randomUUID();
           pod.metadata.creationTimestamp = new Date().toISOString();
           options.mutatePod?.(pod);
-          if (options.docker) pod.container = await startContainer(options.docker, pod);
+          if (options.docker) {
+            cgroupfs ??= options.docker
+              .info()
+              .then(
+                (i: { CgroupDriver?: string; CgroupVersion?: string }) =>
+                  i.CgroupDriver === 'cgroupfs' && i.CgroupVersion === '1',
+              )
+              .catch(() => false);
+            pod.cgroup = (await cgroupfs) ? ((await podCgroup(pod.metadata.name)) ?? undefined) : undefined;
+            pod.container = await startContainer(options.docker, pod);
+          }
           pods.set(pod.metadata.name, pod);
           return json(res, 201, pod);
         }
@@ -412,8 +433,10 @@ async function startContainer(docker: Dockerode, pod: FakePod): Promise<string> 
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges:true'],
       Memory: Number(c.resources?.limits?.memory ?? 0),
-      // a kubelet with podPidsLimit set, as the README asks of a cluster
-      PidsLimit: FAKE_POD_PIDS_LIMIT,
+      // a kubelet with podPidsLimit set, as docs/kubernetes.md asks of a cluster: on the pod's cgroup
+      // above the container's, as a kubelet does (the container's own pids.max reads "max"); on the
+      // container itself where the fake cannot make a cgroup
+      ...(pod.cgroup ? { CgroupParent: `/${pod.cgroup}` } : { PidsLimit: FAKE_POD_PIDS_LIMIT }),
       Tmpfs: tmpfs,
     },
   });
@@ -478,4 +501,29 @@ async function bridgeToDocker(
   } catch (err) {
     if (exec.socket.readyState === exec.socket.OPEN) exec.fail(String(err));
   }
+}
+
+/**
+ * A pod cgroup with pids.max = FAKE_POD_PIDS_LIMIT, as a kubelet makes one (cgroup v1 with the
+ * cgroupfs driver, written as root); its name, or null where it cannot be made (the containers then
+ * carry the limit themselves).
+ */
+async function podCgroup(pod: string): Promise<string | null> {
+  const name = `hb-fake-kube-${pod}`;
+  const pids = join(CGROUP_ROOT, 'pids');
+  if (!existsSync(join(pids, 'pids.max')) && !existsSync(join(pids, 'cgroup.procs'))) return null;
+  try {
+    await mkdir(join(pids, name));
+    await writeFile(join(pids, name, 'pids.max'), `${FAKE_POD_PIDS_LIMIT}\n`);
+    return name;
+  } catch {
+    await rmdir(join(pids, name)).catch(() => undefined);
+    return null;
+  }
+}
+
+/** Remove a pod cgroup from every hierarchy the engine made it in (its containers are gone). */
+async function removePodCgroup(name: string): Promise<void> {
+  const controllers = await readdir(CGROUP_ROOT).catch(() => [] as string[]);
+  for (const c of controllers) await rmdir(join(CGROUP_ROOT, c, name)).catch(() => undefined);
 }

@@ -6,7 +6,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runInPod } from '../../src/sandbox/kubernetes/pod-process.js';
 import { networkProofStore } from '../../src/api/network-proofs.js';
 import { isHammerError } from '../../src/errors.js';
 import { execPath } from '../../src/sandbox/kubernetes/exec-frames.js';
@@ -15,7 +17,13 @@ import { KubeApi, KubeSandboxEngine } from '../../src/sandbox/kubernetes/index.j
 import { CONNECT_PROBE } from '../../src/sandbox/kubernetes/network-probe.js';
 import type { SandboxSpec } from '../../src/sandbox/types.js';
 import { createDockerClient } from '../../src/sandbox/index.js';
-import { startFakeKube, type FakeExec, type FakeKube, type FakeKubeOptions } from '../helpers/fake-kube.js';
+import {
+  FAKE_POD_PIDS_LIMIT,
+  startFakeKube,
+  type FakeExec,
+  type FakeKube,
+  type FakeKubeOptions,
+} from '../helpers/fake-kube.js';
 import { toolchainImage } from '../helpers/images.js';
 
 let fake: FakeKube | undefined;
@@ -401,6 +409,48 @@ describe('the network probe', () => {
     expect((await engine.info()).gvisorRuntime).toBe('gvisor');
     expect((await engine.guarantees({ runtime: 'gvisor', image: 'i' })).isolation).toBe('gvisor');
   });
+});
+
+describe("a pod's pids limit", () => {
+  it('a command that cannot start for a full pod limit is SANDBOX_PIDS_FULL; killAll brings the pod back', async (ctx) => {
+    const api = await cluster({ docker: createDockerClient() });
+    const engine = new KubeSandboxEngine({
+      api,
+      startTimeoutSeconds: 60,
+      deadlineSeconds: 600,
+      imagePullPolicy: 'IfNotPresent',
+      podPidsLimit: FAKE_POD_PIDS_LIMIT,
+    });
+    const sandbox = await engine.create({ ...spec, image: await toolchainImage() });
+    try {
+      expect((await sandbox.exec(['echo', 'warm'], { timeoutMs: 30_000 })).stdout.text).toBe('warm\n');
+      const pod = fake!.pods.get(sandbox.id)!;
+      // where the stand-in kubelet keeps the limit above the container (as a real one does)
+      if (!pod.cgroup) return ctx.skip('the engine is not cgroup v1 with the cgroupfs driver: no pod cgroup');
+      // sleepers fill every pid of the pod (bash retries its failed forks, so none comes back by itself)
+      const fill = `bash -c 'while :; do sleep 1000 & done' >/dev/null 2>&1 </dev/null &\necho filling`;
+      // an exec of its own, beside the resident's commands (which are killed when they end)
+      const target = { endpoint: api.endpoint, namespace: api.namespace, pod: sandbox.id };
+      const filler = await runInPod(target, ['sh', '-c', fill], { what: 'filling the pids' });
+      expect(filler.end).toMatchObject({ exitCode: 0 });
+      const current = join('/sys/fs/cgroup/pids', pod.cgroup, 'pids.current');
+      for (let look = 0; Number((await readFile(current, 'utf8')).trim()) < FAKE_POD_PIDS_LIMIT; look++) {
+        if (look > 600) throw new Error('the pod pids limit never filled');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const err = await sandbox.exec(['echo', 'alive'], { timeoutMs: 30_000 }).catch((e: unknown) => e);
+      expect(isHammerError(err, 'SANDBOX_PIDS_FULL'), String(err)).toBe(true);
+      expect((err as Error).message).toBe(
+        `could not start echo in the sandbox: every pid of the sandbox's limit (${FAKE_POD_PIDS_LIMIT}) is taken`,
+      );
+      // a few pids come free (raised from the node, where the kubelet keeps the limit): the killer gets one
+      await writeFile(join('/sys/fs/cgroup/pids', pod.cgroup, 'pids.max'), `${FAKE_POD_PIDS_LIMIT + 8}\n`);
+      await vi.waitFor(() => sandbox.killAll(), { timeout: 60_000, interval: 500 });
+      expect((await sandbox.exec(['echo', 'alive'], { timeoutMs: 30_000 })).stdout.text).toBe('alive\n');
+    } finally {
+      await sandbox.destroy();
+    }
+  }, 180_000);
 });
 
 describe('a sandbox over v4 (an API server without v5)', () => {

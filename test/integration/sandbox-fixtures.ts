@@ -12,7 +12,7 @@ import {
   type SandboxSpec,
 } from '../../src/sandbox/index.js';
 import { KubeApi, KubeSandboxEngine } from '../../src/sandbox/kubernetes/index.js';
-import { startFakeKube, type FakeKube } from '../helpers/fake-kube.js';
+import { FAKE_POD_PIDS_LIMIT, startFakeKube, type FakeKube } from '../helpers/fake-kube.js';
 import { toolchainImage } from '../helpers/images.js';
 
 /** A docker client and a sandbox engine for one test file. */
@@ -61,6 +61,8 @@ export interface ContractBackend {
   idle: string[];
   /** The pids limit is the one the spec sets (Docker), not the kubelet's podPidsLimit (Kubernetes). */
   cgroupPids: boolean;
+  /** Kubernetes: the podPidsLimit the backend is told applies (the resident and runner read it). */
+  podPidsLimit?: number;
   /** Commands go through the resident runner. */
   resident: boolean;
 }
@@ -108,6 +110,7 @@ function fakeKubeBackend(): ContractBackend {
         startTimeoutSeconds: 60,
         deadlineSeconds: 3600,
         imagePullPolicy: 'IfNotPresent',
+        podPidsLimit: FAKE_POD_PIDS_LIMIT,
       });
     },
     close: async () => {
@@ -116,9 +119,13 @@ function fakeKubeBackend(): ContractBackend {
     },
     idle: ['hammer-keeper'],
     cgroupPids: false,
+    podPidsLimit: FAKE_POD_PIDS_LIMIT,
     resident: true,
   };
 }
+
+/** The podPidsLimit of the cluster HAMMER_KUBECONFIG names: HAMMER_KUBE_PIDS_LIMIT, else the docs' 1024. */
+const CLUSTER_PIDS_LIMIT = Number(process.env['HAMMER_KUBE_PIDS_LIMIT'] ?? 1024);
 
 function clusterBackend(kubeconfig: string): ContractBackend {
   const registry = process.env['HAMMER_KUBE_REGISTRY'] ?? '';
@@ -136,6 +143,8 @@ function clusterBackend(kubeconfig: string): ContractBackend {
         startTimeoutSeconds: 300,
         deadlineSeconds: 3600,
         imagePullPolicy: 'IfNotPresent',
+        // the kubelet setting docs/kubernetes.md asks for (HAMMER_KUBE_PIDS_LIMIT when the cluster's differs)
+        podPidsLimit: CLUSTER_PIDS_LIMIT,
         // what a run pulls: the digest `make test-kubernetes` pushed under the registry, else the loaded tag
         imageRef: kubeImageRef(createDockerClient(), registry),
       });
@@ -144,6 +153,7 @@ function clusterBackend(kubeconfig: string): ContractBackend {
     close: () => Promise.resolve(),
     idle: ['hammer-keeper'],
     cgroupPids: false,
+    podPidsLimit: CLUSTER_PIDS_LIMIT,
     resident: true,
   };
 }

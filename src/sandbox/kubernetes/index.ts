@@ -42,6 +42,7 @@ export function kubeEngine(
     deadlineSeconds: config.pod_deadline,
     imagePullPolicy: config.image_pull_policy,
     proofLifetimeMs: config.proof_lifetime * 1000,
+    podPidsLimit: config.pids_limit,
     ...(options.proofs ? { proofs: options.proofs } : {}),
     ...(options.imageRef ? { imageRef: options.imageRef } : {}),
     ...(options.logger ? { logger: options.logger } : {}),

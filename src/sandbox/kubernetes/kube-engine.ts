@@ -56,6 +56,8 @@ export interface KubeEngineOptions {
   imageRef?: (image: string, signal?: AbortSignal) => Promise<string>;
   /** How long a copy into a sandbox may go without progress (default: copy-deadline.ts's COPY_STALL_MS). */
   copyStallMs?: number;
+  /** The nodes' podPidsLimit (config `kubernetes.pids_limit`): the pids limit that applies in a pod; 0 or none: unknown. */
+  podPidsLimit?: number;
   /** Where network proofs are kept between runs (default: this engine only). */
   proofs?: ProofStore;
   /** How long a kept proof is reused (config `kubernetes.proof_lifetime`; default: this engine's life). */
@@ -126,7 +128,10 @@ export class KubeSandboxEngine implements SandboxEngine {
         policy: name,
         runId: spec.runId,
         owner: user,
-        limits: { nofile: spec.limits.nofile },
+        limits: {
+          nofile: spec.limits.nofile,
+          ...(this.o.podPidsLimit ? { pods: this.o.podPidsLimit } : {}),
+        },
         envKeys: Object.keys(spec.env),
         ...(this.o.copyStallMs ? { copyStallMs: this.o.copyStallMs } : {}),
         ...(this.o.logger ? { logger: this.o.logger } : {}),

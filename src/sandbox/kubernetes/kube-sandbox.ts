@@ -39,8 +39,8 @@ export interface KubeSandboxParts {
   policy: string;
   runId: string;
   owner: SandboxUser;
-  /** RLIMIT_NOFILE for the resident and its commands. */
-  limits: { nofile: number };
+  /** RLIMIT_NOFILE for the resident and its commands; the pod's pids limit (the kubelet's podPidsLimit), when known. */
+  limits: { nofile: number; pods?: number };
   /** Variables of the spec (the resident drops every other KUBERNETES_* one). */
   envKeys: string[];
   /** How long a copy in may go without progress (default COPY_STALL_MS). */
@@ -72,7 +72,9 @@ export class KubeSandbox implements Sandbox {
         }),
       killAll: (signal) => killAllInPod(this.target, signal),
       watch: (onStopped) => this.watch(onStopped),
+      // only the resident can see the pod's pids (it says so when a fork failed): nothing to ask from outside
       pidsFull: () => Promise.resolve(null),
+      pidsLimit: () => parts.limits.pods ?? null,
     };
   }
 
