@@ -40,11 +40,15 @@ export function withResumeHint(err: unknown, state: RunState, repoRoot: string, 
     // stopped in setup by the model check: nothing to resume, the same command starts over
     return withHint(err, `${err.hint ? `${err.hint}; then ` : ''}start the run again (it stopped in setup)`);
   if (resumeRefusal(state, () => false, hostname()) !== null) return err;
-  if (err.hint?.includes('hammer-box resume')) return err;
   const config = configFile === undefined ? '' : ` --config ${shellWord(configFile)}`;
   const model = err.code.startsWith('MODEL_') ? ' (add --llm-url, --model or --provider to change them)' : '';
   const flags = backendFlags(state.config, { trust: true });
   const command = `hammer-box resume ${state.run_id} --repo ${shellWord(repoRoot)}${flags}${config}${model}`;
+  if (err.hint?.includes('hammer-box resume')) {
+    // a hint that names the bare command (the state store's) gets the whole one
+    const bare = `hammer-box resume ${state.run_id}`;
+    return err.hint.endsWith(bare) ? withHint(err, `${err.hint.slice(0, -bare.length)}${command}`) : err;
+  }
   return withHint(err, err.hint ? `${err.hint}; then continue with: ${command}` : `continue with: ${command}`);
 }
 
