@@ -73,7 +73,7 @@ export async function throughOutage<T>(
 /** The failure under a typed error (what the client library threw), for classifying it. */
 function rawOf(err: unknown): unknown {
   if (typeof err === 'object' && err !== null && 'cause' in err && (err as { cause?: unknown }).cause !== undefined)
-    return (err).cause;
+    return err.cause;
   return err;
 }
 
