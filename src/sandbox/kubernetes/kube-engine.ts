@@ -29,16 +29,9 @@ import {
   SANDBOX_LABEL,
   type PodOptions,
 } from './manifests.js';
-import { CONNECT_PROBE, probeNetworkPolicy } from './network-probe.js';
-import {
-  keptProof,
-  proofFingerprint,
-  reusable,
-  reusedDetail,
-  type KeptProof,
-  type ProofFacts,
-  type ProofStore,
-} from './network-proof.js';
+import { probeNetworkPolicy } from './network-probe.js';
+import type { ProofStore } from './network-proof.js';
+import { ProofKeeper } from './proof-keeper.js';
 import { waitForPod } from './pod-wait.js';
 import { verifyPod } from './verify-pod.js';
 
@@ -70,14 +63,16 @@ const MANAGED = `${LABELS.managedBy}=${MANAGED_BY}`;
 /** Sandboxes as hardened pods, each under a deny-all NetworkPolicy that owns it. */
 export class KubeSandboxEngine implements SandboxEngine {
   readonly kind = 'kubernetes' as const;
-  private readonly proofs: ProofStore;
+  private readonly keeper: ProofKeeper;
 
   constructor(private readonly o: KubeEngineOptions) {
-    this.proofs = o.proofs ?? memoryProofs();
-  }
-
-  private now(): Date {
-    return (this.o.now ?? (() => new Date()))();
+    this.keeper = new ProofKeeper({
+      api: o.api,
+      ...(o.proofs ? { proofs: o.proofs } : {}),
+      ...(o.proofLifetimeMs !== undefined ? { lifetimeMs: o.proofLifetimeMs } : {}),
+      ...(o.now ? { now: o.now } : {}),
+      ...(o.logger ? { logger: o.logger } : {}),
+    });
   }
 
   private owner(): Owner {
@@ -240,93 +235,19 @@ export class KubeSandboxEngine implements SandboxEngine {
         networkDetail: 'no image to run the network probe with',
       };
     const probeImage = options.image;
-    const facts = await this.proofFacts(signal);
-    const fingerprint = proofFingerprint(facts);
-    const lifetime = this.o.proofLifetimeMs ?? Number.POSITIVE_INFINITY;
-    const kept = async (): Promise<KeptProof | null> => {
-      if (fingerprint === null || options.fresh || lifetime <= 0) return null;
-      const found = await this.proofs.read(fingerprint).catch(() => null);
-      return reusable(found, fingerprint, this.now(), lifetime) ? found : null;
-    };
-    const prove = async (): Promise<{ proof: KeptProof; reused: boolean }> => {
-      const image = this.o.imageRef ? await this.o.imageRef(probeImage, signal) : probeImage;
-      const result = await probeNetworkPolicy(this.o.api, image, {
-        pod: this.podOptions(),
-        startTimeoutSeconds: this.o.startTimeoutSeconds,
-        owner: this.owner(),
-        ...(this.o.logger ? { logger: this.o.logger } : {}),
-        ...(signal ? { signal } : {}),
-      });
-      const proof = keptProof(fingerprint ?? '0'.repeat(64), facts, result, this.now());
-      if (fingerprint !== null && lifetime > 0)
-        await this.proofs.write(proof).catch((err: unknown) => {
-          this.o.logger?.warn(
-            { err: messageOf(err) },
-            'the network proof could not be kept; the next run proves it again',
-          );
-        });
-      return { proof, reused: false };
-    };
-    const found = await kept();
-    const { proof, reused } = found
-      ? { proof: found, reused: true }
-      : fingerprint === null || options.fresh || lifetime <= 0
-        ? await prove()
-        : // another run of this process may be proving the same facts: wait for its proof
-          await this.proofs
-            .once(fingerprint, async () => (await kept()) ?? (await prove()).proof)
-            .then((p) => ({ proof: p, reused: false }));
-    return {
-      backend: 'kubernetes',
-      isolation,
-      network: proof.network,
-      networkDetail: reused ? reusedDetail(proof, this.now()) : proof.detail,
-    };
+    const result = await this.keeper.network(
+      async () =>
+        probeNetworkPolicy(this.o.api, this.o.imageRef ? await this.o.imageRef(probeImage, signal) : probeImage, {
+          pod: this.podOptions(),
+          startTimeoutSeconds: this.o.startTimeoutSeconds,
+          owner: this.owner(),
+          ...(this.o.logger ? { logger: this.o.logger } : {}),
+          ...(signal ? { signal } : {}),
+        }),
+      { ...(options.fresh ? { fresh: true } : {}), ...(signal ? { signal } : {}) },
+    );
+    return { backend: 'kubernetes', isolation, network: result.network, networkDetail: result.detail };
   }
-
-  /** What a proof depends on, read from the cluster now (the other policies null when they cannot be listed). */
-  private async proofFacts(signal?: AbortSignal): Promise<ProofFacts> {
-    const api = this.o.api;
-    const [version, policies] = await Promise.all([
-      api.version(signal),
-      api.listPolicies('', signal).catch((err: unknown) => {
-        if (isHammerError(err, 'SANDBOX_FORBIDDEN')) return null;
-        throw err;
-      }),
-    ]);
-    const shape = networkPolicyManifest('proof', { namespace: api.namespace }, { labels: {}, annotations: {} }).spec;
-    return {
-      server: api.server,
-      namespace: api.namespace,
-      version: version.gitVersion,
-      policyShape: shape,
-      probe: CONNECT_PROBE,
-      policies:
-        policies === null
-          ? null
-          : policies
-              // hammer-box's own (sandboxes, probes) come and go with runs; only the others add up with ours
-              .filter((p) => p.metadata?.labels?.[LABELS.managedBy] !== MANAGED_BY)
-              .map((p) => `${p.metadata?.name ?? ''} ${p.metadata?.uid ?? ''} ${p.metadata?.resourceVersion ?? ''}`),
-    };
-  }
-}
-
-/** Proofs kept by one engine only (no store given). */
-function memoryProofs(): ProofStore {
-  const kept = new Map<string, KeptProof>();
-  const running = new Map<string, Promise<KeptProof>>();
-  return {
-    read: (fingerprint) => Promise.resolve(kept.get(fingerprint) ?? null),
-    write: (proof) => Promise.resolve(void kept.set(proof.fingerprint, proof)),
-    once: (fingerprint, prove) => {
-      const now = running.get(fingerprint);
-      if (now) return now;
-      const p = prove().finally(() => running.delete(fingerprint));
-      running.set(fingerprint, p);
-      return p;
-    },
-  };
 }
 
 /** The owner values gc judges by: the exact ones from the annotations. */
