@@ -1,10 +1,14 @@
 // Removing a run's sandboxes at its end, whatever happened: a removal that fails is tried again
 // with backoff (an engine or API server that is restarting comes back), and what still could not
-// be removed is returned, so the run records it and names the command that removes it. Nothing is
+// be removed is returned; reportLeftBehind records it and names the command that removes it. Nothing is
 // left behind without a word.
 import { isHammerError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { backendFlags } from '../report/backend-flags.js';
+import { shellWord } from '../report/shell-word.js';
 import type { Sandbox } from '../sandbox/types.js';
+import type { RunRecorder } from './phase-runner.js';
+import type { RunDeps, RunRequest } from './run-types.js';
 
 /** A sandbox that is still there, and the last reason its removal gave. */
 export interface LeftBehind {
@@ -69,4 +73,31 @@ async function removeOne(sandbox: Sandbox, budgetMs: number, logger?: Logger): P
       await new Promise((r) => setTimeout(r, delay));
     }
   }
+}
+
+/**
+ * Sandboxes the run could not remove: recorded in the state, logged, and said on the terminal with
+ * the gc command that removes them (it repeats the flags that reach the same engine).
+ */
+export async function reportLeftBehind(
+  rec: RunRecorder,
+  deps: RunDeps,
+  req: RunRequest,
+  left: LeftBehind[],
+): Promise<void> {
+  const runId = rec.state.run_id;
+  const config = req.configFile === undefined ? '' : ` --config ${shellWord(req.configFile)}`;
+  const gc = `hammer-box gc --run ${runId}${backendFlags(req.config, { trust: false })}${config}`;
+  const at = deps.now().toISOString();
+  await rec
+    .update((s) => ({ ...s, left_behind: [...(s.left_behind ?? []), ...left.map((l) => ({ ...l, at, gc }))] }))
+    .catch(() => undefined);
+  for (const l of left)
+    deps.emit({
+      type: 'notice',
+      run_id: runId,
+      at,
+      level: 'warning',
+      text: `sandbox ${l.sandbox} was left behind: removing it failed (${l.error}); remove it with: ${gc}`,
+    });
 }

@@ -28,9 +28,7 @@ import { resolveRuntime } from './runtime.js';
 import { prepare, runTests, type Prepared } from './prepare.js';
 import type { ResolvedImage, RunDeps, RunOutcome, RunRequest } from './run-types.js';
 import { appliedCount, decideNext, type LoopLimits } from './stop-conditions.js';
-import { INTERRUPTED_BUDGET_MS, removeSandboxes, type LeftBehind } from './cleanup.js';
-import { backendFlags } from '../report/backend-flags.js';
-import { shellWord } from '../report/shell-word.js';
+import { INTERRUPTED_BUDGET_MS, removeSandboxes, reportLeftBehind } from './cleanup.js';
 
 /**
  * Run the loop to its end. Failures the loop reasons about (rejected patches, failing tests) end
@@ -241,28 +239,6 @@ export async function drive(
       statePath: deps.store.statePath(runId),
     });
   return { state: final, statePath: deps.store.statePath(runId), summaryPath };
-}
-
-/**
- * Sandboxes the run could not remove: recorded in the state, logged, and said on the terminal with
- * the gc command that removes them (it repeats the flags that reach the same engine).
- */
-async function reportLeftBehind(rec: RunRecorder, deps: RunDeps, req: RunRequest, left: LeftBehind[]): Promise<void> {
-  const runId = rec.state.run_id;
-  const config = req.configFile === undefined ? '' : ` --config ${shellWord(req.configFile)}`;
-  const gc = `hammer-box gc --run ${runId}${backendFlags(req.config, { trust: false })}${config}`;
-  const at = deps.now().toISOString();
-  await rec
-    .update((s) => ({ ...s, left_behind: [...(s.left_behind ?? []), ...left.map((l) => ({ ...l, at, gc }))] }))
-    .catch(() => undefined);
-  for (const l of left)
-    deps.emit({
-      type: 'notice',
-      run_id: runId,
-      at,
-      level: 'warning',
-      text: `sandbox ${l.sandbox} was left behind: removing it failed (${l.error}); remove it with: ${gc}`,
-    });
 }
 
 /** The setup steps the image resolution reported, into the environment record. */
