@@ -1,6 +1,7 @@
 // `hammer-box batch` at scale: 32 fixture tasks through runBatch() (the API behind the command) with a
 // scripted model, at --jobs 1, 4 and 8: wall time, throughput, failures, anything left on the engine,
-// and the host's cost per task (CPU and wall) beside a single run() of the same task.
+// and the host's cost per task (CPU and wall) beside a single run() of the same task. Then, when
+// HAMMER_KUBECONFIG names a cluster, the same batch on it beside Docker in the same run.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +77,7 @@ export async function benchBatch(): Promise<void> {
       single.wallMs.push(m.wallMs);
     }
 
+    let dockerAtClusterJobs: { wallMs: number; walls: number[] } | undefined;
     for (const jobs of LEVELS) {
       const out = join(work, `out-${jobs}`);
       const m = await measured(() =>
@@ -118,10 +120,72 @@ export async function benchBatch(): Promise<void> {
       process.stdout.write(
         `  batch wall per task ${(m.wallMs / TASKS / 1000).toFixed(2)} s vs one run() ${(median(single.wallMs) / 1000).toFixed(2)} s: ratio ${(m.wallMs / TASKS / median(single.wallMs)).toFixed(2)}x\n`,
       );
+      if (jobs === CLUSTER_JOBS) dockerAtClusterJobs = { wallMs: m.wallMs, walls };
     }
+    await clusterLeg(work, tasksFile, flags, dockerAtClusterJobs);
   } finally {
     await server.close();
     await removeDir(work);
     await removeDir(repo);
   }
+}
+
+/** The batch's --jobs on a cluster, and the Docker figure at that level it is printed beside. */
+const CLUSTER_JOBS = 4;
+
+/**
+ * The same batch on the cluster HAMMER_KUBECONFIG names (HAMMER_KUBE_CONTEXT, HAMMER_KUBE_NAMESPACE,
+ * HAMMER_KUBE_REGISTRY as for `make test-kubernetes`), at --jobs CLUSTER_JOBS, beside Docker's; the
+ * fixture repository is hammer-box's own, so it runs trusted where the cluster cannot prove "no
+ * network". Says so when no cluster is named.
+ */
+async function clusterLeg(
+  work: string,
+  tasksFile: string,
+  flags: Record<string, unknown>,
+  docker: { wallMs: number; walls: number[] } | undefined,
+): Promise<void> {
+  const kubeconfig = process.env['HAMMER_KUBECONFIG'];
+  if (!kubeconfig || !docker) {
+    process.stdout.write(
+      `batch on a cluster: not measured (no cluster: HAMMER_KUBECONFIG names none; make bench BENCH=batch HAMMER_KUBECONFIG=~/.kube/config measures it beside Docker)\n`,
+    );
+    return;
+  }
+  const kubernetes = {
+    kubeconfig,
+    ...(process.env['HAMMER_KUBE_CONTEXT'] ? { context: process.env['HAMMER_KUBE_CONTEXT'] } : {}),
+    ...(process.env['HAMMER_KUBE_NAMESPACE'] ? { namespace: process.env['HAMMER_KUBE_NAMESPACE'] } : {}),
+    ...(process.env['HAMMER_KUBE_REGISTRY'] ? { registry: process.env['HAMMER_KUBE_REGISTRY'] } : {}),
+  };
+  const m = await measured(() =>
+    runBatch({
+      tasksFile,
+      out: join(work, 'out-cluster'),
+      jobs: CLUSTER_JOBS,
+      modelJobs: CLUSTER_JOBS,
+      taskTimeoutS: 900,
+      resume: false,
+      retry: [],
+      env: benchEnv(),
+      flags: { ...flags, sandbox: { engine: 'kubernetes', trusted_repo: true }, kubernetes },
+      version: 'bench',
+    }),
+  );
+  const report: Report = m.result.report;
+  const failures = report.tasks.filter((t) => t.status !== 'stable');
+  const walls = report.tasks.flatMap((t) => t.attempts.map((a) => a.wall_ms));
+  const perMin = (wallMs: number): number => (TASKS / wallMs) * 60_000;
+  process.stdout.write(
+    `cluster --jobs ${CLUSTER_JOBS}: wall ${(m.wallMs / 1000).toFixed(1)} s, throughput ${perMin(m.wallMs).toFixed(1)} tasks/min vs Docker ${perMin(docker.wallMs).toFixed(1)} tasks/min: ratio ${(perMin(m.wallMs) / perMin(docker.wallMs)).toFixed(2)}x, failures ${failures.length}\n`,
+  );
+  for (const f of failures.slice(0, 3))
+    process.stdout.write(
+      `    failure: ${f.id}: ${f.status} ${f.attempts.at(-1)?.error?.message ?? f.attempts.at(-1)?.reason ?? ''}\n`,
+    );
+  printFigure({
+    name: `  task wall time on the cluster (--jobs ${CLUSTER_JOBS})`,
+    samples: walls,
+    reference: { name: `the same on Docker (--jobs ${CLUSTER_JOBS})`, samples: docker.walls },
+  });
 }

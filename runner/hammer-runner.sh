@@ -153,12 +153,14 @@ result() {
 }
 
 # pids_full: true when the sandbox's pids limit is (all but) used up, read from its cgroup (v2 or
-# v1); false when it is not, or cannot be read.
+# v1); false when it is not, or cannot be read. A pod's limit is kept in a cgroup above the
+# container's (whose own reads "max"): then the limit the host names in HAMMER_PIDS_LIMIT applies.
 pids_full() {
   for p_dir in /sys/fs/cgroup /sys/fs/cgroup/pids; do
     p_cur=
     p_max=
     { read -r p_cur <"$p_dir/pids.current" && read -r p_max <"$p_dir/pids.max"; } 2>/dev/null || continue
+    [ "$p_max" = max ] && is_int "${HAMMER_PIDS_LIMIT:-}" && p_max=$HAMMER_PIDS_LIMIT
     is_int "$p_cur" && is_int "$p_max" || return 1
     [ "$p_cur" -ge $((p_max - 2)) ]
     return

@@ -3,6 +3,7 @@
 // can pull the sandbox image (the probe pod started).
 import type { Config } from '../config/schema.js';
 import { loadKubernetes } from './kube-load.js';
+import { networkProofStore } from './network-proofs.js';
 import { isHammerError, throwIfAborted } from '../errors.js';
 import { resolveRuntime } from '../loop/runtime.js';
 import type { EngineInfo, SandboxEngine } from '../sandbox/types.js';
@@ -35,6 +36,8 @@ export async function kubernetesChecks(
     api = kube.openKubeApi(config.kubernetes, env);
     engine = kube.kubeEngine(api, config.kubernetes, {
       ...(docker ? { imageRef: kubeImageRef(docker, config.kubernetes.registry) } : {}),
+      // doctor proves the network afresh and keeps the proof for the runs after it
+      proofs: networkProofStore(env),
     });
     info = await engine.info(signal ? { signal } : {});
   } catch (err) {
@@ -69,7 +72,16 @@ export async function kubernetesChecks(
     checks.push(failedCheck('permissions', err));
   }
   checks.push(runtimeClassCheck(info, config.sandbox.runtime));
-  checks.push(...(await networkChecks(engine, config, probeImage, kube.IMAGE_PULL_HINT, signal)));
+  // what the cluster pulls: the pushed digest under [kubernetes] registry, else the loaded tag
+  const pulled = docker && probeImage ? kubeImageRef(docker, config.kubernetes.registry) : null;
+  let reference = probeImage;
+  if (pulled && probeImage)
+    try {
+      reference = await pulled(probeImage, signal);
+    } catch (err) {
+      return { checks: [...checks, failedCheck('image access', err)], info };
+    }
+  checks.push(...(await networkChecks(engine, config, probeImage, reference, kube.IMAGE_PULL_HINT, signal)));
   return { checks, info };
 }
 
@@ -102,6 +114,8 @@ async function networkChecks(
   engine: SandboxEngine,
   config: Config,
   image: string | null,
+  /** The reference the cluster pulls for `image` (its pushed digest, or its tag). */
+  reference: string | null,
   pullHint: string,
   signal?: AbortSignal,
 ): Promise<DoctorCheck[]> {
@@ -112,8 +126,8 @@ async function networkChecks(
   try {
     throwIfAborted(signal, 'doctor');
     const runtime = await resolveRuntime(config.sandbox.runtime, engine, signal);
-    const g = await engine.guarantees({ runtime, image, ...(signal ? { signal } : {}) });
-    const access = check('image access', 'ok', `the cluster pulled and ran ${image}`);
+    const g = await engine.guarantees({ runtime, image, fresh: true, ...(signal ? { signal } : {}) });
+    const access = check('image access', 'ok', `the cluster pulled and ran ${reference ?? image}`);
     if (g.network === 'policy') return [access, check('network policy', 'ok', g.networkDetail)];
     return [
       access,

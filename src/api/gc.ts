@@ -15,15 +15,21 @@ export interface GcOptions {
   configFile?: string;
   /** Config keys set on the command line (--engine, --kube-context). */
   flags?: Record<string, unknown>;
+  /** Remove everything of these runs, their owner process alive or not (a run that left a sandbox behind names itself). */
+  runIds?: string[];
 }
 
 /**
  * Remove what runs whose owner process on this host is gone left: containers and volumes on
- * Docker, or pods and network policies on Kubernetes (there also every pod that ended); say what went.
+ * Docker, or pods and network policies on Kubernetes (there also every pod that ended); or all
+ * of `runIds`. Say what went.
  */
 export async function gc(options: GcOptions = {}): Promise<GcReport> {
   const env = options.env ?? process.env;
-  const sig = options.signal ? { signal: options.signal } : {};
+  const sig = {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.runIds && options.runIds.length > 0 ? { runIds: options.runIds } : {}),
+  };
   if (options.configFile || options.flags) {
     const { config } = await resolveConfig({
       env,

@@ -8,6 +8,8 @@ import { resolveRuntime } from '../loop/runtime.js';
 import type { EngineInfo, SandboxEngine } from '../sandbox/types.js';
 import { kubeImageRef } from './kube-images.js';
 import { checkOpenedEngine, engineLine } from './engine-notices.js';
+import { networkProofStore } from './network-proofs.js';
+import type { ProofStore } from '../sandbox/kubernetes/network-proof.js';
 
 /** A verified Docker client, the sandbox engine the config asks for, and what a run says about them. */
 export interface OpenedEngine {
@@ -29,6 +31,8 @@ export async function openEngine(
   config: Config,
   verbose: boolean,
   signal?: AbortSignal,
+  /** Where Kubernetes network proofs are kept (a batch shares one between its attempts); default: the user's file. */
+  proofs?: ProofStore,
 ): Promise<OpenedEngine> {
   const { connectDocker, describeEndpoint, DockerSandboxEngine } = await import('../sandbox/index.js');
   const sig = signal ? { signal } : {};
@@ -40,6 +44,7 @@ export async function openEngine(
     const api = kube.openKubeApi(config.kubernetes, env);
     const engine = kube.kubeEngine(api, config.kubernetes, {
       imageRef: kubeImageRef(docker, config.kubernetes.registry),
+      proofs: proofs ?? networkProofStore(env),
     });
     // the cluster answers, or the run stops before it starts
     await engine.info(sig);

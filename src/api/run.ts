@@ -34,6 +34,7 @@ import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunIma
 import { inspectImage } from '../images/engine.js';
 import { withStartNotices } from './engine-notices.js';
 import { checkGuarantees, openEngine } from './open-engine.js';
+import type { ProofStore } from '../sandbox/kubernetes/network-proof.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 
 /** Everything `run` takes; `flags` are config keys set on the command line. */
@@ -58,6 +59,8 @@ export interface RunOptions {
   replayAnswers?: readonly RecordedAnswer[];
   /** Each model request waits for this (a batch caps the requests its runs have in flight). */
   limitModel?: ModelLimiter;
+  /** Where Kubernetes network proofs are kept (a batch shares one store between its attempts: one probe at a time). */
+  networkProofs?: ProofStore;
   /** The directive's text when it is not read from a file (-m, stdin; replay uses the recorded text). */
   directiveText?: string;
   /** The directive is a plan: `directive` is the plan file (read as a directive is), or `directiveText` its recorded text. */
@@ -103,6 +106,7 @@ export async function run(options: RunOptions): Promise<RunOutcome> {
     resolved.config,
     options.verbose === true,
     options.signal ? AbortSignal.any([options.signal, opening.signal]) : opening.signal,
+    options.networkProofs,
   );
   opened.catch(() => undefined);
   try {

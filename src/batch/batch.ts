@@ -3,6 +3,7 @@
 // the batch; the report is rewritten as attempts start and end, and once more at the end, Ctrl-C
 // included.
 import { resolve } from 'node:path';
+import { networkProofStore } from '../api/network-proofs.js';
 import { resolveConfig } from '../config/resolve.js';
 import { HammerError, isHammerError } from '../errors.js';
 import { sanitizeLine } from '../report/sanitize.js';
@@ -151,6 +152,8 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
       env,
       ...(options.signal ? { signal: options.signal } : {}),
       limitModel: (work, signal) => modelSlots.run(work, signal),
+      // one store for every attempt: the first proves the network, the others wait for it and reuse it
+      networkProofs: networkProofStore(env),
       taskTimeoutS: options.taskTimeoutS,
       ...(options.logLevel ? { logLevel: options.logLevel } : {}),
       now,

@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import { openRunStore } from '../api/run-store.js';
 import type { ModelLimiter } from '../api/limited-provider.js';
-import { run } from '../api/run.js';
+import { run, type RunOptions } from '../api/run.js';
 import type { Config } from '../config/schema.js';
 import { HammerError, isHammerError } from '../errors.js';
 import { sanitizeLine, truncateText } from '../report/sanitize.js';
@@ -34,6 +34,8 @@ export interface AttemptContext {
   /** The batch's signal: an interrupt stops every attempt. */
   signal?: AbortSignal;
   limitModel: ModelLimiter;
+  /** The network proofs every attempt shares (Kubernetes: proven once, not per attempt). */
+  networkProofs?: RunOptions['networkProofs'];
   /** The default wall-clock limit of a task, in seconds. */
   taskTimeoutS: number;
   logLevel?: string;
@@ -99,6 +101,7 @@ export async function runAttempt(task: Task, planned: PlannedAttempt, ctx: Attem
       env: ctx.env,
       signal,
       limitModel: ctx.limitModel,
+      ...(ctx.networkProofs ? { networkProofs: ctx.networkProofs } : {}),
       ...(ctx.logLevel ? { logLevel: ctx.logLevel } : {}),
       ...(ctx.onImageProgress ? { onImageProgress: (line: string) => ctx.onImageProgress?.(task.id, line) } : {}),
     });

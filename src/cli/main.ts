@@ -21,8 +21,11 @@ const program = buildProgram(version);
 const EXIT_GRACE_MS = 2_000;
 // a command run with --json answers with a JSON document on stdout, errors included
 let json = false;
+// --verbose errors also show the raw answer under them (a cluster's body and headers)
+let verbose = false;
 program.hook('preAction', (_cmd, action) => {
   json = action.opts()['json'] === true;
+  verbose = action.opts()['verbose'] === true;
 });
 
 try {
@@ -36,7 +39,7 @@ try {
         error: { code: 'USAGE', message: err.message.replace(/^error: /, ''), hint: null, exit_code: EXIT.usage },
       });
   } else {
-    const { text, exitCode } = renderError(err);
+    const { text, exitCode } = renderError(err, { verbose });
     process.stderr.write(`${text}\n`);
     if (json) printJson(errorJson(err, exitCode));
     process.exitCode = exitCode;

@@ -72,7 +72,10 @@ export function buildProgram(version: string): Command {
     .option('--config <file>', 'a TOML config file (see configs/default.toml)')
     .option('--json', 'print one JSON document with the result on stdout')
     .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
-    .option('--verbose', 'also say which Docker engine the run uses and why (DOCKER_HOST, a docker context, a socket)')
+    .option(
+      '--verbose',
+      "also say which Docker engine the run uses and why (DOCKER_HOST, a docker context, a socket), and an error's raw cause",
+    )
     .addOption(
       new Option('--log-level <level>', 'level of the run log (events.ndjson)')
         .choices(['trace', 'debug', 'info', 'warn', 'error'])
@@ -128,7 +131,7 @@ export function buildProgram(version: string): Command {
       )
       .option('--json', 'print one JSON document with the result on stdout')
       .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors')
-      .option('--verbose', 'also say which Docker engine the run uses and why')
+      .option('--verbose', "also say which Docker engine the run uses and why, and an error's raw cause")
       .option('--trusted-repo', 'run even where the backend cannot prove the sandbox has no network'),
   );
   engineOptions(resume);
@@ -350,9 +353,13 @@ export function buildProgram(version: string): Command {
       'remove sandbox containers and volumes (or pods and network policies) of runs that are no longer alive',
     )
     .option('--config <file>', 'a TOML config file (for [kubernetes])')
+    .option(
+      '--run <run_id...>',
+      'remove everything these runs made, their process alive or not (the command a run that left a sandbox behind prints)',
+    )
     .option('--json', 'print JSON');
   engineOptions(gc);
-  example(gc, 'hammer-box gc', 'hammer-box gc --engine kubernetes');
+  example(gc, 'hammer-box gc', 'hammer-box gc --engine kubernetes', 'hammer-box gc --run 20261122T140501Z-k3b7qa');
   gc.action(async (opts: Record<string, unknown>) => lazy('./commands/gc.js', opts));
 
   const images = program.command('images').description('build and list sandbox images (no registry needed)');

@@ -3,13 +3,24 @@ import { HammerError } from '../errors.js';
 import { sanitizeText } from '../report/sanitize.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 
-/** Message lines and exit code for an error; unknown errors are reported as internal (exit 1). */
-export function renderError(err: unknown): { text: string; exitCode: number; code: string } {
+/**
+ * Message lines and exit code for an error; unknown errors are reported as internal (exit 1). A
+ * typed error is its one-line message and hint; its cause is added when it says something more in
+ * one line, and a cause of many lines (a client library's raw answer: status, body, headers) only
+ * with `verbose`.
+ */
+export function renderError(
+  err: unknown,
+  options: { verbose?: boolean } = {},
+): { text: string; exitCode: number; code: string } {
   if (err instanceof HammerError) {
     const lines = [`hammer-box: error [${err.code}]: ${err.message}`];
     if (err.hint) lines.push(`  what to do: ${err.hint}`);
-    const cause = err.cause instanceof Error ? err.cause.message : undefined;
-    if (cause && !err.message.includes(cause)) lines.push(`  cause: ${cause}`);
+    const cause = err.cause instanceof Error ? err.cause.message.trim() : undefined;
+    if (cause && !err.message.includes(cause)) {
+      if (!cause.includes('\n')) lines.push(`  cause: ${cause}`);
+      else if (options.verbose) lines.push('  cause:', ...cause.split('\n').map((l) => `    ${l}`));
+    }
     return { text: sanitizeText(lines.join('\n')), exitCode: exitCodeFor(err.code), code: err.code };
   }
   const e = err instanceof Error ? err : new Error(String(err));

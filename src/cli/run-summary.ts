@@ -7,6 +7,7 @@ import { formatDuration } from '../report/markdown.js';
 import { baselinePassWarning } from '../report/baseline-warning.js';
 import { prTitle } from '../report/pr-title.js';
 import { sanitizeLine } from '../report/sanitize.js';
+import { backendFlags } from '../report/backend-flags.js';
 import { shellWord } from '../report/shell-word.js';
 import { iterationTokens } from '../report/trajectory-summary.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
@@ -79,9 +80,16 @@ export function describeBase(s: RunState): string {
  * hand (push the branch alone, open a PR with PR_SUMMARY.md); or look at / resume the run.
  */
 export function nextCommands(s: RunState): string[] {
+  // a sandbox the run could not remove comes first: it holds the cluster's (or engine's) resources
+  const gc = [...new Set((s.left_behind ?? []).map((l) => l.gc))];
+  return [...gc, ...afterRun(s)];
+}
+
+function afterRun(s: RunState): string[] {
   const repo = shellWord(s.repo.path);
   const verdict = runVerdict(s);
-  if (verdict.outcome === 'interrupted') return [`hammer-box resume ${s.run_id} --repo ${repo}`];
+  if (verdict.outcome === 'interrupted')
+    return [`hammer-box resume ${s.run_id} --repo ${repo}${backendFlags(s.config, { trust: true })}`];
   if (!s.branch) return verdict.outcome === 'stable' ? [] : [`hammer-box runs show ${s.run_id} --repo ${repo}`];
   const branch = shellWord(s.branch.name);
   const base = s.repo.base_ref === s.repo.base_commit ? '' : ` --base ${shellWord(s.repo.base_ref)}`;

@@ -39,6 +39,8 @@ export const SandboxConfigSchema = z.strictObject({
   engine: z.enum(['docker', 'kubernetes']).default('docker'),
   /** The repository is the user's own: a backend that cannot prove the sandbox has no network is used anyway. */
   trusted_repo: z.boolean().default(false),
+  /** Seconds a sandbox whose removal failed at a run's end is tried again (with backoff) before it is reported left behind. */
+  remove_retry: z.number().min(0).default(60),
 });
 
 export const KubernetesConfigSchema = z.strictObject({
@@ -70,6 +72,12 @@ export const KubernetesConfigSchema = z.strictObject({
       '"RuntimeDefault" or "localhost/<path>" (a Localhost profile, relative to the kubelet\'s seccomp directory)',
     )
     .default('RuntimeDefault'),
+  /** Seconds a call the API server did not answer is tried again (a restart, a failover) once it answered before. */
+  outage_retry: z.number().min(0).default(60),
+  /** The nodes' podPidsLimit (kubelet): the pids limit that applies in a sandbox pod, which the pod cannot read; 0: unknown. */
+  pids_limit: z.number().int().min(0).default(1024),
+  /** Seconds a network proof is reused by later runs and batch attempts (0: every run proves it). */
+  proof_lifetime: z.number().min(0).default(3600),
 });
 
 export const ToolsConfigSchema = z.strictObject({

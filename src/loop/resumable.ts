@@ -1,4 +1,5 @@
 // Whether a run can be continued with `hammer-box resume`, and the hint that says how.
+import { backendFlags } from '../report/backend-flags.js';
 import { shellWord } from '../report/shell-word.js';
 import { hostname } from 'node:os';
 import { HammerError } from '../errors.js';
@@ -30,7 +31,8 @@ export function onlyReportLeft(state: RunState): boolean {
 /**
  * The error a run ended with, its hint extended with the command that continues the run when the
  * state allows it (an error or an interruption before the branch was delivered). The run's --config
- * file is repeated: resume takes the model and limits from the current configuration, not the state.
+ * file and the flags that chose its backend and trust (--engine, --kube-context, --trusted-repo) are
+ * repeated: resume takes them from the current configuration, not the state.
  */
 export function withResumeHint(err: unknown, state: RunState, repoRoot: string, configFile?: string): unknown {
   if (!(err instanceof HammerError)) return err;
@@ -38,10 +40,15 @@ export function withResumeHint(err: unknown, state: RunState, repoRoot: string, 
     // stopped in setup by the model check: nothing to resume, the same command starts over
     return withHint(err, `${err.hint ? `${err.hint}; then ` : ''}start the run again (it stopped in setup)`);
   if (resumeRefusal(state, () => false, hostname()) !== null) return err;
-  if (err.hint?.includes('hammer-box resume')) return err;
   const config = configFile === undefined ? '' : ` --config ${shellWord(configFile)}`;
   const model = err.code.startsWith('MODEL_') ? ' (add --llm-url, --model or --provider to change them)' : '';
-  const command = `hammer-box resume ${state.run_id} --repo ${shellWord(repoRoot)}${config}${model}`;
+  const flags = backendFlags(state.config, { trust: true });
+  const command = `hammer-box resume ${state.run_id} --repo ${shellWord(repoRoot)}${flags}${config}${model}`;
+  if (err.hint?.includes('hammer-box resume')) {
+    // a hint that names the bare command (the state store's) gets the whole one
+    const bare = `hammer-box resume ${state.run_id}`;
+    return err.hint.endsWith(bare) ? withHint(err, `${err.hint.slice(0, -bare.length)}${command}`) : err;
+  }
   return withHint(err, err.hint ? `${err.hint}; then continue with: ${command}` : `continue with: ${command}`);
 }
 

@@ -29,6 +29,7 @@ import { resolveRuntime } from './runtime.js';
 import { prepare, runTests, type Prepared } from './prepare.js';
 import type { ResolvedImage, RunDeps, RunOutcome, RunRequest } from './run-types.js';
 import { appliedCount, decideNext, type LoopLimits } from './stop-conditions.js';
+import { INTERRUPTED_BUDGET_MS, removeSandboxes, reportLeftBehind } from './cleanup.js';
 
 /**
  * Run the loop to its end. Failures the loop reasons about (rejected patches, failing tests) end
@@ -221,11 +222,19 @@ export async function drive(
     gate.dispose();
     stopRecordingInterrupt();
     faultPoint('cleanup');
-    await Promise.allSettled([
-      made.sandbox?.destroy(),
-      ...tried.filter((s) => s !== made.sandbox).map((s) => s.destroy()),
-      made.workbench?.dispose(),
+    const sandboxes = [made.sandbox, ...tried.filter((s) => s !== made.sandbox)].filter((s) => s !== undefined);
+    const [left] = await Promise.all([
+      removeSandboxes(
+        sandboxes,
+        // after a Ctrl-C the process is gone within seconds: the report of what is left must come first
+        outer?.aborted
+          ? Math.min(config.sandbox.remove_retry * 1000, INTERRUPTED_BUDGET_MS)
+          : config.sandbox.remove_retry * 1000,
+        logger,
+      ),
+      made.workbench?.dispose().catch(() => undefined),
     ]);
+    if (left.length > 0) await reportLeftBehind(rec, deps, req, left);
   }
 
   const summaryPath = await writeSummary(rec, deps);

@@ -27,4 +27,6 @@ export interface ResidentHost {
   watch(onStopped: () => void): { stop(): void };
   /** The pids limit when the sandbox has (all but) none left under it; null when not full or unknown. */
   pidsFull(): Promise<{ limit: number | null } | null>;
+  /** The pids limit the backend set, when it knows it (for messages). */
+  pidsLimit?(): number | null;
 }

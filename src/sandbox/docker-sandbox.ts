@@ -1,10 +1,13 @@
-// One live sandbox on a Docker engine: exec, files in and out, kill, destroy.
+// One live sandbox on a Docker engine: exec, files in and out, kill, destroy. As on every backend,
+// nothing copies into or runs in the sandbox while its resident runner starts: copies, reads and
+// commands through the resident take their turn in one queue, behind a start warm() began.
 import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import type Dockerode from 'dockerode';
 import type { Logger } from 'pino';
 import { HammerError, isHammerError, throwIfAborted } from '../errors.js';
 import { packFiles, readSingleFile } from './archive.js';
+import { watchCopy } from './copy-deadline.js';
 import { packDirectory, repackTar } from './copy-in.js';
 import { isEngineLost, isNotFound, sandboxFailure } from './docker-errors.js';
 import { checkCommand, ContainerStateSchema, execInSandbox } from './exec.js';
@@ -95,7 +98,7 @@ export class DockerSandbox implements Sandbox {
     });
   }
 
-  /** Start the resident now, in the background: the first command queues behind it. */
+  /** Start the resident now, in the background: the first command, copy or read queues behind it. */
   warm(): void {
     if (!this.residentPossible || this.resident) return;
     void this.serially(() => this.liveResident()).catch((err: unknown) => {
@@ -103,6 +106,7 @@ export class DockerSandbox implements Sandbox {
     });
   }
 
+  /** Run `work` after everything asked of the sandbox before it (the resident's start first). */
   private serially<T>(work: () => Promise<T>): Promise<T> {
     const next = this.queue.then(work);
     this.queue = next.catch(() => undefined);
@@ -163,7 +167,7 @@ export class DockerSandbox implements Sandbox {
   async putFiles(dir: string, files: SandboxFile[], options: { signal?: AbortSignal } = {}): Promise<void> {
     throwIfAborted(options.signal, 'putting files');
     const tar = await packFiles(workspaceRelative(dir), files, this.owner);
-    await this.putArchive(tar, options.signal, 'putting files');
+    await this.serially(() => this.putArchive(tar, options.signal, 'putting files'));
   }
 
   /** Copy the repo into the workspace as one tar stream. */
@@ -175,9 +179,18 @@ export class DockerSandbox implements Sandbox {
         : source.normalized
           ? { stream: source.stream, stats: { files: 0, bytes: 0, skipped: 0 } } // its producer counts
           : repackTar(source.stream, this.owner);
+    const watched = watchCopy(packed.stream, 'copying the repo in');
+    const signal = options.signal ? AbortSignal.any([options.signal, watched.signal]) : watched.signal;
     try {
-      await this.putArchive(packed.stream, options.signal, 'copying the repo in');
+      await this.serially(() => {
+        watched.start();
+        return this.putArchive(watched.stream, signal, 'copying the repo in');
+      });
+    } catch (err) {
+      throw (options.signal?.aborted ? null : watched.stalled()) ?? err;
     } finally {
+      watched.done();
+      watched.stream.destroy();
       // On failure or abort the packer must stop reading and release its open files.
       packed.stream.destroy();
     }
@@ -185,7 +198,11 @@ export class DockerSandbox implements Sandbox {
   }
 
   /** Read one regular file of at most maxBytes; links, directories and oversize files are refused. */
-  async readFile(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<Buffer> {
+  readFile(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<Buffer> {
+    return this.serially(() => this.readOne(path, options));
+  }
+
+  private async readOne(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<Buffer> {
     throwIfAborted(options.signal, 'reading a file');
     const rel = workspaceRelative(path);
     const abs = rel === '' ? WORKDIR : `${WORKDIR}/${rel}`;

@@ -27,13 +27,15 @@ export interface ResidentExit {
   settled: boolean;
   /** The resident could not start a process for it (fork failed). */
   forkFailed: boolean;
+  /** It could not, and the sandbox's pids limit (as the resident reads it) is full. */
+  pidsFull: boolean;
 }
 
-/** Parse an `x` frame's payload ("<exit> <settled> <fork failed>"); null when malformed. */
+/** Parse an `x` frame's payload ("<exit> <settled> <fork failed: 0, 1, or 2 with the pids limit full>"); null when malformed. */
 export function parseExit(payload: Buffer): ResidentExit | null {
-  const m = /^(\d{1,3}) ([01]) ([01])$/.exec(payload.toString('latin1'));
+  const m = /^(\d{1,3}) ([01]) ([012])$/.exec(payload.toString('latin1'));
   if (!m) return null;
-  return { exitCode: Number(m[1]), settled: m[2] === '1', forkFailed: m[3] === '1' };
+  return { exitCode: Number(m[1]), settled: m[2] === '1', forkFailed: m[3] !== '0', pidsFull: m[3] === '2' };
 }
 
 /** Splits the resident's byte stream into frames; a frame over MAX_RESIDENT_FRAME is a protocol error. */

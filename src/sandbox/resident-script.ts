@@ -10,7 +10,8 @@
 // Resident to host (stdout), the same framing:
 //   r  ready: "hammer-resident 1"
 //   o  / e  a chunk of the running command's stdout / stderr, as read (at most 64 KiB)
-//   x  the command ended: "<exit code> <settled 0|1> <fork failed 0|1>" (a signal n gives 128+n)
+//   x  the command ended: "<exit code> <settled 0|1> <fork failed 0|1|2>" (a signal n gives 128+n;
+//      2: the fork failed with the pids limit full)
 //   K  a kill asked for while no command ran is done: "<settled 0|1>"
 //
 // Contracts it keeps, as the one exec per command did:
@@ -59,10 +60,13 @@ sub others { my $n = 0; opendir(my $d, '/proc') or return 1;
     open(my $f, '<', "/proc/$p/status") or next;
     while (my $l = <$f>) { if ($l =~ /^Uid:\s+([0-9]+)/) { $n++ if $1 == $UID; last; } } close $f; }
   closedir $d; return $n; }
+# the limit that applies: the cgroup's own, else (a pod's, kept in a cgroup above: its own reads
+# "max") the one the host names in HAMMER_PIDS_LIMIT
 sub pids_full { for my $dir ('/sys/fs/cgroup', '/sys/fs/cgroup/pids') {
     open(my $c, '<', "$dir/pids.current") or next; open(my $m, '<', "$dir/pids.max") or next;
     my $cur = <$c>; my $max = <$m>; return 0 unless defined $cur && defined $max;
-    chomp $cur; chomp $max; return 0 unless $cur =~ /^[0-9]+$/ && $max =~ /^[0-9]+$/;
+    chomp $cur; chomp $max; $max = $ENV{HAMMER_PIDS_LIMIT} if $max eq 'max' && ($ENV{HAMMER_PIDS_LIMIT} // '') =~ /^[0-9]+$/;
+    return 0 unless $cur =~ /^[0-9]+$/ && $max =~ /^[0-9]+$/;
     return $cur >= $max - 2 ? 1 : 0; } return 0; }
 sub settle { my $end = time + ${RESIDENT_SETTLE_SECONDS};
   while (1) { kill 'KILL', -1; reap();
@@ -80,7 +84,7 @@ sub start { my @f = split /\0/, $_[0], -1; my $cwd = shift @f; my $ne = shift @f
   my ($or, $ow, $er, $ew);
   unless (pipe($or, $ow) && pipe($er, $ew)) { frame('x', '126 1 1'); return; }
   my $pid = fork;
-  unless (defined $pid) { close $_ for grep { defined } ($or, $ow, $er, $ew); frame('x', '126 1 1'); return; }
+  unless (defined $pid) { close $_ for grep { defined } ($or, $ow, $er, $ew); frame('x', '126 1 ' . (pids_full() ? 2 : 1)); return; }
   if ($pid == 0) {
     close $or; close $er;
     open(STDIN, '<', '/dev/null') or exit 126;

@@ -245,7 +245,8 @@ export class Resident {
     callbackError: Error | undefined,
   ): Promise<ExecResult> {
     if (exit.forkFailed) {
-      const full = await this.host.pidsFull();
+      // the resident read the limit full itself (a pod's, which only it can see), or the engine says so
+      const full = exit.pidsFull ? { limit: this.host.pidsLimit?.() ?? null } : await this.host.pidsFull();
       if (full) throw pidsFullError(`could not start ${cmd[0]} in the sandbox`, full.limit);
       return { ...result, exitCode: 126 };
     }

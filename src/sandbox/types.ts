@@ -109,7 +109,7 @@ export interface Sandbox {
   exec(cmd: string[], options: ExecOptions): Promise<ExecResult>;
   /** Place files under `dir` (absolute, inside the workspace volume). */
   putFiles(dir: string, files: SandboxFile[], options?: { signal?: AbortSignal }): Promise<void>;
-  /** Copy the repo into the workspace as one tar stream. */
+  /** Copy the repo into the workspace as one tar stream; a copy that stops moving fails (SANDBOX_BROKEN, stalled). */
   copyIn(source: RepoSource, options?: { signal?: AbortSignal }): Promise<CopyInStats>;
   /** Read one regular file back (untrusted data): refuses links and non-regular files, caps the size. */
   readFile(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<Buffer>;
@@ -119,8 +119,10 @@ export interface Sandbox {
    */
   killAll(options?: { signal?: AbortSignal }): Promise<void>;
   /**
-   * Get ready for commands in the background (the resident runner starts while the repository is
-   * copied in, off the path to the first command); commands wait for it. Never fails: a start that
+   * Get ready for commands in the background (the resident runner starts while the host gets the
+   * repository ready, off the path to the first command). One order on every backend: nothing
+   * copies into, reads from or runs in the sandbox until the resident is up (its start kills every
+   * process of the sandbox user); copies, reads and commands wait for it. Never fails: a start that
    * does not work is tried again, or falls back, at the first command.
    */
   warm?(): void;
@@ -183,6 +185,8 @@ export interface GuaranteeOptions {
   runtime: string;
   /** An image the backend may start to prove what it claims (Kubernetes); Docker needs none. */
   image?: string;
+  /** Prove it now, never from a kept proof (doctor). */
+  fresh?: boolean;
   signal?: AbortSignal;
 }
 
@@ -194,6 +198,6 @@ export interface SandboxEngine {
   /** Remove containers and volumes of runs whose owner process is gone (or all of `runIds`). */
   gc(options?: { runIds?: string[]; signal?: AbortSignal }): Promise<GcReport>;
   info(options?: { signal?: AbortSignal }): Promise<EngineInfo>;
-  /** Isolation and network mode, as far as the backend can prove them (a probe may run once; cached). */
+  /** Isolation and network mode, as far as the backend can prove them (a probe may run; its proof is kept for a while). */
   guarantees(options: GuaranteeOptions): Promise<SandboxGuarantees>;
 }

@@ -561,6 +561,13 @@ export const RunStateSchema = z.strictObject({
   /** Absolute path of the run's artifacts directory; artifact names in this file are relative to it. */
   artifacts_dir: z.string(),
   errors: z.array(RunErrorSchema),
+  /**
+   * Sandboxes the run could not remove at its end (tried again with backoff first): which, why, and
+   * the command that removes them. Absent when everything was removed.
+   */
+  left_behind: z
+    .array(z.strictObject({ sandbox: z.string(), error: z.string(), at: timestamp, gc: z.string() }))
+    .optional(),
   /** The process driving the run (resume refuses while it is alive), and how often it was resumed. */
   owner: z.strictObject({ pid: z.number().int().positive(), host: z.string() }).optional(),
   resumed: z.number().int().min(0).optional(),

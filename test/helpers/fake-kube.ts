@@ -5,6 +5,9 @@
 // spec: a small kubelet on the Docker engine, so the backend's resident runner, tar copies and
 // killer run against real processes. Every request is recorded.
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -48,6 +51,23 @@ export interface FakeKubeOptions {
   /** Events of a pod. */
   events?: (pod: string) => unknown[];
   runtimeClasses?: { name: string; handler: string }[];
+  /** A real kubelet's timing in Docker mode (see FakeKubelet); default: every exec at once. */
+  kubelet?: FakeKubelet;
+}
+
+/**
+ * How a real kubelet's exec looks from inside the pod: the process starts after the hop from the API
+ * server through the kubelet to the container runtime (so two execs opened together start in either
+ * order), and its stdin arrives later still (streamed through the API server), so a tar reading
+ * the repository lives a while before its bytes come.
+ */
+export interface FakeKubelet {
+  /** Each exec starts after a delay drawn from 0 to this many ms. */
+  startJitterMs: number;
+  /** Stdin reaches the process this many ms after it was sent. */
+  stdinLatencyMs: number;
+  /** Seed of the draws, so a run can be repeated. */
+  seed: number;
 }
 
 /** A pod the fake holds (its manifest as sent, plus what the fake adds). */
@@ -56,6 +76,8 @@ export type FakePod = {
   spec: Record<string, Json>;
   status?: unknown;
   container?: string;
+  /** The pod's own cgroup (holding the pids limit), when the fake could make one. */
+  cgroup?: string;
 };
 
 /** The fake server: its URL, a kubeconfig for it, what it holds and what it was asked. */
@@ -67,6 +89,11 @@ export interface FakeKube {
   policies: Map<string, { metadata: Record<string, Json>; spec: unknown }>;
   requests: { method: string; path: string }[];
   execs: FakeExec[];
+  /**
+   * Stop answering (as a stopped API server: connections refused, open ones and every exec stream
+   * cut) or answer again on the same port. The pods keep running.
+   */
+  setDown(down: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,8 +102,11 @@ type Json = any;
 
 const NS = 'hb';
 
-/** The pids limit the fake's kubelet gives every pod (a real one: its podPidsLimit). */
-export const FAKE_POD_PIDS_LIMIT = 128;
+/** The pids limit the fake's kubelet gives every pod: the podPidsLimit docs/kubernetes.md suggests. */
+export const FAKE_POD_PIDS_LIMIT = 1024;
+
+/** Where cgroup v1 keeps its pids hierarchy; the fake's pod cgroups go under every hierarchy's root. */
+const CGROUP_ROOT = '/sys/fs/cgroup';
 
 /** Start a fake API server. */
 export async function startFakeKube(options: FakeKubeOptions = {}): Promise<FakeKube> {
@@ -84,6 +114,9 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
   const policies = new Map<string, { metadata: Record<string, Json>; spec: unknown }>();
   const requests: { method: string; path: string }[] = [];
   const execs: FakeExec[] = [];
+  const draw = seeded(options.kubelet?.seed ?? 1);
+  /** The engine keeps cgroup v1 with the cgroupfs driver, where the fake can make pod cgroups. */
+  let cgroupfs: Promise<boolean> | undefined;
   const protocols = options.protocols ?? ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
   const wss = new WebSocketServer({
     noServer: true,
@@ -143,6 +176,7 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
         .getContainer(pod.container)
         .remove({ force: true })
         .catch(() => undefined);
+    if (pod.cgroup) await removePodCgroup(pod.cgroup);
     return true;
   };
 
@@ -177,7 +211,17 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
           pod.metadata.uid = randomUUID();
           pod.metadata.creationTimestamp = new Date().toISOString();
           options.mutatePod?.(pod);
-          if (options.docker) pod.container = await startContainer(options.docker, pod);
+          if (options.docker) {
+            cgroupfs ??= options.docker
+              .info()
+              .then(
+                (i: { CgroupDriver?: string; CgroupVersion?: string }) =>
+                  i.CgroupDriver === 'cgroupfs' && i.CgroupVersion === '1',
+              )
+              .catch(() => false);
+            pod.cgroup = (await cgroupfs) ? ((await podCgroup(pod.metadata.name)) ?? undefined) : undefined;
+            pod.container = await startContainer(options.docker, pod);
+          }
           pods.set(pod.metadata.name, pod);
           return json(res, 201, pod);
         }
@@ -247,13 +291,21 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
       );
       execs.push(exec);
       if (options.exec?.(exec)) return;
-      if (options.docker && pod.container) void bridgeToDocker(options.docker, pod.container, exec);
+      if (options.docker && pod.container)
+        void bridgeToDocker(options.docker, pod.container, exec, kubeletTiming(options.kubelet, draw));
       else exec.fail('the fake has no script for this exec');
     });
   });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  let down = false;
+  const stop = async (): Promise<void> => {
+    for (const c of wss.clients) c.terminate();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   const kubeconfig = [
     'apiVersion: v1',
     'kind: Config',
@@ -270,11 +322,15 @@ export async function startFakeKube(options: FakeKubeOptions = {}): Promise<Fake
     policies,
     requests,
     execs,
+    setDown: async (value) => {
+      if (value === down) return;
+      down = value;
+      if (value) await stop();
+      else await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
     close: async () => {
       for (const name of [...pods.keys()]) await removePod(name);
-      for (const c of wss.clients) c.terminate();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!down) await stop();
     },
   };
 }
@@ -377,8 +433,10 @@ async function startContainer(docker: Dockerode, pod: FakePod): Promise<string> 
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges:true'],
       Memory: Number(c.resources?.limits?.memory ?? 0),
-      // a kubelet with podPidsLimit set, as the README asks of a cluster
-      PidsLimit: FAKE_POD_PIDS_LIMIT,
+      // a kubelet with podPidsLimit set, as docs/kubernetes.md asks of a cluster: on the pod's cgroup
+      // above the container's, as a kubelet does (the container's own pids.max reads "max"); on the
+      // container itself where the fake cannot make a cgroup
+      ...(pod.cgroup ? { CgroupParent: `/${pod.cgroup}` } : { PidsLimit: FAKE_POD_PIDS_LIMIT }),
       Tmpfs: tmpfs,
     },
   });
@@ -386,9 +444,33 @@ async function startContainer(docker: Dockerode, pod: FakePod): Promise<string> 
   return container.id;
 }
 
+/** The delays of one exec under `kubelet` (none without it). */
+function kubeletTiming(kubelet: FakeKubelet | undefined, draw: () => number): { startMs: number; stdinMs: number } {
+  if (!kubelet) return { startMs: 0, stdinMs: 0 };
+  return { startMs: Math.floor(draw() * kubelet.startJitterMs), stdinMs: kubelet.stdinLatencyMs };
+}
+
+/** A seeded generator of numbers in [0, 1) (mulberry32). */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /** Run an exec in the pod's container, its stdio over the WebSocket, its exit code as the status. */
-async function bridgeToDocker(docker: Dockerode, containerId: string, exec: FakeExec): Promise<void> {
+async function bridgeToDocker(
+  docker: Dockerode,
+  containerId: string,
+  exec: FakeExec,
+  timing: { startMs: number; stdinMs: number },
+): Promise<void> {
   try {
+    if (timing.startMs > 0) await new Promise((r) => setTimeout(r, timing.startMs));
     const e = await docker.getContainer(containerId).exec({
       Cmd: exec.argv,
       AttachStdin: exec.stdin,
@@ -399,7 +481,11 @@ async function bridgeToDocker(docker: Dockerode, containerId: string, exec: Fake
     const stream: Duplex = await e.start({ hijack: true, stdin: exec.stdin });
     const demux = new FrameDemuxer((name, payload) => exec.send(name === 'stdout' ? 1 : 2, payload));
     stream.on('data', (c: Buffer) => demux.push(c));
-    exec.onStdin((chunk) => (chunk === null ? stream.end() : stream.write(chunk)));
+    const toProcess = (chunk: Buffer | null): void => void (chunk === null ? stream.end() : stream.write(chunk));
+    // equal delays fire in the order they were set, so stdin keeps its order
+    exec.onStdin((chunk) =>
+      timing.stdinMs > 0 ? setTimeout(() => toProcess(chunk), timing.stdinMs) : toProcess(chunk),
+    );
     exec.socket.on('close', () => stream.destroy());
     await new Promise<void>((resolve) => {
       stream.once('end', resolve);
@@ -415,4 +501,29 @@ async function bridgeToDocker(docker: Dockerode, containerId: string, exec: Fake
   } catch (err) {
     if (exec.socket.readyState === exec.socket.OPEN) exec.fail(String(err));
   }
+}
+
+/**
+ * A pod cgroup with pids.max = FAKE_POD_PIDS_LIMIT, as a kubelet makes one (cgroup v1 with the
+ * cgroupfs driver, written as root); its name, or null where it cannot be made (the containers then
+ * carry the limit themselves).
+ */
+async function podCgroup(pod: string): Promise<string | null> {
+  const name = `hb-fake-kube-${pod}`;
+  const pids = join(CGROUP_ROOT, 'pids');
+  if (!existsSync(join(pids, 'pids.max')) && !existsSync(join(pids, 'cgroup.procs'))) return null;
+  try {
+    await mkdir(join(pids, name));
+    await writeFile(join(pids, name, 'pids.max'), `${FAKE_POD_PIDS_LIMIT}\n`);
+    return name;
+  } catch {
+    await rmdir(join(pids, name)).catch(() => undefined);
+    return null;
+  }
+}
+
+/** Remove a pod cgroup from every hierarchy the engine made it in (its containers are gone). */
+async function removePodCgroup(name: string): Promise<void> {
+  const controllers = await readdir(CGROUP_ROOT).catch(() => [] as string[]);
+  for (const c of controllers) await rmdir(join(CGROUP_ROOT, c, name)).catch(() => undefined);
 }

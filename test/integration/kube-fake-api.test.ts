@@ -5,7 +5,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { readFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runInPod } from '../../src/sandbox/kubernetes/pod-process.js';
+import { networkProofStore } from '../../src/api/network-proofs.js';
 import { isHammerError } from '../../src/errors.js';
 import { execPath } from '../../src/sandbox/kubernetes/exec-frames.js';
 import { openExec } from '../../src/sandbox/kubernetes/exec-socket.js';
@@ -13,7 +17,13 @@ import { KubeApi, KubeSandboxEngine } from '../../src/sandbox/kubernetes/index.j
 import { CONNECT_PROBE } from '../../src/sandbox/kubernetes/network-probe.js';
 import type { SandboxSpec } from '../../src/sandbox/types.js';
 import { createDockerClient } from '../../src/sandbox/index.js';
-import { startFakeKube, type FakeExec, type FakeKube, type FakeKubeOptions } from '../helpers/fake-kube.js';
+import {
+  FAKE_POD_PIDS_LIMIT,
+  startFakeKube,
+  type FakeExec,
+  type FakeKube,
+  type FakeKubeOptions,
+} from '../helpers/fake-kube.js';
 import { toolchainImage } from '../helpers/images.js';
 
 let fake: FakeKube | undefined;
@@ -232,6 +242,52 @@ describe('create', () => {
   });
 });
 
+describe('copy in', () => {
+  it('a copy the pod stops taking fails at its stall deadline, not after minutes', async () => {
+    // the kubelet takes the exec and then nothing: no stdin read, no exit (the issue saw 10 minutes)
+    const api = await cluster({ exec: (e) => e.argv[0] === 'tar' });
+    const engine = new KubeSandboxEngine({
+      api,
+      startTimeoutSeconds: 30,
+      deadlineSeconds: 600,
+      imagePullPolicy: 'IfNotPresent',
+      copyStallMs: 1_000,
+    });
+    const sandbox = await engine.create(spec);
+    try {
+      const err = await sandbox
+        .copyIn({ kind: 'tar', stream: Readable.from([Buffer.alloc(8 * 1024 * 1024)]), normalized: true })
+        .catch((e: unknown) => e);
+      expect(isHammerError(err, 'SANDBOX_BROKEN')).toBe(true);
+      expect((err as Error).message).toBe('copying the repo in stalled: nothing moved for 1 s');
+    } finally {
+      await sandbox.destroy();
+    }
+  });
+});
+
+describe('an API server outage', () => {
+  it('calls and execs made while a server that answered before is down go through once it is back', async () => {
+    const api = await cluster({ docker: createDockerClient() });
+    const sandbox = await engineFor(api, 60).create({ ...spec, image: await toolchainImage() });
+    try {
+      await sandbox.putFiles('/workspace', [{ path: 'f.txt', content: 'kept\n' }]);
+      expect((await sandbox.exec(['cat', '/workspace/f.txt'], { timeoutMs: 30_000 })).stdout.text).toBe('kept\n');
+      // a restart while the run waits on the model: every connection cut (the idle resident's too),
+      // nothing answers for a second and a half; the next command comes during it
+      await fake!.setDown(true);
+      setTimeout(() => void fake!.setDown(false), 1_500);
+      await new Promise((r) => setTimeout(r, 300));
+      const r = await sandbox.exec(['cat', '/workspace/f.txt'], { timeoutMs: 30_000 });
+      expect(r).toMatchObject({ exitCode: 0, timedOut: false });
+      expect(r.stdout.text).toBe('kept\n');
+      expect((await sandbox.readFile('/workspace/f.txt', { maxBytes: 100 })).toString()).toBe('kept\n');
+    } finally {
+      await sandbox.destroy();
+    }
+  });
+});
+
 describe('gc', () => {
   it('deletes the pods and policies of dead owners and ended pods, never a live run', async () => {
     const api = await cluster({
@@ -303,12 +359,98 @@ describe('the network probe', () => {
     expect(g.networkDetail).toMatch(/even without a policy/);
   });
 
+  it("keeps a proof for its facts: later engines reuse it, until it expires or the namespace's policies change", async () => {
+    const api = await cluster({ exec: probing(true) });
+    const state = await mkdtemp(join(tmpdir(), 'hb-proof-state-'));
+    try {
+      const store = networkProofStore({ XDG_STATE_HOME: state, HOME: state });
+      let now = new Date('2026-11-29T10:00:00Z');
+      const engine = () =>
+        new KubeSandboxEngine({
+          api,
+          startTimeoutSeconds: 30,
+          deadlineSeconds: 600,
+          imagePullPolicy: 'IfNotPresent',
+          proofs: store,
+          proofLifetimeMs: 3_600_000,
+          now: () => now,
+        });
+      // every proof is one probe pod
+      const probes = () => fake!.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/pods')).length;
+      const ask = (fresh = false) => engine().guarantees({ runtime: '', image: 'hammer-box/python:abc', fresh });
+      expect((await ask()).network).toBe('policy');
+      expect(probes()).toBe(1);
+      // a later run (another engine, as every run opens its own) reuses it, and says since when
+      now = new Date('2026-11-29T10:20:00Z');
+      const reused = await ask();
+      expect(reused.network).toBe('policy');
+      expect(reused.networkDetail).toMatch(/proven 20 min ago and kept/);
+      expect(probes()).toBe(1);
+      // another policy in the namespace may allow what the deny-all denies: proven again
+      fake!.policies.set('allow-all', { metadata: { name: 'allow-all', uid: 'u1' }, spec: {} });
+      await ask();
+      expect(probes()).toBe(2);
+      await ask();
+      expect(probes()).toBe(2);
+      // past its lifetime: proven again; doctor (fresh) always proves
+      now = new Date('2026-11-29T11:30:00Z');
+      await ask();
+      expect(probes()).toBe(3);
+      await ask(true);
+      expect(probes()).toBe(4);
+    } finally {
+      await rm(state, { recursive: true, force: true });
+    }
+  });
+
   it('calls a RuntimeClass whose handler is runsc gVisor', async () => {
     const api = await cluster({ exec: probing(true), runtimeClasses: [{ name: 'gvisor', handler: 'runsc' }] });
     const engine = engineFor(api);
     expect((await engine.info()).gvisorRuntime).toBe('gvisor');
     expect((await engine.guarantees({ runtime: 'gvisor', image: 'i' })).isolation).toBe('gvisor');
   });
+});
+
+describe("a pod's pids limit", () => {
+  it('a command that cannot start for a full pod limit is SANDBOX_PIDS_FULL; killAll brings the pod back', async (ctx) => {
+    const api = await cluster({ docker: createDockerClient() });
+    const engine = new KubeSandboxEngine({
+      api,
+      startTimeoutSeconds: 60,
+      deadlineSeconds: 600,
+      imagePullPolicy: 'IfNotPresent',
+      podPidsLimit: FAKE_POD_PIDS_LIMIT,
+    });
+    const sandbox = await engine.create({ ...spec, image: await toolchainImage() });
+    try {
+      expect((await sandbox.exec(['echo', 'warm'], { timeoutMs: 30_000 })).stdout.text).toBe('warm\n');
+      const pod = fake!.pods.get(sandbox.id)!;
+      // where the stand-in kubelet keeps the limit above the container (as a real one does)
+      if (!pod.cgroup) return ctx.skip('the engine is not cgroup v1 with the cgroupfs driver: no pod cgroup');
+      // sleepers fill every pid of the pod (bash retries its failed forks, so none comes back by itself)
+      const fill = `bash -c 'while :; do sleep 1000 & done' >/dev/null 2>&1 </dev/null &\necho filling`;
+      // an exec of its own, beside the resident's commands (which are killed when they end)
+      const target = { endpoint: api.endpoint, namespace: api.namespace, pod: sandbox.id };
+      const filler = await runInPod(target, ['sh', '-c', fill], { what: 'filling the pids' });
+      expect(filler.end).toMatchObject({ exitCode: 0 });
+      const current = join('/sys/fs/cgroup/pids', pod.cgroup, 'pids.current');
+      for (let look = 0; Number((await readFile(current, 'utf8')).trim()) < FAKE_POD_PIDS_LIMIT; look++) {
+        if (look > 600) throw new Error('the pod pids limit never filled');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const err = await sandbox.exec(['echo', 'alive'], { timeoutMs: 30_000 }).catch((e: unknown) => e);
+      expect(isHammerError(err, 'SANDBOX_PIDS_FULL'), String(err)).toBe(true);
+      expect((err as Error).message).toBe(
+        `could not start echo in the sandbox: every pid of the sandbox's limit (${FAKE_POD_PIDS_LIMIT}) is taken`,
+      );
+      // a few pids come free (raised from the node, where the kubelet keeps the limit): the killer gets one
+      await writeFile(join('/sys/fs/cgroup/pids', pod.cgroup, 'pids.max'), `${FAKE_POD_PIDS_LIMIT + 8}\n`);
+      await vi.waitFor(() => sandbox.killAll(), { timeout: 60_000, interval: 500 });
+      expect((await sandbox.exec(['echo', 'alive'], { timeoutMs: 30_000 })).stdout.text).toBe('alive\n');
+    } finally {
+      await sandbox.destroy();
+    }
+  }, 180_000);
 });
 
 describe('a sandbox over v4 (an API server without v5)', () => {

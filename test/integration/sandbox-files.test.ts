@@ -10,10 +10,12 @@ import { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHammerError } from '../../src/errors.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox, SandboxEngine } from '../../src/sandbox/index.js';
 import { contractBackends, testEngine, testSpec } from './sandbox-fixtures.js';
 
 const { engine } = testEngine();
+/** How many times the start sequence runs (HAMMER_START_ROUNDS, e.g. more against a real cluster). */
+const START_ROUNDS = Number(process.env['HAMMER_START_ROUNDS'] ?? 10);
 let sandbox: Sandbox;
 let hostDir: string;
 const secret = `host-secret-${randomBytes(8).toString('hex')}`;
@@ -41,8 +43,10 @@ afterAll(async () => {
 describe.each(contractBackends().filter((b) => !b.name.includes('one exec per command')))(
   'files on $name',
   (backend) => {
+    let opened: SandboxEngine;
     beforeAll(async () => {
-      sandbox = await (await backend.open()).create(await testSpec());
+      opened = await backend.open();
+      sandbox = await opened.create(await testSpec());
     });
     afterAll(async () => {
       await sandbox?.destroy();
@@ -81,6 +85,29 @@ describe.each(contractBackends().filter((b) => !b.name.includes('one exec per co
         const r = await sh('stat -c "%u %a" /workspace/from-tar/a.txt; ls /workspace/from-tar; ls / | grep -c escape');
         expect(r.stdout.text).toBe('10001 755\na.txt\n0\n');
       });
+    });
+
+    describe('start order', () => {
+      // A run's start (src/loop/prepare.ts): create, warm (the resident runner starts in the
+      // background), copy the repository in, run the first command. Nothing may copy into or run
+      // in the sandbox until the resident is up: its start kills every process of the sandbox user.
+      it(`create, warm, copy in, exec, ${START_ROUNDS} times: the copy always lands whole`, async () => {
+        const repo = path.join(hostDir, 'start-order');
+        await mkdir(path.join(repo, 'src'), { recursive: true });
+        for (let i = 0; i < 64; i++) await writeFile(path.join(repo, 'src', `f${i}.txt`), `${i}\n`.repeat(2000));
+        for (let round = 0; round < START_ROUNDS; round++) {
+          const s = await opened.create(await testSpec());
+          try {
+            s.warm?.();
+            const stats = await s.copyIn({ kind: 'dir', path: repo });
+            expect(stats.files).toBe(64);
+            const r = await s.exec(['sh', '-c', 'ls /workspace/src | wc -l'], { timeoutMs: 30_000 });
+            expect(r.stdout.text.trim()).toBe('64');
+          } finally {
+            await s.destroy();
+          }
+        }
+      }, 300_000);
     });
 
     describe('putFiles and readFile', () => {

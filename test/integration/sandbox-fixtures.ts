@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { registryRef } from '../../src/images/registry-push.js';
+import { kubeImageRef } from '../../src/api/kube-images.js';
 import {
   createDockerClient,
   DockerSandboxEngine,
@@ -12,7 +12,7 @@ import {
   type SandboxSpec,
 } from '../../src/sandbox/index.js';
 import { KubeApi, KubeSandboxEngine } from '../../src/sandbox/kubernetes/index.js';
-import { startFakeKube, type FakeKube } from '../helpers/fake-kube.js';
+import { FAKE_POD_PIDS_LIMIT, startFakeKube, type FakeKube } from '../helpers/fake-kube.js';
 import { toolchainImage } from '../helpers/images.js';
 
 /** A docker client and a sandbox engine for one test file. */
@@ -61,6 +61,8 @@ export interface ContractBackend {
   idle: string[];
   /** The pids limit is the one the spec sets (Docker), not the kubelet's podPidsLimit (Kubernetes). */
   cgroupPids: boolean;
+  /** Kubernetes: the podPidsLimit the backend is told applies (the resident and runner read it). */
+  podPidsLimit?: number;
   /** Commands go through the resident runner. */
   resident: boolean;
 }
@@ -88,13 +90,17 @@ function dockerBackend(name: string, resident: boolean): ContractBackend {
   };
 }
 
+/** The fake's kubelet: up to 150 ms to start an exec, stdin 250 ms behind (a real one measured 50-300 ms per hop). */
+const FAKE_KUBELET = { startJitterMs: 150, stdinLatencyMs: 250, seed: 43 };
+
 function fakeKubeBackend(): ContractBackend {
   let fake: FakeKube | undefined;
   let dir: string | undefined;
   return {
     name: 'kubernetes (a fake API server, pods on Docker)',
     open: async () => {
-      fake = await startFakeKube({ docker: createDockerClient() });
+      // a kubelet's timing: execs start in either order, stdin arrives late (see FakeKubelet)
+      fake = await startFakeKube({ docker: createDockerClient(), kubelet: FAKE_KUBELET });
       dir = await mkdtemp(join(tmpdir(), 'hb-fake-kube-'));
       const file = join(dir, 'kubeconfig');
       await writeFile(file, fake.kubeconfig);
@@ -104,6 +110,7 @@ function fakeKubeBackend(): ContractBackend {
         startTimeoutSeconds: 60,
         deadlineSeconds: 3600,
         imagePullPolicy: 'IfNotPresent',
+        podPidsLimit: FAKE_POD_PIDS_LIMIT,
       });
     },
     close: async () => {
@@ -112,9 +119,13 @@ function fakeKubeBackend(): ContractBackend {
     },
     idle: ['hammer-keeper'],
     cgroupPids: false,
+    podPidsLimit: FAKE_POD_PIDS_LIMIT,
     resident: true,
   };
 }
+
+/** The podPidsLimit of the cluster HAMMER_KUBECONFIG names: HAMMER_KUBE_PIDS_LIMIT, else the docs' 1024. */
+const CLUSTER_PIDS_LIMIT = Number(process.env['HAMMER_KUBE_PIDS_LIMIT'] ?? 1024);
 
 function clusterBackend(kubeconfig: string): ContractBackend {
   const registry = process.env['HAMMER_KUBE_REGISTRY'] ?? '';
@@ -132,13 +143,17 @@ function clusterBackend(kubeconfig: string): ContractBackend {
         startTimeoutSeconds: 300,
         deadlineSeconds: 3600,
         imagePullPolicy: 'IfNotPresent',
-        imageRef: (image) => Promise.resolve(registry ? registryRef(registry, image) : image),
+        // the kubelet setting docs/kubernetes.md asks for (HAMMER_KUBE_PIDS_LIMIT when the cluster's differs)
+        podPidsLimit: CLUSTER_PIDS_LIMIT,
+        // what a run pulls: the digest `make test-kubernetes` pushed under the registry, else the loaded tag
+        imageRef: kubeImageRef(createDockerClient(), registry),
       });
       return Promise.resolve(engine);
     },
     close: () => Promise.resolve(),
     idle: ['hammer-keeper'],
     cgroupPids: false,
+    podPidsLimit: CLUSTER_PIDS_LIMIT,
     resident: true,
   };
 }

@@ -20,9 +20,11 @@ export default async function gcCommand(f: {
   config?: string;
   engine?: string;
   kubeContext?: string;
+  run?: string[];
 }): Promise<number> {
   const report = await gc({
     env: process.env,
+    ...(f.run && f.run.length > 0 ? { runIds: f.run } : {}),
     signal: interruptSignal(),
     ...(f.config ? { configFile: f.config } : {}),
     flags: flagsToConfig({ engine: f.engine, kubeContext: f.kubeContext }),

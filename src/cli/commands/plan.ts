@@ -13,6 +13,7 @@ import { ChatRenderer } from '../chat/render.js';
 import { colourFor, makeStyle } from '../chat/style.js';
 import { flagsToConfig, type ConfigFlags } from '../config-flags.js';
 import { EXIT } from '../exit-codes.js';
+import { backendFlags } from '../../report/backend-flags.js';
 import { printOutsideLine } from '../terminal-text.js';
 
 interface PlanFlags extends ConfigFlags {
@@ -90,7 +91,7 @@ export default async function planCommand(f: PlanFlags): Promise<number> {
         if (missing.length > 0)
           stderr.write(`hammer-box: WARNING: the plan lacks ${missing.join(', ')}; edit it before you run it\n`);
         stderr.write(
-          `hammer-box: plan written to ${out} (conversation ${chat.session.conversation.id}). Edit it, then:\n  hammer-box run --repo ${shellWord(f.repo)} --plan ${shellWord(f.out)}\n`,
+          `hammer-box: plan written to ${out} (conversation ${chat.session.conversation.id}). Edit it, then:\n  hammer-box run --repo ${shellWord(f.repo)} --plan ${shellWord(f.out)}${backendFlags(chat.session.config, { trust: true })}${f.config ? ` --config ${shellWord(f.config)}` : ''}\n`,
         );
       }
     } finally {

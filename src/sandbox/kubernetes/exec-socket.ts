@@ -15,11 +15,14 @@ import {
   type ExecEnd,
 } from './exec-frames.js';
 import { kubeFailure, messageOf } from './kube-errors.js';
+import { throughOutage, type OutageWatch } from './outage.js';
 
 /** Where the API server is and how to connect to it (TLS and credentials from the kubeconfig). */
 export interface KubeEndpoint {
   /** The API server's URL: https://host:port (http:// for a test server). */
   server: string;
+  /** Whether the server answered before, for trying an exec it does not answer again (outage.ts). */
+  outage?: OutageWatch;
   /** Options for one WebSocket connection: CA, client certificate, Authorization header. */
   connectOptions(): Promise<WebSocket.ClientOptions>;
 }
@@ -53,8 +56,28 @@ class UpgradeRefused extends Error {
   }
 }
 
-/** Open an exec at `path` (see execPath); rejects with a typed error when the server refuses it. */
-export async function openExec(
+/**
+ * Open an exec at `path` (see execPath); rejects with a typed error when the server refuses it. An
+ * upgrade the server did not answer is tried again through a short outage (nothing was sent yet).
+ */
+export function openExec(
+  endpoint: KubeEndpoint,
+  path: string,
+  options: { what: string; signal?: AbortSignal; handshakeOnly?: boolean },
+): Promise<ExecSession> {
+  const opened = async (): Promise<ExecSession> => {
+    const session = await openExecOnce(endpoint, path, options);
+    endpoint.outage?.answered();
+    return session;
+  };
+  return throughOutage(opened, {
+    budgetMs: endpoint.outage?.budget() ?? 0,
+    what: options.what,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+}
+
+async function openExecOnce(
   endpoint: KubeEndpoint,
   path: string,
   options: {

@@ -31,10 +31,14 @@ const RLIMIT = { core: 4, nofile: 7 } as const;
 
 /**
  * Perl put before the resident's script: RLIMIT_CORE 0 and RLIMIT_NOFILE `nofile`, soft and hard,
- * for the resident and every command it starts; and no KUBERNETES_* variable but those in `keep`.
+ * for the resident and every command it starts; no KUBERNETES_* variable but those in `keep`; and
+ * HAMMER_PIDS_LIMIT = `pods` (the kubelet's podPidsLimit, kept in the pod's cgroup, which the
+ * container cannot read: its own pids.max reads "max"), so the resident and the runner judge a full
+ * pids limit by the one that applies.
  */
-export function residentPrelude(limits: { nofile: number }, keep: readonly string[]): string {
+export function residentPrelude(limits: { nofile: number; pods?: number }, keep: readonly string[]): string {
   const names = keep.filter((k) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k)).join(' ');
+  const pids = limits.pods !== undefined && Number.isInteger(limits.pods) && limits.pods > 0 ? limits.pods : null;
   return String.raw`
 ${SYSCALLS}
 my $rl = $SETRLIMIT{$machine} or exit ${KEEPER_REFUSED};
@@ -43,5 +47,6 @@ for my $l ([${RLIMIT.core}, 0], [${RLIMIT.nofile}, ${limits.nofile}]) {
   exit ${KEEPER_REFUSED} unless syscall($rl, $l->[0], $buf) == 0; }
 my %keep = map { $_ => 1 } qw(${names});
 delete @ENV{grep { /^KUBERNETES_/ && !$keep{$_} } keys %ENV};
+${pids === null ? 'delete $ENV{HAMMER_PIDS_LIMIT};' : `$ENV{HAMMER_PIDS_LIMIT} = '${pids}';`}
 `;
 }

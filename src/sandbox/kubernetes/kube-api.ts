@@ -18,7 +18,8 @@ import {
 import type WebSocket from 'ws';
 import { HammerError, throwIfAborted } from '../../errors.js';
 import type { KubeEndpoint } from './exec-socket.js';
-import { isNotFound, kubeFailure } from './kube-errors.js';
+import { isConflict, isNotFound, kubeFailure } from './kube-errors.js';
+import { API_OUTAGE_MS, OutageWatch, throughOutage, unanswered } from './outage.js';
 
 /** How long one API call may take. */
 export const API_DEADLINE_MS = 30_000;
@@ -33,7 +34,16 @@ export interface KubeTarget {
   namespace?: string;
 }
 
-/** The parts of the API the backend uses, each call with a deadline and the caller's abort. */
+/** How the client rides out an API server that does not answer. */
+export interface KubeApiOptions {
+  /** How long a call the server did not answer is tried again (default API_OUTAGE_MS); 0: never. */
+  outageMs?: number;
+}
+
+/**
+ * The parts of the API the backend uses, each call with a deadline and the caller's abort; a call
+ * the server did not answer is tried again through a short outage (outage.ts).
+ */
 export class KubeApi {
   private readonly core: CoreV1Api;
   private readonly net: NetworkingV1Api;
@@ -48,6 +58,8 @@ export class KubeApi {
     readonly context: string,
     readonly namespace: string,
     readonly server: string,
+    /** Whether the server answered before, and how long a call it then does not answer is tried again. */
+    private readonly outage: OutageWatch,
   ) {
     this.core = kc.makeApiClient(CoreV1Api);
     this.net = kc.makeApiClient(NetworkingV1Api);
@@ -56,6 +68,7 @@ export class KubeApi {
     this.authz = kc.makeApiClient(AuthorizationV1Api);
     this.endpoint = {
       server,
+      outage,
       connectOptions: async () => {
         const opts: WebSocket.ClientOptions = {};
         await kc.applyToHTTPSOptions(opts);
@@ -67,7 +80,7 @@ export class KubeApi {
   }
 
   /** Load the kubeconfig and pick the context; CONFIG_INVALID when there is none or the context is unknown. */
-  static load(target: KubeTarget, env: NodeJS.ProcessEnv = process.env): KubeApi {
+  static load(target: KubeTarget, env: NodeJS.ProcessEnv = process.env, options: KubeApiOptions = {}): KubeApi {
     const kc = new KubeConfig();
     const file = target.kubeconfig || (env['KUBECONFIG'] && !env['KUBECONFIG'].includes(':') ? env['KUBECONFIG'] : '');
     try {
@@ -97,7 +110,7 @@ export class KubeApi {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new HammerError('CONFIG_INVALID', `the kubeconfig's context ${context} names no cluster`);
     const namespace = target.namespace || kc.getContextObject(context)?.namespace || 'default';
-    return new KubeApi(kc, context, namespace, cluster.server);
+    return new KubeApi(kc, context, namespace, cluster.server, new OutageWatch(options.outageMs ?? API_OUTAGE_MS));
   }
 
   /** Per-call options: the caller's abort and the call's deadline. */
@@ -118,13 +131,31 @@ export class KubeApi {
     };
   }
 
-  private async call<T>(what: string, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+  private call<T>(what: string, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+    return this.retrying(what, signal, async () => {
+      try {
+        return await fn();
+      } catch (err) {
+        throw kubeFailure(err, what, signal);
+      }
+    });
+  }
+
+  /** `attempt` through a short outage: tried again while a server that answered before does not answer. */
+  private async retrying<T>(what: string, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
     throwIfAborted(signal, what);
-    try {
-      return await fn();
-    } catch (err) {
-      throw kubeFailure(err, what, signal);
-    }
+    const answered = async (): Promise<T> => {
+      try {
+        const out = await attempt();
+        this.outage.answered();
+        return out;
+      } catch (err) {
+        // any answer but silence (a 404, a 403) says the server is there
+        if (!unanswered((err as { cause?: unknown }).cause ?? err)) this.outage.answered();
+        throw err;
+      }
+    };
+    return throughOutage(answered, { budgetMs: this.outage.budget(), what, ...(signal ? { signal } : {}) });
   }
 
   /** The API server's version (gitVersion, platform). */
@@ -132,34 +163,49 @@ export class KubeApi {
     return this.call('reading the cluster version', signal, () => this.versions.getCode(this.opts(signal)));
   }
 
-  /** Create a pod in the namespace. */
+  /**
+   * Create a pod in the namespace. A create retried after the server went quiet may find the pod
+   * its first try made (names are unique per sandbox): that pod is the answer.
+   */
   createPod(body: V1Pod, signal?: AbortSignal): Promise<V1Pod> {
-    return this.call(`creating pod ${body.metadata?.name ?? ''}`, signal, () =>
-      this.core.createNamespacedPod({ namespace: this.namespace, body }, this.opts(signal)),
-    );
+    const name = body.metadata?.name ?? '';
+    let tries = 0;
+    return this.call(`creating pod ${name}`, signal, async () => {
+      try {
+        tries++;
+        return await this.core.createNamespacedPod({ namespace: this.namespace, body }, this.opts(signal));
+      } catch (err) {
+        if (tries > 1 && isConflict(err))
+          return this.core.readNamespacedPod({ name, namespace: this.namespace }, this.opts(signal));
+        throw err;
+      }
+    });
   }
 
   /** A pod, or null when it is gone. */
-  async readPod(name: string, signal?: AbortSignal): Promise<V1Pod | null> {
-    throwIfAborted(signal, 'reading a pod');
-    try {
-      return await this.core.readNamespacedPod({ name, namespace: this.namespace }, this.opts(signal));
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw kubeFailure(err, `reading pod ${name}`, signal);
-    }
+  readPod(name: string, signal?: AbortSignal): Promise<V1Pod | null> {
+    return this.retrying('reading a pod', signal, async () => {
+      try {
+        return await this.core.readNamespacedPod({ name, namespace: this.namespace }, this.opts(signal));
+      } catch (err) {
+        if (isNotFound(err)) return null;
+        throw kubeFailure(err, `reading pod ${name}`, signal);
+      }
+    });
   }
 
   /** Delete a pod at once (no grace period); a pod already gone is fine. */
-  async deletePod(name: string, signal?: AbortSignal): Promise<void> {
-    try {
-      await this.core.deleteNamespacedPod(
-        { name, namespace: this.namespace, gracePeriodSeconds: 0, propagationPolicy: 'Background' },
-        this.opts(signal),
-      );
-    } catch (err) {
-      if (!isNotFound(err)) throw kubeFailure(err, `deleting pod ${name}`, signal);
-    }
+  deletePod(name: string, signal?: AbortSignal): Promise<void> {
+    return this.retrying(`deleting pod ${name}`, signal, async () => {
+      try {
+        await this.core.deleteNamespacedPod(
+          { name, namespace: this.namespace, gracePeriodSeconds: 0, propagationPolicy: 'Background' },
+          this.opts(signal),
+        );
+      } catch (err) {
+        if (!isNotFound(err)) throw kubeFailure(err, `deleting pod ${name}`, signal);
+      }
+    });
   }
 
   /** Pods with these labels. */
@@ -170,23 +216,34 @@ export class KubeApi {
     return list.items;
   }
 
-  /** Create a NetworkPolicy in the namespace. */
+  /** Create a NetworkPolicy in the namespace (a retried create that finds its first try's policy takes it). */
   createPolicy(body: V1NetworkPolicy, signal?: AbortSignal): Promise<V1NetworkPolicy> {
-    return this.call(`creating network policy ${body.metadata?.name ?? ''}`, signal, () =>
-      this.net.createNamespacedNetworkPolicy({ namespace: this.namespace, body }, this.opts(signal)),
-    );
+    const name = body.metadata?.name ?? '';
+    let tries = 0;
+    return this.call(`creating network policy ${name}`, signal, async () => {
+      try {
+        tries++;
+        return await this.net.createNamespacedNetworkPolicy({ namespace: this.namespace, body }, this.opts(signal));
+      } catch (err) {
+        if (tries > 1 && isConflict(err))
+          return this.net.readNamespacedNetworkPolicy({ name, namespace: this.namespace }, this.opts(signal));
+        throw err;
+      }
+    });
   }
 
   /** Delete a NetworkPolicy (its pod goes with it: the policy owns it); one already gone is fine. */
-  async deletePolicy(name: string, signal?: AbortSignal): Promise<void> {
-    try {
-      await this.net.deleteNamespacedNetworkPolicy(
-        { name, namespace: this.namespace, propagationPolicy: 'Background' },
-        this.opts(signal),
-      );
-    } catch (err) {
-      if (!isNotFound(err)) throw kubeFailure(err, `deleting network policy ${name}`, signal);
-    }
+  deletePolicy(name: string, signal?: AbortSignal): Promise<void> {
+    return this.retrying(`deleting network policy ${name}`, signal, async () => {
+      try {
+        await this.net.deleteNamespacedNetworkPolicy(
+          { name, namespace: this.namespace, propagationPolicy: 'Background' },
+          this.opts(signal),
+        );
+      } catch (err) {
+        if (!isNotFound(err)) throw kubeFailure(err, `deleting network policy ${name}`, signal);
+      }
+    });
   }
 
   /** NetworkPolicies with these labels. */

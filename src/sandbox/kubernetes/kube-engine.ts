@@ -1,6 +1,6 @@
 // The Kubernetes sandbox backend: a pod per sandbox, created under its deny-all NetworkPolicy,
 // verified as the API server stored it, waited for with a deadline; gc by label; what it
-// guarantees, proven by a probe (network-probe.ts) once per engine.
+// guarantees, proven by a probe (network-probe.ts) and kept for a bounded time (network-proof.ts).
 import { randomBytes } from 'node:crypto';
 import type { V1NetworkPolicy, V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
@@ -30,7 +30,9 @@ import {
   type PodOptions,
   type SeccompProfile,
 } from './manifests.js';
-import { probeNetworkPolicy, type ProbeResult } from './network-probe.js';
+import { probeNetworkPolicy } from './network-probe.js';
+import type { ProofStore } from './network-proof.js';
+import { ProofKeeper } from './proof-keeper.js';
 import { waitForPod } from './pod-wait.js';
 import { verifyPod } from './verify-pod.js';
 
@@ -48,6 +50,15 @@ export interface KubeEngineOptions {
   seccompProfile?: SeccompProfile;
   /** The reference the cluster pulls for a spec's image (a registry prefix; see api/kube-images.ts); default: as is. */
   imageRef?: (image: string, signal?: AbortSignal) => Promise<string>;
+  /** How long a copy into a sandbox may go without progress (default: copy-deadline.ts's COPY_STALL_MS). */
+  copyStallMs?: number;
+  /** The nodes' podPidsLimit (config `kubernetes.pids_limit`): the pids limit that applies in a pod; 0 or none: unknown. */
+  podPidsLimit?: number;
+  /** Where network proofs are kept between runs (default: this engine only). */
+  proofs?: ProofStore;
+  /** How long a kept proof is reused (config `kubernetes.proof_lifetime`; default: this engine's life). */
+  proofLifetimeMs?: number;
+  now?: () => Date;
 }
 
 const MANAGED = `${LABELS.managedBy}=${MANAGED_BY}`;
@@ -55,9 +66,17 @@ const MANAGED = `${LABELS.managedBy}=${MANAGED_BY}`;
 /** Sandboxes as hardened pods, each under a deny-all NetworkPolicy that owns it. */
 export class KubeSandboxEngine implements SandboxEngine {
   readonly kind = 'kubernetes' as const;
-  private probe: Promise<ProbeResult> | undefined;
+  private readonly keeper: ProofKeeper;
 
-  constructor(private readonly o: KubeEngineOptions) {}
+  constructor(private readonly o: KubeEngineOptions) {
+    this.keeper = new ProofKeeper({
+      api: o.api,
+      ...(o.proofs ? { proofs: o.proofs } : {}),
+      ...(o.proofLifetimeMs !== undefined ? { lifetimeMs: o.proofLifetimeMs } : {}),
+      ...(o.now ? { now: o.now } : {}),
+      ...(o.logger ? { logger: o.logger } : {}),
+    });
+  }
 
   private owner(): Owner {
     return (this.o.owner ?? (() => currentOwner()))();
@@ -108,8 +127,12 @@ export class KubeSandboxEngine implements SandboxEngine {
         policy: name,
         runId: spec.runId,
         owner: user,
-        limits: { nofile: spec.limits.nofile },
+        limits: {
+          nofile: spec.limits.nofile,
+          ...(this.o.podPidsLimit ? { pods: this.o.podPidsLimit } : {}),
+        },
         envKeys: Object.keys(spec.env),
+        ...(this.o.copyStallMs ? { copyStallMs: this.o.copyStallMs } : {}),
         ...(this.o.logger ? { logger: this.o.logger } : {}),
       });
     } catch (err) {
@@ -196,8 +219,9 @@ export class KubeSandboxEngine implements SandboxEngine {
   }
 
   /**
-   * Isolation from the RuntimeClass's handler; the network from the probe (run once per engine, with
-   * `image`): `policy` only when the cluster was seen to enforce a deny-all policy.
+   * Isolation from the RuntimeClass's handler; the network from the probe (run with `image`):
+   * `policy` only when the cluster was seen to enforce a deny-all policy. A proof of the same facts
+   * younger than the proof lifetime is reused (unless `fresh`); one probe at a time per facts.
    */
   async guarantees(options: GuaranteeOptions): Promise<SandboxGuarantees> {
     const { signal } = options;
@@ -214,19 +238,18 @@ export class KubeSandboxEngine implements SandboxEngine {
         network: 'unproven',
         networkDetail: 'no image to run the network probe with',
       };
-    const image = this.o.imageRef ? await this.o.imageRef(options.image, signal) : options.image;
-    this.probe ??= probeNetworkPolicy(this.o.api, image, {
-      pod: this.podOptions(),
-      startTimeoutSeconds: this.o.startTimeoutSeconds,
-      owner: this.owner(),
-      ...(this.o.logger ? { logger: this.o.logger } : {}),
-      ...(signal ? { signal } : {}),
-    });
-    const probe = this.probe;
-    probe.catch(() => {
-      if (this.probe === probe) this.probe = undefined;
-    });
-    const result = await probe;
+    const probeImage = options.image;
+    const result = await this.keeper.network(
+      async () =>
+        probeNetworkPolicy(this.o.api, this.o.imageRef ? await this.o.imageRef(probeImage, signal) : probeImage, {
+          pod: this.podOptions(),
+          startTimeoutSeconds: this.o.startTimeoutSeconds,
+          owner: this.owner(),
+          ...(this.o.logger ? { logger: this.o.logger } : {}),
+          ...(signal ? { signal } : {}),
+        }),
+      { ...(options.fresh ? { fresh: true } : {}), ...(signal ? { signal } : {}) },
+    );
     return { backend: 'kubernetes', isolation, network: result.network, networkDetail: result.detail };
   }
 }

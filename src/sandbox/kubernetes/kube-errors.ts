@@ -60,8 +60,8 @@ const UNREACHABLE = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
-/** The system error code of a failed connection, looking through `cause`s (fetch wraps them). */
-function connectionCode(err: unknown): string | null {
+/** The system error code of a failed connection (the server did not answer), looking through `cause`s (fetch wraps them). */
+export function unansweredCode(err: unknown): string | null {
   for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && (UNREACHABLE.has(code) || /^ERR_TLS|CERT|SELF_SIGNED/.test(code))) return code;
@@ -113,7 +113,7 @@ export function kubeFailure(err: unknown, what: string, signal?: AbortSignal): H
       cause: err,
     });
   }
-  const code = connectionCode(err);
+  const code = unansweredCode(err);
   if (code)
     return new HammerError('ENGINE_UNAVAILABLE', `${what} failed: the cluster did not answer (${code})`, {
       hint: CLUSTER_HINT,

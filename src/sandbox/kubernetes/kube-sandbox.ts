@@ -1,12 +1,15 @@
 // One live sandbox on a Kubernetes cluster: a pod, its deny-all policy, and the resident runner
 // over one pods/exec stream, as on Docker; files go in through an exec'd tar and come back through
-// another, one regular file at a time.
-import { PassThrough } from 'node:stream';
+// another, one regular file at a time. Every process the backend starts in the pod (the resident,
+// a tar, the killer) runs in one order, one at a time: the resident's start and every command's end
+// kill every process of the sandbox user, so a tar running beside them would be killed with them.
+import { PassThrough, Readable } from 'node:stream';
 import { posix } from 'node:path';
 import type { Logger } from 'pino';
 import { HammerError, isHammerError, throwIfAborted } from '../../errors.js';
 import { packFiles, readSingleFile } from '../archive.js';
 import type { ResidentHost } from '../attached.js';
+import { watchCopy } from '../copy-deadline.js';
 import { packDirectory, repackTar } from '../copy-in.js';
 import { checkCommand } from '../exec.js';
 import { WORKDIR } from '../hardening.js';
@@ -36,10 +39,12 @@ export interface KubeSandboxParts {
   policy: string;
   runId: string;
   owner: SandboxUser;
-  /** RLIMIT_NOFILE for the resident and its commands. */
-  limits: { nofile: number };
+  /** RLIMIT_NOFILE for the resident and its commands; the pod's pids limit (the kubelet's podPidsLimit), when known. */
+  limits: { nofile: number; pods?: number };
   /** Variables of the spec (the resident drops every other KUBERNETES_* one). */
   envKeys: string[];
+  /** How long a copy in may go without progress (default COPY_STALL_MS). */
+  copyStallMs?: number;
   logger?: Logger;
 }
 
@@ -67,7 +72,9 @@ export class KubeSandbox implements Sandbox {
         }),
       killAll: (signal) => killAllInPod(this.target, signal),
       watch: (onStopped) => this.watch(onStopped),
+      // only the resident can see the pod's pids (it says so when a fork failed): nothing to ask from outside
       pidsFull: () => Promise.resolve(null),
+      pidsLimit: () => parts.limits.pods ?? null,
     };
   }
 
@@ -91,7 +98,7 @@ export class KubeSandbox implements Sandbox {
     return result;
   }
 
-  /** Start the resident now, in the background: the first command queues behind it. */
+  /** Start the resident now, in the background: the first command, copy or read queues behind it. */
   warm(): void {
     if (this.resident) return;
     void this.serially(() => this.liveResident()).catch((err: unknown) => {
@@ -102,6 +109,7 @@ export class KubeSandbox implements Sandbox {
     });
   }
 
+  /** Run `work` after everything asked of the pod before it (the one order of the sandbox's processes). */
   private serially<T>(work: () => Promise<T>): Promise<T> {
     const next = this.queue.then(work);
     this.queue = next.catch(() => undefined);
@@ -158,14 +166,14 @@ export class KubeSandbox implements Sandbox {
     return null;
   }
 
-  /** Place files under `dir` (inside the workspace) with one exec'd tar. */
+  /** Place files under `dir` (inside the workspace) with one exec'd tar, in turn with the pod's other processes. */
   async putFiles(dir: string, files: SandboxFile[], options: { signal?: AbortSignal } = {}): Promise<void> {
     throwIfAborted(options.signal, 'putting files');
     const tar = await packFiles(workspaceRelative(dir), files, this.parts.owner);
-    await this.untar(tar, 'putting files', options.signal);
+    await this.serially(() => this.untar(Readable.from([tar]), 'putting files', options.signal));
   }
 
-  /** Copy the repo into the workspace as one tar stream, through an exec'd tar. */
+  /** Copy the repo into the workspace as one tar stream, through an exec'd tar, once the resident is up. */
   async copyIn(source: RepoSource, options: { signal?: AbortSignal } = {}): Promise<CopyInStats> {
     throwIfAborted(options.signal, 'copying the repo in');
     const owner = this.parts.owner;
@@ -176,25 +184,36 @@ export class KubeSandbox implements Sandbox {
           ? { stream: source.stream, stats: { files: 0, bytes: 0, skipped: 0 } }
           : repackTar(source.stream, owner);
     try {
-      await this.untar(packed.stream, 'copying the repo in', options.signal);
+      await this.serially(() => this.untar(packed.stream, 'copying the repo in', options.signal));
     } finally {
       packed.stream.destroy();
     }
     return { ...packed.stats };
   }
 
-  /** Extract as the sandbox user, modes kept; directories that exist keep theirs (/workspace is the kubelet's). */
-  private async untar(tar: Buffer | NodeJS.ReadableStream, what: string, signal?: AbortSignal): Promise<void> {
-    const { end, stderr } = await runInPod(
-      this.target,
-      ['tar', '-x', '-p', '--no-overwrite-dir', '-f', '-', '-C', WORKDIR],
-      {
+  /**
+   * Extract as the sandbox user, modes kept; directories that exist keep theirs (/workspace is the
+   * kubelet's). A copy that stops moving fails after the stall deadline (copy-deadline.ts).
+   */
+  private async untar(tar: Readable, what: string, signal?: AbortSignal): Promise<void> {
+    throwIfAborted(signal, what);
+    const watched = watchCopy(tar, what, this.parts.copyStallMs);
+    watched.start();
+    let ran;
+    try {
+      ran = await runInPod(this.target, ['tar', '-x', '-p', '--no-overwrite-dir', '-f', '-', '-C', WORKDIR], {
         what,
-        stdin: tar,
+        stdin: watched.stream,
         tarRecords: true,
-        ...(signal ? { signal } : {}),
-      },
-    );
+        signal: signal ? AbortSignal.any([signal, watched.signal]) : watched.signal,
+      });
+    } catch (err) {
+      throw (signal?.aborted ? null : watched.stalled()) ?? err;
+    } finally {
+      watched.done();
+      watched.stream.destroy();
+    }
+    const { end, stderr } = ran;
     const code = exitCodeOf(end);
     if (code !== 0)
       throw new HammerError(
@@ -204,7 +223,11 @@ export class KubeSandbox implements Sandbox {
   }
 
   /** Read one regular file of at most maxBytes through an exec'd tar; links, directories and oversize files are refused. */
-  async readFile(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<Buffer> {
+  readFile(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<Buffer> {
+    return this.serially(() => this.readOne(path, options));
+  }
+
+  private async readOne(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<Buffer> {
     throwIfAborted(options.signal, 'reading a file');
     const rel = workspaceRelative(path);
     const abs = rel === '' ? WORKDIR : `${WORKDIR}/${rel}`;
@@ -229,8 +252,8 @@ export class KubeSandbox implements Sandbox {
 
   /** Kill every process of the sandbox user and wait until all are gone, keeping the sandbox alive. */
   killAll(options: { signal?: AbortSignal } = {}): Promise<void> {
-    if (!this.resident) return killAllInPod(this.target, options.signal);
     return this.serially(async () => {
+      if (!this.resident) return killAllInPod(this.target, options.signal);
       const settled = this.resident?.alive ? await this.resident.killAll() : null;
       if (settled === true) return;
       if (settled === false) throw unsettledError(RESIDENT_SETTLE_SECONDS);

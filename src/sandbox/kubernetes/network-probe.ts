@@ -33,7 +33,7 @@ const ENFORCE_WITHIN_MS = 15_000;
 
 /** The verdict, and one sentence on how it was reached. */
 export interface ProbeResult {
-  network: NetworkProof;
+  network: Exclude<NetworkProof, 'none'>;
   detail: string;
 }
 

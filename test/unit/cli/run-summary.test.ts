@@ -133,6 +133,24 @@ describe('nextCommands', () => {
       `hammer-box resume ${RUN_ID} --repo /home/u/repo`,
     ]);
   });
+
+  it('repeats the flags that chose the backend and trusted the repository, so the command is not refused', () => {
+    const config = { sandbox: { engine: 'kubernetes', trusted_repo: true }, kubernetes: { context: 'kind hammer' } };
+    expect(nextCommands(makeState({ status: 'interrupted', reason: 'interrupted', config }))).toEqual([
+      `hammer-box resume ${RUN_ID} --repo /home/u/repo --engine kubernetes --kube-context 'kind hammer' --trusted-repo`,
+    ]);
+  });
+
+  it('names the gc command for a sandbox the run left behind, first', () => {
+    const gc = `hammer-box gc --run ${RUN_ID} --engine kubernetes`;
+    const left = { sandbox: 'hammer-box-x-1', error: 'the cluster did not answer', at: '2026-11-22T14:30:00.000Z', gc };
+    const state = makeState({
+      status: 'failed',
+      reason: 'max_iterations',
+      left_behind: [left, { ...left, sandbox: 'y' }],
+    });
+    expect(nextCommands(state)).toEqual([gc, `hammer-box runs show ${RUN_ID} --repo /home/u/repo`]);
+  });
 });
 
 describe('prTitle', () => {

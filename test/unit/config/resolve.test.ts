@@ -118,6 +118,9 @@ describe('resolveConfig', () => {
       start_timeout: 300,
       pod_deadline: 86400,
       seccomp_profile: 'RuntimeDefault',
+      outage_retry: 60,
+      pids_limit: 1024,
+      proof_lifetime: 3600,
     });
     const flagged = await resolveConfig({
       env: {},

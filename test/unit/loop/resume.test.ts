@@ -105,6 +105,30 @@ describe('withResumeHint', () => {
     expect(interrupted.hint).toBe(`continue with: hammer-box resume ${makeState().run_id} --repo /r`);
   });
 
+  it('repeats the flags that decided where it ran and its trust: --engine, --kube-context, --trusted-repo', () => {
+    const config = { sandbox: { engine: 'kubernetes', trusted_repo: true }, kubernetes: { context: 'prod' } };
+    const err = withResumeHint(lost, makeState({ status: 'error', config }), '/r') as HammerError;
+    expect(err.hint).toBe(
+      `run 'make engine'; then continue with: hammer-box resume ${makeState().run_id} --repo /r --engine kubernetes --kube-context prod --trusted-repo`,
+    );
+    // an untrusted run on Docker needs none of them
+    const plain = withResumeHint(lost, makeState({ status: 'error', config: { sandbox: { engine: 'docker' } } }), '/r');
+    expect((plain as HammerError).hint).toBe(
+      `run 'make engine'; then continue with: hammer-box resume ${makeState().run_id} --repo /r`,
+    );
+  });
+
+  it("completes the state store's bare resume command with the run's repository and flags", () => {
+    const config = { sandbox: { engine: 'kubernetes', trusted_repo: true } };
+    const full = new HammerError('STATE_UNWRITABLE', 'cannot write x: ENOSPC', {
+      hint: `free space in /r/.hammer, then continue with: hammer-box resume ${makeState().run_id}`,
+    });
+    const err = withResumeHint(full, makeState({ status: 'error', config }), '/r') as HammerError;
+    expect(err.hint).toBe(
+      `free space in /r/.hammer, then continue with: hammer-box resume ${makeState().run_id} --repo /r --engine kubernetes --trusted-repo`,
+    );
+  });
+
   it("repeats the run's --config file: resume takes the model and limits from the current configuration", () => {
     const err = withResumeHint(lost, makeState({ status: 'error' }), '/r', '/home/me/my config.toml') as HammerError;
     expect(err.hint).toBe(

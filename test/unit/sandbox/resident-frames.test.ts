@@ -59,8 +59,26 @@ describe('resident frames', () => {
   });
 
   it('parses exit frames and rejects anything else', () => {
-    expect(parseExit(Buffer.from('137 1 0'))).toEqual({ exitCode: 137, settled: true, forkFailed: false });
-    expect(parseExit(Buffer.from('126 0 1'))).toEqual({ exitCode: 126, settled: false, forkFailed: true });
-    for (const bad of ['', '1', '1 2 0', 'a 1 0', '1 1 0 ', '1000 1 0']) expect(parseExit(Buffer.from(bad))).toBeNull();
+    expect(parseExit(Buffer.from('137 1 0'))).toEqual({
+      exitCode: 137,
+      settled: true,
+      forkFailed: false,
+      pidsFull: false,
+    });
+    expect(parseExit(Buffer.from('126 0 1'))).toEqual({
+      exitCode: 126,
+      settled: false,
+      forkFailed: true,
+      pidsFull: false,
+    });
+    // the resident read the pids limit full when its fork failed
+    expect(parseExit(Buffer.from('126 1 2'))).toEqual({
+      exitCode: 126,
+      settled: true,
+      forkFailed: true,
+      pidsFull: true,
+    });
+    for (const bad of ['', '1', '1 2 0', 'a 1 0', '1 1 0 ', '1000 1 0', '126 1 3'])
+      expect(parseExit(Buffer.from(bad))).toBeNull();
   });
 });

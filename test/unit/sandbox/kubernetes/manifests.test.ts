@@ -258,5 +258,12 @@ describe('the resident prelude', () => {
     expect(p).toContain('[7, 4096]');
     expect(p).toContain('[4, 0]');
     expect(p).toContain('qw(HOME KUBERNETES_KEEP)');
+    // no pod limit known: none claimed
+    expect(p).toContain('delete $ENV{HAMMER_PIDS_LIMIT};');
+  });
+
+  it("names the pod's pids limit (which the container cannot read) for the resident and the runner", () => {
+    expect(residentPrelude({ nofile: 4096, pods: 1024 }, [])).toContain("$ENV{HAMMER_PIDS_LIMIT} = '1024';");
+    expect(residentPrelude({ nofile: 4096, pods: 0 }, [])).toContain('delete $ENV{HAMMER_PIDS_LIMIT};');
   });
 });
