@@ -8,7 +8,19 @@ import { failureFiles } from './failure-files.js';
 import { readFailureReport } from './failure-report.js';
 import { findDefinitionsByName, findMessageFiles, findTestsByName } from './find-by-name.js';
 import { followImports, MAX_HOPS, type ContextNode } from './follow-imports.js';
-import { addCallees, addLead, definers, deriveMacros, failingNames, scoreFile, WEIGHT, type Lead } from './leads.js';
+import type { ChainRoot } from './call-chain.js';
+import { chainLeads } from './chain-leads.js';
+import {
+  addCallees,
+  addLead,
+  definers,
+  deriveMacros,
+  failingNames,
+  scoreFile,
+  variantLeads,
+  WEIGHT,
+  type Lead,
+} from './leads.js';
 import { isFactManifest, readFacts } from './manifests.js';
 import { assertedStrings, MAX_STRINGS, printedStrings } from './message-strings.js';
 import { dataWords, filesNamedAfter, namedLike, titleWords } from './name-tokens.js';
@@ -126,12 +138,15 @@ export async function buildContext(
   // what the failure leads to: the failing code's names, its frames, the messages it asserts or prints
   const references = new Map<string, number>();
   const messages = report ? printedStrings(report.messages) : [];
+  const roots: ChainRoot[] = [];
   for (const n of seeds) {
     const text = reader.texts.get(n.path)?.text;
     const analysis = reader.analyses.get(n.path);
     if (text === undefined || analysis === undefined) continue;
     if (report && isFailingTest(n) && n.lines.length === 0) n.lines.push(...linesOfTests(text, report.testNames));
     const regions = failingRegions(text, analysis, n.lines);
+    // the calls of the failing tests' own code start the call chain
+    if (isFailingTest(n)) roots.push(...regions.map((r) => ({ path: n.path, ...r })));
     for (const i of analysis.identifiers) {
       if (regions.length === 0 || regions.some((r) => r.start <= i.line && i.line <= r.end))
         references.set(i.name, (references.get(i.name) ?? 0) + 1);
@@ -162,13 +177,20 @@ export async function buildContext(
   addChanged();
   await reader.read([...input.changed.keys()]);
 
+  // the call chain from the failing test: what it calls, what that calls, a few calls down
+  const aliases = new Map<string, string>();
+  for (const [p, a] of reader.analyses) {
+    if (!isTestPath(p))
+      for (const [alias, fn] of deriveMacros(reader.texts.get(p)?.text ?? '', a)) aliases.set(alias, fn);
+  }
+  const chains = await chainLeads(roots, reader, index, facts, aliases);
+  for (const [p, chain] of chains) node(p, 'import', chain.detail, chain.depth + 1);
+
   // names: derive macros, definitions named like the failing test, what the named definitions call
   const code = [...reader.analyses].filter(([p]) => !isTestPath(p));
-  for (const [p, a] of code) {
-    for (const [alias, fn] of deriveMacros(reader.texts.get(p)?.text ?? '', a)) {
-      const lead = leads.get(alias);
-      if (lead) addLead(leads, fn, { ...lead, as: `the derive macro ${alias}` });
-    }
+  for (const [alias, fn] of aliases) {
+    const lead = leads.get(alias);
+    if (lead) addLead(leads, fn, { ...lead, as: `the derive macro ${alias}` });
   }
   const named = code.flatMap(([, a]) => a.definitions.filter((d) => d.kind !== 'variable' && d.kind !== 'const'));
   for (const name of namedLike(
@@ -182,18 +204,28 @@ export async function buildContext(
     [...reader.analyses].map(([p, analysis]) => ({ analysis, text: reader.texts.get(p)?.text ?? '' })),
   );
   const defined = definers(code.map(([, a]) => a));
+  const variants = variantLeads(leads);
 
   const candidates: Candidate[] = [];
   const push = (n: ContextNode): void => {
     const t = reader.texts.get(n.path);
     const analysis = reader.analyses.get(n.path) ?? null;
     const test = isTestPath(n.path);
-    const scored = scoreFile(analysis, leads, defined);
+    const scored = scoreFile(analysis, leads, defined, variants);
+    const chain = test ? undefined : chains.get(n.path);
+    const chainScore = chain?.score ?? 0;
     const leadWeight = n.lead?.weight ?? 0;
     let detail = n.detail;
-    if (n.distance > 0 && scored.top !== null && scored.score >= leadWeight)
+    if (n.distance > 0 && chain !== undefined && chainScore > scored.score && chainScore >= leadWeight)
+      detail = chain.detail;
+    else if (n.distance > 0 && scored.top !== null && scored.score >= leadWeight)
       detail = `defines ${scored.top.name}, ${scored.top.lead.why}`;
     else if (n.distance > 0 && n.lead !== null) detail = n.lead.detail;
+    // the names to show: what the leads name and what is on the chain, strongest first
+    const named = [
+      ...[...scored.values].map(([name, value]) => ({ name, value, order: -1 })),
+      ...(chain?.names ?? []).map((c, order) => ({ name: c.name, value: c.weight, order })),
+    ].sort((a, b) => b.value - a.value || a.order - b.order);
     candidates.push({
       path: n.path,
       reason: n.reason,
@@ -205,9 +237,19 @@ export async function buildContext(
       analysis,
       // a file only a callee's callee leads to is outlined, unless the failing code imports it
       relevant:
-        n.distance === 0 || (n.imported && n.distance === 1) || scored.score >= WEIGHT.callee || n.lead !== null,
-      score: Math.max(scored.score, leadWeight),
-      targets: { lines: n.lines, names: scored.names, ranges: n.ranges },
+        n.distance === 0 ||
+        (n.imported && n.distance === 1) ||
+        scored.score >= WEIGHT.callee ||
+        chainScore > 0 ||
+        n.lead !== null,
+      score: Math.max(scored.score, leadWeight, chainScore),
+      chainOrder: chain?.order ?? Number.POSITIVE_INFINITY,
+      targets: {
+        lines: n.lines,
+        names: [...new Set(named.map((x) => x.name))],
+        ranges: n.ranges,
+        callersOf: scored.variants,
+      },
       focusNames: test
         ? []
         : scored.names.filter((name) => (leads.get(name)?.weight ?? 0) >= WEIGHT.used).slice(0, MAX_FOCUS_NAMES),

@@ -33,6 +33,8 @@ export interface Candidate {
   relevant: boolean;
   /** What its strongest lead is worth (see leads.ts's WEIGHT; 0: none): orders the files past the seeds. */
   score: number;
+  /** Its place on the call chain from the failing test (orders files of the same worth; Infinity: not on it). */
+  chainOrder?: number;
   targets: RegionTargets;
   /** Names whose definitions are in focus (the strongest leads), when it is not a test. */
   focusNames: readonly string[];
@@ -79,11 +81,17 @@ export function rankCandidates(candidates: readonly Candidate[], references: Rea
     (a, b) =>
       seed(a) - seed(b) ||
       (seed(a) === 0 ? 0 : b.score - a.score) ||
+      ascending(a.chainOrder ?? Infinity, b.chainOrder ?? Infinity) ||
       a.distance - b.distance ||
       REASON_RANK[a.reason] - REASON_RANK[b.reason] ||
       (counted.get(b) ?? 0) - (counted.get(a) ?? 0) ||
       a.order - b.order,
   );
+}
+
+/** -1, 0 or 1 as x is below, equal to or above y (Infinity equals itself). */
+function ascending(x: number, y: number): number {
+  return x === y ? 0 : x < y ? -1 : 1;
 }
 
 /**

@@ -12,11 +12,15 @@ export interface RegionTargets {
   names: readonly string[];
   /** Ranges asked for as they are. */
   ranges: readonly LineRange[];
+  /** Names whose users in the file are worth showing too (the method returning the class the test names). */
+  callersOf?: readonly string[];
+  /** Lines worth a hunk-sized window around them (where the directive's quoted names are). */
+  windows?: readonly number[];
 }
 
 /** A candidate region, in the order it should be given room. */
 export interface Region extends LineRange {
-  why: 'range' | 'line' | 'name' | 'callee' | 'imports';
+  why: 'range' | 'line' | 'name' | 'caller' | 'window' | 'callee' | 'imports';
 }
 
 /** The longest definition shown whole as a line's region; a longer one is shown around the line. */
@@ -29,6 +33,15 @@ const MAX_SAME_NAME = 4;
 const MAX_CALLEES = 16;
 /** Lines of a file's head (its imports) shown when any region is. */
 const IMPORT_LINES = 25;
+/** The longest function shown whole when a lead names it (a longer one: its head, after the rest). */
+export const MAX_FUNCTION_LINES = 400;
+/** Users of names added at most, and of one name. */
+const MAX_CALLERS = 6;
+const MAX_CALLERS_EACH = 3;
+/** Lines shown each side of a line a window is asked around (a diff hunk's context and a little more). */
+const HUNK_WINDOW = 6;
+/** Windows added at most. */
+const MAX_WINDOWS = 6;
 
 /** Candidate regions of a file, in priority order (not merged; may overlap). */
 export function candidateRegions(
@@ -49,14 +62,45 @@ export function candidateRegions(
   }
   const primary = new Set<Definition>();
   const long: Definition[] = [];
+  // the users of what the test names by another spelling (the method that builds the class it names),
+  // right after the definitions they use
+  const wanted = new Set(targets.callersOf ?? []);
+  let callers = 0;
+  const addCallers = (name: string): void => {
+    // a long class has users everywhere: they say nothing about it
+    if (!definitions.some((d) => d.name === name && d.endLine - d.startLine < MAX_REGION_LINES)) return;
+    const using = identifiers.filter((id) => id.name === name).map((id) => id.line);
+    let own = 0;
+    for (const d of definitions) {
+      if (callers >= MAX_CALLERS || own >= MAX_CALLERS_EACH) return;
+      if (primary.has(d) || d.name === name || (d.kind !== 'function' && d.kind !== 'method')) continue;
+      if (d.endLine - d.startLine + 1 > MAX_REGION_LINES || !using.some((l) => d.startLine <= l && l <= d.endLine))
+        continue;
+      primary.add(d);
+      out.push({ ...clip(definitionRegion(d)), why: 'caller' });
+      callers++;
+      own++;
+    }
+  };
   for (const name of targets.names) {
     const defs = definitions.filter((d) => d.name === name || d.qualifiedName === name).slice(0, MAX_SAME_NAME);
     for (const d of defs) {
       primary.add(d);
-      // a definition too long to show whole (a big class) shows only its head: after every short one
-      if (d.endLine - d.startLine + 1 > MAX_REGION_LINES) long.push(d);
+      const lines = d.endLine - d.startLine + 1;
+      const fn = d.kind === 'function' || d.kind === 'method';
+      // a long function is shown whole where it ranks; a definition too long to show whole (a big
+      // class, a huge function) shows only its head, after every short one (and so does a long
+      // function that did not fit)
+      if (lines > MAX_REGION_LINES && fn && lines <= MAX_FUNCTION_LINES)
+        out.push({ ...clip({ start: d.startLine, end: d.endLine }), why: 'name' });
+      if (lines > MAX_REGION_LINES) long.push(d);
       else out.push({ ...clip(definitionRegion(d)), why: 'name' });
     }
+    if (wanted.has(name)) addCallers(name);
+  }
+  for (const line of (targets.windows ?? []).slice(0, MAX_WINDOWS)) {
+    if (line > totalLines) continue;
+    out.push({ ...clip({ start: line - HUNK_WINDOW, end: line + HUNK_WINDOW }), why: 'window' });
   }
   // what the regions so far call in the same file, and what those call: two levels of callees
   let callees = 0;

@@ -114,7 +114,7 @@ describe('addCallees and scoreFile', () => {
       ['get', { weight: 5, why: 'named like the failing test' }],
     ]);
     const one = scoreFile(analysis, leads, new Map([['get', 1]]));
-    expect(one).toEqual({
+    expect(one).toMatchObject({
       score: 6,
       top: { name: 'wrap and fill', lead: { weight: 6, why: 'called in the failing test' } },
       names: ['wrap', 'fill', 'get'],
