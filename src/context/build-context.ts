@@ -2,7 +2,7 @@
 // leads to (what the failing test calls and uses, its traceback's frames, the messages it asserts or
 // prints, the data it is driven by), followed through imports to their definitions, then the budgeted
 // plan. Each file is read once and parsed once per blob; only what leads somewhere is read.
-import { languageForPath } from '../syntax/index.js';
+import { languageForPath, type SourceAnalysis } from '../syntax/index.js';
 import { directiveRefs } from './directive-refs.js';
 import { failureFiles } from './failure-files.js';
 import { readFailureReport } from './failure-report.js';
@@ -27,6 +27,7 @@ import { dataWords, filesNamedAfter, namedLike, titleWords } from './name-tokens
 import type { ParseCache } from './parse-cache.js';
 import { FILE_OVERHEAD, planContext, rankCandidates, type Candidate, type ContextBudget } from './plan.js';
 import { ContextReader } from './reader.js';
+import { filesFromPatterns, runNames, runnerPatterns } from './runner-paths.js';
 import { failingRegions } from './failing-regions.js';
 import { baseName, dirName, isSourceName, isTestPath } from './source-files.js';
 import type { ContextSource } from './source.js';
@@ -86,7 +87,11 @@ export async function buildContext(
     if (!isSourceName(baseName(f.path))) dataFiles.push(f.path);
   }
   const refs = directiveRefs(input.directive, index);
-  for (const p of refs.paths) node(p, 'directive', 'named in the directive', 0);
+  for (const p of refs.paths) {
+    const linked = refs.lines.get(p) ?? [];
+    const said = linked.length === 0 ? 'named' : `line ${[...new Set(linked)].join('-')} linked`;
+    node(p, 'directive', `${said} in the directive`, 0)?.lines.push(...linked);
+  }
   // files changed so far lead somewhere only when nothing else does; otherwise they are added after
   // the imports are followed, keeping the rank (and order) they had before they changed
   let changedAdded = false;
@@ -106,7 +111,14 @@ export async function buildContext(
   if (nodes.size === 0) addChanged();
   const leads = new Map<string, Lead>();
   for (const name of refs.names) addLead(leads, name, { weight: WEIGHT.directive, why: 'named in the directive' });
-  // nothing else to go on (no failure, no path, no change): look for what the directive names
+  // nothing else to go on (no failure, no path, no change): look for the code the directive quotes
+  // and for what it names
+  if (nodes.size === 0) {
+    const quoted = refs.quotes.map((text) => ({ text, why: 'quoted in the directive' }));
+    for (const hit of await findMessageFiles(quoted, index, source, [], [])) {
+      node(hit.path, 'directive', `holds "${hit.message.text.slice(0, 60)}", quoted in the directive`, 0)?.lines.push(...hit.lines); // prettier-ignore
+    }
+  }
   if (nodes.size === 0) {
     for (const hit of await findDefinitionsByName(refs.names, index, source)) {
       node(hit.path, 'directive', `defines ${hit.name}`, 0);
@@ -134,6 +146,16 @@ export async function buildContext(
     ...(wholeRepository ? index.sources : []),
   ]);
   const facts = readFacts(new Map([...reader.texts].filter(([p]) => isFactManifest(p)).map(([p, t]) => [p, t.text])));
+  // in a file the directive names: the lines holding the code it quotes, the definitions its words name
+  for (const n of seeds) {
+    const text = reader.texts.get(n.path)?.text;
+    if (n.reason !== 'directive' || text === undefined) continue;
+    n.lines.push(...linesHolding(text, refs.quotes));
+    for (const d of reader.analyses.get(n.path)?.definitions ?? []) {
+      if (refs.words.includes(d.name) && d.kind !== 'variable')
+        addLead(leads, d.name, { weight: WEIGHT.directive, why: 'named in the directive' });
+    }
+  }
 
   // what the failure leads to: the failing code's names, its frames, the messages it asserts or prints
   const references = new Map<string, number>();
@@ -165,6 +187,15 @@ export async function buildContext(
     findMessageFiles(wanted, index, source, near, [...reader.texts.values()]),
   );
   await followImports(seeds, (p, detail, distance) => node(p, 'import', detail, distance), reader, index, facts);
+  // a data-driven failure: the code its runner loads for the failing data (`components/prism-go.js`)
+  if (report) {
+    const runners = [...nodes.values()].filter((n) => n.distance <= 2 && isTestPath(n.path));
+    const patterns = runners.flatMap((n) => runnerPatterns(reader.texts.get(n.path)?.text ?? ''));
+    for (const { word, path } of filesFromPatterns(patterns, runNames(dataFiles, report.titles), index)) {
+      const n = node(path, 'failure', `loaded by the test runner for "${word}", the failing test's data`, 1);
+      if (n !== null && n.lead === null) n.lead = { weight: WEIGHT.message, detail: n.detail };
+    }
+  }
   const hits = await found;
   for (const hit of hits) {
     const detail = `holds "${hit.message.text.slice(0, 60)}", ${hit.message.why}`;
@@ -249,6 +280,7 @@ export async function buildContext(
         names: [...new Set(named.map((x) => x.name))],
         ranges: n.ranges,
         callersOf: scored.variants,
+        windows: test ? [] : quotedLines(analysis, refs.quoted),
       },
       focusNames: test
         ? []
@@ -275,6 +307,14 @@ export async function buildContext(
   };
 }
 
+/** Lines where names the directive quotes are used, a few per name. */
+function quotedLines(analysis: SourceAnalysis | null, quoted: readonly string[]): number[] {
+  if (analysis === null || quoted.length === 0) return [];
+  const out: number[] = [];
+  for (const name of quoted) out.push(...analysis.identifiers.filter((i) => i.name === name).slice(0, 3).map((i) => i.line)); // prettier-ignore
+  return out;
+}
+
 /** A file of tests the failure names. */
 function isFailingTest(n: ContextNode): boolean {
   return n.reason === 'failure' && n.distance === 0 && isTestPath(n.path) && languageForPath(n.path) !== null;
@@ -286,6 +326,18 @@ function linesOfTests(text: string, names: readonly string[]): number[] {
   const out: number[] = [];
   text.split('\n').forEach((line, i) => {
     if (out.length < 4 && wanted.some((n) => line.includes(n))) out.push(i + 1);
+  });
+  return out;
+}
+
+/** The lines of a text holding any of the snippets (spaces compared loosely), a few per snippet. */
+function linesHolding(text: string, snippets: readonly string[]): number[] {
+  if (snippets.length === 0) return [];
+  const squeeze = (s: string): string => s.replace(/\s+/g, ' ').trim();
+  const wanted = snippets.map(squeeze);
+  const out: number[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (out.length < 4 * wanted.length && wanted.some((w) => squeeze(line).includes(w))) out.push(i + 1);
   });
   return out;
 }

@@ -18,7 +18,12 @@ describe('directiveRefs', () => {
     expect(r.names).toEqual(['parse_header', 'push', 'parseDuration']);
   });
   it('leaves plain prose alone', () => {
-    expect(directiveRefs('Make the failing tests pass, please.', index)).toEqual({ paths: [], names: [] });
+    expect(directiveRefs('Make the failing tests pass, please.', index)).toMatchObject({
+      paths: [],
+      names: [],
+      quotes: [],
+      quoted: [],
+    });
   });
 });
 
