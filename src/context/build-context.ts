@@ -2,7 +2,7 @@
 // leads to (what the failing test calls and uses, its traceback's frames, the messages it asserts or
 // prints, the data it is driven by), followed through imports to their definitions, then the budgeted
 // plan. Each file is read once and parsed once per blob; only what leads somewhere is read.
-import { languageForPath, type SourceAnalysis } from '../syntax/index.js';
+import { languageForPath } from '../syntax/index.js';
 import { directiveRefs } from './directive-refs.js';
 import { failureFiles } from './failure-files.js';
 import { readFailureReport } from './failure-report.js';
@@ -10,28 +10,20 @@ import { findDefinitionsByName, findMessageFiles, findTestsByName } from './find
 import { followImports, MAX_HOPS, type ContextNode } from './follow-imports.js';
 import type { ChainRoot } from './call-chain.js';
 import { chainLeads } from './chain-leads.js';
-import {
-  addCallees,
-  addLead,
-  definers,
-  deriveMacros,
-  failingNames,
-  scoreFile,
-  variantLeads,
-  WEIGHT,
-  type Lead,
-} from './leads.js';
-import { isFactManifest, readFacts } from './manifests.js';
-import { assertedStrings, MAX_STRINGS, printedStrings } from './message-strings.js';
+import { addCallees, addLead, definers, deriveMacros, failingNames, WEIGHT, type Lead } from './leads.js';
+import { variantLeads } from './file-score.js';
+import { isFactManifest, manifestsFor, readFacts } from './manifests.js';
+import { assertedStrings, printedStrings, uniqueTexts } from './message-strings.js';
 import { dataWords, filesNamedAfter, namedLike, titleWords } from './name-tokens.js';
 import type { ParseCache } from './parse-cache.js';
+import { toCandidate, type CandidateLeads } from './candidate.js';
 import { FILE_OVERHEAD, planContext, rankCandidates, type Candidate, type ContextBudget } from './plan.js';
+import { linesHolding, linesOfTests } from './lines-of.js';
 import { ContextReader } from './reader.js';
 import { filesFromPatterns, runNames, runnerPatterns } from './runner-paths.js';
 import { failingRegions } from './failing-regions.js';
 import { baseName, dirName, isSourceName, isTestPath } from './source-files.js';
 import type { ContextSource } from './source.js';
-import type { TreeIndex } from './tree-index.js';
 import type { AskedItem, ContextEntry, ContextResult, LineRange, ShownReason } from './types.js';
 
 /** What the context is built from. */
@@ -52,12 +44,6 @@ export interface ContextInput {
 
 /** Bytes read for one context at most (files past it are left out). */
 const MAX_READ_BYTES = 8 * 1024 * 1024;
-/** Manifests (go.mod, Cargo.toml, package.json) read at most besides those above a seed file. */
-const MAX_MANIFESTS = 30;
-/** package.json files read at most to know a JS/TS workspace's package names. */
-const MAX_PACKAGE_MANIFESTS = 300;
-/** Names in focus per file at most. */
-const MAX_FOCUS_NAMES = 6;
 
 /** Build the context for one prompt, reading through `source` and parsing through `cache`. */
 export async function buildContext(
@@ -237,59 +223,9 @@ export async function buildContext(
   const defined = definers(code.map(([, a]) => a));
   const variants = variantLeads(leads);
 
+  const what: CandidateLeads = { texts: reader.texts, analyses: reader.analyses, leads, defined, variants, chains, changed: input.changed, quoted: refs.quoted }; // prettier-ignore
   const candidates: Candidate[] = [];
-  const push = (n: ContextNode): void => {
-    const t = reader.texts.get(n.path);
-    const analysis = reader.analyses.get(n.path) ?? null;
-    const test = isTestPath(n.path);
-    const scored = scoreFile(analysis, leads, defined, variants);
-    const chain = test ? undefined : chains.get(n.path);
-    const chainScore = chain?.score ?? 0;
-    const leadWeight = n.lead?.weight ?? 0;
-    let detail = n.detail;
-    if (n.distance > 0 && chain !== undefined && chainScore > scored.score && chainScore >= leadWeight)
-      detail = chain.detail;
-    else if (n.distance > 0 && scored.top !== null && scored.score >= leadWeight)
-      detail = `defines ${scored.top.name}, ${scored.top.lead.why}`;
-    else if (n.distance > 0 && n.lead !== null) detail = n.lead.detail;
-    // the names to show: what the leads name and what is on the chain, strongest first
-    const named = [
-      ...[...scored.values].map(([name, value]) => ({ name, value, order: -1 })),
-      ...(chain?.names ?? []).map((c, order) => ({ name: c.name, value: c.weight, order })),
-    ].sort((a, b) => b.value - a.value || a.order - b.order);
-    candidates.push({
-      path: n.path,
-      reason: n.reason,
-      detail,
-      distance: n.distance,
-      order: n.order,
-      text: t?.text ?? null,
-      truncated: t?.truncated ?? false,
-      analysis,
-      // a file only a callee's callee leads to is outlined, unless the failing code imports it
-      relevant:
-        n.distance === 0 ||
-        (n.imported && n.distance === 1) ||
-        scored.score >= WEIGHT.callee ||
-        chainScore > 0 ||
-        n.lead !== null,
-      score: Math.max(scored.score, leadWeight, chainScore),
-      chainOrder: chain?.order ?? Number.POSITIVE_INFINITY,
-      targets: {
-        lines: n.lines,
-        names: [...new Set(named.map((x) => x.name))],
-        ranges: n.ranges,
-        callersOf: scored.variants,
-        windows: test ? [] : quotedLines(analysis, refs.quoted),
-      },
-      focusNames: test
-        ? []
-        : scored.names.filter((name) => (leads.get(name)?.weight ?? 0) >= WEIGHT.used).slice(0, MAX_FOCUS_NAMES),
-      changedRanges: input.changed.get(n.path) ?? [],
-      changed: input.changed.has(n.path),
-      test,
-    });
-  };
+  const push = (n: ContextNode): void => void candidates.push(toCandidate(n, what));
   for (const n of nodes.values()) push(n);
   if (wholeRepository) {
     for (const p of index.sources) {
@@ -307,60 +243,7 @@ export async function buildContext(
   };
 }
 
-/** Lines where names the directive quotes are used, a few per name. */
-function quotedLines(analysis: SourceAnalysis | null, quoted: readonly string[]): number[] {
-  if (analysis === null || quoted.length === 0) return [];
-  const out: number[] = [];
-  for (const name of quoted) out.push(...analysis.identifiers.filter((i) => i.name === name).slice(0, 3).map((i) => i.line)); // prettier-ignore
-  return out;
-}
-
 /** A file of tests the failure names. */
 function isFailingTest(n: ContextNode): boolean {
   return n.reason === 'failure' && n.distance === 0 && isTestPath(n.path) && languageForPath(n.path) !== null;
-}
-
-/** The lines of a test file holding the failing tests' names (where they are defined). */
-function linesOfTests(text: string, names: readonly string[]): number[] {
-  const wanted = names.filter((n) => n.length >= 4).slice(0, 10);
-  const out: number[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (out.length < 4 && wanted.some((n) => line.includes(n))) out.push(i + 1);
-  });
-  return out;
-}
-
-/** The lines of a text holding any of the snippets (spaces compared loosely), a few per snippet. */
-function linesHolding(text: string, snippets: readonly string[]): number[] {
-  if (snippets.length === 0) return [];
-  const squeeze = (s: string): string => s.replace(/\s+/g, ' ').trim();
-  const wanted = snippets.map(squeeze);
-  const out: number[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (out.length < 4 * wanted.length && wanted.some((w) => squeeze(line).includes(w))) out.push(i + 1);
-  });
-  return out;
-}
-
-/** The texts to look for, each once, at most MAX_STRINGS (those asserted first). */
-function uniqueTexts<T extends { text: string }>(xs: readonly T[]): T[] {
-  const out: T[] = [];
-  for (const x of xs) if (!out.some((o) => o.text === x.text)) out.push(x);
-  return out.slice(0, MAX_STRINGS);
-}
-
-/** The go.mod, Cargo.toml and package.json files above the seeds, and others while they are few. */
-function manifestsFor(index: TreeIndex, seeds: readonly string[]): string[] {
-  const above = (m: string): boolean => {
-    const dir = dirName(m);
-    return seeds.some((s) => dir === '' || s.startsWith(`${dir}/`));
-  };
-  const own = [...(index.byBase.get('go.mod') ?? []), ...(index.byBase.get('Cargo.toml') ?? [])];
-  const out = own.length <= MAX_MANIFESTS ? own : own.filter(above);
-  // a JS/TS workspace's packages are imported by the names in their package.json
-  if (seeds.some((s) => /\.[cm]?[jt]sx?$/.test(s))) {
-    const packages = (index.byBase.get('package.json') ?? []).filter((p) => !p.includes('node_modules/'));
-    out.push(...packages.slice(0, MAX_PACKAGE_MANIFESTS));
-  }
-  return out;
 }

@@ -97,3 +97,10 @@ function push(out: MessageString[], s: MessageString): void {
 function unescape(s: string): string {
   return s.replace(/\\(["'\\`])/g, '$1');
 }
+
+/** The texts to look for, each once, at most MAX_STRINGS (those asserted first). */
+export function uniqueTexts<T extends { text: string }>(xs: readonly T[]): T[] {
+  const out: T[] = [];
+  for (const x of xs) if (!out.some((o) => o.text === x.text)) out.push(x);
+  return out.slice(0, MAX_STRINGS);
+}

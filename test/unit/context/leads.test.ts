@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addCallees,
-  addLead,
-  deriveMacros,
-  failingNames,
-  scoreFile,
-  WEIGHT,
-  type Lead,
-} from '../../../src/context/leads.js';
+import { scoreFile } from '../../../src/context/file-score.js';
+import { addCallees, addLead, deriveMacros, failingNames, WEIGHT, type Lead } from '../../../src/context/leads.js';
 import { lineReader, useOf } from '../../../src/context/name-uses.js';
 import { analyzeSource, type LanguageId, type SourceAnalysis } from '../../../src/syntax/index.js';
 
