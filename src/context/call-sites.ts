@@ -34,7 +34,9 @@ export function callSites(
     if (seen.has(name)) continue;
     const text = lineOf(line);
     const use = useOf(text, name);
-    if (!use.called) continue;
+    // a derive runs its macro: `#[derive(DeJson)]` calls DeJson
+    const derived = analysis.language === 'rust' && isDerived(text, name);
+    if (!use.called && !derived) continue;
     if (skipTestHelpers && analysis.language === 'go' && isTestHelperCall(text, name)) continue;
     seen.add(name);
     out.push({ name, qualifier: use.qualifier ?? '', line });
@@ -46,6 +48,12 @@ export function callSites(
 export function isTestHelperCall(line: string, name: string): boolean {
   const at = line.indexOf(`${name}(`);
   return at >= 0 && /^\(\s*(?:t|b|tb|f)\s*[,)]/.test(line.slice(at + name.length));
+}
+
+/** The name is one of a `#[derive(…)]` attribute's on this line. */
+function isDerived(line: string, name: string): boolean {
+  const m = /#\[derive\(([^)\]]{1,400})\)/.exec(line);
+  return m !== null && m[1]!.split(',').some((n) => n.trim().split('::').at(-1) === name);
 }
 
 /** The index of the first identifier on `line` or after it (identifiers are in source order). */

@@ -92,6 +92,9 @@ function byFile(links: readonly ChainLink[]): Map<string, FileChain> {
     const fn =
       link.definition.kind === 'function' || link.definition.kind === 'method' || link.definition.kind === 'macro';
     let f = out.get(link.path);
+    // said by its first function on the chain (a class says less of where the call goes)
+    if (f !== undefined && fn && f.score === 0)
+      f.detail = `on the call chain from the failing test: ${chainPath(link)}`;
     if (f === undefined) {
       f = {
         names: [],
