@@ -79,10 +79,14 @@ export function followCalls(input: ChainInput): { links: ChainLink[]; unread: st
     const names = [call.name];
     const alias = input.aliases?.get(call.name);
     if (alias !== undefined) names.push(alias);
-    const named = (path: string): Definition[] =>
-      (files.get(path)?.analysis.definitions ?? []).filter(
-        (d) => names.includes(d.name) && CALLABLE.has(d.kind) && d !== caller,
-      );
+    // every callable definition of the name (few), then those of the files in reach
+    const all = names.flatMap((n) => byName.get(n) ?? []).filter((f) => f.definition !== caller);
+    if (all.length === 0) {
+      // defined in no file read: those in reach not read yet may define it
+      for (const p of input.scope(from)) if (!files.has(p)) unread.add(p);
+      return [];
+    }
+    const named = (path: string): Definition[] => all.filter((f) => f.path === path).map((f) => f.definition);
     const pick = (found: { path: string; definition: Definition }[]) => narrow(found, call, used);
     // a method of the caller's own class or receiver: `self._reset()`, `v.visit(…)`
     const container = caller === null ? null : containerOf(caller);
@@ -106,8 +110,7 @@ export function followCalls(input: ChainInput): { links: ChainLink[]; unread: st
     for (const p of through) if (!files.has(p)) unread.add(p);
     const far = through.flatMap((p) => named(p).map((definition) => ({ path: p, definition })));
     if (far.length > 0) return pick(far);
-    const anywhere = names.flatMap((n) => byName.get(n) ?? []).filter((f) => f.definition !== caller);
-    return anywhere.length <= MAX_ANYWHERE ? anywhere : [];
+    return all.length <= MAX_ANYWHERE ? all : [];
   };
 
   const callsOf = (path: string, start: number, end: number, test: boolean): CallSite[] =>

@@ -36,7 +36,7 @@ export interface FileChain {
 }
 
 /** Files read at most to resolve the chain's calls. */
-const MAX_CHAIN_READS = 40;
+const MAX_CHAIN_READS = 16;
 
 /** What a definition `depth` calls below the failing test is worth. */
 export function chainWeight(depth: number): number {
