@@ -1063,10 +1063,28 @@ def test_multiple_required(runner):
     assert result.output == "foo\\nbar\\n"
 `;
 
+const CLICK_CHANGES = `.. currentmodule:: click
+
+Version 8.2.0
+-------------
+
+Unreleased
+
+-   Drop support for Python 3.7. :pr:\`2588\`
+-   Use modern packaging metadata with \`\`pyproject.toml\`\` instead of \`\`setup.cfg\`\`. :pr:\`2438\`
+
+Version 8.1.8
+-------------
+
+Released 2024-12-19
+
+${Array.from({ length: 300 }, (_, k) => `-   Fix an older issue. :issue:\`${2000 + k}\`\n`).join('')}`;
+
 function clickFiles(): Record<string, string> {
   return {
     ...PY_NOISE,
     'pyproject.toml': '[project]\nname = "click"\nversion = "8.2.0.dev"\n',
+    'CHANGES.rst': CLICK_CHANGES,
     'src/click/__init__.py': `"""Click is a simple Python module inspired by the stdlib optparse to make
 writing command line scripts fun.
 """
@@ -2319,6 +2337,7 @@ export const REGION_CASES: ContextCase[] = [
     fix: [
       { path: 'src/click/core.py', line: 'return HelpOption(help_option_names)' },
       { path: 'src/click/core.py', line: 'kwargs.setdefault("callback", self.show_help)' },
+      { path: 'CHANGES.rst', line: 'Drop support for Python 3.7.' },
     ],
   },
   {

@@ -10,6 +10,7 @@ import { findDefinitionsByName, findMessageFiles, findTestsByName } from './find
 import { followImports, MAX_HOPS, type ContextNode } from './follow-imports.js';
 import type { ChainRoot } from './call-chain.js';
 import { chainLeads } from './chain-leads.js';
+import { changelogCandidate, changelogPath } from './changelog.js';
 import { addCallees, addLead, definers, deriveMacros, failingNames, WEIGHT, type Lead } from './leads.js';
 import { variantLeads } from './file-score.js';
 import { isFactManifest, manifestsFor, readFacts } from './manifests.js';
@@ -24,7 +25,7 @@ import { filesFromPatterns, runNames, runnerPatterns } from './runner-paths.js';
 import { failingRegions } from './failing-regions.js';
 import { baseName, dirName, isSourceName, isTestPath } from './source-files.js';
 import type { ContextSource } from './source.js';
-import type { AskedItem, ContextEntry, ContextResult, LineRange, ShownReason } from './types.js';
+import type { AskedItem, ContextEntry, ContextResult, LineRange, ShownFile, ShownReason } from './types.js';
 
 /** What the context is built from. */
 export interface ContextInput {
@@ -42,6 +43,8 @@ export interface ContextInput {
   workdir?: string;
 }
 
+/** Characters set aside for the changelog's newest section at most. */
+const CHANGELOG_ROOM = 2_400;
 /** Bytes read for one context at most (files past it are left out). */
 const MAX_READ_BYTES = 8 * 1024 * 1024;
 
@@ -232,10 +235,24 @@ export async function buildContext(
       if (!nodes.has(p)) push({ path: p, reason: 'repository', detail: 'small repository', distance: 99, order: 0, imported: false, lines: [], ranges: [], carried: new Map(), lead: null }); // prettier-ignore
     }
   }
+  // the changelog's newest section, where a fix adds its entry: its room set aside, shown last
+  const log = changelogPath(index);
+  let logged: ShownFile[] = [];
+  let budget = input.budget;
+  if (log !== null && !nodes.has(log)) {
+    await reader.read([log]);
+    const t = reader.texts.get(log);
+    const logCandidate = t === undefined ? null : changelogCandidate(log, t.text);
+    if (logCandidate !== null) {
+      logged = planContext([logCandidate], { ...budget, chars: CHANGELOG_ROOM, mapChars: 0 }, references).files;
+      const used = logged.reduce((n, f) => n + f.text.length + FILE_OVERHEAD, 0);
+      budget = { ...budget, chars: Math.max(0, budget.chars - used) };
+    }
+  }
   const ranked = rankCandidates(candidates, references);
-  const plan = planContext(ranked, input.budget, references, wholeRepository);
+  const plan = planContext(ranked, budget, references, wholeRepository);
   return {
-    files: plan.files,
+    files: [...plan.files, ...logged],
     map: plan.map,
     wholeRepository: wholeRepository && plan.files.length >= index.sources.length,
     sourceFiles: index.sources.length,

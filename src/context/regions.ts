@@ -16,6 +16,8 @@ export interface RegionTargets {
   callersOf?: readonly string[];
   /** Lines worth a hunk-sized window around them (where the directive's quoted names are). */
   windows?: readonly number[];
+  /** The file has no head of imports worth showing (a changelog). */
+  noHead?: boolean;
 }
 
 /** A candidate region, in the order it should be given room. */
@@ -118,7 +120,7 @@ export function candidateRegions(
     }
   }
   for (const d of long) out.push({ ...clip(definitionRegion(d)), why: 'name' });
-  if (out.length > 0) {
+  if (out.length > 0 && targets.noHead !== true) {
     const first = definitions.reduce((min, d) => (d.depth === 0 ? Math.min(min, d.startLine) : min), totalLines + 1);
     const head = Math.min(first - 1, IMPORT_LINES, totalLines);
     if (head >= 1) out.push({ start: 1, end: head, why: 'imports' });

@@ -172,4 +172,15 @@ describe("a data suite's runner and a passing baseline", () => {
     const named = await contextOf(files, { directive: 'In big.py, round loses the carry when rounding up.' });
     expect(covers(named, 'big.py', lineOf(big, 'the fix'))).toBe(true);
   });
+
+  it("shows the changelog's newest section last, when room is left", async () => {
+    const changes = `.. currentmodule:: click\n\nVersion 8.2.0\n-------------\n\nUnreleased\n\n-   Drop support for Python 3.7. :pr:\`2588\`\n\nVersion 8.1.8\n-------------\n\nReleased 2024-12-19\n\n${'-   An older change.\n'.repeat(400)}`;
+    const r = await contextOf(
+      { ...filler('legacy'), 'CHANGES.rst': changes, 'app/core.py': 'def run():\n    return 1\n' },
+      { directive: 'Fix `run` in app/core.py.' },
+    );
+    const log = file(r, 'CHANGES.rst');
+    expect(log).toMatchObject({ reason: 'repository', whole: false, ranges: [{ start: 1, end: 8 }] });
+    expect(r.files.at(-1)?.path).toBe('CHANGES.rst');
+  });
 });
