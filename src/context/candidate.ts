@@ -66,6 +66,7 @@ export function toCandidate(n: ContextNode, k: CandidateLeads): Candidate {
       n.lead !== null,
     score: Math.max(scored.score, leadWeight, chainScore),
     chainOrder: chain?.order ?? Number.POSITIVE_INFINITY,
+    onlyChain: n.distance > 0 && chainScore > 0 && chainScore > scored.score && n.lead === null,
     targets: {
       lines: n.lines,
       names: [...new Set(named.map((x) => x.name))],

@@ -35,6 +35,8 @@ export interface Candidate {
   score: number;
   /** Its place on the call chain from the failing test (orders files of the same worth; Infinity: not on it). */
   chainOrder?: number;
+  /** Only the call chain leads to it: shown whole only when small, else as the chain's regions. */
+  onlyChain?: boolean;
   targets: RegionTargets;
   /** Names whose definitions are in focus (the strongest leads), when it is not a test. */
   focusNames: readonly string[];
@@ -53,6 +55,9 @@ export interface ContextBudget {
   /** Characters of the repository map. */
   mapChars: number;
 }
+
+/** The share of file_max_bytes up to which a file only the call chain leads to is shown whole. */
+const CHAIN_WHOLE_SHARE = 0.5;
 
 /** Characters each shown file costs beyond its text (heading, fence). */
 export const FILE_OVERHEAD = 80;
@@ -138,7 +143,8 @@ export function planContext(
       test: c.test,
     });
     const wholeCost = c.text.length + FILE_OVERHEAD;
-    const fitsWhole = !c.truncated && (wholeRepository || c.text.length <= budget.fileMaxBytes) && wholeCost <= left;
+    const wholeMax = budget.fileMaxBytes * (c.onlyChain === true ? CHAIN_WHOLE_SHARE : 1);
+    const fitsWhole = !c.truncated && (wholeRepository || c.text.length <= wholeMax) && wholeCost <= left;
     if (fitsWhole && !(c.reason === 'asked' && c.targets.ranges.length > 0)) {
       files.push(shown(true, [{ start: 1, end: Math.max(1, lines.length) }], c.text));
       left -= wholeCost;
