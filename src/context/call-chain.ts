@@ -4,7 +4,7 @@
 // FilterStack.run, StatementSplitter.process and _change_splitlevel; `expr.Compile` reaches the
 // checker's ParseCheck, Check and visit; a derive macro reaches the functions generating its code.
 import type { Definition, SourceAnalysis } from '../syntax/index.js';
-import { callSites, type CallSite } from './call-sites.js';
+import { callSites, namesUsedIn, type CallSite } from './call-sites.js';
 import { lineReader } from './name-uses.js';
 import { baseName } from './source-files.js';
 
@@ -118,12 +118,7 @@ export function followCalls(input: ChainInput): { links: ChainLink[]; unread: st
       (c) => c.name.length >= 2 && !(input.skip?.(c.name) ?? false),
     );
   const usedIn = (path: string, start: number, end: number): Set<string> =>
-    new Set(
-      files
-        .get(path)!
-        .analysis.identifiers.filter((i) => i.line >= start && i.line <= end)
-        .map((i) => i.name),
-    );
+    namesUsedIn(files.get(path)!.analysis, start, end);
   const expand = (found: { path: string; definition: Definition }[]) =>
     found.flatMap((f) => [f, ...constructorsOf(files.get(f.path)!.analysis, f)]);
 

@@ -56,6 +56,14 @@ function isDerived(line: string, name: string): boolean {
   return m !== null && m[1]!.split(',').some((n) => n.trim().split('::').at(-1) === name);
 }
 
+/** The names used on lines `start` to `end` (1-based, inclusive). */
+export function namesUsedIn(analysis: SourceAnalysis, start: number, end: number): Set<string> {
+  const ids = analysis.identifiers;
+  const out = new Set<string>();
+  for (let k = firstAtOrAfter(ids, start); k < ids.length && ids[k]!.line <= end; k++) out.add(ids[k]!.name);
+  return out;
+}
+
 /** The index of the first identifier on `line` or after it (identifiers are in source order). */
 function firstAtOrAfter(ids: SourceAnalysis['identifiers'], line: number): number {
   let lo = 0;

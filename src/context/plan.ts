@@ -194,12 +194,37 @@ function focusOf(c: Candidate, totalLines: number): (LineRange & { label: string
 function chooseRegions(c: Candidate, lines: readonly string[], room: number): LineRange[] {
   const analysis = c.analysis;
   const regions = candidateRegions(analysis?.definitions ?? [], analysis?.identifiers ?? [], lines.length, c.targets);
+  // the characters of the lines before each line, to price a trial without rendering it
+  const before = new Array<number>(lines.length + 1);
+  before[0] = 0;
+  for (let i = 0; i < lines.length; i++) before[i + 1] = before[i]! + lines[i]!.length;
   let chosen: LineRange[] = [];
   for (const r of regions) {
     const trial = mergeRanges([...chosen, r]);
-    if (renderRegions(lines, trial).length + FILE_OVERHEAD <= room) chosen = trial;
+    if (renderedLength(before, lines.length, trial) + FILE_OVERHEAD <= room) chosen = trial;
   }
   return chosen;
+}
+
+/** The length of renderRegions(lines, ranges), from the lines' prefix sums of lengths. */
+export function renderedLength(before: readonly number[], total: number, ranges: readonly LineRange[]): number {
+  let chars = 0;
+  let parts = 0;
+  let next = 1;
+  for (const r of ranges) {
+    if (r.start > next) {
+      chars += `[... lines ${next}-${r.start - 1} not shown ...]`.length;
+      parts++;
+    }
+    chars += `[lines ${r.start}-${r.end}]`.length + before[r.end]! - before[r.start - 1]!;
+    parts += 1 + r.end - r.start + 1;
+    next = r.end + 1;
+  }
+  if (next <= total) {
+    chars += `[... lines ${next}-${total} not shown ...]`.length;
+    parts++;
+  }
+  return chars + Math.max(0, parts - 1);
 }
 
 /** A text's lines, without a phantom line after the final newline. */

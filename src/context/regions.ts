@@ -84,8 +84,16 @@ export function candidateRegions(
       own++;
     }
   };
+  const byName = new Map<string, Definition[]>();
+  for (const d of definitions) {
+    for (const key of d.qualifiedName === d.name ? [d.name] : [d.name, d.qualifiedName]) {
+      const list = byName.get(key);
+      if (list === undefined) byName.set(key, [d]);
+      else list.push(d);
+    }
+  }
   for (const name of targets.names) {
-    const defs = definitions.filter((d) => d.name === name || d.qualifiedName === name).slice(0, MAX_SAME_NAME);
+    const defs = (byName.get(name) ?? []).slice(0, MAX_SAME_NAME);
     for (const d of defs) {
       primary.add(d);
       const lines = d.endLine - d.startLine + 1;
@@ -107,9 +115,11 @@ export function candidateRegions(
   // what the regions so far call in the same file, and what those call: two levels of callees
   let callees = 0;
   for (let level = 0; level < 2; level++) {
-    const shown = out.map((r) => ({ start: r.start, end: r.end }));
+    // the lines shown so far, marked once: a big file has tens of thousands of identifiers
+    const shown = new Uint8Array(totalLines + 2);
+    for (const r of out) shown.fill(1, Math.max(0, r.start), Math.min(totalLines, r.end) + 1);
     const called = new Set<string>();
-    for (const id of identifiers) if (shown.some((r) => r.start <= id.line && id.line <= r.end)) called.add(id.name);
+    for (const id of identifiers) if (shown[id.line] === 1) called.add(id.name);
     for (const d of definitions) {
       if (callees >= MAX_CALLEES) break;
       if (primary.has(d) || !called.has(d.name) || d.kind === 'variable') continue;

@@ -1,6 +1,7 @@
 // The plan: the order candidates are given room in, and whole files against regions.
 import { describe, expect, it } from 'vitest';
-import { planContext, rankCandidates, type Candidate } from '../../../src/context/plan.js';
+import { planContext, rankCandidates, renderedLength, type Candidate } from '../../../src/context/plan.js';
+import { renderRegions } from '../../../src/context/regions.js';
 import { analyzeSource } from '../../../src/syntax/index.js';
 
 const BUDGET = { chars: 48_000, fileMaxBytes: 16_000, mapChars: 0 };
@@ -63,5 +64,24 @@ describe('planContext', () => {
       ['led_to.py', true],
     ]);
     expect(plan.files[0]!.text).toContain('# the chain');
+  });
+});
+
+describe('renderedLength', () => {
+  it('is the length of the rendered regions, without rendering them', () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1} ${'x'.repeat(i % 7)}`);
+    const before = [0];
+    for (const l of lines) before.push(before.at(-1)! + l.length);
+    for (const ranges of [
+      [{ start: 1, end: 40 }],
+      [{ start: 3, end: 5 }],
+      [
+        { start: 1, end: 2 },
+        { start: 10, end: 12 },
+        { start: 40, end: 40 },
+      ],
+    ]) {
+      expect(renderedLength(before, lines.length, ranges)).toBe(renderRegions(lines, ranges).length);
+    }
   });
 });
