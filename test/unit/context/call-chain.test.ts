@@ -139,6 +139,33 @@ describe('followCalls', () => {
     ]);
   });
 
+  it('follows a TypeScript barrel (index.ts re-exporting) to the function and what it calls', async () => {
+    const texts = {
+      'test/parse.test.ts':
+        "import { parse } from '../src/index.ts';\n\ntest('parses', () => {\n  expect(parse('a')).toEqual(['a']);\n});\n",
+      'src/index.ts': "export * from './parser.ts';\nexport * from './lexer.ts';\n",
+      'src/parser.ts':
+        "import { tokenize } from './lexer.ts';\n\nexport function parse(s: string): string[] {\n  return tokenize(s).map((t) => t.text);\n}\n",
+      'src/lexer.ts':
+        'export function tokenize(s: string): { text: string }[] {\n  return [...s].map((text) => ({ text }));\n}\n',
+    };
+    const scopes: Record<string, string[]> = {
+      'test/parse.test.ts': ['src/index.ts'],
+      'src/index.ts': ['src/parser.ts', 'src/lexer.ts'],
+      'src/parser.ts': ['src/lexer.ts'],
+    };
+    const { links } = followCalls({
+      files: await filesOf(texts),
+      roots: [{ path: 'test/parse.test.ts', start: 3, end: 5 }],
+      scope: (p) => scopes[p] ?? [],
+      skip: (n) => n === 'expect' || n === 'toEqual' || n === 'test',
+    });
+    expect(links.map((l) => [l.path, l.definition.name, l.depth])).toEqual([
+      ['src/parser.ts', 'parse', 0],
+      ['src/lexer.ts', 'tokenize', 1],
+    ]);
+  });
+
   it('resolves a name defined in many files only where the caller can reach it', async () => {
     const texts = {
       'tests/test_a.py': 'from app.core import run\n\n\ndef test_a():\n    assert run() == 1\n',
