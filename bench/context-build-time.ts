@@ -55,11 +55,17 @@ const load = (): string =>
 
 /**
  * The prompt build on a 5,000-file repository in git: the tree listed, then the context and the prompt,
- * for `c` (its fault deep in a big module) and for `searched` (its failure's message looked for with
- * git grep), both in the same repository.
+ * for `c` (its fault deep in a big module), for `searched` (its failure's message looked for with git
+ * grep) and for `chained` (its fix several calls below the failing test, across packages), all in the
+ * same repository.
  */
-export async function benchBuildTime(c: ContextCase, searched: ContextCase, limits: PromptLimits): Promise<void> {
-  const own = { ...searched.files, ...c.files };
+export async function benchBuildTime(
+  c: ContextCase,
+  searched: ContextCase,
+  chained: ContextCase,
+  limits: PromptLimits,
+): Promise<void> {
+  const own = { ...chained.files, ...searched.files, ...c.files };
   const files: Record<string, string> = { ...largeRepoFiles(5000 - Object.keys(own).length - 40, 40 * 1024 ** 2) };
   Object.assign(files, noise('python', 'vendor_like', 40), own);
   const paths = Object.keys(files);
@@ -92,7 +98,7 @@ export async function benchBuildTime(c: ContextCase, searched: ContextCase, limi
       await buildOld(c, wb, listed.entries, limits);
     };
     // as in a run: prepare lists the tree and warms the grammars while the sandbox starts
-    const wbs = await Promise.all(Array.from({ length: 4 * (TIMING_RUNS + 1) + 1 }, fresh));
+    const wbs = await Promise.all(Array.from({ length: 5 * (TIMING_RUNS + 1) + 1 }, fresh));
     for (const wb of wbs) await wb.listTree(wb.head(), { maxEntries: 100_000 });
     await new ParseCache().warm(paths);
     const loadBefore = load();
@@ -103,6 +109,9 @@ export async function benchBuildTime(c: ContextCase, searched: ContextCase, limi
     const warm = await sampleWithCpu(TIMING_RUNS, () => build(warmWb, cache));
     const grep = await sampleWithCpu(TIMING_RUNS, (k) =>
       build(wbs[3 * TIMING_RUNS + 4 + k]!, new ParseCache(), searched),
+    );
+    const chain = await sampleWithCpu(TIMING_RUNS, (k) =>
+      build(wbs[4 * TIMING_RUNS + 5 + k]!, new ParseCache(), chained),
     );
     process.stdout.write(
       `load average ${loadBefore} before these runs, ${load()} after (2 cores: above 2, runs wait for a core)\n`,
@@ -130,6 +139,12 @@ export async function benchBuildTime(c: ContextCase, searched: ContextCase, limi
       targetMedian: 150,
     });
     printFigure({ name: '  the same, CPU time of this process (git excluded)', samples: grep.cpu });
+    printFigure({
+      name: 'first prompt, the call chain followed across Go packages (test/issues/819 → checker); wall',
+      samples: chain.wall,
+      targetMedian: 150,
+    });
+    printFigure({ name: '  the same, CPU time of this process (git excluded)', samples: chain.cpu });
     const lists = await Promise.all(Array.from({ length: TIMING_RUNS + 1 }, fresh));
     const listing = await sampleWithCpu(TIMING_RUNS, (k) => {
       const wb = lists[k + 1]!;

@@ -36,6 +36,7 @@ export async function benchContext(): Promise<void> {
   await benchBuildTime(
     cases.find((k) => k.name.startsWith('py exception raised deep'))!,
     cases.find((k) => k.name.startsWith("py linter's functional test"))!,
+    cases.find((k) => k.name.startsWith('go test under test/issues/819'))!,
     config.prompt,
   );
 }
@@ -52,9 +53,14 @@ export async function benchCorpus(cases: ContextCase[], limits: PromptLimits): P
   const byLanguage = new Map<string, { n: number; hit: number; old: number }>();
   const byShape = new Map<string, { n: number; hit: number; lines: number; shown: number }>();
   let withinBudget = 0;
+  const buildMs: number[] = [];
+  process.stdout.write(
+    '  (each case: its first prompt; the files shown, with their headings, of the budget; the context build, in memory)\n',
+  );
   for (const c of cases) {
     const first = await firstPrompt(c, limits);
     withinBudget += first.withinBudget ? 1 : 0;
+    buildMs.push(first.ms);
     const shape = byShape.get(c.shape ?? '') ?? { n: 0, hit: 0, lines: 0, shown: 0 };
     byShape.set(c.shape ?? '', {
       n: shape.n + 1,
@@ -73,7 +79,7 @@ export async function benchCorpus(cases: ContextCase[], limits: PromptLimits): P
       old: lang.old + (first.oldOk ? 1 : 0),
     });
     process.stdout.write(
-      `  ${first.newOk ? 'shown ' : 'MISSED'}  old ${first.oldOk ? 'shown ' : 'missed'}  ${String(first.newChars).padStart(6)} chars (old ${String(first.oldChars).padStart(6)})  ${c.name}${first.note}\n`,
+      `  ${first.newOk ? 'shown ' : 'MISSED'}  old ${first.oldOk ? 'shown ' : 'missed'}  ${String(first.newChars).padStart(6)} chars (old ${String(first.oldChars).padStart(6)})  files ${String(first.used).padStart(5)}/${limits.budget_chars}  ${first.ms.toFixed(0).padStart(4)} ms  ${c.name}${first.note}\n`,
     );
   }
   const pct = (k: number): string => `${((100 * k) / cases.length).toFixed(1)}%`;
@@ -89,6 +95,7 @@ export async function benchCorpus(cases: ContextCase[], limits: PromptLimits): P
   process.stdout.write('per shape: cases with every line to change shown; lines of the fixes shown\n');
   for (const [shape, s] of byShape)
     process.stdout.write(`  ${shape.padEnd(38)} ${s.hit}/${s.n} cases   ${s.shown}/${s.lines} lines\n`);
+  printFigure({ name: 'context build per case (in memory, parses not cached)', samples: buildMs });
   printFigure({
     name: 'first prompt size',
     samples: newChars,
@@ -130,10 +137,14 @@ async function firstPrompt(
   newChars: number;
   oldChars: number;
   note: string;
+  used: number;
+  ms: number;
 }> {
   const tree = treeOf(c.files);
   const fix = c.fix.map((f) => ({ path: f.path, line: lineOf(c.files, f.path, f.line), text: f.line }));
+  const t0 = performance.now();
   const context = await contextFor(c, c.files, tree, limits, c.output, new Map(), new ParseCache());
+  const ms = performance.now() - t0;
   const prompt = newPrompt(c, tree, context, limits, c.output, '', 1);
   const user = prompt.messages[1].content;
   const shown = fix.filter(
@@ -163,6 +174,8 @@ async function firstPrompt(
     newChars: prompt.chars,
     oldChars: old.prompt.chars,
     note,
+    used,
+    ms,
   };
 }
 

@@ -1,8 +1,10 @@
 // The context corpus: every case, with `{{path#text}}` in outputs replaced by line numbers.
+import { CHAIN_CASES } from './chains.js';
 import { GO_CASES } from './go.js';
 import { JAVASCRIPT_CASES } from './javascript.js';
 import { PINPOINT_CASES } from './pinpoint.js';
 import { PYTHON_CASES } from './python.js';
+import { REGION_CASES } from './regions.js';
 import { REACH_CASES } from './reach.js';
 import { RUST_CASES } from './rust.js';
 import { moduleTail, testTail, type ContextCase } from './shapes.js';
@@ -28,20 +30,27 @@ const TESTS = /(^|\/)(tests?|spec)\/|_test\.(py|go)$|(^|\/)test_[^/]*\.py$|\.(te
  * and passing tests appended (real files are not five lines; appending keeps every line number).
  */
 export function contextCorpus(): ContextCase[] {
-  return [...PYTHON_CASES, ...JAVASCRIPT_CASES, ...GO_CASES, ...RUST_CASES, ...REACH_CASES, ...PINPOINT_CASES].map(
-    (c) => {
-      const files = { ...c.files };
-      for (const [path, text] of Object.entries(files)) {
-        if (path.includes('legacy/') || !EXTENSIONS.test(path) || text.length >= SMALL || text.trim() === '') continue;
-        const tail = TESTS.test(path) ? testTail(c.language, 8) : moduleTail(c.language, 25);
-        files[path] = `${text.replace(/\n*$/, '\n')}\n${tail}`;
-      }
-      return {
-        ...c,
-        shape: c.shape ?? 'basic (the first corpus)',
-        files,
-        output: c.output.replace(/\{\{([^#}]+)#([^}]+)\}\}/g, (_, p: string, t: string) => String(lineOf(files, p, t))),
-      };
-    },
-  );
+  return [
+    ...PYTHON_CASES,
+    ...JAVASCRIPT_CASES,
+    ...GO_CASES,
+    ...RUST_CASES,
+    ...REACH_CASES,
+    ...PINPOINT_CASES,
+    ...CHAIN_CASES,
+    ...REGION_CASES,
+  ].map((c) => {
+    const files = { ...c.files };
+    for (const [path, text] of Object.entries(files)) {
+      if (path.includes('legacy/') || !EXTENSIONS.test(path) || text.length >= SMALL || text.trim() === '') continue;
+      const tail = TESTS.test(path) ? testTail(c.language, 8) : moduleTail(c.language, 25);
+      files[path] = `${text.replace(/\n*$/, '\n')}\n${tail}`;
+    }
+    return {
+      ...c,
+      shape: c.shape ?? 'basic (the first corpus)',
+      files,
+      output: c.output.replace(/\{\{([^#}]+)#([^}]+)\}\}/g, (_, p: string, t: string) => String(lineOf(files, p, t))),
+    };
+  });
 }

@@ -1052,7 +1052,8 @@ module.exports = {
 };
 `;
 
-function prismFiles(): Record<string, string> {
+/** A highlighter's tree: a component per language, a data-file test suite per language, its runner. */
+export function prismFiles(): Record<string, string> {
   const files: Record<string, string> = {
     'package.json': '{ "name": "prismjs", "scripts": { "test": "mocha tests/run.js" } }\n',
     'components.json': `{ "languages": { ${PRISM_LANGS.map((l) => `"${l}": { "title": "${l}" }`).join(', ')} } }\n`,

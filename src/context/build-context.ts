@@ -8,18 +8,24 @@ import { failureFiles } from './failure-files.js';
 import { readFailureReport } from './failure-report.js';
 import { findDefinitionsByName, findMessageFiles, findTestsByName } from './find-by-name.js';
 import { followImports, MAX_HOPS, type ContextNode } from './follow-imports.js';
-import { addCallees, addLead, definers, deriveMacros, failingNames, scoreFile, WEIGHT, type Lead } from './leads.js';
-import { isFactManifest, readFacts } from './manifests.js';
-import { assertedStrings, MAX_STRINGS, printedStrings } from './message-strings.js';
+import type { ChainRoot } from './call-chain.js';
+import { chainLeads } from './chain-leads.js';
+import { changelogCandidate, changelogPath } from './changelog.js';
+import { addCallees, addLead, definers, deriveMacros, failingNames, WEIGHT, type Lead } from './leads.js';
+import { variantLeads } from './file-score.js';
+import { isFactManifest, manifestsFor, readFacts } from './manifests.js';
+import { assertedStrings, printedStrings, uniqueTexts } from './message-strings.js';
 import { dataWords, filesNamedAfter, namedLike, titleWords } from './name-tokens.js';
 import type { ParseCache } from './parse-cache.js';
+import { toCandidate, type CandidateLeads } from './candidate.js';
 import { FILE_OVERHEAD, planContext, rankCandidates, type Candidate, type ContextBudget } from './plan.js';
+import { linesHolding, linesOfTests } from './lines-of.js';
 import { ContextReader } from './reader.js';
+import { filesFromPatterns, runNames, runnerPatterns } from './runner-paths.js';
 import { failingRegions } from './failing-regions.js';
 import { baseName, dirName, isSourceName, isTestPath } from './source-files.js';
 import type { ContextSource } from './source.js';
-import type { TreeIndex } from './tree-index.js';
-import type { AskedItem, ContextEntry, ContextResult, LineRange, ShownReason } from './types.js';
+import type { AskedItem, ContextEntry, ContextResult, LineRange, ShownFile, ShownReason } from './types.js';
 
 /** What the context is built from. */
 export interface ContextInput {
@@ -37,14 +43,10 @@ export interface ContextInput {
   workdir?: string;
 }
 
+/** Characters set aside for the changelog's newest section at most. */
+const CHANGELOG_ROOM = 2_400;
 /** Bytes read for one context at most (files past it are left out). */
 const MAX_READ_BYTES = 8 * 1024 * 1024;
-/** Manifests (go.mod, Cargo.toml, package.json) read at most besides those above a seed file. */
-const MAX_MANIFESTS = 30;
-/** package.json files read at most to know a JS/TS workspace's package names. */
-const MAX_PACKAGE_MANIFESTS = 300;
-/** Names in focus per file at most. */
-const MAX_FOCUS_NAMES = 6;
 
 /** Build the context for one prompt, reading through `source` and parsing through `cache`. */
 export async function buildContext(
@@ -74,7 +76,11 @@ export async function buildContext(
     if (!isSourceName(baseName(f.path))) dataFiles.push(f.path);
   }
   const refs = directiveRefs(input.directive, index);
-  for (const p of refs.paths) node(p, 'directive', 'named in the directive', 0);
+  for (const p of refs.paths) {
+    const linked = refs.lines.get(p) ?? [];
+    const said = linked.length === 0 ? 'named' : `line ${[...new Set(linked)].join('-')} linked`;
+    node(p, 'directive', `${said} in the directive`, 0)?.lines.push(...linked);
+  }
   // files changed so far lead somewhere only when nothing else does; otherwise they are added after
   // the imports are followed, keeping the rank (and order) they had before they changed
   let changedAdded = false;
@@ -94,7 +100,14 @@ export async function buildContext(
   if (nodes.size === 0) addChanged();
   const leads = new Map<string, Lead>();
   for (const name of refs.names) addLead(leads, name, { weight: WEIGHT.directive, why: 'named in the directive' });
-  // nothing else to go on (no failure, no path, no change): look for what the directive names
+  // nothing else to go on (no failure, no path, no change): look for the code the directive quotes
+  // and for what it names
+  if (nodes.size === 0) {
+    const quoted = refs.quotes.map((text) => ({ text, why: 'quoted in the directive' }));
+    for (const hit of await findMessageFiles(quoted, index, source, [], [])) {
+      node(hit.path, 'directive', `holds "${hit.message.text.slice(0, 60)}", quoted in the directive`, 0)?.lines.push(...hit.lines); // prettier-ignore
+    }
+  }
   if (nodes.size === 0) {
     for (const hit of await findDefinitionsByName(refs.names, index, source)) {
       node(hit.path, 'directive', `defines ${hit.name}`, 0);
@@ -122,16 +135,29 @@ export async function buildContext(
     ...(wholeRepository ? index.sources : []),
   ]);
   const facts = readFacts(new Map([...reader.texts].filter(([p]) => isFactManifest(p)).map(([p, t]) => [p, t.text])));
+  // in a file the directive names: the lines holding the code it quotes, the definitions its words name
+  for (const n of seeds) {
+    const text = reader.texts.get(n.path)?.text;
+    if (n.reason !== 'directive' || text === undefined) continue;
+    n.lines.push(...linesHolding(text, refs.quotes));
+    for (const d of reader.analyses.get(n.path)?.definitions ?? []) {
+      if (refs.words.includes(d.name) && d.kind !== 'variable')
+        addLead(leads, d.name, { weight: WEIGHT.directive, why: 'named in the directive' });
+    }
+  }
 
   // what the failure leads to: the failing code's names, its frames, the messages it asserts or prints
   const references = new Map<string, number>();
   const messages = report ? printedStrings(report.messages) : [];
+  const roots: ChainRoot[] = [];
   for (const n of seeds) {
     const text = reader.texts.get(n.path)?.text;
     const analysis = reader.analyses.get(n.path);
     if (text === undefined || analysis === undefined) continue;
     if (report && isFailingTest(n) && n.lines.length === 0) n.lines.push(...linesOfTests(text, report.testNames));
     const regions = failingRegions(text, analysis, n.lines);
+    // the calls of the failing tests' own code start the call chain
+    if (isFailingTest(n)) roots.push(...regions.map((r) => ({ path: n.path, ...r })));
     for (const i of analysis.identifiers) {
       if (regions.length === 0 || regions.some((r) => r.start <= i.line && i.line <= r.end))
         references.set(i.name, (references.get(i.name) ?? 0) + 1);
@@ -150,6 +176,15 @@ export async function buildContext(
     findMessageFiles(wanted, index, source, near, [...reader.texts.values()]),
   );
   await followImports(seeds, (p, detail, distance) => node(p, 'import', detail, distance), reader, index, facts);
+  // a data-driven failure: the code its runner loads for the failing data (`components/prism-go.js`)
+  if (report) {
+    const runners = [...nodes.values()].filter((n) => n.distance <= 2 && isTestPath(n.path));
+    const patterns = runners.flatMap((n) => runnerPatterns(reader.texts.get(n.path)?.text ?? ''));
+    for (const { word, path } of filesFromPatterns(patterns, runNames(dataFiles, report.titles), index)) {
+      const n = node(path, 'failure', `loaded by the test runner for "${word}", the failing test's data`, 1);
+      if (n !== null && n.lead === null) n.lead = { weight: WEIGHT.message, detail: n.detail };
+    }
+  }
   const hits = await found;
   for (const hit of hits) {
     const detail = `holds "${hit.message.text.slice(0, 60)}", ${hit.message.why}`;
@@ -162,13 +197,20 @@ export async function buildContext(
   addChanged();
   await reader.read([...input.changed.keys()]);
 
+  // the call chain from the failing test: what it calls, what that calls, a few calls down
+  const aliases = new Map<string, string>();
+  for (const [p, a] of reader.analyses) {
+    if (!isTestPath(p))
+      for (const [alias, fn] of deriveMacros(reader.texts.get(p)?.text ?? '', a)) aliases.set(alias, fn);
+  }
+  const chains = await chainLeads(roots, reader, index, facts, aliases);
+  for (const [p, chain] of chains) node(p, 'import', chain.detail, chain.depth + 1);
+
   // names: derive macros, definitions named like the failing test, what the named definitions call
   const code = [...reader.analyses].filter(([p]) => !isTestPath(p));
-  for (const [p, a] of code) {
-    for (const [alias, fn] of deriveMacros(reader.texts.get(p)?.text ?? '', a)) {
-      const lead = leads.get(alias);
-      if (lead) addLead(leads, fn, { ...lead, as: `the derive macro ${alias}` });
-    }
+  for (const [alias, fn] of aliases) {
+    const lead = leads.get(alias);
+    if (lead) addLead(leads, fn, { ...lead, as: `the derive macro ${alias}` });
   }
   const named = code.flatMap(([, a]) => a.definitions.filter((d) => d.kind !== 'variable' && d.kind !== 'const'));
   for (const name of namedLike(
@@ -182,50 +224,35 @@ export async function buildContext(
     [...reader.analyses].map(([p, analysis]) => ({ analysis, text: reader.texts.get(p)?.text ?? '' })),
   );
   const defined = definers(code.map(([, a]) => a));
+  const variants = variantLeads(leads);
 
+  const what: CandidateLeads = { texts: reader.texts, analyses: reader.analyses, leads, defined, variants, chains, changed: input.changed, quoted: refs.quoted }; // prettier-ignore
   const candidates: Candidate[] = [];
-  const push = (n: ContextNode): void => {
-    const t = reader.texts.get(n.path);
-    const analysis = reader.analyses.get(n.path) ?? null;
-    const test = isTestPath(n.path);
-    const scored = scoreFile(analysis, leads, defined);
-    const leadWeight = n.lead?.weight ?? 0;
-    let detail = n.detail;
-    if (n.distance > 0 && scored.top !== null && scored.score >= leadWeight)
-      detail = `defines ${scored.top.name}, ${scored.top.lead.why}`;
-    else if (n.distance > 0 && n.lead !== null) detail = n.lead.detail;
-    candidates.push({
-      path: n.path,
-      reason: n.reason,
-      detail,
-      distance: n.distance,
-      order: n.order,
-      text: t?.text ?? null,
-      truncated: t?.truncated ?? false,
-      analysis,
-      // a file only a callee's callee leads to is outlined, unless the failing code imports it
-      relevant:
-        n.distance === 0 || (n.imported && n.distance === 1) || scored.score >= WEIGHT.callee || n.lead !== null,
-      score: Math.max(scored.score, leadWeight),
-      targets: { lines: n.lines, names: scored.names, ranges: n.ranges },
-      focusNames: test
-        ? []
-        : scored.names.filter((name) => (leads.get(name)?.weight ?? 0) >= WEIGHT.used).slice(0, MAX_FOCUS_NAMES),
-      changedRanges: input.changed.get(n.path) ?? [],
-      changed: input.changed.has(n.path),
-      test,
-    });
-  };
+  const push = (n: ContextNode): void => void candidates.push(toCandidate(n, what));
   for (const n of nodes.values()) push(n);
   if (wholeRepository) {
     for (const p of index.sources) {
       if (!nodes.has(p)) push({ path: p, reason: 'repository', detail: 'small repository', distance: 99, order: 0, imported: false, lines: [], ranges: [], carried: new Map(), lead: null }); // prettier-ignore
     }
   }
+  // the changelog's newest section, where a fix adds its entry: its room set aside, shown last
+  const log = changelogPath(index);
+  let logged: ShownFile[] = [];
+  let budget = input.budget;
+  if (log !== null && !nodes.has(log)) {
+    await reader.read([log]);
+    const t = reader.texts.get(log);
+    const logCandidate = t === undefined ? null : changelogCandidate(log, t.text);
+    if (logCandidate !== null) {
+      logged = planContext([logCandidate], { ...budget, chars: CHANGELOG_ROOM, mapChars: 0 }, references).files;
+      const used = logged.reduce((n, f) => n + f.text.length + FILE_OVERHEAD, 0);
+      budget = { ...budget, chars: Math.max(0, budget.chars - used) };
+    }
+  }
   const ranked = rankCandidates(candidates, references);
-  const plan = planContext(ranked, input.budget, references, wholeRepository);
+  const plan = planContext(ranked, budget, references, wholeRepository);
   return {
-    files: plan.files,
+    files: [...plan.files, ...logged],
     map: plan.map,
     wholeRepository: wholeRepository && plan.files.length >= index.sources.length,
     sourceFiles: index.sources.length,
@@ -236,37 +263,4 @@ export async function buildContext(
 /** A file of tests the failure names. */
 function isFailingTest(n: ContextNode): boolean {
   return n.reason === 'failure' && n.distance === 0 && isTestPath(n.path) && languageForPath(n.path) !== null;
-}
-
-/** The lines of a test file holding the failing tests' names (where they are defined). */
-function linesOfTests(text: string, names: readonly string[]): number[] {
-  const wanted = names.filter((n) => n.length >= 4).slice(0, 10);
-  const out: number[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (out.length < 4 && wanted.some((n) => line.includes(n))) out.push(i + 1);
-  });
-  return out;
-}
-
-/** The texts to look for, each once, at most MAX_STRINGS (those asserted first). */
-function uniqueTexts<T extends { text: string }>(xs: readonly T[]): T[] {
-  const out: T[] = [];
-  for (const x of xs) if (!out.some((o) => o.text === x.text)) out.push(x);
-  return out.slice(0, MAX_STRINGS);
-}
-
-/** The go.mod, Cargo.toml and package.json files above the seeds, and others while they are few. */
-function manifestsFor(index: TreeIndex, seeds: readonly string[]): string[] {
-  const above = (m: string): boolean => {
-    const dir = dirName(m);
-    return seeds.some((s) => dir === '' || s.startsWith(`${dir}/`));
-  };
-  const own = [...(index.byBase.get('go.mod') ?? []), ...(index.byBase.get('Cargo.toml') ?? [])];
-  const out = own.length <= MAX_MANIFESTS ? own : own.filter(above);
-  // a JS/TS workspace's packages are imported by the names in their package.json
-  if (seeds.some((s) => /\.[cm]?[jt]sx?$/.test(s))) {
-    const packages = (index.byBase.get('package.json') ?? []).filter((p) => !p.includes('node_modules/'));
-    out.push(...packages.slice(0, MAX_PACKAGE_MANIFESTS));
-  }
-  return out;
 }

@@ -6,11 +6,32 @@ export interface DirectiveRefs {
   paths: string[];
   /** Names that look like code (`parse_header`, `Stack.push`, `clamp()`, or in backticks), innermost part. */
   names: string[];
+  /** Lines a link names (`…/blob/v6.2.1/big.js#L224-L230`), by path. */
+  lines: Map<string, number[]>;
+  /** Code it quotes that is more than a name (`xc.length = sd--`), to find where it is. */
+  quotes: string[];
+  /** Names it quotes (in backticks), whose places in a large file are worth a window. */
+  quoted: string[];
+  /** Its plain words (`round`), which name code only where a file it names defines them. */
+  words: string[];
 }
+
+/** Quoted code kept at most, and its shortest and longest. */
+const MAX_QUOTES = 8;
+const MIN_QUOTE = 6;
+const MAX_QUOTE = 120;
+/** Plain words kept at most. */
+const MAX_WORDS = 80;
+/** A link to a file of a repository on a forge: GitHub's and Gitea's blob/tree/raw, GitLab's -/blob. */
+const LINK =
+  /https?:\/\/[^\s<>()'"`\]]{1,400}?\/(?:-\/)?(?:blob|tree|raw|src)\/([^\s<>()'"`#?\]]{1,300})(?:#L(\d{1,7})(?:-L?(\d{1,7}))?)?/g;
 
 const STOP = new Set(['the', 'and', 'for', 'not', 'with', 'this', 'that', 'from', 'into', 'when', 'should']);
 
-/** Tree paths (exactly, as ./path, or by a base name unique in the tree) and code names in a directive. */
+/**
+ * Tree paths (exactly, as ./path, by a base name unique in the tree, or linked with the lines linked),
+ * code names, quoted code and plain words of a directive.
+ */
 export function directiveRefs(directive: string, index: TreeIndex): DirectiveRefs {
   const paths: string[] = [];
   for (const m of directive.matchAll(/[A-Za-z0-9_@+~./-]+/g)) {
@@ -24,6 +45,19 @@ export function directiveRefs(directive: string, index: TreeIndex): DirectiveRef
     }
     if (hit !== undefined && !paths.includes(hit)) paths.push(hit);
   }
+  // links to files of the repository, with the lines they point at; the ref may hold slashes
+  const lines = new Map<string, number[]>();
+  for (const m of directive.matchAll(LINK)) {
+    const segs = m[1]!.split('/');
+    for (let i = 1; i < segs.length; i++) {
+      const p = segs.slice(i).join('/');
+      if (!index.has(p)) continue;
+      if (!paths.includes(p)) paths.push(p);
+      const at = m[2] === undefined ? [] : [Number(m[2]), Number(m[3] ?? m[2])];
+      lines.set(p, [...(lines.get(p) ?? []), ...at]);
+      break;
+    }
+  }
   const names: string[] = [];
   const add = (raw: string): void => {
     const last =
@@ -33,9 +67,20 @@ export function directiveRefs(directive: string, index: TreeIndex): DirectiveRef
         .at(-1) ?? '';
     if (/^[A-Za-z_$][\w$]{2,}$/.test(last) && !STOP.has(last.toLowerCase()) && !names.includes(last)) names.push(last);
   };
+  const quotes: string[] = [];
+  const quoted: string[] = [];
   for (const m of directive.matchAll(/`([^`\n]{1,120})`/g)) {
-    for (const t of m[1]!.matchAll(/[A-Za-z_$][\w$]*(?:(?:::|\.|#)[A-Za-z_$][\w$]*)*/g)) {
-      if (!/\.[a-z]{1,4}$/.test(t[0]) || !index.has(t[0])) add(t[0]);
+    const q = m[1]!.trim();
+    // more than a name or a path: code to look for as it is written
+    if (/[^\w$.:#/()-]/.test(q) && q.length >= MIN_QUOTE && q.length <= MAX_QUOTE && /[A-Za-z]/.test(q)) {
+      if (!quotes.includes(q) && quotes.length < MAX_QUOTES) quotes.push(q);
+    }
+    for (const t of q.matchAll(/[A-Za-z_$][\w$]*(?:(?:::|\.|#)[A-Za-z_$][\w$]*)*/g)) {
+      if (!/\.[a-z]{1,4}$/.test(t[0]) || !index.has(t[0])) {
+        add(t[0]);
+        const last = t[0].split(/::|\.|#/).at(-1) ?? '';
+        if (/^[A-Za-z_$][\w$]{2,}$/.test(last) && !quoted.includes(last)) quoted.push(last);
+      }
     }
   }
   for (const m of directive.matchAll(/[A-Za-z_$][\w$]*(?:(?:::|\.|#)[A-Za-z_$][\w$]*)*(\(\))?/g)) {
@@ -46,5 +91,10 @@ export function directiveRefs(directive: string, index: TreeIndex): DirectiveRef
       /^[A-Za-z_$][\w$]*[.#][A-Za-z_$][\w$]*$/.test(t) && !/\.(py|js|ts|go|rs|md|txt|json|toml)$/.test(t);
     if (codeLike || qualified) add(t.replace(/\(\)$/, ''));
   }
-  return { paths, names };
+  const words: string[] = [];
+  for (const m of directive.replace(LINK, ' ').matchAll(/(?<![\w$.])[A-Za-z_][A-Za-z0-9_]{2,40}(?![\w$])/g)) {
+    const w = m[0];
+    if (!STOP.has(w.toLowerCase()) && !words.includes(w) && words.length < MAX_WORDS) words.push(w);
+  }
+  return { paths, names, lines, quotes, quoted, words };
 }

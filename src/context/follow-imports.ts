@@ -7,8 +7,8 @@ import type { ProjectFacts } from './manifests.js';
 import { words } from './name-tokens.js';
 import type { ContextReader } from './reader.js';
 import { MAX_REGION_LINES } from './regions.js';
-import { dirName, isSkippedPath, isTestPath, joinPath } from './source-files.js';
-import type { TreeIndex } from './tree-index.js';
+import { dirName, isSkippedPath, isTestPath } from './source-files.js';
+import { conftestsAbove, type TreeIndex } from './tree-index.js';
 import type { ShownReason } from './types.js';
 
 /** A file the context may show, as the build learns about it. */
@@ -102,7 +102,7 @@ export async function followImports(
       for (const e of edges) offer(e.path, `imported by ${from.path}`, pass, true, e.rank);
       // pytest loads the conftest.py files above a test: its fixtures are imports in all but name
       if (language === 'python' && isTestPath(from.path)) {
-        for (const p of conftests(index, from.path)) offer(p, `conftest of ${from.path}`, pass, true, 1);
+        for (const p of conftestsAbove(index, from.path)) offer(p, `conftest of ${from.path}`, pass, true, 1);
       }
       if (language === 'go' && general) {
         for (const p of goPackageFiles(index, dirName(from.path))) {
@@ -175,16 +175,6 @@ function pathWords(path: string, names: ReadonlySet<string>): number {
     .slice(-2)
     .flatMap((s) => words(s.replace(/\.[^.]*$/, '')))
     .filter((w) => names.has(w)).length;
-}
-
-/** The conftest.py files of a test's directory and the directories above it. */
-function conftests(index: TreeIndex, test: string): string[] {
-  const out: string[] = [];
-  for (let dir = dirName(test); ; dir = dirName(dir)) {
-    const p = joinPath(dir, 'conftest.py');
-    if (p !== test && index.has(p)) out.push(p);
-    if (dir === '') return out;
-  }
 }
 
 function merge(into: Map<string, number>, from: ReadonlyMap<string, number>): void {

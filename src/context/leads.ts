@@ -3,6 +3,7 @@
 // A file defining a name is worth as much as its strongest name, less when many files define it.
 import type { Definition, SourceAnalysis } from '../syntax/index.js';
 import { failingRegions } from './failing-regions.js';
+import { isTestHelperCall } from './call-sites.js';
 import { lineReader, useOf } from './name-uses.js';
 import { MAX_REGION_LINES } from './regions.js';
 
@@ -32,6 +33,8 @@ export const WEIGHT = {
   derived: 4,
   /** Used in the failing test (a type, a constant, a variable of the module). */
   used: 3,
+  /** On the call chain from the failing test, right below what it calls (a quarter less per call deeper). */
+  chain: 3,
   /** Imported by the failing test, or used in code the traceback names. */
   imported: 2,
   /** Called by a definition of weight `used` or more. */
@@ -54,6 +57,11 @@ const COMMON = new Set(
     'into', 'iter', 'collect', 'push', 'append', 'get', 'err', 'ok', 'want', 'got', 'tt', 'tc',
   ], // prettier-ignore
 );
+
+/** A name everybody uses and no fix is about (a test framework's, a builtin). */
+export function isCommonName(name: string): boolean {
+  return COMMON.has(name);
+}
 
 /** Add a lead for a name, keeping the strongest. */
 export function addLead(leads: Map<string, Lead>, name: string, lead: Lead): void {
@@ -90,8 +98,12 @@ export function failingNames(file: FailingFile, leads: Map<string, Lead>): void 
       addLead(leads, id.name, { weight: WEIGHT.imported, why: `used in ${where}` });
       continue;
     }
-    const use = useOf(lineOf(id.line), id.name);
-    if (use.called && use.qualifier !== null && packages.has(use.qualifier)) {
+    const line = lineOf(id.line);
+    const use = useOf(line, id.name);
+    if (use.called && analysis.language === 'go' && isTestHelperCall(line, id.name)) {
+      // `require.NoError(t, err)`: an assertion helper, not the code under test
+      addLead(leads, id.name, { weight: WEIGHT.imported, why: `called in ${where}` });
+    } else if (use.called && use.qualifier !== null && packages.has(use.qualifier)) {
       addLead(leads, id.name, { weight: WEIGHT.qualified, why: `called as ${use.qualifier}.${id.name} in ${where}` });
     } else if (use.called) {
       addLead(leads, id.name, { weight: WEIGHT.called, why: `called in ${where}` });
@@ -109,7 +121,22 @@ export function failingNames(file: FailingFile, leads: Map<string, Lead>): void 
     for (const name of ref.names) addLead(leads, name, { weight: WEIGHT.imported, why: `imported by ${where}` });
   }
   if (analysis.language === 'rust') {
-    for (const m of file.text.matchAll(/#\[derive\(([^)\]]{1,400})\)\]/g)) {
+    // the derives of the types the failing test's own code uses (the whole file's when no line is named)
+    const used = new Set(analysis.identifiers.filter((i) => inRegion(i.line)).map((i) => i.name));
+    const starts = [0];
+    for (let at = file.text.indexOf('\n'); at >= 0; at = file.text.indexOf('\n', at + 1)) starts.push(at + 1);
+    const lineAt = (offset: number): number => {
+      let lo = 0;
+      let hi = starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (starts[mid]! <= offset) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    for (const m of file.text.matchAll(DERIVE)) {
+      if (!inRegion(lineAt(m.index)) && !(m[2] !== undefined && used.has(m[2]))) continue;
       for (const name of m[1]!.split(',').map((n) => n.trim().split('::').at(-1) ?? '')) {
         if (/^[A-Z]\w*$/.test(name) && !STD_DERIVES.has(name))
           addLead(leads, name, { weight: WEIGHT.derived, why: `derived in ${where}` });
@@ -117,6 +144,10 @@ export function failingNames(file: FailingFile, leads: Map<string, Lead>): void 
     }
   }
 }
+
+/** A derive attribute and the type it is on (`#[derive(DeJson)] pub struct W`). */
+const DERIVE =
+  /#\[derive\(([^)\]]{1,400})\)\](?:\s*(?:#\[[^\]\n]{0,200}\]|\/\/\/[^\n]{0,200}))*\s*(?:pub(?:\([\w\s]{0,20}\))?\s+)?(?:struct|enum|union)\s+([A-Za-z_]\w*)/g;
 
 const STD_DERIVES = new Set(['Debug', 'Clone', 'Copy', 'PartialEq', 'Eq', 'PartialOrd', 'Ord', 'Hash', 'Default']);
 
@@ -184,45 +215,6 @@ export function addCallees(leads: Map<string, Lead>, files: readonly CodeFile[])
     }
     for (const [name, lead] of fresh) addLead(leads, name, lead);
   }
-}
-
-/** Names said in one file's reason at most. */
-const MAX_SAID = 3;
-
-/**
- * What a file's definitions are worth: its strongest lead (less when many files define the name); the
- * names matched, strongest first; and what to say of it (`configureOutput and command`, with the lead).
- */
-export function scoreFile(
-  analysis: SourceAnalysis | null,
-  leads: ReadonlyMap<string, Lead>,
-  defined: ReadonlyMap<string, number>,
-): { score: number; top: { name: string; lead: Lead } | null; names: string[] } {
-  if (analysis === null) return { score: 0, top: null, names: [] };
-  const matched = new Map<string, number>();
-  const best: { d: Definition; lead: Lead; value: number }[] = [];
-  for (const d of analysis.definitions) {
-    const lead = leads.get(d.name);
-    if (lead === undefined) continue;
-    // a name many files define says little about any one of them
-    const n = defined.get(d.name) ?? 1;
-    const value = n <= 3 ? lead.weight : lead.weight * (3 / n);
-    matched.set(d.name, Math.max(matched.get(d.name) ?? 0, value));
-    best.push({ d, lead, value });
-  }
-  const score = Math.max(0, ...best.map((b) => b.value));
-  if (score === 0) return { score, top: null, names: [] };
-  // a definition short enough to show says more than a long class with the same lead
-  const tops = best.filter((b) => b.value === score);
-  const short = tops.filter((b) => b.d.endLine - b.d.startLine < MAX_REGION_LINES);
-  const said = (short.length > 0 ? short : tops).filter((b) => b.lead.why === tops[0]!.lead.why);
-  const names = [...new Set(said.map((b) => b.lead.as ?? b.d.name))].slice(0, MAX_SAID);
-  const name = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
-  return {
-    score,
-    top: { name, lead: said[0]!.lead },
-    names: [...matched].sort((a, b) => b[1] - a[1]).map(([n]) => n),
-  };
 }
 
 /** The derive macros a Rust file defines: `#[proc_macro_derive(DeJson)]` on `fn derive_de_json` (alias → function). */

@@ -2,6 +2,7 @@
 // names of a JS/TS workspace's packages (pure).
 import { z } from 'zod';
 import { baseName, dirName } from './source-files.js';
+import type { TreeIndex } from './tree-index.js';
 
 /** A Go module: the directory of its go.mod and its module path. */
 export interface GoModule {
@@ -97,4 +98,25 @@ function cargoPackageName(text: string): string | null {
 /** The nearest item whose directory contains the path. */
 export function nearest<T extends { dir: string }>(items: readonly T[], path: string): T | undefined {
   return items.find((i) => i.dir === '' || path.startsWith(`${i.dir}/`));
+}
+
+/** Manifests (go.mod, Cargo.toml, package.json) read at most besides those above a seed file. */
+const MAX_MANIFESTS = 30;
+/** package.json files read at most to know a JS/TS workspace's package names. */
+const MAX_PACKAGE_MANIFESTS = 300;
+
+/** The go.mod, Cargo.toml and package.json files above the seeds, and others while they are few. */
+export function manifestsFor(index: TreeIndex, seeds: readonly string[]): string[] {
+  const above = (m: string): boolean => {
+    const dir = dirName(m);
+    return seeds.some((s) => dir === '' || s.startsWith(`${dir}/`));
+  };
+  const own = [...(index.byBase.get('go.mod') ?? []), ...(index.byBase.get('Cargo.toml') ?? [])];
+  const out = own.length <= MAX_MANIFESTS ? own : own.filter(above);
+  // a JS/TS workspace's packages are imported by the names in their package.json
+  if (seeds.some((s) => /\.[cm]?[jt]sx?$/.test(s))) {
+    const packages = (index.byBase.get('package.json') ?? []).filter((p) => !p.includes('node_modules/'));
+    out.push(...packages.slice(0, MAX_PACKAGE_MANIFESTS));
+  }
+  return out;
 }

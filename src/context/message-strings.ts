@@ -9,6 +9,9 @@ export interface MessageString {
   why: string;
 }
 
+/** A row of testify's failure table: a label (blank on a continued field) and its text, tab-aligned. */
+const TESTIFY_CELL = /^\s*\t(?:([A-Z][A-Za-z ]{0,20}):|\s*)\s*\t(.*)$/;
+
 /** Texts looked for at most (each is one `-e` of one search). */
 export const MAX_STRINGS = 16;
 /** The shortest and longest text looked for. */
@@ -54,7 +57,18 @@ export function assertedStrings(text: string, regions: readonly LineRange[]): Me
 export function printedStrings(messages: readonly string[]): MessageString[] {
   const out: MessageString[] = [];
   for (const message of messages) {
+    let field = '';
     for (const raw of message.split('\n')) {
+      // testify's table: `Error:  \tReceived unexpected error:` then the error itself on the lines
+      // below it, its label blank (`        \t            \tunknown name x (1:5)`)
+      const cell = TESTIFY_CELL.exec(raw);
+      if (cell !== null) {
+        const label = cell[1] ?? '';
+        if (label !== '') field = label;
+        else if (field === 'Error' && cell[2]!.length <= MAX_LINE && !/^\s*[|+-]/.test(cell[2]!)) {
+          for (const f of fragments(cell[2]!)) push(out, { text: f, why: 'printed by the failure' });
+        }
+      } else field = '';
       const line = raw.replace(/^\s*(?:E\s+|>\s+|[-+]\s+)?/, '');
       if (line.length > MAX_LINE) continue;
       for (const m of line.matchAll(QUOTED)) {
@@ -96,4 +110,11 @@ function push(out: MessageString[], s: MessageString): void {
 /** The value of a literal's common escapes (what the code's own literal holds is compared as written, too). */
 function unescape(s: string): string {
   return s.replace(/\\(["'\\`])/g, '$1');
+}
+
+/** The texts to look for, each once, at most MAX_STRINGS (those asserted first). */
+export function uniqueTexts<T extends { text: string }>(xs: readonly T[]): T[] {
+  const out: T[] = [];
+  for (const x of xs) if (!out.some((o) => o.text === x.text)) out.push(x);
+  return out.slice(0, MAX_STRINGS);
 }

@@ -33,6 +33,10 @@ export interface Candidate {
   relevant: boolean;
   /** What its strongest lead is worth (see leads.ts's WEIGHT; 0: none): orders the files past the seeds. */
   score: number;
+  /** Its place on the call chain from the failing test (orders files of the same worth; Infinity: not on it). */
+  chainOrder?: number;
+  /** Only the call chain leads to it: shown whole only when small, else as the chain's regions. */
+  onlyChain?: boolean;
   targets: RegionTargets;
   /** Names whose definitions are in focus (the strongest leads), when it is not a test. */
   focusNames: readonly string[];
@@ -51,6 +55,9 @@ export interface ContextBudget {
   /** Characters of the repository map. */
   mapChars: number;
 }
+
+/** The share of file_max_bytes up to which a file only the call chain leads to is shown whole. */
+const CHAIN_WHOLE_SHARE = 0.5;
 
 /** Characters each shown file costs beyond its text (heading, fence). */
 export const FILE_OVERHEAD = 80;
@@ -79,11 +86,17 @@ export function rankCandidates(candidates: readonly Candidate[], references: Rea
     (a, b) =>
       seed(a) - seed(b) ||
       (seed(a) === 0 ? 0 : b.score - a.score) ||
+      ascending(a.chainOrder ?? Infinity, b.chainOrder ?? Infinity) ||
       a.distance - b.distance ||
       REASON_RANK[a.reason] - REASON_RANK[b.reason] ||
       (counted.get(b) ?? 0) - (counted.get(a) ?? 0) ||
       a.order - b.order,
   );
+}
+
+/** -1, 0 or 1 as x is below, equal to or above y (Infinity equals itself). */
+function ascending(x: number, y: number): number {
+  return x === y ? 0 : x < y ? -1 : 1;
 }
 
 /**
@@ -130,7 +143,8 @@ export function planContext(
       test: c.test,
     });
     const wholeCost = c.text.length + FILE_OVERHEAD;
-    const fitsWhole = !c.truncated && (wholeRepository || c.text.length <= budget.fileMaxBytes) && wholeCost <= left;
+    const wholeMax = budget.fileMaxBytes * (c.onlyChain === true ? CHAIN_WHOLE_SHARE : 1);
+    const fitsWhole = !c.truncated && (wholeRepository || c.text.length <= wholeMax) && wholeCost <= left;
     if (fitsWhole && !(c.reason === 'asked' && c.targets.ranges.length > 0)) {
       files.push(shown(true, [{ start: 1, end: Math.max(1, lines.length) }], c.text));
       left -= wholeCost;
@@ -180,12 +194,37 @@ function focusOf(c: Candidate, totalLines: number): (LineRange & { label: string
 function chooseRegions(c: Candidate, lines: readonly string[], room: number): LineRange[] {
   const analysis = c.analysis;
   const regions = candidateRegions(analysis?.definitions ?? [], analysis?.identifiers ?? [], lines.length, c.targets);
+  // the characters of the lines before each line, to price a trial without rendering it
+  const before = new Array<number>(lines.length + 1);
+  before[0] = 0;
+  for (let i = 0; i < lines.length; i++) before[i + 1] = before[i]! + lines[i]!.length;
   let chosen: LineRange[] = [];
   for (const r of regions) {
     const trial = mergeRanges([...chosen, r]);
-    if (renderRegions(lines, trial).length + FILE_OVERHEAD <= room) chosen = trial;
+    if (renderedLength(before, lines.length, trial) + FILE_OVERHEAD <= room) chosen = trial;
   }
   return chosen;
+}
+
+/** The length of renderRegions(lines, ranges), from the lines' prefix sums of lengths. */
+export function renderedLength(before: readonly number[], total: number, ranges: readonly LineRange[]): number {
+  let chars = 0;
+  let parts = 0;
+  let next = 1;
+  for (const r of ranges) {
+    if (r.start > next) {
+      chars += `[... lines ${next}-${r.start - 1} not shown ...]`.length;
+      parts++;
+    }
+    chars += `[lines ${r.start}-${r.end}]`.length + before[r.end]! - before[r.start - 1]!;
+    parts += 1 + r.end - r.start + 1;
+    next = r.end + 1;
+  }
+  if (next <= total) {
+    chars += `[... lines ${next}-${total} not shown ...]`.length;
+    parts++;
+  }
+  return chars + Math.max(0, parts - 1);
 }
 
 /** A text's lines, without a phantom line after the final newline. */

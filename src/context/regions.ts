@@ -12,11 +12,17 @@ export interface RegionTargets {
   names: readonly string[];
   /** Ranges asked for as they are. */
   ranges: readonly LineRange[];
+  /** Names whose users in the file are worth showing too (the method returning the class the test names). */
+  callersOf?: readonly string[];
+  /** Lines worth a hunk-sized window around them (where the directive's quoted names are). */
+  windows?: readonly number[];
+  /** The file has no head of imports worth showing (a changelog). */
+  noHead?: boolean;
 }
 
 /** A candidate region, in the order it should be given room. */
 export interface Region extends LineRange {
-  why: 'range' | 'line' | 'name' | 'callee' | 'imports';
+  why: 'range' | 'line' | 'name' | 'caller' | 'window' | 'callee' | 'imports';
 }
 
 /** The longest definition shown whole as a line's region; a longer one is shown around the line. */
@@ -29,6 +35,15 @@ const MAX_SAME_NAME = 4;
 const MAX_CALLEES = 16;
 /** Lines of a file's head (its imports) shown when any region is. */
 const IMPORT_LINES = 25;
+/** The longest function shown whole when a lead names it (a longer one: its head, after the rest). */
+export const MAX_FUNCTION_LINES = 400;
+/** Users of names added at most, and of one name. */
+const MAX_CALLERS = 6;
+const MAX_CALLERS_EACH = 3;
+/** Lines shown each side of a line a window is asked around (a diff hunk's context and a little more). */
+const HUNK_WINDOW = 6;
+/** Windows added at most. */
+const MAX_WINDOWS = 6;
 
 /** Candidate regions of a file, in priority order (not merged; may overlap). */
 export function candidateRegions(
@@ -49,21 +64,62 @@ export function candidateRegions(
   }
   const primary = new Set<Definition>();
   const long: Definition[] = [];
+  // the users of what the test names by another spelling (the method that builds the class it names),
+  // right after the definitions they use
+  const wanted = new Set(targets.callersOf ?? []);
+  let callers = 0;
+  const addCallers = (name: string): void => {
+    // a long class has users everywhere: they say nothing about it
+    if (!definitions.some((d) => d.name === name && d.endLine - d.startLine < MAX_REGION_LINES)) return;
+    const using = identifiers.filter((id) => id.name === name).map((id) => id.line);
+    let own = 0;
+    for (const d of definitions) {
+      if (callers >= MAX_CALLERS || own >= MAX_CALLERS_EACH) return;
+      if (primary.has(d) || d.name === name || (d.kind !== 'function' && d.kind !== 'method')) continue;
+      if (d.endLine - d.startLine + 1 > MAX_REGION_LINES || !using.some((l) => d.startLine <= l && l <= d.endLine))
+        continue;
+      primary.add(d);
+      out.push({ ...clip(definitionRegion(d)), why: 'caller' });
+      callers++;
+      own++;
+    }
+  };
+  const byName = new Map<string, Definition[]>();
+  for (const d of definitions) {
+    for (const key of d.qualifiedName === d.name ? [d.name] : [d.name, d.qualifiedName]) {
+      const list = byName.get(key);
+      if (list === undefined) byName.set(key, [d]);
+      else list.push(d);
+    }
+  }
   for (const name of targets.names) {
-    const defs = definitions.filter((d) => d.name === name || d.qualifiedName === name).slice(0, MAX_SAME_NAME);
+    const defs = (byName.get(name) ?? []).slice(0, MAX_SAME_NAME);
     for (const d of defs) {
       primary.add(d);
-      // a definition too long to show whole (a big class) shows only its head: after every short one
-      if (d.endLine - d.startLine + 1 > MAX_REGION_LINES) long.push(d);
+      const lines = d.endLine - d.startLine + 1;
+      const fn = d.kind === 'function' || d.kind === 'method';
+      // a long function is shown whole where it ranks; a definition too long to show whole (a big
+      // class, a huge function) shows only its head, after every short one (and so does a long
+      // function that did not fit)
+      if (lines > MAX_REGION_LINES && fn && lines <= MAX_FUNCTION_LINES)
+        out.push({ ...clip({ start: d.startLine, end: d.endLine }), why: 'name' });
+      if (lines > MAX_REGION_LINES) long.push(d);
       else out.push({ ...clip(definitionRegion(d)), why: 'name' });
     }
+    if (wanted.has(name)) addCallers(name);
+  }
+  for (const line of (targets.windows ?? []).slice(0, MAX_WINDOWS)) {
+    if (line > totalLines) continue;
+    out.push({ ...clip({ start: line - HUNK_WINDOW, end: line + HUNK_WINDOW }), why: 'window' });
   }
   // what the regions so far call in the same file, and what those call: two levels of callees
   let callees = 0;
   for (let level = 0; level < 2; level++) {
-    const shown = out.map((r) => ({ start: r.start, end: r.end }));
+    // the lines shown so far, marked once: a big file has tens of thousands of identifiers
+    const shown = new Uint8Array(totalLines + 2);
+    for (const r of out) shown.fill(1, Math.max(0, r.start), Math.min(totalLines, r.end) + 1);
     const called = new Set<string>();
-    for (const id of identifiers) if (shown.some((r) => r.start <= id.line && id.line <= r.end)) called.add(id.name);
+    for (const id of identifiers) if (shown[id.line] === 1) called.add(id.name);
     for (const d of definitions) {
       if (callees >= MAX_CALLEES) break;
       if (primary.has(d) || !called.has(d.name) || d.kind === 'variable') continue;
@@ -74,7 +130,7 @@ export function candidateRegions(
     }
   }
   for (const d of long) out.push({ ...clip(definitionRegion(d)), why: 'name' });
-  if (out.length > 0) {
+  if (out.length > 0 && targets.noHead !== true) {
     const first = definitions.reduce((min, d) => (d.depth === 0 ? Math.min(min, d.startLine) : min), totalLines + 1);
     const head = Math.min(first - 1, IMPORT_LINES, totalLines);
     if (head >= 1) out.push({ start: 1, end: head, why: 'imports' });

@@ -1,5 +1,5 @@
 // The tree as the context layer looks things up in it: by path, by base name, by directory.
-import { baseName, isSkippedDir, isSkippedPath, isSourceName } from './source-files.js';
+import { baseName, dirName, isSkippedDir, isSkippedPath, isSourceName, joinPath } from './source-files.js';
 import type { ContextEntry } from './types.js';
 
 /** Lookups over a tree's regular files (symlinks and submodules left out). */
@@ -49,4 +49,14 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/** The conftest.py files of a test's directory and the directories above it (pytest loads them all). */
+export function conftestsAbove(index: TreeIndex, test: string): string[] {
+  const out: string[] = [];
+  for (let dir = dirName(test); ; dir = dirName(dir)) {
+    const p = joinPath(dir, 'conftest.py');
+    if (p !== test && index.has(p)) out.push(p);
+    if (dir === '') return out;
+  }
 }

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addCallees,
-  addLead,
-  deriveMacros,
-  failingNames,
-  scoreFile,
-  WEIGHT,
-  type Lead,
-} from '../../../src/context/leads.js';
+import { nameKey, scoreFile, variantLeads } from '../../../src/context/file-score.js';
+import { addCallees, addLead, deriveMacros, failingNames, WEIGHT, type Lead } from '../../../src/context/leads.js';
 import { lineReader, useOf } from '../../../src/context/name-uses.js';
 import { analyzeSource, type LanguageId, type SourceAnalysis } from '../../../src/syntax/index.js';
 
@@ -74,6 +67,61 @@ describe('failingNames', () => {
     expect(rl.has('Debug')).toBe(false);
   });
 
+  it("takes a Go call given the test's t for an assertion helper, not the code under test", async () => {
+    const text = [
+      'package issue_test',
+      '',
+      'import (',
+      '\t"testing"',
+      '',
+      '\t"github.com/expr-lang/expr"',
+      '\t"github.com/expr-lang/expr/internal/testify/require"',
+      ')',
+      '',
+      'func TestIssue(t *testing.T) {',
+      '\tprogram, err := expr.Compile(`1`)',
+      '\trequire.NoError(t, err)',
+      '\tassertOutput(t, program)',
+      '}',
+    ].join('\n');
+    const leads = new Map<string, Lead>();
+    failingNames({ text, analysis: await analyze('go', text), lines: [12], test: true }, leads);
+    expect(leads.get('Compile')?.weight).toBe(WEIGHT.qualified);
+    expect(leads.get('NoError')).toEqual({ weight: WEIGHT.imported, why: 'called in the failing test' });
+    expect(leads.get('assertOutput')?.weight).toBe(WEIGHT.imported);
+  });
+
+  it('counts the derives of the types the failing test uses, not every derive of the file', async () => {
+    const text = [
+      'use mj::{DeJson, SerJson};',
+      '',
+      '#[derive(SerJson)]',
+      'struct Other {',
+      '    a: i32,',
+      '}',
+      '',
+      '#[derive(DeJson, Debug)]',
+      '/// A point.',
+      'pub struct Point {',
+      '    x: i32,',
+      '}',
+      '',
+      '#[test]',
+      'fn de_point() {',
+      '    let p: Point = DeJson::deserialize_json("{}").unwrap();',
+      '}',
+      '',
+      '#[test]',
+      'fn ser_other() {',
+      '    let _ = Other { a: 1 }.serialize_json();',
+      '}',
+    ].join('\n');
+    const leads = new Map<string, Lead>();
+    failingNames({ text, analysis: await analyze('rust', text), lines: [16], test: true }, leads);
+    expect(leads.get('DeJson')?.weight).toBe(WEIGHT.derived);
+    expect(leads.get('SerJson')?.weight ?? 0).toBeLessThan(WEIGHT.derived);
+  });
+
   it('counts what code the traceback names uses as a weak lead', async () => {
     const text = 'def read_port(settings):\n    return parse_int(settings["port"])\n';
     const leads = new Map<string, Lead>();
@@ -114,7 +162,7 @@ describe('addCallees and scoreFile', () => {
       ['get', { weight: 5, why: 'named like the failing test' }],
     ]);
     const one = scoreFile(analysis, leads, new Map([['get', 1]]));
-    expect(one).toEqual({
+    expect(one).toMatchObject({
       score: 6,
       top: { name: 'wrap and fill', lead: { weight: 6, why: 'called in the failing test' } },
       names: ['wrap', 'fill', 'get'],
@@ -130,6 +178,25 @@ describe('addCallees and scoreFile', () => {
     expect(many.score).toBe(5);
     expect(many.top?.name).toBe('get');
     expect(scoreFile(null, leads, new Map()).score).toBe(0);
+  });
+});
+
+describe('another spelling of a strong lead', () => {
+  it('matches HelpOption for help_option, a point less, and says which names matched so', async () => {
+    const text = 'class Option:\n    pass\n\n\nclass HelpOption(Option):\n    pass\n\n\ndef helpers():\n    pass\n';
+    const analysis = await analyze('python', text);
+    const leads = new Map<string, Lead>([
+      ['help_option', { weight: WEIGHT.called, why: 'called in the failing test' }],
+      ['HelpOption', { weight: WEIGHT.callee, why: 'called by help_option' }],
+      ['option', { weight: WEIGHT.imported, why: 'imported by the failing test' }],
+    ]);
+    expect(nameKey('help_option')).toBe(nameKey('HelpOption'));
+    const scored = scoreFile(analysis, leads, new Map(), variantLeads(leads));
+    expect(scored.score).toBe(WEIGHT.called - 1);
+    expect(scored.names[0]).toBe('HelpOption');
+    expect(scored.variants).toEqual(['HelpOption']);
+    // a weak lead has no other spellings
+    expect(scored.values.has('Option')).toBe(false);
   });
 });
 

@@ -66,6 +66,21 @@ describe('printedStrings', () => {
     expect(py).toContain('unused-argument');
     expect(py).not.toContain('unused_argument_in_nested_class.py');
   });
+  it('reads the error testify prints under its Error label, not the snippet or the diff after it', () => {
+    const testify = printedStrings([
+      [
+        '    issue_test.go:12: ',
+        '        \tError Trace:\t/workspace/test/issues/819/issue_test.go:12',
+        '        \tError:      \tReceived unexpected error:',
+        '        \t            \tunknown name index (1:26)',
+        '        \t            \t | let a = [1, 2]; map(a, index)',
+        '        \tTest:       \tTestIssue819',
+      ].join('\n'),
+    ]).map((s) => s.text);
+    expect(testify).toEqual(expect.arrayContaining(['unknown name index', 'Received unexpected error']));
+    expect(testify.some((t) => t.includes('let a'))).toBe(false);
+    expect(testify).not.toContain('TestIssue819');
+  });
 });
 
 describe('failingRegions', () => {

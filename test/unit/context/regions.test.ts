@@ -3,6 +3,7 @@ import {
   candidateRegions,
   focusRegions,
   lineRegion,
+  MAX_FUNCTION_LINES,
   MAX_REGION_LINES,
   mergeRanges,
   renderRegions,
@@ -66,6 +67,62 @@ describe('candidateRegions', () => {
       [520, 'callee'],
       [540, 'callee'],
       [1, 'name'],
+    ]);
+  });
+  it('shows a named function longer than a region whole where it ranks, and its head again last', () => {
+    const all = [def('listItem', 1000, 1240), def('endsWithBlankLine', 1300, 1310)];
+    const r = candidateRegions(all, [], 1900, { lines: [], names: ['listItem', 'endsWithBlankLine'], ranges: [] });
+    expect(r.map((x) => [x.start, x.end, x.why])).toEqual([
+      [1000, 1240, 'name'],
+      [1300, 1310, 'name'],
+      [1000, 1000 + MAX_REGION_LINES - 1, 'name'],
+      [1, 25, 'imports'],
+    ]);
+    // past MAX_FUNCTION_LINES only the head is offered
+    const huge = candidateRegions([def('run', 100, 100 + MAX_FUNCTION_LINES + 10)], [], 2000, {
+      lines: [],
+      names: ['run'],
+      ranges: [],
+    });
+    expect(huge.map((x) => [x.start, x.end])).toEqual([
+      [100, 100 + MAX_REGION_LINES - 1],
+      [1, 25],
+    ]);
+  });
+  it('shows, right after a definition the test names by another spelling, the functions using it (not a long class)', () => {
+    const all = [
+      def('Command', 900, 1600, 0, 'class'),
+      def('get_help_option_names', 1004, 1010, 1, 'method'),
+      def('get_help_option', 1012, 1022, 1, 'method'),
+      def('main', 1100, 1180, 1, 'method'),
+      def('HelpOption', 3263, 3288, 0, 'class'),
+      def('_complete', 53, 69),
+    ];
+    const uses = [
+      { name: 'HelpOption', line: 1022 },
+      { name: 'Command', line: 60 },
+      { name: 'invoke', line: 1150 },
+    ];
+    const r = candidateRegions(all, uses, 3400, {
+      lines: [],
+      names: ['main', 'HelpOption', 'Command'],
+      ranges: [],
+      callersOf: ['HelpOption', 'Command'],
+    });
+    expect(r.map((x) => [x.start, x.why])).toEqual([
+      [1100, 'name'],
+      [3263, 'name'],
+      [1012, 'caller'],
+      [900, 'name'],
+      [1, 'imports'],
+    ]);
+  });
+  it('offers a hunk-sized window around each line asked for, after the named definitions', () => {
+    const r = candidateRegions(defs, [], 300, { lines: [], names: ['c'], ranges: [], windows: [150] });
+    expect(r.map((x) => [x.start, x.end, x.why])).toEqual([
+      [200, 205, 'name'],
+      [144, 156, 'window'],
+      [1, 25, 'imports'],
     ]);
   });
   it('offers nothing when nothing targets the file', () => {

@@ -17,8 +17,33 @@ describe('directiveRefs', () => {
     expect(r.paths).toEqual(['src/calc.py']);
     expect(r.names).toEqual(['parse_header', 'push', 'parseDuration']);
   });
+  it('finds a file and its lines by a link to the repository, whatever the ref, and reads quoted code apart', () => {
+    const big = indexTree(treeOf({ 'big.js': '', 'src/lib/round.ts': '' }));
+    const r = directiveRefs(
+      'Rounding up loses the carry (https://github.com/MikeMcl/big.js/blob/v6.2.1/big.js#L224-L230, and ' +
+        'https://gitlab.com/a/b/-/blob/feature/x/src/lib/round.ts): in round, after `xc.length = sd--` the loop ' +
+        'never moves; see `Big.prototype.round`.',
+      big,
+    );
+    expect(r.paths).toEqual(['big.js', 'src/lib/round.ts']);
+    expect(r.lines).toEqual(
+      new Map([
+        ['big.js', [224, 230]],
+        ['src/lib/round.ts', []],
+      ]),
+    );
+    expect(r.quotes).toEqual(['xc.length = sd--']);
+    expect(r.quoted).toEqual(['length', 'round']);
+    expect(r.words).toContain('round');
+    expect(r.words).not.toContain('github');
+  });
   it('leaves plain prose alone', () => {
-    expect(directiveRefs('Make the failing tests pass, please.', index)).toEqual({ paths: [], names: [] });
+    expect(directiveRefs('Make the failing tests pass, please.', index)).toMatchObject({
+      paths: [],
+      names: [],
+      quotes: [],
+      quoted: [],
+    });
   });
 });
 
