@@ -295,7 +295,7 @@ async function deliver(
       await rec.update((s) => ({ ...s, branch: { name: pending, commit, diffstat: stat }, delivering: null }));
       return;
     }
-    const fresh = branchCandidates(req.config.git.branch_prefix, deps.now());
+    const fresh = branchCandidates(req.config.git.branch_prefix, rec.state.run_id);
     // a recorded name nobody made yet is tried first; one another run made goes to the fresh names
     const names = pending !== null && made === null ? [pending, ...fresh] : fresh;
     const branch = await deliverBranch({
@@ -305,7 +305,7 @@ async function deliver(
       names,
       claim: async (name) => {
         if (rec.state.delivering?.name !== undefined && rec.state.delivering.name !== name)
-          rec.logger.info({ taken: rec.state.delivering.name, branch: name }, 'branch name taken by another run');
+          rec.logger.info({ taken: rec.state.delivering.name, branch: name }, 'branch name taken by another process');
         await rec.update((s) => ({ ...s, delivering: { name, commit } }));
         await faultPointHandled('deliver:name');
       },

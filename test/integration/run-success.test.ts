@@ -26,7 +26,7 @@ import {
 } from '../helpers/python-fixture.js';
 import { captureStdout, leftovers, modelFlags, promptText, readState, refsOf, testEnv } from './run-support.js';
 
-const BRANCH = /^EngineerExternal\/\d{8}T\d{6}Z(-[0-9a-f]+)?$/;
+const BRANCH = /^EngineerExternal\/\d{8}T\d{6}Z-[a-z2-7]{6}(-\d+)?$/;
 
 beforeAll(async () => {
   // built once (content-addressed) before any run resolves it

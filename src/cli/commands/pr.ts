@@ -1,5 +1,7 @@
 // `hammer-box pr <run_id>`: push the run's branch and open its pull request (see api/pr.ts).
 import { openPullRequest, type PullRequestOptions, type PullRequestOutcome } from '../../api/pr.js';
+import { runRefOf } from '../../api/run-ref.js';
+import { resolveRun } from '../../api/runs.js';
 import { HammerError } from '../../errors.js';
 import type { ForgeKind } from '../../forge/forge.js';
 import { sanitizeLine } from '../../report/sanitize.js';
@@ -51,11 +53,12 @@ export function notOpened(o: PullRequestOutcome): HammerError | null {
 }
 
 export default async function prCommand(
-  f: PrFlags & { runId: string; repo: string; base?: string; json?: boolean },
+  f: PrFlags & { runId?: string; last?: boolean; repo: string; base?: string; json?: boolean },
 ): Promise<number> {
+  const runId = await resolveRun({ repo: f.repo, ref: runRefOf(f.runId, f.last), env: process.env });
   const outcome = await openPullRequest({
     repo: f.repo,
-    runId: f.runId,
+    runId,
     ...prOptions(f),
     env: process.env,
     signal: interruptSignal(),
