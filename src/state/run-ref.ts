@@ -18,8 +18,12 @@ export function matchRunRef(ids: readonly string[], ref: RunRef): RunRefMatch {
   if (typeof ref !== 'string') return runIds[0] === undefined ? { kind: 'none' } : { kind: 'one', runId: runIds[0] };
   const wanted = ref.trim().toLowerCase();
   if (wanted === '') return { kind: 'none' };
-  if (runIds.includes(wanted)) return { kind: 'one', runId: wanted };
-  const hits = runIds.filter((id) => id.startsWith(wanted) || id.slice(id.indexOf('-') + 1).startsWith(wanted));
+  const exact = runIds.find((id) => id.toLowerCase() === wanted);
+  if (exact !== undefined) return { kind: 'one', runId: exact };
+  const hits = runIds.filter((id) => {
+    const lower = id.toLowerCase();
+    return lower.startsWith(wanted) || lower.slice(lower.indexOf('-') + 1).startsWith(wanted);
+  });
   if (hits.length === 0) return { kind: 'none' };
   if (hits.length === 1) return { kind: 'one', runId: hits[0]! };
   return { kind: 'many', runIds: hits };

@@ -197,7 +197,10 @@ export class RunStore {
       if (err.code === 'ENOENT') return [] as string[];
       throw err;
     });
-    return names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)).filter(isRunId);
+    return names
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => n.slice(0, -'.json'.length))
+      .filter(isRunId);
   }
 
   /** Every readable run, newest first; unreadable state files are reported, not fatal. Temp files are ignored. */

@@ -31,22 +31,29 @@ export function prOptions(f: PrFlags & { base?: string }): Omit<PullRequestOptio
 
 /** What `pr` prints on stdout (sanitised: titles, URLs and branch names come from the repository or the forge). */
 export function renderPullRequest(o: PullRequestOutcome): string[] {
-  const pushed = { created: 'a new branch', updated: 'updated', 'up-to-date': 'already up to date' }[o.push];
-  const lines = [
-    `pushed     ${sanitizeLine(o.branch)} to ${sanitizeLine(o.remote)} (${sanitizeLine(o.pushed_to)}): ${pushed}`,
-  ];
+  const lines: string[] = [];
+  if (o.push !== null) {
+    const pushed = { created: 'a new branch', updated: 'updated', 'up-to-date': 'already up to date' }[o.push];
+    lines.push(
+      `pushed     ${sanitizeLine(o.branch)} to ${sanitizeLine(o.remote)} (${sanitizeLine(o.pushed_to)}): ${pushed}`,
+    );
+  }
   if (o.pull_request) {
     const kind = o.forge === 'gitlab' ? 'merge request' : 'pull request';
-    lines.push(
-      `${kind.padEnd(10)} ${sanitizeLine(o.pull_request.url)}${o.draft ? ' (draft: the tests do not pass)' : ''}`,
-    );
+    const how = o.pull_request.existing
+      ? ` (updated: it was open already${o.push === 'up-to-date' ? ' and had these commits' : ''})`
+      : o.draft
+        ? ' (draft: the tests do not pass)'
+        : '';
+    lines.push(`${kind.padEnd(10)} ${sanitizeLine(o.pull_request.url)}${how}`);
     return lines;
   }
-  if (o.commands.length > 0) lines.push('to open it:', ...o.commands.map((c) => `  ${sanitizeLine(c)}`));
+  if (o.push === null) lines.push(`not pushed ${sanitizeLine(o.branch)} (nothing left this machine)`);
+  if (o.commands.length > 0) lines.push('to push and open it:', ...o.commands.map((c) => `  ${sanitizeLine(c)}`));
   return lines;
 }
 
-/** The error a pushed branch without a pull request ends with: FORGE_UNAVAILABLE (exit 3). */
+/** The error a run's branch without a pull request ends with: FORGE_UNAVAILABLE (exit 3). */
 export function notOpened(o: PullRequestOutcome): HammerError | null {
   if (o.pull_request || o.reason === null) return null;
   return new HammerError('FORGE_UNAVAILABLE', o.reason, { ...(o.hint ? { hint: o.hint } : {}) });
