@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import type { Config } from '../config/schema.js';
 import { HammerError } from '../errors.js';
-import { resolveUserRepo } from '../git/index.js';
+import { resolveUserRepo, userIdentity } from '../git/index.js';
 import { getToolchain } from '../images/index.js';
 import { imageUsagePath, recordImageUsage } from '../images/usage.js';
 import { packageRoot } from '../paths.js';
@@ -163,6 +163,7 @@ async function runWithEnvironment(
     (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
   const lazy = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
   const provider: ModelProvider = options.limitModel ? limitedProvider(lazy, options.limitModel) : lazy;
+  const author = config.git.author === 'user' ? await userIdentity(env, options.signal) : null;
   try {
     const { docker, engine, info, notices } = await opened;
     const sig = options.signal ? { signal: options.signal } : {};
@@ -229,6 +230,7 @@ async function runWithEnvironment(
           ...(repoEnv.workbench ? { workbench: repoEnv.workbench } : {}),
           environment: repoEnv.environment,
           ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
+          ...(author ? { author } : {}),
         },
         {
           engine,
@@ -334,6 +336,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
   const answers =
     config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
+  const author = config.git.author === 'user' ? await userIdentity(env, options.signal) : null;
   try {
     const { docker, engine, notices } = await openEngine(env, config, options.verbose === true, options.signal);
     return await resumeLoop(
@@ -347,6 +350,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
         testCommand: testCommandFor(config),
         userRepo,
         ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
+        ...(author ? { author } : {}),
       },
       {
         engine,

@@ -1,6 +1,6 @@
 // What a run needs (passed in, never global) and what it gives back.
 import type { Config } from '../config/schema.js';
-import type { UserRepo, Workbench } from '../git/index.js';
+import type { Identity, UserRepo, Workbench } from '../git/index.js';
 import type { ModelProvider } from '../llm/index.js';
 import type { Logger } from '../log.js';
 import type { SandboxEngine } from '../sandbox/types.js';
@@ -66,6 +66,8 @@ export interface RunRequest {
   environment?: Environment;
   /** The --config file the run was given (the resume hint repeats it: resume takes the current config). */
   configFile?: string;
+  /** Who the commits are by ([git] author = "user": the user's git identity); hammer-box commits them. */
+  author?: Identity;
 }
 
 /** The end of a run, for --json and the exit code. */

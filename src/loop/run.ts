@@ -81,7 +81,7 @@ export async function drive(
   userRepo: UserRepo,
   /** The image when it is known already (resume); null runs the setup phase first. */
   known: ResolvedImage | null,
-  applied: { patch: string; iteration: number; summary: string; tree: string; date: Date }[],
+  applied: { patch: string; iteration: number; summary: string; message: string; tree: string; date: Date }[],
   /** The answer an interrupted iteration had already received (resume continues after generate). */
   pendingAnswer?: { text: string; model: string; finishReason?: string },
   /** Agent mode: the turns an interrupted iteration had already received (resume plays them back first). */

@@ -66,12 +66,12 @@ describe('deliverBranch', () => {
     ]);
     const refsAfter = await repo.git(['for-each-ref']);
     expect(refsAfter.split('\n').filter((l) => !refsBefore.includes(l))).toEqual([
-      `${wb.head()} commit\trefs/heads/EngineerExternal/20261122T140501Z`,
+      `${wb.head()} commit\trefs/heads/EngineerExternal/20261122T140501Z-k3b7qa`,
     ]);
     const log = await repo.git(['log', '--format=%an <%ae>|%s', `main..${branch}`]);
     expect(log.trim().split('\n')).toEqual([
-      'hammer-box <hammer-box@localhost>|hammer: iteration 2 - bee',
-      'hammer-box <hammer-box@localhost>|hammer: iteration 1 - upper',
+      'hammer-box <hammer-box@localhost>|bee',
+      'hammer-box <hammer-box@localhost>|upper',
     ]);
     expect((await repo.git(['show', `${branch}:new/b.txt`])).trim()).toBe('bee');
     await repo.git(['fsck', '--no-progress', '--connectivity-only']);
