@@ -6,6 +6,7 @@ import { resolveConfig } from '../config/resolve.js';
 import type { Config } from '../config/schema.js';
 import { HammerError } from '../errors.js';
 import { resolveUserRepo, userIdentity } from '../git/index.js';
+import { uncommittedLine, uncommittedWork } from '../git/uncommitted.js';
 import { getToolchain } from '../images/index.js';
 import { imageUsagePath, recordImageUsage } from '../images/usage.js';
 import { packageRoot } from '../paths.js';
@@ -30,7 +31,7 @@ import { resolveResumeConfig } from './resume-config.js';
 import { assertStateUntracked, openRunStore } from './run-store.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
 import { inspectImage } from '../images/engine.js';
-import { withStartNotices } from './engine-notices.js';
+import { describeRepoBase, withLaterNotice, withStartNotices } from './engine-notices.js';
 import { checkGuarantees, openEngine } from './open-engine.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
 
@@ -164,6 +165,10 @@ async function runWithEnvironment(
   const lazy = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
   const provider: ModelProvider = options.limitModel ? limitedProvider(lazy, options.limitModel) : lazy;
   const author = config.git.author === 'user' ? await userIdentity(env, options.signal) : null;
+  // what of the checkout the run leaves out (a replay starts from its recorded commit: nothing to say)
+  const leftOut = options.recorded
+    ? Promise.resolve(null)
+    : uncommittedWork(repoEnv.userRepo, options.signal).catch(() => null);
   try {
     const { docker, engine, info, notices } = await opened;
     const sig = options.signal ? { signal: options.signal } : {};
@@ -171,7 +176,10 @@ async function runWithEnvironment(
     let setupSteps: SetupStepRecord[] = [];
     let started: { id: string; at: string } | undefined;
     let usage: Promise<void> | undefined;
-    const emit = withStartNotices(options.emit ?? ignoreEvents, notices);
+    const emit = withLaterNotice(
+      withStartNotices(options.emit ?? ignoreEvents, notices),
+      leftOut.then((work) => uncommittedLine(work, describeRepoBase(repoEnv.userRepo))),
+    );
     const imageOptions = (signal: AbortSignal | undefined, forEnv: RepoEnvironment) => ({
       repoEnv: forEnv,
       env,
