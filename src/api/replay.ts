@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import { HammerError } from '../errors.js';
+import { compareReplay } from '../loop/replay-compare.js';
 import type { RunOutcome } from '../loop/run-types.js';
 import { openRunStore } from './run-store.js';
 import { run, type RunOptions } from './run.js';
@@ -43,7 +44,7 @@ export async function replay(options: ReplayOptions): Promise<RunOutcome> {
   const answers = await store.readReplayAnswers(options.runId);
   const flags = options.flags ?? {};
   const table = (name: string): Record<string, unknown> => (flags[name] ?? {}) as Record<string, unknown>;
-  return run({
+  const replayed = await run({
     ...options,
     repo,
     env,
@@ -59,4 +60,5 @@ export async function replay(options: ReplayOptions): Promise<RunOutcome> {
     replayAnswers: answers,
     pinnedImage: original.image,
   });
+  return { ...replayed, replay: compareReplay(original, replayed.state) };
 }

@@ -7,6 +7,7 @@ import type { SandboxEngine } from '../sandbox/types.js';
 import type { Environment, RunState } from '../state/run-state.js';
 import type { RunStore } from '../state/store.js';
 import type { LoopEmitter } from './events.js';
+import type { ReplayComparison } from './replay-compare.js';
 
 /** The image a run's sandbox starts from, resolved (and built if needed) before the sandbox exists. */
 export interface ResolvedImage {
@@ -75,4 +76,6 @@ export interface RunOutcome {
   state: RunState;
   statePath: string;
   summaryPath: string | null;
+  /** A replay: whether it reproduced the run it replays, and where it diverged. */
+  replay?: ReplayComparison;
 }
