@@ -112,7 +112,10 @@ describe('run: the model cannot answer', () => {
     const { error, state, changed } = await failingRun(server.url);
     expect(error.code).toBe('MODEL_NOT_FOUND');
     expect(exitCodeFor(error.code)).toBe(3);
-    expect(error.hint).toMatch(/^pull it with: ollama pull test-model; then (continue with: hammer-box resume |start)/);
+    expect(error.message).toContain('; it has: other-model:latest');
+    expect(error.hint).toMatch(
+      /^pull it with: ollama pull test-model, or pass --model naming one it has; then (continue with: hammer-box resume |start)/,
+    );
     // found by the check of /api/tags, before any chat request
     expect(server.chatRequests()).toHaveLength(0);
     expectCaughtByCheck(state);
