@@ -21,7 +21,8 @@ export function renderRunDetails(d: RunDetails): string[] {
   const s = d.state;
   // Everything below may quote the model, the tests or the repository: one-line cells, sanitised.
   const one = (text: string, max = 100): string => truncateText(sanitizeLine(text), max);
-  const row = (label: string, value: string): string => `${label.padEnd(11)}${value}`;
+  // a label as long as the column keeps a space before its value ("environment toolchain ...")
+  const row = (label: string, value: string): string => `${`${label} `.padEnd(11)}${value}`;
   const lines = [row('run', s.run_id)];
   lines.push(row('status', s.reason ? `${s.status}: ${describeReason(s.reason)} (${s.reason})` : s.status));
   if (s.reason_detail) lines.push(row('', one(s.reason_detail, 200)));
