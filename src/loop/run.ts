@@ -191,7 +191,12 @@ export async function drive(
       .update((s, now) =>
         recordError(
           s,
-          { code: e.code, message: e.message, ...(s.iterations.length ? { iteration: s.iterations.at(-1)!.n } : {}) },
+          {
+            code: e.code,
+            message: e.message,
+            ...(s.iterations.length ? { iteration: s.iterations.at(-1)!.n } : {}),
+            ...(e.hint === undefined ? {} : { hint: e.hint }),
+          },
           now,
         ),
       )
