@@ -2,8 +2,10 @@
 // with the model's recorded answers, under the current user's configuration.
 import { resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
-import { HammerError } from '../errors.js';
-import { compareReplay } from '../loop/replay-compare.js';
+import { HammerError, isHammerError } from '../errors.js';
+import type { RunState } from '../state/run-state.js';
+import type { RunStore } from '../state/store.js';
+import { compareReplay, replayLine } from '../loop/replay-compare.js';
 import type { RunOutcome } from '../loop/run-types.js';
 import { openRunStore } from './run-store.js';
 import { run, type RunOptions } from './run.js';
@@ -44,7 +46,7 @@ export async function replay(options: ReplayOptions): Promise<RunOutcome> {
   const answers = await store.readReplayAnswers(options.runId);
   const flags = options.flags ?? {};
   const table = (name: string): Record<string, unknown> => (flags[name] ?? {}) as Record<string, unknown>;
-  const replayed = await run({
+  const replaying = run({
     ...options,
     repo,
     env,
@@ -60,5 +62,28 @@ export async function replay(options: ReplayOptions): Promise<RunOutcome> {
     replayAnswers: answers,
     pinnedImage: original.image,
   });
+  let replayed: RunOutcome;
+  try {
+    replayed = await replaying;
+  } catch (err) {
+    throw await withDivergence(err, original, store);
+  }
   return { ...replayed, replay: compareReplay(original, replayed.state) };
+}
+
+/**
+ * A replay that stopped on an error (one that went another way soon runs out of recorded answers)
+ * says where it diverged from the run, when its state shows that it did.
+ */
+async function withDivergence(err: unknown, original: RunState, store: RunStore): Promise<unknown> {
+  if (!isHammerError(err) || err.run === undefined) return err;
+  const replayed = await store.read(err.run.id).catch(() => null);
+  if (replayed === null) return err;
+  const c = compareReplay(original, replayed);
+  if (c.divergence === null || c.divergence.phase === 'the end') return err;
+  return new HammerError(err.code, err.message, {
+    hint: `the replay ${replayLine(c)}; ${err.hint ?? 'start a new run'}`,
+    cause: err.cause,
+    run: err.run,
+  });
 }
