@@ -1,7 +1,7 @@
 // Where `hammer-box monitor` finds runs: a repository's state directory (from its config, as
 // `runs list` finds it), and every state directory under a directory of runs (a batch's output, or
 // a copy of someone's .hammer). Read-only: nothing here creates or writes a file.
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import { HammerError } from '../errors.js';

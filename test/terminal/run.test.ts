@@ -11,7 +11,7 @@ import { toolchainImage } from '../helpers/images.js';
 import { startModelServer, trajectoryScript, type ModelServer } from '../helpers/model-server.js';
 import { answerWith, createPythonFixture, FIX_PATCH, type PythonFixture } from '../helpers/python-fixture.js';
 import { TEST_STATE_SECRET } from '../helpers/state-key.js';
-import { openTerminal, type Terminal } from '../helpers/tmux.js';
+import { openTerminal } from '../helpers/tmux.js';
 
 const CLI = resolve('dist/cli/main.js');
 const PROSE = `total() subtracted each item; it adds them now. ${'The loop keeps its shape. '.repeat(12)}`;

@@ -35,7 +35,8 @@ function reasonCell(s: RunState): Html | string {
   if (phase !== null) return html`<span class="phase">${phase}</span>`;
   const error = s.status === 'error' ? s.errors.at(-1) : undefined;
   if (error !== undefined)
-    return html`<code class="error-code">${error.code}</code> <span class="error-message">${truncateText(error.message, 200)}</span>${
+    return html`<code class="error-code">${error.code}</code>
+      <span class="error-message">${truncateText(error.message, 200)}</span>${
         error.hint === undefined ? '' : html`<div class="hint">what to do: ${truncateText(error.hint, 300)}</div>`
       }`;
   if (s.reason === null) return '';
