@@ -89,7 +89,8 @@ describe('run: the model cannot answer', () => {
     server = await startModelServer({ models: ['other-model'], script: [] });
     const { error, state, changed } = await failingRun(server.url, 'openai');
     expect(error.code).toBe('MODEL_NOT_FOUND');
-    expect(error.hint).toContain('/v1/models');
+    expect(error.message).toMatch(/; it has: other-model$/);
+    expect(error.hint).toMatch(/^pass --model naming one it serves/);
     expect(server.chatRequests()).toHaveLength(0);
     expectCaughtByCheck(state);
     await expectCleanFailure(error, state, changed);
