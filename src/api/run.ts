@@ -168,7 +168,7 @@ async function runWithEnvironment(
   // what of the checkout the run leaves out (a replay starts from its recorded commit: nothing to say)
   const leftOut = options.recorded
     ? Promise.resolve(null)
-    : uncommittedWork(repoEnv.userRepo, options.signal).catch(() => null);
+    : uncommittedWork(repoEnv.userRepo, options.signal, env).catch(() => null);
   try {
     const { docker, engine, info, notices } = await opened;
     const sig = options.signal ? { signal: options.signal } : {};

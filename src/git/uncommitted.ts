@@ -6,6 +6,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGitResult } from './git-exec.js';
 import { indexStatEntries, type IndexStatEntry } from './index-file.js';
+import { userExcludesFile } from './user-identity.js';
 import type { UserRepo } from './user-repo.js';
 
 /** Files of the checkout that differ from the committed tip, and untracked ones (names or directories). */
@@ -25,12 +26,15 @@ const PARALLEL = 64;
 export async function uncommittedWork(
   repo: Pick<UserRepo, 'root' | 'gitDir' | 'objectFormat'>,
   signal?: AbortSignal,
+  hostEnv: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<UncommittedWork | null> {
   if (repo.root === repo.gitDir) return null;
   const sig = signal ? { signal } : {};
   const git = { gitDir: repo.gitDir, cwd: repo.root, ...sig };
   const head = await runGitResult(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], git);
   if (head.exitCode !== 0) return null;
+  // the files you ignore everywhere are ignored here too, as in your `git status`
+  const excludes = await userExcludesFile(hostEnv, signal);
   const [staged, worktree, untracked] = await Promise.all([
     runGitResult(
       ['diff-index', '--cached', '--no-renames', '--name-only', '-z', head.stdout.toString().trim(), '--'],
@@ -46,6 +50,7 @@ export async function uncommittedWork(
         '--exclude-standard',
         '--directory',
         '--no-empty-directory',
+        ...(excludes === null ? [] : [`--exclude-from=${excludes}`]),
       ],
       { ...git, maxBuffer: UNTRACKED_BYTES },
     ).catch(() => null),

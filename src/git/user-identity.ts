@@ -1,6 +1,7 @@
 // The person running hammer-box, as git knows them: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL when both
 // are set, else user.name and user.email of their own (global) git config. Never the repository's
 // config: a repository cannot choose whose name its branch's commits carry.
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { runGitResult } from './git-exec.js';
@@ -39,6 +40,34 @@ export async function userIdentity(
     }
   }
   return usable(name, email);
+}
+
+/**
+ * The file of ignore patterns your own git config names (core.excludesFile of your global config,
+ * else git's default $XDG_CONFIG_HOME/git/ignore), when it is a file; null otherwise. hammer-box's git
+ * runs with core.excludesFile=/dev/null, so this is passed explicitly where your view counts.
+ */
+export async function userExcludesFile(
+  hostEnv: Readonly<Record<string, string | undefined>> = process.env,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  const home = hostEnv['HOME'] || homedir();
+  const xdg = hostEnv['XDG_CONFIG_HOME'] || join(home, '.config');
+  const files = hostEnv['GIT_CONFIG_GLOBAL']
+    ? [hostEnv['GIT_CONFIG_GLOBAL']]
+    : [join(xdg, 'git', 'config'), join(home, '.gitconfig')];
+  let named: string | null = null;
+  for (const file of files) {
+    const r = await runGitResult(['config', '--file', file, '--includes', '--path', '--get', 'core.excludesFile'], {
+      cwd: home,
+      hostEnv,
+      ...(signal ? { signal } : {}),
+    }).catch(() => null);
+    if (r !== null && r.exitCode === 0) named = r.stdout.toString('utf8').trim();
+  }
+  const path = named === null || named === '' ? join(xdg, 'git', 'ignore') : named.replace(/^~(?=\/)/, home);
+  const st = await stat(path).catch(() => null);
+  return st?.isFile() ? path : null;
 }
 
 /** A name and an address git would take as they are, or null. */

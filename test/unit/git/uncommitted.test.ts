@@ -1,6 +1,6 @@
 // What of a checkout a run leaves out, found by name and stat only: no content read, nothing run.
 import { existsSync } from 'node:fs';
-import { rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveUserRepo } from '../../../src/git/index.js';
@@ -45,6 +45,20 @@ describe('uncommittedWork', () => {
     expect(uncommittedLine(work, 'main (123456789012)')).toBe(
       '3 changed files and 2 untracked files of your checkout are not in this run: it starts from the committed tip of main (123456789012)',
     );
+  });
+
+  it('leaves out what your own git config ignores everywhere (core.excludesFile, else ~/.config/git/ignore)', async () => {
+    const user = await open({ 'a.txt': 'a\n' });
+    const home = join(repo!.path, '..', `home-${process.pid}`);
+    await mkdir(join(home, '.config', 'git'), { recursive: true });
+    await writeFile(join(home, '.config', 'git', 'ignore'), '*.swp\n');
+    await repo!.write({ 'a.txt.swp': 'x\n', 'notes.txt': 'n\n' });
+    const env = { PATH: process.env['PATH'], HOME: home };
+    expect(await uncommittedWork(user, undefined, env)).toMatchObject({ untracked: 1 });
+    await writeFile(join(home, '.gitconfig'), '[core]\n  excludesFile = ~/my-ignore\n');
+    await writeFile(join(home, 'my-ignore'), 'notes.txt\n');
+    expect(await uncommittedWork(user, undefined, env)).toMatchObject({ untracked: 1 });
+    await rm(home, { recursive: true, force: true });
   });
 
   it('sees a file touched with the same size as changed (stat, as git compares before reading)', async () => {
