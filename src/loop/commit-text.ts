@@ -16,7 +16,7 @@ export function iterationCommit(
   const title = directiveTitle(state.directive);
   return {
     subject: title === '' ? changed : title,
-    body: explanation ?? (title === '' ? '' : `${changed}.`),
+    body: explanation === null ? (title === '' ? '' : `${changed}.`) : inertProse(explanation),
     trailers: [
       ['Hammer-Box-Run', state.run_id],
       ['Hammer-Box-Model', `${state.model.provider}:${state.model.name}`],
@@ -28,6 +28,18 @@ export function iterationCommit(
 /** The whole message of iteration n's commit (see iterationCommit). */
 export function iterationCommitMessage(...args: Parameters<typeof iterationCommit>): string {
   return commitMessage(iterationCommit(...args));
+}
+
+/**
+ * The model's words made inert for a commit message, where a forge acts on them once the commit is
+ * merged: an issue reference (`#12`, `GH-12`, `owner/repo#12`, so "fixes #12" closes nothing) and a
+ * mention (`@octocat`) get a space that keeps them readable and out of reach.
+ */
+export function inertProse(text: string): string {
+  return text
+    .replace(/#(?=\d)/g, '# ')
+    .replace(/\bGH-(?=\d)/gi, (m) => `${m.slice(0, 2)} `)
+    .replace(/(^|[^\w.@])@(?=[A-Za-z0-9])/g, '$1@ ');
 }
 
 function capitalise(text: string): string {

@@ -44,6 +44,16 @@ describe('iterationCommit', () => {
     expect(none.body).toBe('');
   });
 
+  it("keeps the model's words from closing issues or mentioning anyone once merged", () => {
+    const text = iterationCommit(
+      state('Fix it'),
+      1,
+      files,
+      'This fixes #12 and GH-3 (see acme/calc#4); thanks @octocat, mail a@b.io.',
+    );
+    expect(text.body).toBe('This fixes # 12 and GH 3 (see acme/calc# 4); thanks @ octocat, mail a@b.io.');
+  });
+
   it('cuts a long title at a word to 72 characters', () => {
     const words = 'make the date parser accept ISO week dates such as 2026-W47-3 and reject impossible ones please';
     const subject = commitMessage(iterationCommit(state(words), 1, files, null)).split('\n')[0]!;
