@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE ?= node
 CLI := $(NODE) dist/cli/main.js
 
-.PHONY: all deps build engine gvisor podman chromium tmux images test test-unit test-integration test-browser test-terminal test-kubernetes test-node bench demo clean typecheck security lint format package-check
+.PHONY: all deps build engine gvisor podman chromium tmux images test test-unit test-integration test-browser test-terminal test-kubernetes test-node bench demo pack clean typecheck security lint format package-check
 
 all: build
 
@@ -13,9 +13,15 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 deps: node_modules/.package-lock.json
 
-build: deps
+# dist/ is compiled again only when a source, the compiler's config or the dependencies changed
+# (scripts/prepare.mjs, npm's build, leaves the same stamp).
+BUILD_INPUTS := $(shell find src -name '*.ts') tsconfig.json package.json node_modules/.package-lock.json
+dist/.built: $(BUILD_INPUTS)
 	npx tsc -p tsconfig.json
 	@chmod +x dist/cli/main.js
+	@touch $@
+
+build: deps dist/.built
 
 typecheck: deps
 	npx tsc -p tsconfig.test.json
@@ -123,9 +129,14 @@ bench: build images chromium
 	npx tsc -p tsconfig.bench.json
 	HAMMER_BENCH_RUNTIME=$(RUNTIME) $(NODE) .bench/bench/main.js $(BENCH)
 
-# The run builds only the images it needs (base and python).
+# The run builds only the images it needs (base and python), once; dist/ only when a source changed.
 demo: build engine
 	@bash examples/demo.sh
+
+# A tarball that installs with no build step (npm runs no prepare when it installs a tarball):
+# `npm install -g ./hammer-box-<version>.tgz`. dist/ is built here, once.
+pack: build
+	npm pack --ignore-scripts --pack-destination .
 
 # Install hammer-box from fresh clones of HEAD into empty prefixes (npm pack + install, npm install -g .,
 # a git URL) and run each installed command (see scripts/package-check.sh). Needs the npm registry.
@@ -133,4 +144,4 @@ package-check:
 	@bash scripts/package-check.sh
 
 clean:
-	rm -rf dist .bench
+	rm -rf dist .bench .demo hammer-box-*.tgz

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `make demo`: the whole hammer-box loop on examples/wordcount, with the model's answers played back
 # from examples/wordcount/recorded (the replay provider), so it needs Docker but no model server.
-# Copies the example into a fresh temp git repository, runs hammer-box on it, and shows the branch.
+# Copies the example into a fresh git repository at .demo/wordcount in the checkout (the previous
+# demo's is replaced; `make clean` removes it), runs hammer-box on it, and shows the branch. Its
+# temporary files are removed when it ends, whatever happens.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,8 +15,10 @@ if [[ ! -f "$main" ]]; then
 fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/hammer-box-demo.XXXXXX")"
-repo="$work/wordcount"
-mkdir "$repo"
+trap 'rm -rf "$work"' EXIT
+repo="$root/.demo/wordcount"
+rm -rf "$repo"
+mkdir -p "$repo"
 # the example's files only, never caches a local pytest run may have left there
 (cd "$example/repo" && tar --exclude=.pytest_cache --exclude=__pycache__ -cf - .) | (cd "$repo" && tar -xf -)
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make package-check`: prove that hammer-box installs the three ways npm offers, each from a fresh clone
 # of the committed HEAD into an empty prefix, and that the installed command works:
-#   1. npm pack in a clone, then npm install -g <tarball> (the tarball holds only what the CLI needs);
+#   1. make pack in a clone, then npm install -g <tarball> (the tarball holds only what the CLI needs, and
+#      installing it runs no script of hammer-box's: no build step);
 #   2. npm install -g . in a clone;
 #   3. npm install -g --install-links git+file://<clone> (a git URL).
 # Each installed CLI must print its version and help, run `doctor` (exit 0 or 3: a missing model server
@@ -73,8 +74,9 @@ check_cli() {
 
 if [[ ,$ways, == *,pack,* ]]; then
   clone pack
-  (cd "$work/pack" && npm pack --silent --pack-destination "$work" >/dev/null)
-  tgz=$(ls "$work"/hammer-box-*.tgz)
+  # as the README says: make pack builds dist/ once, and the tarball installs with no build step
+  (cd "$work/pack" && make --no-print-directory pack >/dev/null)
+  tgz=$(ls "$work"/pack/hammer-box-*.tgz)
   # what the tarball holds: the built CLI (no source maps), the runner, image contexts, configs, the
   # monitor's style sheet and live script, README and the docs/ pages it links to (with their images), LICENSE
   files=$(tar -tzf "$tgz" | sed 's#^package/##')
@@ -83,8 +85,9 @@ if [[ ,$ways, == *,pack,* ]]; then
   grep -qx 'dist/cli/main.js' <<<"$files" || fail "the tarball has no dist/cli/main.js"
   grep -qx 'monitor/live.js' <<<"$files" || fail "the tarball has no monitor/live.js"
   grep -qx 'docs/README.md' <<<"$files" || fail "the tarball has no docs/README.md (the README links to docs/)"
-  npm install -g --silent --prefix "$work/prefix-pack" "$tgz" >/dev/null
-  check_cli "$work/prefix-pack" "npm pack + install" pack
+  out=$(npm install -g --prefix "$work/prefix-pack" --foreground-scripts "$tgz" 2>&1) || fail "installing the tarball failed: $out"
+  if grep -q "> hammer-box@" <<<"$out"; then fail "installing the tarball ran a script of hammer-box's: $out"; fi
+  check_cli "$work/prefix-pack" "make pack + install" pack
 fi
 
 if [[ ,$ways, == *,folder,* ]]; then

@@ -2,7 +2,7 @@
 // installs from a git URL (before packing the clone) and on `npm pack` / `npm publish`. A fresh
 // clone without node_modules gets its build tools first, so `npm pack` works there too.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,3 +35,5 @@ if (!existsSync(tsc)) {
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 step(process.execPath, [tsc, '-p', 'tsconfig.json']);
 chmodSync(join(root, 'dist', 'cli', 'main.js'), 0o755);
+// the stamp `make build` compares with the sources (it compiles again only when one is newer)
+writeFileSync(join(root, 'dist', '.built'), '');

@@ -1,12 +1,16 @@
-// The programmatic API behind `hammer-box pr <run_id>` (and `run --pr`): push the run's branch, and
-// only it, to a remote, then open a pull request with the run's title and PR_SUMMARY.md through gh
-// or glab when installed and logged in, else hand back the exact command that opens it.
+// The programmatic API behind `hammer-box pr <run_id>` (and `run --pr`): check that gh or glab can
+// open the pull request (the forge known, the tool installed and logged in), then push the run's
+// branch, and only it, to a remote, and open a pull request with the run's title and PR_SUMMARY.md;
+// one already open for the branch is reported (the push updated it). When the forge cannot be used,
+// nothing is pushed and the exact commands that push and open it are handed back.
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { HammerError } from '../errors.js';
 import {
   authStatusCall,
   boundedBody,
+  existingCall,
+  existingUrl,
   FORGES,
   forgeOfHost,
   forgeRepoHost,
@@ -30,7 +34,8 @@ import { prTitle } from '../report/pr-title.js';
 import { shellWord } from '../report/shell-word.js';
 import type { RunState } from '../state/run-state.js';
 import { runVerdict, verdictRule } from '../verdict/index.js';
-import { prBody, showRun } from './runs.js';
+import { recordPush } from './push-record.js';
+import { prBody, repoRunStore, showRun } from './runs.js';
 
 /** What `pr` takes. */
 export interface PullRequestOptions {
@@ -51,22 +56,23 @@ export interface PullRequestOptions {
   signal?: AbortSignal;
 }
 
-/** What `pr` did: the push, and the pull request opened or the command that opens it. */
+/** What `pr` did: the push, and the pull request opened (or found open) or the commands that do it. */
 export interface PullRequestOutcome {
   run_id: string;
   branch: string;
   remote: string;
   /** The remote's URL, without credentials. */
   pushed_to: string;
-  push: PushResult;
+  /** What the push did; null when nothing was pushed (the pull request could not be opened from here). */
+  push: PushResult | null;
   forge: ForgeKind | null;
   /** "host/owner/repository". */
   project: string | null;
   title: string;
   draft: boolean;
-  /** The pull request, when one was opened. */
-  pull_request: { url: string } | null;
-  /** When none was opened: why, what to do, and the command that opens it (none when the forge is unknown). */
+  /** The pull request: opened now, or already open for the branch (`existing`: the push updated it). */
+  pull_request: { url: string; existing: boolean } | null;
+  /** When none was opened: why, what to do, and the commands that push the branch and open it. */
   reason: string | null;
   hint: string | null;
   commands: string[];
@@ -102,32 +108,36 @@ export async function openPullRequest(options: PullRequestOptions): Promise<Pull
 
   const git = userRepoGit(userRepo, options.signal);
   const remote = await remotePushUrl(git, remoteName);
-  const push = await pushBranch(git, remote, branch, { hostEnv: env, ...sig });
   const done = {
     run_id: state.run_id,
     branch,
     remote: remoteName,
     pushed_to: remote.display,
-    push,
+    push: null,
     title,
     // only a stable run's pull request opens ready for review (see OUTCOME_RULES)
     draft: !verdictRule(runVerdict(state)).ready,
   };
+  const ref = shellWord(`refs/heads/${branch}`);
+  const pushCommand = `git -C ${shellWord(userRepo.root)} push ${shellWord(remoteName)} ${ref}:${ref}`;
 
+  // everything the pull request needs is checked before anything leaves the machine
   const named = options.forgeRepo ? forgeRepoHost(options.forgeRepo) : undefined;
   const forge = options.forge ?? forgeOfHost(named ?? remote.host);
   if (!forge)
     return manual(done, null, null, {
-      reason: `${remote.host ?? remote.display} is not a host hammer-box knows as GitHub or GitLab, so no pull request was opened`,
-      hint: 'pass --forge github or --forge gitlab (and --forge-repo [host/]owner/repository when the remote does not name the project)',
+      reason: `${remote.host ?? remote.display} is not a host hammer-box knows as GitHub or GitLab, so nothing was pushed and no pull request opened`,
+      hint: 'pass --forge github or --forge gitlab (and --forge-repo [host/]owner/repository when the remote does not name the project), or push the branch yourself with the command below',
+      commands: [pushCommand],
     });
   const project = options.forgeRepo
     ? parseForgeRepo(options.forgeRepo, forge, remote.host)
     : projectOfRemote(remote.host, remote.path);
   if (!project)
     return manual(done, forge, null, {
-      reason: `the remote ${remote.display} names no project on ${forge === 'github' ? 'GitHub' : 'GitLab'}, so no pull request was opened`,
+      reason: `the remote ${remote.display} names no project on ${forge === 'github' ? 'GitHub' : 'GitLab'}, so nothing was pushed and no pull request opened`,
       hint: 'pass --forge-repo [host/]owner/repository naming it',
+      commands: [pushCommand],
     });
   const spec: PullRequestSpec = {
     project,
@@ -145,44 +155,54 @@ export async function openPullRequest(options: PullRequestOptions): Promise<Pull
   const path = await findTool(tool, env);
   if (!path)
     return manual(done, forge, project, {
-      reason: `${tool} is not installed, so no pull request was opened`,
-      hint: `install ${tool} (${forge === 'github' ? 'https://cli.github.com' : 'https://gitlab.com/gitlab-org/cli'}) and log in, or run the command below`,
-      commands: [command],
+      reason: `${tool} is not installed, so nothing was pushed and no pull request opened`,
+      hint: `install ${tool} (${forge === 'github' ? 'https://cli.github.com' : 'https://gitlab.com/gitlab-org/cli'}) and log in, then run hammer-box pr again, or run the commands below`,
+      commands: [pushCommand, command],
     });
   const auth = await runTool(path, authStatusCall(forge, project.host), env, options.signal);
   if (auth.exitCode !== 0)
     return manual(done, forge, project, {
-      reason: `${tool} is not logged in to ${project.host}, so no pull request was opened`,
-      hint: `${tool} auth login --hostname ${project.host} (or set ${forge === 'github' ? 'GH_TOKEN' : 'GITLAB_TOKEN'}), then run the command below or hammer-box pr again`,
-      commands: [command],
+      reason: `${tool} is not logged in to ${project.host}, so nothing was pushed and no pull request opened`,
+      hint: `${tool} auth login --hostname ${project.host} (or set ${forge === 'github' ? 'GH_TOKEN' : 'GITLAB_TOKEN'}), then run hammer-box pr again, or run the commands below`,
+      commands: [pushCommand, command],
     });
+
+  const push = await pushBranch(git, remote, branch, { hostEnv: env, ...sig });
+  await recordPush(await repoRunStore({ repo: options.repo, env }), state.run_id, {
+    branch,
+    remote: remoteName,
+    url: remote.display,
+    commit: state.branch!.commit,
+    at: new Date().toISOString(),
+  }).catch(() => undefined);
+  const pushed = { ...done, push, forge, project: `${project.host}/${project.path}`, reason: null, hint: null };
+
+  // a pull request already open for the branch: the push updated it
+  const listed = await runTool(path, existingCall(forge, project, branch), env, options.signal);
+  const open = listed.exitCode === 0 ? existingUrl(listed.stdout) : null;
+  if (open !== null) return { ...pushed, pull_request: { url: open, existing: true }, commands: [] };
+
   const opened = await runTool(path, openCall(forge, spec), env, options.signal);
   const url = pullRequestUrl(opened.stdout);
   if (opened.exitCode !== 0 || url === null) {
     const said = redact(`${opened.stderr}\n${opened.stdout}`).trim().split('\n').slice(-8).join('\n');
-    const exists = /already exists/i.test(said);
+    // gh names the one open already ("a pull request for branch ... already exists:\n<url>")
+    const already = /already exists/i.test(said) ? pullRequestUrl(said) : null;
+    if (already !== null) return { ...pushed, pull_request: { url: already, existing: true }, commands: [] };
     throw new HammerError(
       'PR_FAILED',
       `${tool} could not open the ${forge === 'github' ? 'pull' : 'merge'} request for ${branch} (exit ${opened.exitCode}):\n${said}`,
       {
-        hint: exists
+        hint: /already exists/i.test(said)
           ? 'one is open for this branch already: the push updated it'
           : `fix what ${tool} says, then run hammer-box pr ${state.run_id} again (the push is done), or: ${command}`,
       },
     );
   }
-  return {
-    ...done,
-    forge,
-    project: `${project.host}/${project.path}`,
-    pull_request: { url },
-    reason: null,
-    hint: null,
-    commands: [],
-  };
+  return { ...pushed, pull_request: { url, existing: false }, commands: [] };
 }
 
-/** The outcome when the branch is pushed but no pull request could be opened here. */
+/** The outcome when no pull request can be opened from here: nothing pushed, and the commands that do both. */
 function manual(
   done: Omit<PullRequestOutcome, 'forge' | 'project' | 'pull_request' | 'reason' | 'hint' | 'commands'>,
   forge: ForgeKind | null,

@@ -218,7 +218,8 @@ async function decideEnvironment(o: {
     (toolchain ? getToolchain(toolchain).defaultTestCommand : '');
   // a configured test command is taken as written; a detected project below the root runs in its directory
   const testCommand = dir !== '' && !config.tools.test_command ? `cd ${dir} && ${command}` : command;
-  const evidence = detection ? [...detection.evidence, ...detection.tests] : [];
+  // a test file found by its extension is evidence once (the sources and the tests both name it)
+  const evidence = detection ? [...new Set([...detection.evidence, ...detection.tests])] : [];
   const version = toolchainVersion?.resolved.release.version;
   const environment = (setupCommand: string): Environment => ({
     toolchain,

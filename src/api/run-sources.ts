@@ -1,12 +1,13 @@
 // Where `hammer-box monitor` finds runs: a repository's state directory (from its config, as
 // `runs list` finds it), and every state directory under a directory of runs (a batch's output, or
 // a copy of someone's .hammer). Read-only: nothing here creates or writes a file.
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import { HammerError } from '../errors.js';
 import { RUN_ID_PATTERN } from '../state/run-id.js';
 import { ConversationStore } from '../state/conversation-store.js';
+import { assertDirectory } from './repo-path.js';
 import { RunInspector } from '../state/run-inspect.js';
 import { stateDirIn } from '../state/state-dir.js';
 import { loadStateKey, type StateKey } from '../state/state-key.js';
@@ -54,14 +55,7 @@ export class RunSources {
   static async open(options: RunSourcesOptions): Promise<RunSources> {
     const dirs = (options.dirs ?? []).map((d) => resolve(d));
     for (const d of [...(options.repo === undefined ? [] : [resolve(options.repo)]), ...dirs]) {
-      const isDir = await stat(d).then(
-        (s) => s.isDirectory(),
-        () => false,
-      );
-      if (!isDir)
-        throw new HammerError('REPO_INVALID', `${d} is not a directory`, {
-          hint: 'pass --repo <repository> or --dir <directory holding runs>',
-        });
+      await assertDirectory(d, 'pass --repo <repository> or --dir <directory holding runs>');
     }
     if (options.repo === undefined && dirs.length === 0)
       throw new HammerError('USAGE', 'nothing to monitor', { hint: 'pass --repo <path> or --dir <path>' });

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import type { Config } from '../config/schema.js';
 import { HammerError } from '../errors.js';
-import { resolveUserRepo } from '../git/index.js';
+import { resolveUserRepo, userIdentity } from '../git/index.js';
+import { uncommittedLine, uncommittedWork } from '../git/uncommitted.js';
 import { getToolchain } from '../images/index.js';
 import { imageUsagePath, recordImageUsage } from '../images/usage.js';
 import { packageRoot } from '../paths.js';
@@ -32,7 +33,7 @@ import { resolveResumeConfig } from './resume-config.js';
 import { assertStateUntracked, openRunStore } from './run-store.js';
 import { assertEngineArchitecture, resolveImage, type ImageProgress, type RunImages } from './resolve-image.js';
 import { inspectImage } from '../images/engine.js';
-import { withStartNotices } from './engine-notices.js';
+import { describeRepoBase, withLaterNotice, withStartNotices } from './engine-notices.js';
 import { checkGuarantees, openEngine } from './open-engine.js';
 import type { ProofStore } from '../sandbox/kubernetes/network-proof.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
@@ -172,6 +173,11 @@ async function runWithEnvironment(
     (config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined);
   const lazy = lazyProvider(config.model, { env, ...(replayAnswers ? { replayAnswers } : {}) });
   const provider: ModelProvider = options.limitModel ? limitedProvider(lazy, options.limitModel) : lazy;
+  const author = config.git.author === 'user' ? await userIdentity(env, options.signal) : null;
+  // what of the checkout the run leaves out (a replay starts from its recorded commit: nothing to say)
+  const leftOut = options.recorded
+    ? Promise.resolve(null)
+    : uncommittedWork(repoEnv.userRepo, options.signal, env).catch(() => null);
   try {
     const { docker, engine, info, notices } = await opened;
     const sig = options.signal ? { signal: options.signal } : {};
@@ -179,7 +185,10 @@ async function runWithEnvironment(
     let setupSteps: SetupStepRecord[] = [];
     let started: { id: string; at: string } | undefined;
     let usage: Promise<void> | undefined;
-    const emit = withStartNotices(options.emit ?? ignoreEvents, notices);
+    const emit = withLaterNotice(
+      withStartNotices(options.emit ?? ignoreEvents, notices),
+      leftOut.then((work) => uncommittedLine(work, describeRepoBase(repoEnv.userRepo))),
+    );
     const imageOptions = (signal: AbortSignal | undefined, forEnv: RepoEnvironment) => ({
       repoEnv: forEnv,
       env,
@@ -247,6 +256,7 @@ async function runWithEnvironment(
           environment: repoEnv.environment,
           ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
           ...(options.deliver === false ? { deliver: false } : {}),
+          ...(author ? { author } : {}),
         },
         {
           engine,
@@ -352,6 +362,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
   const answers =
     config.model.provider === 'replay' ? await loadReplayAnswers(store, config.model.replay_run, repo) : undefined;
   const provider = lazyProvider(config.model, { env, ...(answers ? { replayAnswers: answers } : {}) });
+  const author = config.git.author === 'user' ? await userIdentity(env, options.signal) : null;
   try {
     const { docker, engine, notices } = await openEngine(env, config, options.verbose === true, options.signal);
     return await resumeLoop(
@@ -365,6 +376,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
         testCommand: testCommandFor(config),
         userRepo,
         ...(options.configFile ? { configFile: resolve(options.configFile) } : {}),
+        ...(author ? { author } : {}),
       },
       {
         engine,

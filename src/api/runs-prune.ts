@@ -1,4 +1,5 @@
-// The programmatic API behind `hammer-box runs prune`: remove old runs' files and the branches they made.
+// The programmatic API behind `hammer-box runs prune`: remove old runs' files, and (when asked) the
+// branches they made.
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
@@ -7,12 +8,13 @@ import { removeRecordedBranch, type BranchRemoval } from '../git/remove-branch.j
 import { pidAlive } from '../sandbox/gc.js';
 import { planRunPrune, type RunKeepReason, type RunPrunePolicy } from '../state/prune-runs.js';
 import type { RunState } from '../state/run-state.js';
+import { readPushes } from './push-record.js';
 import { repoRunStore, type RunsOptions } from './runs.js';
 
 /** How `runs prune` chooses, and whether it touches anything. */
 export interface PruneRunsOptions extends RunsOptions, RunPrunePolicy {
-  /** Leave the runs' branches in the repository (only their files go). */
-  keepBranches?: boolean;
+  /** Remove the runs' branches too (by default only their files go). */
+  branches?: boolean;
   /** Only say what would be removed. */
   dryRun?: boolean;
   now?: Date;
@@ -25,20 +27,23 @@ export interface PrunedRun {
   status: RunState['status'];
   created_at: string;
   branch: string | null;
-  /** null: the run made no branch, or branches were kept (--keep-branches), or a dry run. */
+  /** null: the run made no branch, or branches were not asked for (no --branches), or a dry run. */
   branch_removal: BranchRemoval | null;
 }
 
 /** What `runs prune` did. */
 export interface PruneRunsReport {
   dry_run: boolean;
+  /** Whether the runs' branches are removed with them (--branches). */
+  branches: boolean;
   removed: PrunedRun[];
   kept: { run_id: string; reason: RunKeepReason }[];
 }
 
 /**
- * Remove the runs the policy selects: each run's branch first (only while it is exactly the branch
- * the run made, see removeRecordedBranch), then its state file and artifacts. A live run is never touched.
+ * Remove the runs the policy selects: with `branches`, each run's branch first (only while it is
+ * exactly the branch the run made and known on no remote, see removeRecordedBranch), then its state
+ * file and artifacts. A live run is never touched.
  */
 export async function pruneRuns(options: PruneRunsOptions): Promise<PruneRunsReport> {
   const store = await repoRunStore(options);
@@ -55,7 +60,8 @@ export async function pruneRuns(options: PruneRunsOptions): Promise<PruneRunsRep
     (s) => s.status === 'running' && s.owner !== undefined && s.owner.host === host && pidAlive(s.owner.pid),
   );
   const dryRun = options.dryRun === true;
-  const withBranches = !dryRun && options.keepBranches !== true && plan.remove.some((s) => s.branch !== null);
+  const branches = options.branches === true;
+  const withBranches = !dryRun && branches && plan.remove.some((s) => s.branch !== null);
   const userRepo = withBranches ? await resolveUserRepo(resolve(options.repo), 'HEAD', {}).catch(() => null) : null;
   const removed: PrunedRun[] = [];
   for (const state of plan.remove) {
@@ -69,6 +75,8 @@ export async function pruneRuns(options: PruneRunsOptions): Promise<PruneRunsRep
               commit: state.branch.commit,
               baseCommit: state.repo.base_commit,
               prefix: config.git.branch_prefix,
+              runId: state.run_id,
+              pushedTo: (await readPushes(store, state.run_id)).map((p) => p.remote),
             },
             options.signal,
           )
@@ -83,5 +91,10 @@ export async function pruneRuns(options: PruneRunsOptions): Promise<PruneRunsRep
       branch_removal: branchRemoval,
     });
   }
-  return { dry_run: dryRun, removed, kept: plan.keep.map((k) => ({ run_id: k.state.run_id, reason: k.reason })) };
+  return {
+    dry_run: dryRun,
+    branches,
+    removed,
+    kept: plan.keep.map((k) => ({ run_id: k.state.run_id, reason: k.reason })),
+  };
 }

@@ -1,5 +1,5 @@
 // The programmatic API behind `hammer-box runs list` and `runs show`: a repository's run states, read back.
-import { lstat, stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { resolveConfig } from '../config/resolve.js';
 import { HammerError, isHammerError } from '../errors.js';
@@ -8,8 +8,11 @@ import { renderPrBody } from '../report/pr-summary.js';
 import { shellWord } from '../report/shell-word.js';
 import { summaryExtras } from '../report/summary-extras.js';
 import { artifactNames } from '../state/artifact-names.js';
+import type { RunRef } from '../state/run-ref.js';
 import type { RunState } from '../state/run-state.js';
 import type { RunStore, SkippedStateFile } from '../state/store.js';
+import { assertDirectory } from './repo-path.js';
+import { pickRunId } from './run-ref.js';
 import { openRunStore } from './run-store.js';
 
 /** Which repository's runs; its state directory comes from the resolved config ([state] dir). */
@@ -50,17 +53,16 @@ export interface RunDetails {
 /** The run store of a repository (REPO_INVALID when the path is not a directory). */
 export async function repoRunStore(options: RunsOptions): Promise<RunStore> {
   const repo = resolve(options.repo);
-  const isDir = await stat(repo).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
-  if (!isDir)
-    throw new HammerError('REPO_INVALID', `${repo} is not a directory`, {
-      hint: 'pass --repo <path> with the repository the runs belong to',
-    });
+  await assertDirectory(repo, 'pass --repo <path> with the repository the runs belong to');
   const env = options.env ?? process.env;
   const { config } = await resolveConfig({ repo, env });
   return openRunStore(repo, config, env);
+}
+
+/** The id of the run `ref` names (a whole id, its start, the letters after its dash, or the last run). */
+export async function resolveRun(options: RunsOptions & { ref: RunRef }): Promise<string> {
+  const store = await repoRunStore(options);
+  return pickRunId(await store.runIds(), options.ref, options.repo);
 }
 
 /** Every run of the repository, newest first; unreadable state files are listed, not fatal. */

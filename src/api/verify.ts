@@ -17,13 +17,16 @@ import type { RunState, TestRecord } from '../state/run-state.js';
 import { repoImages } from './repo-images.js';
 import { openRunStore } from './run-store.js';
 import { latestTest, readTest, runVerdict, type RunVerdict, type TestReading } from '../verdict/index.js';
-import { run, type RunOptions } from './run.js';
+import type { RunRef } from '../state/run-ref.js';
+import { pickRunId } from './run-ref.js';
+import { runAgain } from './replay.js';
+import type { RunOptions } from './run.js';
 
 /** What `verify` takes. */
 export interface VerifyOptions {
   repo: string;
-  /** A run id, or the branch a run delivered. */
-  target: string;
+  /** A run (its id, the start of one, the letters after its dash, or the latest), or the branch a run delivered. */
+  target: RunRef;
   configFile?: string;
   flags?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
@@ -122,7 +125,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     ...(options.flags ? { flags: options.flags } : {}),
   });
   const store = await openRunStore(repo, config, env);
-  const original = await findRun(store, options.target);
+  const original = await findRun(store, options.target, options.repo);
   if (original.image === null)
     throw new HammerError(
       'USAGE',
@@ -168,26 +171,14 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       ...(made.locks ? { locks: made.locks } : {}),
     };
   }
-  const answers = await store.readReplayAnswers(original.run_id);
-  const flags = options.flags ?? {};
-  const table = (name: string): Record<string, unknown> => (flags[name] ?? {}) as Record<string, unknown>;
-  const again = await run({
+  const again = await runAgain(original, store, {
     repo,
     env,
     ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.flags ? { flags: options.flags } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.emit ? { emit: options.emit } : {}),
     ...(options.onImageProgress ? { onImageProgress: options.onImageProgress } : {}),
-    directive: original.directive.path,
-    directiveText: original.directive.text,
-    ...(original.directive.kind === 'plan' ? { plan: true } : {}),
-    flags: {
-      ...flags,
-      model: { ...table('model'), provider: 'replay', replay_run: original.run_id },
-      git: { ...table('git'), base: original.repo.base_commit },
-    },
-    recorded: original,
-    replayAnswers: answers,
     pinnedImage,
     deliver: false,
   });
@@ -205,17 +196,18 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   };
 }
 
-/** The run a target names: its id, or the branch it delivered (the newest run that delivered it). */
-async function findRun(store: Awaited<ReturnType<typeof openRunStore>>, target: string): Promise<RunState> {
-  if (/^\d{8}T\d{6}Z-[a-z0-9]+$/.test(target)) return store.read(target);
-  const { runs } = await store.list();
-  const byBranch = runs.find((r) => r.branch?.name === target);
-  if (byBranch) return byBranch;
-  const byPrefix = runs.filter((r) => r.run_id.startsWith(target));
-  if (byPrefix.length === 1) return byPrefix[0]!;
-  throw new HammerError('USAGE', `no run of this repository has the id or delivered the branch ${target}`, {
-    hint: "'hammer-box runs' lists the runs and their branches",
-  });
+/** The run a target names: the newest run that delivered that branch, else the run its id (or part of it, or --last) names. */
+async function findRun(
+  store: Awaited<ReturnType<typeof openRunStore>>,
+  target: RunRef,
+  repo: string,
+): Promise<RunState> {
+  if (typeof target === 'string' && !/^\d{8}T\d{6}Z-[a-z0-9]+$/.test(target)) {
+    const { runs } = await store.list();
+    const byBranch = runs.find((r) => r.branch?.name === target);
+    if (byBranch) return byBranch;
+  }
+  return store.read(pickRunId(await store.runIds(), target, repo));
 }
 
 /** The run's locks (image-locks.json), each trusted only when its digest is the one its sealed state recorded. */

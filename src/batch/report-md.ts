@@ -18,7 +18,7 @@ export function renderReportMarkdown(r: Report): string {
   const stateWord = r.state === 'finished' ? '' : ` (${r.state})`;
   out.push(`# hammer-box batch: ${r.totals.tasks} task${r.totals.tasks === 1 ? '' : 's'}${stateWord}`, '');
   out.push(
-    `Model ${inlineCode(r.model)}, tasks from ${inlineCode(r.tasks_file)}, written ${r.generated_at} by hammer-box ${tableCell(r.hammer_box_version)}.`,
+    `Model ${inlineCode(r.model)}, tasks from ${inlineCode(r.tasks_file)}, written ${r.generated_at} by hammer-box ${versionText(r.hammer_box_version)}.`,
     '',
   );
   const rate = r.resolved.finished ? r.resolved.stable / r.resolved.finished : null;
@@ -77,4 +77,9 @@ function detail(t: ReportTask): string {
   if (a.error) return truncateText(`${a.error.code}: ${a.error.message}`, ERROR_CHARS);
   if (a.status === 'stable' && a.branch) return a.branch;
   return a.reason ?? '';
+}
+
+/** A version as written ("0.1.0", "1.2.0-rc.1"): plain when it is one, else made inert as a table cell is. */
+function versionText(version: string): string {
+  return /^[0-9A-Za-z][0-9A-Za-z.+-]*$/.test(version) ? version : tableCell(version);
 }

@@ -28,6 +28,8 @@ export type ChatEvent =
       exitCode?: number;
       durationMs: number;
       observation: string;
+      /** An edit that changed a file: the change as a diff (untrusted). */
+      diff?: string;
     }
   /** The stuck detector nudged the model. */
   | { type: 'nudge'; pattern: string }

@@ -394,6 +394,7 @@ export class ChatSession {
             ...(s.result.exitCode === undefined ? {} : { exitCode: s.result.exitCode }),
             durationMs: s.durationMs,
             observation: s.result.observation,
+            ...(s.result.diff ? { diff: s.result.diff } : {}),
           });
         },
         onNudge: (pattern) => this.#on({ type: 'nudge', pattern }),

@@ -24,10 +24,7 @@ export function buildProgram(version: string): Command {
   const run = program
     .command('run')
     .description('run the loop: generate a patch, check and apply it in the sandbox, test, repeat until the tests pass')
-    .requiredOption(
-      '--repo <path>',
-      'required: the git repository to work on (never modified except for one new branch)',
-    )
+    .option('--repo <path>', 'the git repository to work on (never modified except for one new branch)', '.')
     .addOption(
       new Option(
         '--directive <file>',
@@ -93,38 +90,43 @@ export function buildProgram(version: string): Command {
   run.action(async (opts: Record<string, unknown>) => lazy('./commands/run.js', opts));
 
   const replay = program
-    .command('replay <run_id>')
-    .description("run again with the model's recorded answers from an earlier run, to reproduce it exactly")
+    .command('replay [run_id]')
+    .description(
+      "run again with the model's recorded answers from an earlier run, to reproduce it exactly; says whether every phase reproduced and where it diverged",
+    )
     .option('--repo <path>', 'the repository the run belongs to', '.')
+    .option('--last', 'the latest run (instead of a run id)')
     .option('--config <file>', 'a TOML config file (the run record never sets limits, policy or where things go)')
     .option('--json', 'print one JSON document with the result on stdout')
     .option('-q, --quiet', 'no progress on stderr: only the result, warnings and errors');
-  example(replay, 'hammer-box replay 20261122T140501Z-k3b7qa --repo ~/src/myproject');
-  replay.action(async (runId: string, opts: Record<string, unknown>) =>
+  example(replay, 'hammer-box replay 20261122T140501Z-k3b7qa --repo ~/src/myproject', 'hammer-box replay --last');
+  replay.action(async (runId: string | undefined, opts: Record<string, unknown>) =>
     lazy('./commands/replay.js', { ...opts, runId }),
   );
   const verify = program
-    .command('verify <run_or_branch>')
+    .command('verify [run_or_branch]')
     .description(
       'do a run again in the image it recorded (offline, with its recorded answers, no branch delivered) and say whether its verdict reproduces: the outcome, and the tests that failed and passed at the baseline and the end; exit 1 when it changed',
     )
-    .option('--repo <path>', 'the repository (default: .)', '.')
+    .option('--last', 'the latest run')
+    .option('--repo <path>', 'the repository the run belongs to', '.')
     .option('--config <file>', 'a config file, as run takes it')
     .option('--rebuild', "when the recorded image is gone, make it again from the run's locks instead of refusing")
     .option('--json', 'print the report as JSON')
     .option('-q, --quiet', 'no progress');
   example(verify, 'hammer-box verify 20261122T140501Z-k3b7qa', 'hammer-box verify hammer/20261122T140512Z --rebuild');
-  verify.action(async (target: string, opts: Record<string, unknown>) =>
+  verify.action(async (target: string | undefined, opts: Record<string, unknown>) =>
     lazy('./commands/verify.js', { ...opts, target }),
   );
 
   const resume = modelOptions(
     program
-      .command('resume <run_id>')
+      .command('resume [run_id]')
       .description(
         'continue a run that was interrupted, killed or broke, from its last completed phase; the model, limits and policy come from your current configuration (--config, environment, flags), never the run record; --provider, --model and --llm-url override them for the rest of the run',
       )
       .option('--repo <path>', 'the repository the run belongs to', '.')
+      .option('--last', 'the latest run (instead of a run id)')
       .option(
         '--config <file>',
         'a TOML config file (the model, limits and policy come from your config, not the run record)',
@@ -140,7 +142,7 @@ export function buildProgram(version: string): Command {
     'hammer-box resume 20261122T140501Z-k3b7qa --repo ~/src/myproject',
     'hammer-box resume 20261122T140501Z-k3b7qa --config ~/hammer.toml --llm-url http://gpu-box:11434',
   );
-  resume.action(async (runId: string, opts: Record<string, unknown>) =>
+  resume.action(async (runId: string | undefined, opts: Record<string, unknown>) =>
     lazy('./commands/resume.js', { ...opts, runId }),
   );
 
@@ -183,10 +185,10 @@ export function buildProgram(version: string): Command {
     .description(
       'let the model read and run (never change) the repository and write a plan: goal, constraints, files and functions, numbered steps, the tests that should pass; then run it with run --plan',
     )
-    .requiredOption('--repo <path>', 'required: the git repository')
+    .option('--repo <path>', 'the git repository', '.')
     .requiredOption('-m, --message <goal>', 'required: the goal')
     .option('-c, --constraint <text>', 'a constraint the plan must keep (repeatable)', collect, [])
-    .option('--out <file>', 'where the plan goes (default: plan.md)', 'plan.md')
+    .option('--out <file>', 'where the plan goes', 'plan.md')
     .option('--force', 'replace --out when it exists')
     .option('--edit', 'open the plan in $VISUAL or $EDITOR once it is written')
     .option('--base <ref>', 'branch, tag or commit to start from (default: the checked-out branch, else HEAD)');
@@ -253,41 +255,54 @@ export function buildProgram(version: string): Command {
     }),
   );
 
-  const runs = program.command('runs').description('list and inspect runs of a repository');
+  const runs = program
+    .command('runs')
+    .description('list and inspect runs of a repository (alone: list them)')
+    // `runs --repo x` is `runs list --repo x`
+    .enablePositionalOptions(false);
   const runsList = runs
-    .command('list')
-    .description('list runs, newest first')
+    .command('list', { isDefault: true })
+    .description('list runs, newest first (the default: `hammer-box runs` alone lists)')
     .option('--repo <path>', 'the repository', '.')
     .option('--json', 'print JSON');
-  example(runsList, 'hammer-box runs list --repo ~/src/myproject');
+  example(runsList, 'hammer-box runs list --repo ~/src/myproject', 'hammer-box runs');
   runsList.action(async (opts: Record<string, unknown>) => lazy('./commands/runs-list.js', opts));
   const runsShow = runs
-    .command('show <run_id>')
+    .command('show [run_id]')
     .description("show a run's state and where its files are")
     .option('--repo <path>', 'the repository', '.')
+    .option('--last', 'the latest run (instead of a run id)')
     .addOption(new Option('--json', 'print the state file as JSON').conflicts('prBody'))
     .option('--pr-body', "print the pull request's body (PR_SUMMARY.md without its title) for gh pr create");
   example(
     runsShow,
     'hammer-box runs show 20261122T140501Z-k3b7qa --repo ~/src/myproject',
+    'hammer-box runs show k3b7 --repo ~/src/myproject   # the letters after the dash, or the start of the id',
     'hammer-box runs show 20261122T140501Z-k3b7qa --pr-body | gh pr create --title "Fix the parser" --body-file -',
   );
-  runsShow.action(async (runId: string, opts: Record<string, unknown>) =>
+  runsShow.action(async (runId: string | undefined, opts: Record<string, unknown>) =>
     lazy('./commands/runs-show.js', { ...opts, runId }),
   );
 
   const runsPrune = runs
     .command('prune')
     .description(
-      "remove old runs' files and the branches they made (a branch only while it is exactly as the run left it); never a live run",
+      "remove old runs' files (with --branches, the branches they made too, while exactly as the run left them and on no remote); never a live run. Without --keep or --older-than it only lists what --keep 10 would remove",
     )
     .option('--repo <path>', 'the repository', '.')
-    .option('--keep <n>', 'keep the newest n runs (default: 10 when --older-than is not given)', parseCount)
+    .option('--keep <n>', 'keep the newest n runs, remove the rest', parseCount)
     .option('--older-than <age>', 'remove only runs older than this: 30m, 12h, 7d, 2w', parseAge)
-    .option('--keep-branches', "remove only the runs' files, not their branches")
+    .option(
+      '--branches',
+      "remove the runs' branches too (never one that moved, is checked out, or was pushed to a remote)",
+    )
     .option('--dry-run', 'only say what would be removed')
     .option('--json', 'print JSON');
-  example(runsPrune, 'hammer-box runs prune --repo ~/src/myproject --older-than 7d --dry-run');
+  example(
+    runsPrune,
+    'hammer-box runs prune --repo ~/src/myproject   # lists what it would remove',
+    'hammer-box runs prune --older-than 7d --branches',
+  );
   runsPrune.action(async (opts: Record<string, unknown>) => lazy('./commands/runs-prune.js', opts));
 
   const monitor = program
@@ -309,11 +324,12 @@ export function buildProgram(version: string): Command {
   monitor.action(async (opts: Record<string, unknown>) => lazy('./commands/monitor.js', opts));
 
   const pr = program
-    .command('pr <run_id>')
+    .command('pr [run_id]')
     .description(
       "push the run's branch (and nothing else) to a remote and open a pull request with the run's title and PR_SUMMARY.md, through gh or glab (a draft when the tests do not pass); without them, print the command that opens it",
     )
     .option('--repo <path>', 'the repository the run belongs to', '.')
+    .option('--last', 'the latest run (instead of a run id)')
     .option('--base <branch>', "the branch to merge into (default: the run's base branch, else the project's default)")
     .option('--json', 'print JSON');
   pullRequestOptions(pr);
@@ -322,7 +338,9 @@ export function buildProgram(version: string): Command {
     'hammer-box pr 20261122T140501Z-k3b7qa --repo ~/src/myproject',
     'hammer-box pr 20261122T140501Z-k3b7qa --remote fork --forge github --forge-repo me/myproject',
   );
-  pr.action(async (runId: string, opts: Record<string, unknown>) => lazy('./commands/pr.js', { ...opts, runId }));
+  pr.action(async (runId: string | undefined, opts: Record<string, unknown>) =>
+    lazy('./commands/pr.js', { ...opts, runId }),
+  );
 
   const tools = program.command('tools').description('the whitelisted tools the loop may run inside the sandbox');
   const toolsList = tools
@@ -447,7 +465,15 @@ export function buildProgram(version: string): Command {
     lazy('./commands/images-locks.js', { ...opts, action: 'import', file }),
   );
 
+  seeHelpAfterErrors(program, []);
   return program;
+}
+
+/** After a usage error, each command names the help that lists its options. */
+function seeHelpAfterErrors(cmd: Command, path: string[]): void {
+  const words = ['hammer-box', ...path, '--help'].join(' ');
+  cmd.showHelpAfterError(`(see '${words}')`);
+  for (const sub of cmd.commands) seeHelpAfterErrors(sub, [...path, sub.name()]);
 }
 
 /** --remote, --forge, --forge-repo and --pr-body: where `pr` (and `run --pr`) pushes and opens the pull request. */

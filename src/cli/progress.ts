@@ -43,7 +43,8 @@ export function progressRenderer(
         phase = e.phase;
         iteration = e.iteration;
         phaseStart = Date.now();
-        model = '';
+        // the model reads the prompt before its first token (a large one on a local model takes minutes)
+        model = e.phase === 'generate' ? 'waiting for the first token' : '';
         if (!isTTY && (e.phase === 'generate' || e.iteration === null))
           print(`  ${e.iteration === null ? '' : `iteration ${e.iteration}: `}${e.phase}...`);
         draw();
@@ -59,7 +60,7 @@ export function progressRenderer(
         print(`hammer-box: ${e.level === 'warning' ? 'WARNING: ' : ''}${sanitizeLine(e.text)}`);
         break;
       case 'model_progress':
-        model = `${e.tokens} tokens, ${e.tps.toFixed(1)} tok/s`;
+        model = `${e.tokens.toLocaleString('en-US')} tokens, ${e.tps.toFixed(1)} tok/s`;
         break;
       case 'test_output':
         break;

@@ -4,7 +4,7 @@ import type { RunOutcome } from '../loop/run-types.js';
 import { notOpened, prOptions, renderPullRequest, type PrFlags } from './commands/pr.js';
 import { interruptSignal } from './interrupt.js';
 import { errorJson, renderError } from './render-error.js';
-import { runExitCode, runJson } from './run-result.js';
+import { runExitCode, runJson, terminalChange } from './run-result.js';
 import { renderRunSummary } from './run-summary.js';
 import { printJson } from './terminal-json.js';
 
@@ -41,7 +41,7 @@ export async function withPullRequest(
     });
   } else {
     // the commands to push and open it by hand are shown only when the pull request step did not get that far
-    const lines = renderRunSummary(o, elapsedMs, { next: pr === null });
+    const lines = renderRunSummary(o, elapsedMs, { next: pr === null, change: await terminalChange(o) });
     process.stdout.write(`${[...lines, ...(pr ? renderPullRequest(pr) : [])].join('\n')}\n`);
   }
   if (!rendered) return runExitCode(o);

@@ -4,6 +4,10 @@ import { prTitle } from '../report/pr-title.js';
 import { latestTest, readTest, runVerdict, testPassed, verdictRule } from '../verdict/index.js';
 import { renderRunSummary, tokenTotals } from './run-summary.js';
 import { printJson } from './terminal-json.js';
+import { branchDiff } from '../api/branch-diff.js';
+import { shellWord } from '../report/shell-word.js';
+import { colourFor, makeStyle } from './chat/style.js';
+import { diffLines } from './diff-lines.js';
 
 /** The --json document. */
 export function runJson(o: RunOutcome): Record<string, unknown> {
@@ -20,6 +24,7 @@ export function runJson(o: RunOutcome): Record<string, unknown> {
     flaky: verdict.flaky.map((t) => t.id),
     branch: s.branch?.name ?? null,
     branch_commit: s.branch?.commit ?? null,
+    diffstat: diffstatJson(s.branch?.diffstat ?? []),
     base: s.repo.base_ref,
     base_commit: s.repo.base_commit,
     iterations: s.iterations.length,
@@ -34,6 +39,7 @@ export function runJson(o: RunOutcome): Record<string, unknown> {
     baseline_test: s.baseline ? testJson(s.baseline) : null,
     final_test: final ? testJson(final) : null,
     tokens: { in: tokens.in, out: tokens.out },
+    ...(o.replay ? { replay: o.replay } : {}),
     pr_title: prTitle(s),
     image: s.image,
     state_path: o.statePath,
@@ -52,11 +58,45 @@ function testJson(t: NonNullable<ReturnType<typeof latestTest>>): Record<string,
   };
 }
 
-/** Print the result (JSON, or the one human summary) and return the exit code. */
-export function printRunResult(o: RunOutcome, json: boolean, elapsedMs: number): number {
+/** The branch's diffstat for --json: each file's lines added and removed (null: binary), and the totals. */
+export function diffstatJson(entries: NonNullable<NonNullable<RunOutcome['state']['branch']>['diffstat']>): {
+  files: typeof entries;
+  changed: number;
+  insertions: number;
+  deletions: number;
+} {
+  return {
+    files: entries,
+    changed: entries.length,
+    insertions: entries.reduce((n, e) => n + (e.added ?? 0), 0),
+    deletions: entries.reduce((n, e) => n + (e.removed ?? 0), 0),
+  };
+}
+
+/**
+ * Print the result (JSON, or the one human summary, with the change itself when stdout is a
+ * terminal) and return the exit code.
+ */
+export async function printRunResult(o: RunOutcome, json: boolean, elapsedMs: number): Promise<number> {
   if (json) printJson(runJson(o));
-  else process.stdout.write(`${renderRunSummary(o, elapsedMs).join('\n')}\n`);
+  else {
+    const change = await terminalChange(o);
+    process.stdout.write(`${renderRunSummary(o, elapsedMs, { change }).join('\n')}\n`);
+  }
   return runExitCode(o);
+}
+
+/** Lines of the run's change shown on a terminal (none elsewhere: a pipe gets the summary only). */
+export const CHANGE_LINES = 120;
+
+/** The branch's diff for stdout when it is a terminal: bounded, sanitised, coloured when colour is allowed. */
+export async function terminalChange(o: RunOutcome, out: NodeJS.WriteStream = process.stdout): Promise<string[]> {
+  if (out.isTTY !== true || o.state.branch === null) return [];
+  const diff = await branchDiff(o.state);
+  if (diff === null) return [];
+  const s = o.state;
+  const whole = `git -C ${shellWord(s.repo.path)} diff ${s.repo.base_commit.slice(0, 12)} ${shellWord(s.branch!.name)}`;
+  return diffLines(diff, makeStyle(colourFor(out, process.env)), CHANGE_LINES, whole);
 }
 
 /** The outcome's exit code (see OUTCOME_RULES): 0 stable, 4 partial, 5 untested, 6 unknown, 1 failed, 130 interrupted. */

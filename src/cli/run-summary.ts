@@ -5,6 +5,8 @@ import type { RunOutcome } from '../loop/run-types.js';
 import { testStatus } from '../loop/signal.js';
 import { formatDuration } from '../report/markdown.js';
 import { baselinePassWarning } from '../report/baseline-warning.js';
+import { renderDiffstat } from '../report/diffstat.js';
+import { replayLine } from '../loop/replay-compare.js';
 import { prTitle } from '../report/pr-title.js';
 import { sanitizeLine } from '../report/sanitize.js';
 import { backendFlags } from '../report/backend-flags.js';
@@ -25,13 +27,21 @@ export function tokenTotals(state: RunState): { in: number; out: number } {
   return { in: tin, out: tout };
 }
 
-/** The summary's lines (sanitised: the state quotes the repository and the model). */
-export function renderRunSummary(o: RunOutcome, elapsedMs: number, options: { next?: boolean } = {}): string[] {
+/**
+ * The summary's lines (sanitised: the state quotes the repository and the model): with the branch's
+ * diffstat, then `change` (the diff's lines for a terminal, see diffLines) before what to run next.
+ */
+export function renderRunSummary(
+  o: RunOutcome,
+  elapsedMs: number,
+  options: { next?: boolean; change?: readonly string[] } = {},
+): string[] {
   const s = o.state;
   const row = (label: string, value: string): string => `  ${label.padEnd(11)}${value}`;
   const reason = s.reason ? `: ${describeReason(s.reason)} (${s.reason})` : '';
   const verdict = runVerdict(s);
   const lines = [`hammer-box: ${verdict.outcome}${reason} after ${formatDuration(elapsedMs)}`];
+  if (o.replay) lines.push(row('replay', sanitizeLine(replayLine(o.replay))));
   if (s.reason_detail && (verdict.outcome !== 'stable' || s.reason === 'baseline_failures_remain'))
     lines.push(row('', sanitizeLine(s.reason_detail)));
   lines.push(row('baseline', s.baseline ? describeTest(s.baseline) : 'not run'));
@@ -62,8 +72,16 @@ export function renderRunSummary(o: RunOutcome, elapsedMs: number, options: { ne
           : 'none',
     ),
   );
+  const stat = s.branch?.diffstat;
+  if (stat !== undefined && stat.length > 0)
+    lines.push(
+      ...renderDiffstat(stat)
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
   lines.push(row('summary', o.summaryPath ? sanitizeLine(o.summaryPath) : '(not written)'));
   lines.push(row('state', sanitizeLine(o.statePath)));
+  if (options.change && options.change.length > 0) lines.push('change:', ...options.change);
   const next = options.next === false ? [] : nextCommands(s);
   if (next.length > 0) lines.push('next:', ...next.map((c) => `  ${c}`));
   return lines;

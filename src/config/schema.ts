@@ -221,6 +221,12 @@ export const GitConfigSchema = z.strictObject({
   branch_prefix: z.string().regex(/^[A-Za-z0-9._\-/]*$/, 'letters, digits, . _ - / only'),
   author_name: z.string().min(1),
   author_email: z.string().min(1),
+  /**
+   * Who the commits are by: "user", the user's own git identity (GIT_AUTHOR_NAME/EMAIL, else user.name
+   * and user.email of their global git config) when they have one, with author_name/author_email as
+   * committer; "hammer-box": author_name/author_email as both.
+   */
+  author: z.enum(['user', 'hammer-box']).default('user'),
 });
 
 /**

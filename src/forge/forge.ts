@@ -115,6 +115,43 @@ export function openCall(forge: ForgeKind, pr: PullRequestSpec): ToolCall {
   };
 }
 
+/** The call that lists the open pull (merge) request whose head is `head`, as JSON. */
+export function existingCall(forge: ForgeKind, project: ForgeProject, head: string): ToolCall {
+  if (forge === 'github')
+    return {
+      tool: 'gh',
+      args: [
+        'pr',
+        'list',
+        `--repo=${project.host}/${project.path}`,
+        `--head=${head}`,
+        '--state=open',
+        '--json=url',
+        '--limit=1',
+      ],
+      stdin: '',
+    };
+  return {
+    tool: 'glab',
+    args: ['mr', 'list', `--repo=https://${project.host}/${project.path}`, `--source-branch=${head}`, '--output=json'],
+    stdin: '',
+  };
+}
+
+/** The URL of the first pull (merge) request a JSON listing names (`url`, GitLab's `web_url`), or null. */
+export function existingUrl(output: string): string | null {
+  let listing: unknown;
+  try {
+    listing = JSON.parse(output);
+  } catch {
+    return null;
+  }
+  const first: unknown = Array.isArray(listing) ? listing[0] : undefined;
+  if (typeof first !== 'object' || first === null) return null;
+  const url = (first as Record<string, unknown>)['url'] ?? (first as Record<string, unknown>)['web_url'];
+  return typeof url === 'string' && /^https?:\/\/\S+$/.test(url) ? url : null;
+}
+
 /**
  * The commands to paste when hammer-box cannot run the tool itself: the body from `bodyCommand`
  * (`hammer-box runs show … --pr-body`, or `cat <file>`), then the same call as openCall's.

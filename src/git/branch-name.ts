@@ -1,26 +1,22 @@
-// Names of the branch hammer-box delivers: `<prefix><UTC timestamp>`, e.g. EngineerExternal/20261122T140501Z,
-// then `-2`, `-3`, ... after it when runs finishing in the same second want the same name.
+// Names of the branch hammer-box delivers: `<prefix><run id>`, e.g. EngineerExternal/20261122T140501Z-k3b7qa,
+// so a branch names the run that made it; then `-2`, `-3`, ... after it should that name be taken.
 import { runGitResult } from './git-exec.js';
 import { userRepoGit, type UserRepo } from './user-repo.js';
 
-/** How many names branchCandidates offers: the timestamp, then `-2` up to `-<this>`. */
+/** How many names branchCandidates offers: the run's, then `-2` up to `-<this>`. */
 export const MAX_BRANCH_CANDIDATES = 100;
 
-/** `<prefix>YYYYMMDDTHHMMSSZ` for `date` in UTC. */
-export function branchName(prefix: string, date: Date): string {
-  const stamp = date
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  return `${prefix}${stamp}`;
+/** `<prefix><run id>`. */
+export function branchName(prefix: string, runId: string): string {
+  return `${prefix}${runId}`;
 }
 
 /**
- * The names a run may deliver its branch under, in the order it tries them: branchName(prefix, date),
- * then the same with `-2`, `-3`, ... (the next free one is taken when another run got there first).
+ * The names a run may deliver its branch under, in the order it tries them: branchName(prefix, runId),
+ * then the same with `-2`, `-3`, ... (the next free one is taken when the name is taken already).
  */
-export function* branchCandidates(prefix: string, date: Date): Generator<string, void, undefined> {
-  const name = branchName(prefix, date);
+export function* branchCandidates(prefix: string, runId: string): Generator<string, void, undefined> {
+  const name = branchName(prefix, runId);
   yield name;
   for (let n = 2; n <= MAX_BRANCH_CANDIDATES; n++) yield `${name}-${n}`;
 }

@@ -13,7 +13,7 @@ export interface DeliverRequest {
   workbench: Workbench;
   commit: string;
   /**
-   * Branch names without refs/heads/, in order of preference (e.g. branchCandidates(prefix, now)):
+   * Branch names without refs/heads/, in order of preference (e.g. branchCandidates(prefix, runId)):
    * the branch is made under the first one still free when its ref is created.
    */
   names: Iterable<string>;

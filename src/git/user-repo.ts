@@ -35,9 +35,10 @@ export async function resolveUserRepo(
   opts: { signal?: AbortSignal } = {},
 ): Promise<UserRepo> {
   const dir = resolve(path);
-  const info = await stat(dir).catch(() => undefined);
-  if (!info?.isDirectory()) {
-    throw new HammerError('REPO_INVALID', `repository path is not a directory: ${dir}`, {
+  const info = await stat(dir).catch((err: NodeJS.ErrnoException) => err);
+  if (info instanceof Error || !info.isDirectory()) {
+    const why = info instanceof Error && info.code === 'ENOENT' ? 'does not exist' : 'is not a directory';
+    throw new HammerError('REPO_INVALID', `repository path ${why}: ${dir}`, {
       hint: 'pass --repo <path> pointing at a git repository',
     });
   }

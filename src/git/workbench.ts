@@ -20,7 +20,7 @@ const KEPT_DIFFS = 4;
 /** How many tree listings a workbench keeps (see listTree). */
 const KEPT_LISTINGS = 6;
 
-/** Who the commits are by (author and committer alike). */
+/** Who a commit is by: its committer (hammer-box), and its author unless applyPatch names another. */
 export interface Identity {
   name: string;
   email: string;
@@ -151,13 +151,22 @@ export class Workbench {
 
   /**
    * Apply a unified diff on top of head() through a temporary index (`git apply --cached`, never
-   * --unsafe-paths or --reject; `flags` only from WORKBENCH_APPLY_FLAGS) and commit it as
-   * `hammer: iteration N - <summary>`. A patch git refuses, or one that changes nothing, is
-   * returned as data with git's message.
+   * --unsafe-paths or --reject; `flags` only from WORKBENCH_APPLY_FLAGS) and commit it with
+   * `message` (default: the summary as subject, the iteration as a trailer), authored by `author`
+   * (default: the workbench's identity, which commits). A patch git refuses, or one that changes
+   * nothing, is returned as data with git's message.
    */
   applyPatch(
     patch: string,
-    opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal; flags?: readonly string[] },
+    opts: {
+      iteration: number;
+      summary: string;
+      message?: string;
+      author?: Identity;
+      date?: Date;
+      signal?: AbortSignal;
+      flags?: readonly string[];
+    },
   ): Promise<ApplyResult> {
     return this.queuedApply(opts.flags, () => this.applyNow(patch, opts));
   }
@@ -410,7 +419,15 @@ export class Workbench {
 
   private async applyNow(
     patch: string,
-    opts: { iteration: number; summary: string; date?: Date; signal?: AbortSignal; flags?: readonly string[] },
+    opts: {
+      iteration: number;
+      summary: string;
+      message?: string;
+      author?: Identity;
+      date?: Date;
+      signal?: AbortSignal;
+      flags?: readonly string[];
+    },
   ): Promise<ApplyResult> {
     if (this.disposed) throw new HammerError('INTERNAL', 'workbench already disposed');
     const signal = opts.signal ? { signal: opts.signal } : {};
@@ -425,10 +442,16 @@ export class Workbench {
     const commit = (
       await this.git(['commit-tree', '--no-gpg-sign', tree, '-p', this.headCommit, '-F', '-'], {
         ...signal,
-        input: commitMessage(opts.iteration, opts.summary),
+        input:
+          opts.message ??
+          commitMessage({
+            subject: opts.summary,
+            body: '',
+            trailers: [['Hammer-Box-Iteration', String(opts.iteration)]],
+          }),
         env: {
-          GIT_AUTHOR_NAME: this.identity.name,
-          GIT_AUTHOR_EMAIL: this.identity.email,
+          GIT_AUTHOR_NAME: (opts.author ?? this.identity).name,
+          GIT_AUTHOR_EMAIL: (opts.author ?? this.identity).email,
           GIT_AUTHOR_DATE: date,
           GIT_COMMITTER_NAME: this.identity.name,
           GIT_COMMITTER_EMAIL: this.identity.email,

@@ -5,7 +5,7 @@ import { unreachableCheck } from './check-result.js';
 import type { ServerInfo } from './describe-failure.js';
 import { generateStreamed } from './generate.js';
 import { getJson } from './get-json.js';
-import { sameModel } from './model-names.js';
+import { sameModel, servedModels, withServedModels } from './model-names.js';
 import { OllamaErrorSchema, OllamaStreamParser, OllamaTagsSchema } from './ollama-wire.js';
 import { preview } from './preview.js';
 import { type ProviderDeps, resolveDispatcher, resolveTiming } from './provider-deps.js';
@@ -39,20 +39,32 @@ export function createOllamaProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
     name: 'ollama',
     model,
     generate: async (req) => {
-      const result = await generateStreamed(
-        {
-          server,
-          chatUrl: `${base}/api/chat`,
-          headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
-          body: JSON.stringify(ollamaChatBody(cfg, req.messages, offered(req.tools))),
-          ...(offered(req.tools) === undefined
-            ? {}
-            : { withoutTools: { body: JSON.stringify(ollamaChatBody(cfg, req.messages)), refused: toolsRefusal } }),
-          createParser: () => new OllamaStreamParser(),
-          retries: cfg.retries,
-        },
-        req,
-        { dispatcher, timing, logger: deps.logger },
+      const listing = async (): Promise<string[] | null> => {
+        const tags = await getJson(`${base}/api/tags`, {
+          dispatcher,
+          signal: req.signal,
+          timeoutMs: checkTimeoutMs(cfg),
+        });
+        const parsed = tags.ok ? OllamaTagsSchema.safeParse(tags.json) : null;
+        return parsed?.success ? (parsed.data.models ?? []).map((m) => m.name) : null;
+      };
+      const result = await withServedModels(
+        generateStreamed(
+          {
+            server,
+            chatUrl: `${base}/api/chat`,
+            headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+            body: JSON.stringify(ollamaChatBody(cfg, req.messages, offered(req.tools))),
+            ...(offered(req.tools) === undefined
+              ? {}
+              : { withoutTools: { body: JSON.stringify(ollamaChatBody(cfg, req.messages)), refused: toolsRefusal } }),
+            createParser: () => new OllamaStreamParser(),
+            retries: cfg.retries,
+          },
+          req,
+          { dispatcher, timing, logger: deps.logger },
+        ),
+        listing,
       );
       // a server that refused tools once is not offered them again
       if (result.toolsRefused !== undefined) toolsOff = true;
@@ -85,9 +97,11 @@ export function createOllamaProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
         ...(present
           ? {}
           : {
-              error: new HammerError('MODEL_NOT_FOUND', `model "${model}" is not available on Ollama at ${base}`, {
-                hint: `pull it with: ollama pull ${model}`,
-              }),
+              error: new HammerError(
+                'MODEL_NOT_FOUND',
+                `model "${model}" is not available on Ollama at ${base}; ${servedModels(models)}`,
+                { hint: `pull it with: ollama pull ${model}, or pass --model naming one it has` },
+              ),
             }),
       };
     },
@@ -129,7 +143,7 @@ export function ollamaHttpError(status: number, body: string, model: string, bas
       'MODEL_NOT_FOUND',
       `model "${model}" is not available on Ollama at ${base} (${preview(message, 200)})`,
       {
-        hint: `pull it with: ollama pull ${model}`,
+        hint: `pull it with: ollama pull ${model}, or pass --model naming one it has`,
       },
     );
   }

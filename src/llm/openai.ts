@@ -11,6 +11,7 @@ import { type ProviderDeps, resolveDispatcher, resolveTiming } from './provider-
 import { checkTimeoutMs, timeoutsOf } from './server-info.js';
 import { openAIMessage, toolsField, toolsRefusal } from './tool-wire.js';
 import type { ChatMessage, ModelProvider, ToolSpec } from './types.js';
+import { servedModels, withServedModels } from './model-names.js';
 import { openAIRoot } from './urls.js';
 
 const LABEL = 'the OpenAI-compatible server';
@@ -41,20 +42,33 @@ export function createOpenAIProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
     name: 'openai',
     model,
     generate: async (req) => {
-      const result = await generateStreamed(
-        {
-          server,
-          chatUrl: `${root}/v1/chat/completions`,
-          headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...auth },
-          body: JSON.stringify(openAIChatBody(cfg, req.messages, offered(req.tools))),
-          ...(offered(req.tools) === undefined
-            ? {}
-            : { withoutTools: { body: JSON.stringify(openAIChatBody(cfg, req.messages)), refused: toolsRefusal } }),
-          createParser: () => new OpenAIStreamParser(),
-          retries: cfg.retries,
-        },
-        req,
-        { dispatcher, timing, logger: deps.logger },
+      const listing = async (): Promise<string[] | null> => {
+        const res = await getJson(`${root}/v1/models`, {
+          dispatcher,
+          headers: auth,
+          signal: req.signal,
+          timeoutMs: checkTimeoutMs(cfg),
+        });
+        const parsed = res.ok ? OpenAIModelsSchema.safeParse(res.json) : null;
+        return parsed?.success ? parsed.data.data.map((m) => m.id) : null;
+      };
+      const result = await withServedModels(
+        generateStreamed(
+          {
+            server,
+            chatUrl: `${root}/v1/chat/completions`,
+            headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...auth },
+            body: JSON.stringify(openAIChatBody(cfg, req.messages, offered(req.tools))),
+            ...(offered(req.tools) === undefined
+              ? {}
+              : { withoutTools: { body: JSON.stringify(openAIChatBody(cfg, req.messages)), refused: toolsRefusal } }),
+            createParser: () => new OpenAIStreamParser(),
+            retries: cfg.retries,
+          },
+          req,
+          { dispatcher, timing, logger: deps.logger },
+        ),
+        listing,
       );
       // a server that refused tools once is not offered them again
       if (result.toolsRefused !== undefined) toolsOff = true;
@@ -90,9 +104,11 @@ export function createOpenAIProvider(cfg: ModelConfig, deps: ProviderDeps = {}):
         ...(present
           ? {}
           : {
-              error: new HammerError('MODEL_NOT_FOUND', `model "${model}" is not served by ${root}`, {
-                hint: `check the name against the served models: curl ${root}/v1/models`,
-              }),
+              error: new HammerError(
+                'MODEL_NOT_FOUND',
+                `model "${model}" is not served by ${root}; ${servedModels(models)}`,
+                { hint: 'pass --model naming one it serves' },
+              ),
             }),
       };
     },

@@ -3,7 +3,8 @@
 // judged by the path policy, checked against earlier patches and the syntax gate, then applied,
 // committed and tested in the sandbox with the host's workbench alongside.
 import { rejectionText, rungLabel, type Rung } from '../edits/index.js';
-import { commitMessage, type ApplyResult } from '../git/index.js';
+import { cutAtWord, SUBJECT_MAX, type ApplyResult } from '../git/index.js';
+import { iterationCommit, iterationCommitMessage } from './commit-text.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { ExecResult } from '../sandbox/types.js';
 import type { Iteration, RunState, TestRecord } from '../state/run-state.js';
@@ -37,6 +38,8 @@ export async function judgeCandidate(
   prep: Prepared,
   n: number,
   interp: CandidatePatch,
+  /** The model's words about the change (null: none), for the commit's body. */
+  explanation: string | null,
 ): Promise<Iteration> {
   const { config } = req;
   const signal = deps.signal;
@@ -139,6 +142,8 @@ export async function judgeCandidate(
     const run = prep.workbench.applyPatch(c.patch, {
       iteration: n,
       summary,
+      message: iterationCommitMessage(rec.state, n, files, explanation),
+      ...(req.author ? { author: req.author } : {}),
       flags: c.flags,
       date: iterationDate(rec.state, n),
       ...sig,
@@ -177,7 +182,7 @@ export async function judgeCandidate(
     prep.sandboxHead,
     `iter-${String(n).padStart(2, '0')}.patch`,
     candidates,
-    commitMessage(n, summary),
+    cutAtWord(iterationCommit(rec.state, n, files, null).subject, SUBJECT_MAX),
     { command: focus?.command ?? req.testCommand, timeoutMs: limitMs, onOutput: onTestOutput },
     { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)).then(warmNext, () => undefined) },
   );

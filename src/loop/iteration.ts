@@ -15,6 +15,7 @@ import type { RunRecorder } from './phase-runner.js';
 import type { Prepared } from './prepare.js';
 import { renderPromptArtifact } from './prompt.js';
 import type { RunDeps, RunRequest } from './run-types.js';
+import { modelExplanation } from '../report/explanation.js';
 import { finish, judgeCandidate } from './candidate.js';
 import { promptFor, sharedWithPrevious } from './iteration-prompt.js';
 
@@ -229,7 +230,7 @@ export async function runIteration(
     });
     return finish(rec, n);
   }
-  return judgeCandidate(rec, deps, req, prep, n, interp);
+  return judgeCandidate(rec, deps, req, prep, n, interp, modelExplanation(answer.text));
 }
 
 /** The iteration's summary line for a cut-off answer: what happened, and the setting that decides the limit. */

@@ -46,13 +46,13 @@ export interface Prepared {
  */
 export async function prepare(
   runId: string,
-  req: Pick<RunRequest, 'config' | 'workbench'>,
+  req: Pick<RunRequest, 'config' | 'workbench' | 'author'>,
   deps: Pick<RunDeps, 'engine' | 'signal'>,
   userRepo: UserRepo,
   image: ResolvedImage,
   track: (p: Partial<Prepared>) => void,
   /** Patches accepted before (resume): replayed on the host, and their result is what goes in. */
-  applied: { patch: string; iteration: number; summary: string; tree: string; date: Date }[] = [],
+  applied: { patch: string; iteration: number; summary: string; message: string; tree: string; date: Date }[] = [],
 ): Promise<Prepared> {
   const { config } = req;
   const signal = deps.signal;
@@ -92,6 +92,8 @@ export async function prepare(
     const r = await workbench.applyPatch(a.patch, {
       iteration: a.iteration,
       summary: a.summary,
+      message: a.message,
+      ...(req.author ? { author: req.author } : {}),
       date: a.date,
       ...(signal ? { signal } : {}),
     });

@@ -6,6 +6,8 @@ import { pidAlive } from '../sandbox/gc.js';
 import type { Config } from '../config/schema.js';
 import type { RunState } from '../state/run-state.js';
 import { summarizePatch } from '../patch/patch-summary.js';
+import { iterationExplanation } from '../report/summary-extras.js';
+import { iterationCommitMessage } from './commit-text.js';
 import { iterationDate } from './iteration.js';
 import { resumeRefusal } from './resumable.js';
 import { drive } from './run.js';
@@ -87,10 +89,12 @@ export async function resumeLoop(
   const applied = [];
   for (const it of state.iterations) {
     if (it.outcome !== 'applied' || !it.patch || !it.apply) continue;
+    const explanation = await iterationExplanation(it, (name) => deps.store.readArtifact(runId, name));
     applied.push({
       patch: await deps.store.readArtifact(runId, it.patch.artifact),
       iteration: it.n,
       summary: summarizePatch(it.patch.files),
+      message: iterationCommitMessage(old, it.n, it.patch.files, explanation),
       tree: it.apply.tree,
       date: iterationDate(old, it.n),
     });

@@ -1,12 +1,13 @@
 // What a run needs (passed in, never global) and what it gives back.
 import type { Config } from '../config/schema.js';
-import type { UserRepo, Workbench } from '../git/index.js';
+import type { Identity, UserRepo, Workbench } from '../git/index.js';
 import type { ModelProvider } from '../llm/index.js';
 import type { Logger } from '../log.js';
 import type { SandboxEngine } from '../sandbox/types.js';
 import type { Environment, RunState } from '../state/run-state.js';
 import type { RunStore } from '../state/store.js';
 import type { LoopEmitter } from './events.js';
+import type { ReplayComparison } from './replay-compare.js';
 
 /** The image a run's sandbox starts from, resolved (and built if needed) before the sandbox exists. */
 export interface ResolvedImage {
@@ -68,6 +69,8 @@ export interface RunRequest {
   configFile?: string;
   /** False: the run delivers no branch (`verify` re-runs a run only to compare its verdict). */
   deliver?: boolean;
+  /** Who the commits are by ([git] author = "user": the user's git identity); hammer-box commits them. */
+  author?: Identity;
 }
 
 /** The end of a run, for --json and the exit code. */
@@ -75,4 +78,6 @@ export interface RunOutcome {
   state: RunState;
   statePath: string;
   summaryPath: string | null;
+  /** A replay: whether it reproduced the run it replays, and where it diverged. */
+  replay?: ReplayComparison;
 }

@@ -83,7 +83,7 @@ export async function drive(
   userRepo: UserRepo,
   /** The image when it is known already (resume); null runs the setup phase first. */
   known: ResolvedImage | null,
-  applied: { patch: string; iteration: number; summary: string; tree: string; date: Date }[],
+  applied: { patch: string; iteration: number; summary: string; message: string; tree: string; date: Date }[],
   /** The answer an interrupted iteration had already received (resume continues after generate). */
   pendingAnswer?: { text: string; model: string; finishReason?: string },
   /** Agent mode: the turns an interrupted iteration had already received (resume plays them back first). */
@@ -207,7 +207,12 @@ export async function drive(
       .update((s, now) =>
         recordError(
           s,
-          { code: e.code, message: e.message, ...(s.iterations.length ? { iteration: s.iterations.at(-1)!.n } : {}) },
+          {
+            code: e.code,
+            message: e.message,
+            ...(s.iterations.length ? { iteration: s.iterations.at(-1)!.n } : {}),
+            ...(e.hint === undefined ? {} : { hint: e.hint }),
+          },
           now,
         ),
       )
@@ -330,7 +335,7 @@ async function deliver(
       await rec.update((s) => ({ ...s, branch: { name: pending, commit, diffstat: stat }, delivering: null }));
       return;
     }
-    const fresh = branchCandidates(req.config.git.branch_prefix, deps.now());
+    const fresh = branchCandidates(req.config.git.branch_prefix, rec.state.run_id);
     // a recorded name nobody made yet is tried first; one another run made goes to the fresh names
     const names = pending !== null && made === null ? [pending, ...fresh] : fresh;
     const branch = await deliverBranch({
@@ -340,7 +345,7 @@ async function deliver(
       names,
       claim: async (name) => {
         if (rec.state.delivering?.name !== undefined && rec.state.delivering.name !== name)
-          rec.logger.info({ taken: rec.state.delivering.name, branch: name }, 'branch name taken by another run');
+          rec.logger.info({ taken: rec.state.delivering.name, branch: name }, 'branch name taken by another process');
         await rec.update((s) => ({ ...s, delivering: { name, commit } }));
         await faultPointHandled('deliver:name');
       },

@@ -1,5 +1,6 @@
 // The model's own words about its change: its answer without the edit itself (fenced blocks,
-// search/replace blocks, raw diff lines) and without its thinking, kept short.
+// search/replace blocks, raw diff lines), without its thinking, and without what it says about the
+// edit's mechanics (the diff's format, hunks, line numbers, that it applies), kept short.
 import { findFencedBlocks } from '../patch/fences.js';
 import { stripThinking } from '../patch/extract-diff.js';
 import { sanitizeText, truncateText } from './sanitize.js';
@@ -45,9 +46,43 @@ export function modelExplanation(answer: string): string | null {
   }
   const paragraphs = sanitizeText(kept.join('\n'))
     .split(/\n\s*\n/)
-    .map((p) => p.trim())
+    .map((p) => aboutTheChange(p.trim()))
     .filter((p) => p !== '' && !/^[\s#*_:>-]*$/.test(p));
   if (paragraphs.length === 0) return null;
   const out = paragraphs.join('\n\n').split('\n').slice(0, EXPLANATION_MAX_LINES).join('\n');
   return truncateText(out, EXPLANATION_MAX_CHARS);
+}
+
+/**
+ * Sentences that speak of the edit's form rather than the change: the diff or patch itself, its
+ * format, hunks, line numbers and context, whether it applies, an earlier attempt that did not,
+ * and announcements of what follows ("Here is the fix:").
+ */
+const MECHANICS: readonly RegExp[] = [
+  /\b(unified|git)[- ]diff\b/i,
+  /\b(diff|patch|edit|search[/ -]replace) (format|block|syntax|headers?)\b/i,
+  /\bhunks?\b/i,
+  /\bline numbers?\b/i,
+  /\bcontext lines?\b/i,
+  /\b(apply|applies|applied|applying) (cleanly|correctly|properly)\b/i,
+  /\b(did ?n[o']t|does ?n[o']t|could ?n[o']t|failed to|will|should|now) apply\b/i,
+  /\bgit apply\b/i,
+  /\b(previous|last|earlier|corrected|updated|fixed|new) (diff|patch|attempt|edit)\b/i,
+  /\b(SEARCH|REPLACE) (block|section)s?\b/,
+  /\b(whitespace|indentation) (in|of) the (diff|patch)\b/i,
+  /^(here is|here's|here are|below is|the following is|i('ll| will) (now )?(provide|give|output|write|show))\b/i,
+];
+
+/** A paragraph without its sentences about the edit's mechanics ('' when nothing else is left). */
+export function aboutTheChange(paragraph: string): string {
+  // a list or a heading is kept or dropped line by line; prose sentence by sentence
+  const lines = paragraph.split('\n');
+  if (lines.length > 1 && lines.every((l) => /^\s*([-*+]|\d+[.)]|#)/.test(l) || l.trim() === '')) {
+    return lines.filter((l) => !MECHANICS.some((re) => re.test(l.replace(/^\s*([-*+]|\d+[.)])\s*/, '')))).join('\n');
+  }
+  const sentences = paragraph.match(/[^.!?]+(?:[.!?]+(?=\s|$)|$)\s*/g) ?? [paragraph];
+  return sentences
+    .filter((sentence) => !MECHANICS.some((re) => re.test(sentence.trim())))
+    .join('')
+    .trim();
 }

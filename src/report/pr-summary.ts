@@ -97,10 +97,7 @@ function renderChanges(state: RunState, iterations: readonly Iteration[]): strin
   else parts.push(renderFiles(iterations));
   parts.push(
     applied
-      .map(
-        (it) =>
-          `- ${code(short(it.apply!.commit))} hammer: iteration ${it.n} - ${inertLine(it.summary)}${rungSuffix(it)}`,
-      )
+      .map((it) => `- ${code(short(it.apply!.commit))} iteration ${it.n}: ${inertLine(it.summary)}${rungSuffix(it)}`)
       .join('\n'),
   );
   return parts.join('\n\n');

@@ -4,20 +4,29 @@ import { summarizePatch } from '../patch/patch-summary.js';
 import type { PatchFile, RunState } from '../state/run-state.js';
 import { sanitizeLine } from './sanitize.js';
 
-/** Longest title, in characters (GitHub shows about this much in lists). */
-export const TITLE_MAX = 72;
+/** Longest title, in characters: GitHub's limit for a pull request's title. */
+export const TITLE_MAX = 256;
 
 /**
- * The directive's first line (markdown markers and a final period dropped, cut at a word), else what
- * the patches changed; "WIP: " in front when patches were applied and the outcome opens no ready
- * pull request (anything but stable: see OUTCOME_RULES).
+ * The title a directive (or plan) gives its change, uncut and inert (see inertTitle): its first line
+ * with words, markdown markers, a plan's "Plan:" and a final period dropped, capitalised; '' when it
+ * has none. The one place a title is made (the pull request's and each commit's subject).
+ */
+export function directiveTitle(directive: Pick<RunState['directive'], 'text' | 'kind'>): string {
+  const line = sanitizeLine(directive.text.split('\n').find((l) => l.replace(/[#>*\-\s]/g, '') !== '') ?? '')
+    .replace(/^[\s#>*-]+/, '')
+    .replace(directive.kind === 'plan' ? /^plan:\s*/i : /^$/, '');
+  return capitalise(inertTitle(line).replace(/[.\s]+$/, ''));
+}
+
+/**
+ * The directive's title (cut at a word to GitHub's limit), else what the patches changed; "WIP: " in
+ * front when patches were applied and the outcome opens no ready pull request (anything but stable:
+ * see OUTCOME_RULES).
  */
 export function prTitle(state: RunState): string {
-  const first = sanitizeLine(state.directive.text.split('\n').find((l) => l.replace(/[#>*\-\s]/g, '') !== '') ?? '')
-    .replace(/^[\s#>*-]+/, '')
-    .replace(state.directive.kind === 'plan' ? /^plan:\s*/i : /^$/, '');
-  const line = inertTitle(first).replace(/[.\s]+$/, '');
-  const base = line !== '' ? capitalise(cut(line, TITLE_MAX - 5)) : inertTitle(summarizePatch(changedFiles(state)));
+  const line = directiveTitle(state.directive);
+  const base = line !== '' ? cut(line, TITLE_MAX - 5) : inertTitle(summarizePatch(changedFiles(state)));
   return verdictRule(runVerdict(state)).ready || appliedCount(state) === 0 ? base : `WIP: ${base}`;
 }
 

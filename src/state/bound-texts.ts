@@ -52,6 +52,8 @@ export function boundStateTexts(state: RunState): RunState {
     reason_detail: state.reason_detail === null ? null : msg(state.reason_detail),
     baseline: boundTest(state.baseline),
     iterations: state.iterations.map(boundIteration),
-    errors: state.errors.slice(-100).map((e) => ({ ...e, message: msg(e.message) })),
+    errors: state.errors
+      .slice(-100)
+      .map((e) => ({ ...e, message: msg(e.message), ...(e.hint === undefined ? {} : { hint: msg(e.hint) }) })),
   };
 }

@@ -422,6 +422,8 @@ export const RunErrorSchema = z.strictObject({
   message: z.string(),
   phase: z.string().optional(),
   iteration: z.number().int().min(1).optional(),
+  /** What to do about it, as the error said (absent in files written before it was recorded). */
+  hint: z.string().optional(),
 });
 export type RunError = z.infer<typeof RunErrorSchema>;
 

@@ -193,6 +193,18 @@ export class RunStore {
     });
   }
 
+  /** The ids of every run with a state file (read or not), in no particular order. */
+  async runIds(): Promise<string[]> {
+    const names = await readdir(this.runsDir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [] as string[];
+      throw err;
+    });
+    return names
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => n.slice(0, -'.json'.length))
+      .filter(isRunId);
+  }
+
   /** Every readable run, newest first; unreadable state files are reported, not fatal. Temp files are ignored. */
   async list(): Promise<RunList> {
     let names: string[];

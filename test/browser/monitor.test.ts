@@ -114,7 +114,7 @@ describe('the runs list', () => {
     await expect
       .poll(() => row.locator('td').allTextContents())
       .toEqual(
-        expect.arrayContaining(['stable', 'tests_pass', '2', 'EngineerExternal/20261122T140501Z', 'qwen3-coder:30b']),
+        expect.arrayContaining(['stable', 'tests pass', '2', 'EngineerExternal/20261122T140501Z', 'qwen3-coder:30b']),
       );
     // the model URL's password is never shown
     expect(await page.content()).not.toContain('secret');

@@ -8,9 +8,10 @@ import { z } from 'zod';
 export type Script =
   /**
    * Stream `answer` in pieces of `chunkSize` characters (default 4), `delayMs` apart (default 0),
-   * then end with `doneReason` (default "stop"; null: end without any, as some servers and proxies do).
+   * the first after `firstTokenMs` (default 0: a model reading its prompt first), then end with
+   * `doneReason` (default "stop"; null: end without any, as some servers and proxies do).
    */
-  | { answer: string; chunkSize?: number; delayMs?: number; doneReason?: string | null }
+  | { answer: string; chunkSize?: number; delayMs?: number; firstTokenMs?: number; doneReason?: string | null }
   /** Answer with this status and JSON body (a string body is sent as is), and any extra headers. */
   | { status: number; body: unknown; headers?: Record<string, string> }
   /** Stream `errorAfter`, then an error chunk saying `error`, then end. */
@@ -271,7 +272,9 @@ function serveScript(
     if (gap > 0) later(gap, step);
     else setImmediate(step);
   };
-  step();
+  const first = 'answer' in entry ? (entry.firstTokenMs ?? 0) : 0;
+  if (first > 0) later(first, step);
+  else step();
 }
 
 /** Frames answer pieces in one wire format with the field names the real servers use. */

@@ -1,8 +1,9 @@
-// Two runs on one repository that want the same branch name at once. The race is forced, not hoped
-// for: both runs' clocks stand still at one instant (HAMMER_FAULT_CLOCK), and run A freezes itself
-// (SIGSTOP at `deliver:name`) after recording the name and before making its ref. Run B then makes
-// that very branch. Continued, A finds the name taken at its create-only update-ref, records the
-// next name and takes it: both runs end stable with one branch each, and nothing else changes.
+// A run whose branch name is taken between recording it and making its ref (a branch names its run,
+// so only another process making that very name by hand can take it). The race is forced, not hoped
+// for: run A freezes itself (SIGSTOP at `deliver:name`) after recording the name and before making
+// its ref; the name is then made in the repository, as another process would. Continued, A finds the
+// name taken at its create-only update-ref, records the next name and takes it: it ends stable with
+// a branch of its own, the other branch is untouched, and nothing else changes.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -15,8 +16,6 @@ import { leftovers, readState, refsOf, runIdsIn, testEnv } from './run-support.j
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
-const CLOCK = '2026-11-24T00:28:51Z';
-const NAME = 'EngineerExternal/20261124T002851Z';
 
 let server: ModelServer;
 let fx: PythonFixture;
@@ -74,22 +73,21 @@ async function waitFor(cond: () => Promise<boolean>, ms: number, what: string): 
   }
 }
 
-describe('two runs racing for one branch name', () => {
-  it('the one that finds the name taken at update-ref records and takes the next; both end stable', async () => {
-    const env = testEnv({ HAMMER_FAULT_CLOCK: CLOCK });
+describe('a branch name taken while the run delivers', () => {
+  it('the run that finds its name taken at update-ref records and takes the next; it ends stable', async () => {
+    const env = testEnv();
     const a = startRun({ ...env, HAMMER_FAULT: 'SIGSTOP@deliver:name' });
     try {
       await waitFor(() => isStopped(a.child.pid!), 240_000, 'run A to stop at deliver:name');
       const [idA] = await runIdsIn(fx.repo.path);
+      const NAME = `EngineerExternal/${idA!}`;
       const frozen = await readState(fx.repo.path, idA!);
-      expect(frozen.delivering?.name, 'A recorded the name before making it').toBe(NAME);
+      expect(frozen.delivering?.name, 'A recorded the name (its run id) before making it').toBe(NAME);
       expect(frozen.branch).toBeNull();
 
-      const b = await startRun(env).done;
-      expect(b.code, b.stderr.slice(-800)).toBe(0);
-      const idB = (await runIdsIn(fx.repo.path)).find((id) => id !== idA)!;
-      const stateB = await readState(fx.repo.path, idB);
-      expect(stateB.branch?.name, 'B made the name A had chosen').toBe(NAME);
+      // another process makes that very name
+      await fx.repo.git(['branch', NAME, 'main']);
+      const theirs = (await fx.repo.git(['rev-parse', NAME])).trim();
 
       a.child.kill('SIGCONT');
       const resultA = await a.done;
@@ -100,14 +98,15 @@ describe('two runs racing for one branch name', () => {
       expect(stateA.delivering ?? null).toBeNull();
       // A met the taken name at its ref update (its log says so), not in a check beforehand
       const events = await readFile(join(fx.repo.path, '.hammer', 'runs', idA!, 'events.ndjson'), 'utf8');
-      expect(events).toContain('branch name taken by another run');
+      expect(events).toContain('branch name taken by another process');
 
       const ours = (await refsOf(fx.repo)).filter((r) => r.startsWith('refs/heads/EngineerExternal/'));
       expect(ours).toEqual([`refs/heads/${NAME}`, `refs/heads/${NAME}-2`]);
-      for (const s of [stateA, stateB]) {
-        expect((await fx.repo.git(['rev-parse', `refs/heads/${s.branch!.name}`])).trim()).toBe(s.branch!.commit);
-        expect(await leftovers(s.run_id)).toEqual({ containers: [], volumes: [] });
-      }
+      expect((await fx.repo.git(['rev-parse', NAME])).trim(), 'the other branch is untouched').toBe(theirs);
+      expect((await fx.repo.git(['rev-parse', `refs/heads/${stateA.branch!.name}`])).trim()).toBe(
+        stateA.branch!.commit,
+      );
+      expect(await leftovers(stateA.run_id)).toEqual({ containers: [], volumes: [] });
     } finally {
       a.child.kill('SIGCONT');
       a.child.kill('SIGKILL');

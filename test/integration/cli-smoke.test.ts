@@ -65,10 +65,11 @@ describe('the hammer-box binary', () => {
     expect(r.stdout).toContain('replay');
   });
 
-  it('exits 2 for run without its required flags', async () => {
+  it('exits 2 for run without a directive, naming the ways to give one', async () => {
     const r = await cli(['run']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--repo');
+    expect(r.stderr).toContain('error [USAGE]: no directive');
+    expect(r.stderr).toContain('--directive <file>');
     expect(r.stdout).toBe('');
   });
 

@@ -78,7 +78,7 @@ describe('run: a drifted diff lands through the apply ladder', () => {
     const md = await readFile(outcome.summaryPath!, 'utf8');
     expect(md).toContain('| 1 | applied | 4 relocated |');
     expect(md).toMatch(
-      /hammer: iteration 1 - update calc\.py \(applied: hunks relocated by their context\); tests pass \[rung 4: hunks relocated by their context, applied patch `iter-01\.applied\.patch`\]/,
+      /iteration 1: update calc\.py \(applied: hunks relocated by their context\); tests pass \[rung 4: hunks relocated by their context, applied patch `iter-01\.applied\.patch`\]/,
     );
   });
 });

@@ -130,7 +130,10 @@ describe.each(['ollama', 'openai'] as const)('%s provider', (kind) => {
     const { p } = provider(modelConfig({ provider: kind, url: server.url, name: 'qwen3-coder:30b', retries: 2 }));
     const err = await failure(p.generate({ messages }));
     expect(err.code).toBe('MODEL_NOT_FOUND');
-    if (kind === 'ollama') expect(err.hint).toBe('pull it with: ollama pull qwen3-coder:30b');
+    if (kind === 'ollama')
+      expect(err.hint).toBe('pull it with: ollama pull qwen3-coder:30b, or pass --model naming one it has');
+    // the server's models, asked for once the chat request said the model is missing
+    expect(err.message).toMatch(kind === 'ollama' ? /; it has: other-model:latest$/ : /; it has: other-model$/);
     expect(server.chatRequests()).toHaveLength(1); // not retried
   });
 

@@ -1,8 +1,9 @@
 // `hammer-box run --pr` and `hammer-box pr <run_id>` through the built binary: the run's branch, and
 // nothing else, pushed to a real local bare repository with an explicit refspec; the pull request
-// opened through a fake `gh` or `glab` on PATH that records its argv, stdin and working directory;
-// the command printed when the tool is missing or not logged in; the remotes refused (a remote
-// helper, a rejected push, a URL with a token that is never printed).
+// opened through a fake `gh` or `glab` on PATH that records its argv, stdin and working directory,
+// or found already open (the push updated it); nothing pushed, and the commands printed, when the
+// forge is unknown or its tool missing or not logged in; the remotes refused (a remote helper, a
+// rejected push, a URL with a token that is never printed).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -72,7 +73,11 @@ async function calls(): Promise<ToolRecord[]> {
     .map((l) => JSON.parse(l) as ToolRecord);
 }
 
-/** A fake gh/glab: records argv, stdin and cwd; `auth status` fails when FAKE_FORGE_AUTH=fail; create prints a URL. */
+/**
+ * A fake gh/glab: records argv, stdin and cwd; `auth status` fails when FAKE_FORGE_AUTH=fail; `list`
+ * prints FAKE_FORGE_OPEN (a JSON listing, default none); create prints a URL, or with
+ * FAKE_FORGE_CREATE=exists fails as gh does when one is open already.
+ */
 const FAKE_TOOL = `#!${process.execPath}
 const fs = require('node:fs');
 const path = require('node:path');
@@ -83,6 +88,15 @@ process.stdin.on('end', () => {
   const argv = process.argv.slice(2);
   fs.appendFileSync(process.env.FAKE_FORGE_LOG, JSON.stringify({ tool, argv, stdin: Buffer.concat(chunks).toString(), cwd: process.cwd() }) + '\\n');
   if (argv[0] === 'auth') process.exit(process.env.FAKE_FORGE_AUTH === 'fail' ? 1 : 0);
+  if (argv[1] === 'list') {
+    if (process.env.FAKE_FORGE_OPEN === 'fail') process.exit(1);
+    process.stdout.write(process.env.FAKE_FORGE_OPEN || '[]');
+    return;
+  }
+  if (process.env.FAKE_FORGE_CREATE === 'exists') {
+    process.stderr.write('a pull request for branch "' + argv[3].slice(7) + '" into branch "main" already exists:\\nhttps://github.com/acme/widgets/pull/42\\n');
+    process.exit(1);
+  }
   if (tool === 'gh') process.stdout.write('https://github.com/acme/widgets/pull/7\\n');
   else process.stdout.write('\\n!5 change (branch)\\n https://gitlab.example.com/group/widgets/-/merge_requests/5\\n');
 });
@@ -119,6 +133,15 @@ beforeAll(async () => {
   await fx.repo.git(['tag', 'v1.0']);
   server = await startModelServer({ script: [{ answer: answerWith(FIX_PATCH) }] });
 }, 300_000);
+
+/** A new empty bare repository added to the fixture as remote `name`; its path. */
+async function freshRemote(name: string): Promise<string> {
+  const path = join(dir, 'remote', `${name}.git`);
+  await mkdir(path, { recursive: true });
+  git(['init', '--bare', '-q', path], dir);
+  await fx.repo.git(['remote', 'add', name, path]);
+  return path;
+}
 
 afterAll(async () => {
   await server?.close();
@@ -177,6 +200,16 @@ describe('run --pr', () => {
       [
         'gh',
         'pr',
+        'list',
+        '--repo=github.com/acme/widgets',
+        `--head=${branch}`,
+        '--state=open',
+        '--json=url',
+        '--limit=1',
+      ],
+      [
+        'gh',
+        'pr',
         'create',
         '--repo=github.com/acme/widgets',
         `--head=${branch}`,
@@ -186,8 +219,8 @@ describe('run --pr', () => {
       ],
     ]);
     const body = await cli(['runs', 'show', runId, '--repo', fx.repo.path, '--pr-body']);
-    expect(recorded[1]!.stdin).toBe(body.stdout);
-    expect(recorded[1]!.stdin).toContain('Tests');
+    expect(recorded[2]!.stdin).toBe(body.stdout);
+    expect(recorded[2]!.stdin).toContain('Tests');
     for (const c of recorded) {
       expect(c.cwd.startsWith(fx.repo.path)).toBe(false);
       expect(c.argv.join(' ')).not.toContain(TOKEN);
@@ -218,6 +251,14 @@ describe('hammer-box pr', () => {
       [
         'glab',
         'mr',
+        'list',
+        '--repo=https://gitlab.example.com/group/widgets',
+        `--source-branch=${branch}`,
+        '--output=json',
+      ],
+      [
+        'glab',
+        'mr',
         'create',
         '--repo=https://gitlab.example.com/group/widgets',
         `--source-branch=${branch}`,
@@ -229,49 +270,112 @@ describe('hammer-box pr', () => {
     ]);
   });
 
-  it('prints the exact command, and exits 3 (FORGE_UNAVAILABLE), when gh is not installed', async () => {
+  it('pushes nothing, prints the exact commands and exits 3 (FORGE_UNAVAILABLE) when gh is not installed', async () => {
     const body = join(dir, 'body.md');
     await writeFile(body, 'My own words.\n');
+    const fresh = await freshRemote('fresh-missing');
     const r = await cli(
-      ['pr', runId, '--repo', fx.repo.path, '--forge', 'github', '--forge-repo', 'acme/widgets', '--pr-body', body],
+      [
+        'pr',
+        runId,
+        '--repo',
+        fx.repo.path,
+        '--remote',
+        'fresh-missing',
+        '--forge',
+        'github',
+        '--forge-repo',
+        'acme/widgets',
+        '--pr-body',
+        body,
+      ],
       { PATH: noForgeBin },
     );
     expect(r.code).toBe(3);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.slice(1)).toEqual([
-      'to open it:',
+    expect(lines).toEqual([
+      `not pushed ${branch} (nothing left this machine)`,
+      'to push and open it:',
+      `  git -C ${fx.repo.path} push fresh-missing refs/heads/${branch}:refs/heads/${branch}`,
       expect.stringMatching(
         new RegExp(
           `^ {2}cat ${body.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\| gh pr create --repo github\\.com/acme/widgets --head ${branch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} --base main --title .+ --body-file -$`,
         ),
       ),
     ]);
-    expect(r.stderr).toContain('error [FORGE_UNAVAILABLE]: gh is not installed, so no pull request was opened');
+    expect(r.stderr).toContain(
+      'error [FORGE_UNAVAILABLE]: gh is not installed, so nothing was pushed and no pull request opened',
+    );
     expect(await calls()).toEqual([]);
+    expect(git(['for-each-ref'], fresh), 'nothing was pushed').toBe('');
   });
 
-  it('prints the command when gh is not logged in, after asking it only that', async () => {
-    const r = await cli(['pr', runId, '--repo', fx.repo.path, '--forge', 'github', '--forge-repo', 'acme/widgets'], {
-      FAKE_FORGE_AUTH: 'fail',
-    });
+  it('pushes nothing and prints the commands when gh is not logged in, after asking it only that', async () => {
+    const fresh = await freshRemote('fresh-logged-out');
+    const r = await cli(
+      [
+        'pr',
+        runId,
+        '--repo',
+        fx.repo.path,
+        '--remote',
+        'fresh-logged-out',
+        '--forge',
+        'github',
+        '--forge-repo',
+        'acme/widgets',
+      ],
+      { FAKE_FORGE_AUTH: 'fail' },
+    );
     expect(r.code).toBe(3);
+    expect(r.stdout).toContain(`  git -C ${fx.repo.path} push fresh-logged-out refs/heads/${branch}`);
     expect(r.stdout).toContain(`  hammer-box runs show ${runId} --repo ${fx.repo.path} --pr-body | gh pr create`);
     expect(r.stderr).toContain('gh is not logged in to github.com');
     expect(r.stderr).toContain('gh auth login --hostname github.com');
     expect((await calls()).map((c) => c.argv.slice(0, 2))).toEqual([['auth', 'status']]);
+    expect(git(['for-each-ref'], fresh), 'nothing was pushed').toBe('');
   });
 
-  it('pushes, then says the forge is unknown for a remote that names none', async () => {
-    const r = await cli(['pr', runId, '--repo', fx.repo.path, '--json']);
+  it('pushes nothing and says the forge is unknown for a remote that names none', async () => {
+    const fresh = await freshRemote('fresh-unknown');
+    const r = await cli(['pr', runId, '--repo', fx.repo.path, '--remote', 'fresh-unknown', '--json']);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({
-      push: 'up-to-date',
+      push: null,
       forge: null,
       pull_request: null,
-      reason: `${bare} is not a host hammer-box knows as GitHub or GitLab, so no pull request was opened`,
-      commands: [],
+      reason: `${fresh} is not a host hammer-box knows as GitHub or GitLab, so nothing was pushed and no pull request opened`,
+      commands: [`git -C ${fx.repo.path} push fresh-unknown refs/heads/${branch}:refs/heads/${branch}`],
     });
     expect(await calls()).toEqual([]);
+    expect(git(['for-each-ref'], fresh), 'nothing was pushed').toBe('');
+  });
+
+  it('reports the pull request already open for the branch (its URL, updated), exit 0', async () => {
+    const r = await cli(['pr', '--last', '--repo', fx.repo.path, '--forge', 'github', '--forge-repo', 'acme/widgets'], {
+      FAKE_FORGE_OPEN: JSON.stringify([{ url: 'https://github.com/acme/widgets/pull/42' }]),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      `pushed     ${branch} to origin (${bare}): already up to date\npull request https://github.com/acme/widgets/pull/42 (updated: it was open already and had these commits)\n`,
+    );
+    expect((await calls()).map((c) => c.argv.slice(0, 2))).toEqual([
+      ['auth', 'status'],
+      ['pr', 'list'],
+    ]);
+  });
+
+  it('reports the pull request gh says is open already when the listing failed, exit 0', async () => {
+    const r = await cli(
+      ['pr', runId.slice(-6), '--repo', fx.repo.path, '--forge', 'github', '--forge-repo', 'acme/widgets', '--json'],
+      { FAKE_FORGE_OPEN: 'fail', FAKE_FORGE_CREATE: 'exists' },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      push: 'up-to-date',
+      pull_request: { url: 'https://github.com/acme/widgets/pull/42', existing: true },
+    });
+    await calls();
   });
 
   it('refuses a remote helper URL before running anything (REPO_INVALID, exit 2)', async () => {
@@ -290,11 +394,23 @@ describe('hammer-box pr', () => {
     const stranger = git(['commit-tree', '-m', 'someone else', `${branchCommit}^{tree}`], fx.repo.path);
     git(['push', '-q', other, `${stranger}:refs/heads/${branch}`], fx.repo.path);
     await fx.repo.git(['remote', 'add', 'other', other]);
-    const r = await cli(['pr', runId, '--repo', fx.repo.path, '--remote', 'other', '--forge', 'github']);
+    const r = await cli([
+      'pr',
+      runId,
+      '--repo',
+      fx.repo.path,
+      '--remote',
+      'other',
+      '--forge',
+      'github',
+      '--forge-repo',
+      'acme/widgets',
+    ]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`error [PUSH_FAILED]: git could not push ${branch} to ${other}`);
     expect(r.stderr).toContain('hammer-box never force-pushes');
     expect(git(['rev-parse', `refs/heads/${branch}`], other)).toBe(stranger);
+    await calls();
   });
 
   it('never prints a token the remote URL holds', async () => {
@@ -304,5 +420,6 @@ describe('hammer-box pr', () => {
     expect(r.stderr).toContain('error [PUSH_FAILED]');
     expect(r.stderr).toContain('https://127.0.0.1:9/acme/widgets.git');
     expect(`${r.stdout}${r.stderr}`).not.toContain(TOKEN);
+    await calls();
   });
 });

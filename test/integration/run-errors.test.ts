@@ -89,7 +89,8 @@ describe('run: the model cannot answer', () => {
     server = await startModelServer({ models: ['other-model'], script: [] });
     const { error, state, changed } = await failingRun(server.url, 'openai');
     expect(error.code).toBe('MODEL_NOT_FOUND');
-    expect(error.hint).toContain('/v1/models');
+    expect(error.message).toMatch(/; it has: other-model$/);
+    expect(error.hint).toMatch(/^pass --model naming one it serves/);
     expect(server.chatRequests()).toHaveLength(0);
     expectCaughtByCheck(state);
     await expectCleanFailure(error, state, changed);
@@ -112,7 +113,10 @@ describe('run: the model cannot answer', () => {
     const { error, state, changed } = await failingRun(server.url);
     expect(error.code).toBe('MODEL_NOT_FOUND');
     expect(exitCodeFor(error.code)).toBe(3);
-    expect(error.hint).toMatch(/^pull it with: ollama pull test-model; then (continue with: hammer-box resume |start)/);
+    expect(error.message).toContain('; it has: other-model:latest');
+    expect(error.hint).toMatch(
+      /^pull it with: ollama pull test-model, or pass --model naming one it has; then (continue with: hammer-box resume |start)/,
+    );
     // found by the check of /api/tags, before any chat request
     expect(server.chatRequests()).toHaveLength(0);
     expectCaughtByCheck(state);

@@ -37,7 +37,7 @@ describe('file names in PR_SUMMARY.md and commit messages', () => {
         const tree = (await s.fx.repo.git(['ls-tree', '-r', '--name-only', '-z', branch])).split('\0');
         for (const n of NAMES) expect(tree).toContain(n);
         const messages = await s.fx.repo.git(['log', '--format=%B', `${out.state.repo.base_commit}..${branch}`]);
-        expect(messages).toMatch(/^hammer: iteration 1 - /);
+        expect(messages).toMatch(/\nHammer-Box-Iteration: 1\n/);
         expect(messages).not.toMatch(/<img|\]\(|https?:|@octocat|#1\b/);
         const outside = outsideCode(out.summary);
         expect(outside).not.toMatch(/(?<!\\)\]\(|https?:|@octocat|#1\b/);

@@ -1,7 +1,7 @@
 // The user's terminal: with stdout and stderr on a real (pseudo-)terminal, hammer-box draws a live
-// status line. Escape sequences, C1 controls and bidi overrides from the tests' output and the
-// model's answers must still never reach it; the only control sequence on the screen is the
-// renderer's own line erase.
+// status line and shows the run's change in colour. Escape sequences, C1 controls and bidi overrides
+// from the tests' output and the model's answers must still never reach it; the only control
+// sequences on the screen are the renderer's own line erase and its own colours (SGR of its palette).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,8 @@ const { scene } = attackFileHooks();
 
 /** The renderer's own sequence: carriage return, erase the line. */
 const OWN_ERASE = /\r\u001b\[2K/g;
+/** hammer-box's own colours (src/cli/chat/style.ts): bold, dim, red, green, yellow, magenta, cyan and their ends. */
+const OWN_COLOUR = /\u001b\[(?:1|2|22|31|32|33|35|36|39)m/g;
 
 describe('the terminal', () => {
   it('escape sequences from the tests and the model never reach a terminal; the live status line does', async () => {
@@ -24,7 +26,8 @@ describe('the terminal', () => {
       files: {
         'attack.sh': attackScript(
           `printf '${EVIL_PRINTF}\\n'; printf '${EVIL_PRINTF}' >&2; exit 1`,
-          `printf '${EVIL_PRINTF}\\n'; echo control-printed`,
+          // the control's summary line is one a runner prints: an exit 0 with nothing readable is unread, not a pass
+          `printf '${EVIL_PRINTF}\\n'; echo control-printed; echo '==== 1 passed in 0.01s ===='`,
         ),
       },
       answers: [
@@ -44,7 +47,7 @@ describe('the terminal', () => {
         // control: this was a terminal (the live status line drew and erased itself) and the run went on
         const erases = term.screen.match(OWN_ERASE)?.length ?? 0;
         expect(erases, 'the live status line was drawn').toBeGreaterThan(0);
-        const rest = term.screen.replace(OWN_ERASE, '');
+        const rest = term.screen.replace(OWN_ERASE, '').replace(OWN_COLOUR, '');
         expect(RAW_CONTROL.exec(rest)?.[0], 'a raw escape, C1 or bidi character reached the terminal').toBeUndefined();
         // the hostile file name did reach the terminal, shown as text rather than obeyed
         expect(rest).toContain('iteration 1: unusable - no usable diff: "x\\u001b[2J.py"');
@@ -69,7 +72,7 @@ describe('the terminal', () => {
       'the run header and the suggested commands show it escaped; the fix lands',
       async () => {
         expect(term.code, term.screen.slice(-800)).toBe(0);
-        const rest = term.screen.replace(OWN_ERASE, '');
+        const rest = term.screen.replace(OWN_ERASE, '').replace(OWN_COLOUR, '');
         expect(RAW_CONTROL.exec(rest)?.[0], 'a raw C1 or bidi character reached the terminal').toBeUndefined();
         expect(out.state.repo.base_ref).toBe(hostile);
         expect(rest).toContain('<U+202E>gnp<U+061C><U+3164>.exe)');

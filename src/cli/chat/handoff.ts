@@ -70,7 +70,7 @@ export async function handOff(
   const progress = progressRenderer(process.stderr, process.stderr.isTTY === true, false);
   try {
     const outcome = await run({ ...options, emit: progress, signal, onImageProgress: printOutsideLine });
-    printRunResult(outcome, false, Date.now() - started);
+    await printRunResult(outcome, false, Date.now() - started);
     await session.recordHandoff({
       kind,
       at: new Date().toISOString(),

@@ -7,6 +7,7 @@ import { formatDuration } from '../../report/markdown.js';
 import { sanitizeLine, sanitizeText } from '../../report/sanitize.js';
 import type { Exchange } from '../../state/conversation.js';
 import type { TestRecord } from '../../state/run-state.js';
+import { diffLines } from '../diff-lines.js';
 import type { Style } from './style.js';
 
 /** Where the chat writes. */
@@ -18,6 +19,8 @@ export interface ChatOutput {
 
 /** Lines of a tool call's result shown under it. */
 const PREVIEW_LINES = 7;
+/** Lines of an edit's diff shown as it lands (/diff shows the whole change). */
+const EDIT_DIFF_LINES = 40;
 /** Where a tool call written in the text starts: the words stop there. */
 const CALL_MARKER = /<tool_call>|<function=|\[TOOL_CALLS\]|<invoke\b/;
 
@@ -192,6 +195,11 @@ export class ChatRenderer {
           ? s.red(`  ✗ ${e.exitCode === undefined ? 'failed' : `exit ${e.exitCode}`} · ${time}`)
           : s.green(`  ✓ ${e.exitCode === undefined ? 'ok' : `exit ${e.exitCode}`} · ${time}`);
     this.line(head);
+    // an edit shows what it changed as it lands
+    if (e.diff && e.outcome === 'ok') {
+      for (const l of diffLines(e.diff, s, EDIT_DIFF_LINES, '/diff shows the whole change')) this.line(`  ${l}`);
+      return;
+    }
     if (e.outcome === 'refused' || e.tool !== 'bash') {
       if (e.outcome === 'failed') this.line(s.dim(`  │ ${this.#cut(first, 6)}`));
       return;

@@ -1,4 +1,5 @@
 // `hammer-box monitor`
+import { pickRunId } from '../../api/run-ref.js';
 import { RunSources } from '../../api/run-sources.js';
 import { HammerError } from '../../errors.js';
 import { writeBundle } from '../../monitor/bundle.js';
@@ -27,13 +28,18 @@ export default async function monitor(f: {
     .list()
     .map((s) => sanitizeLine(s.label))
     .join(', ');
+  // --run: a run id, its start, or the letters after its dash
+  const runId =
+    f.run === undefined
+      ? undefined
+      : pickRunId((await Promise.all(sources.list().map((s) => s.inspector.runIds()))).flat(), f.run);
   if (f.bundle !== undefined) {
     const report = await writeBundle({
       sources,
       out: f.bundle,
       // below these, a repository may have committed what is on the way: no level is followed
       roots: [process.cwd(), f.repo ?? '.', ...dirs],
-      ...(f.run === undefined ? {} : { runId: f.run }),
+      ...(runId === undefined ? {} : { runId }),
     });
     process.stderr.write(
       `hammer-box: wrote ${report.runs} run${report.runs === 1 ? '' : 's'} (${report.files} files) to ${sanitizeLine(report.dir)}\n`,
@@ -42,13 +48,13 @@ export default async function monitor(f: {
     return 0;
   }
   let runPath = '/';
-  if (f.run !== undefined) {
-    const source = isRunId(f.run) ? await sources.find(f.run) : undefined;
+  if (runId !== undefined) {
+    const source = isRunId(runId) ? await sources.find(runId) : undefined;
     if (source === undefined)
-      throw new HammerError('RUN_NOT_FOUND', `no run ${JSON.stringify(f.run)} in ${where || 'the runs given'}`, {
+      throw new HammerError('RUN_NOT_FOUND', `no run ${JSON.stringify(runId)} in ${where || 'the runs given'}`, {
         hint: 'list the runs with: hammer-box runs list',
       });
-    runPath = serverLinks().run({ source: source.key, runId: f.run });
+    runPath = serverLinks().run({ source: source.key, runId });
   }
   const signal = interruptSignal();
   const server = await startMonitorServer({ sources, port: f.port ?? 0 });

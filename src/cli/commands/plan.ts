@@ -86,7 +86,8 @@ export default async function planCommand(f: PlanFlags): Promise<number> {
       const maxBytes = chat.session.config.prompt.directive_max_bytes;
       const text = planText(answer.answer, maxBytes);
       await writePlan(out, text, f.force === true);
-      process.stdout.write(text);
+      // on a terminal the plan was on the screen as it came: stdout gets it when it goes elsewhere
+      if (f.quiet || process.stdout.isTTY !== true || process.stderr.isTTY !== true) process.stdout.write(text);
       if (!f.quiet) {
         if (missing.length > 0)
           stderr.write(`hammer-box: WARNING: the plan lacks ${missing.join(', ')}; edit it before you run it\n`);

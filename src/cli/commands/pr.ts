@@ -1,5 +1,7 @@
 // `hammer-box pr <run_id>`: push the run's branch and open its pull request (see api/pr.ts).
 import { openPullRequest, type PullRequestOptions, type PullRequestOutcome } from '../../api/pr.js';
+import { runRefOf } from '../../api/run-ref.js';
+import { resolveRun } from '../../api/runs.js';
 import { HammerError } from '../../errors.js';
 import type { ForgeKind } from '../../forge/forge.js';
 import { sanitizeLine } from '../../report/sanitize.js';
@@ -29,33 +31,41 @@ export function prOptions(f: PrFlags & { base?: string }): Omit<PullRequestOptio
 
 /** What `pr` prints on stdout (sanitised: titles, URLs and branch names come from the repository or the forge). */
 export function renderPullRequest(o: PullRequestOutcome): string[] {
-  const pushed = { created: 'a new branch', updated: 'updated', 'up-to-date': 'already up to date' }[o.push];
-  const lines = [
-    `pushed     ${sanitizeLine(o.branch)} to ${sanitizeLine(o.remote)} (${sanitizeLine(o.pushed_to)}): ${pushed}`,
-  ];
+  const lines: string[] = [];
+  if (o.push !== null) {
+    const pushed = { created: 'a new branch', updated: 'updated', 'up-to-date': 'already up to date' }[o.push];
+    lines.push(
+      `pushed     ${sanitizeLine(o.branch)} to ${sanitizeLine(o.remote)} (${sanitizeLine(o.pushed_to)}): ${pushed}`,
+    );
+  }
   if (o.pull_request) {
     const kind = o.forge === 'gitlab' ? 'merge request' : 'pull request';
-    lines.push(
-      `${kind.padEnd(10)} ${sanitizeLine(o.pull_request.url)}${o.draft ? ' (draft: the run did not end stable)' : ''}`,
-    );
+    const how = o.pull_request.existing
+      ? ` (updated: it was open already${o.push === 'up-to-date' ? ' and had these commits' : ''})`
+      : o.draft
+        ? ' (draft: the run did not end stable)'
+        : '';
+    lines.push(`${kind.padEnd(10)} ${sanitizeLine(o.pull_request.url)}${how}`);
     return lines;
   }
-  if (o.commands.length > 0) lines.push('to open it:', ...o.commands.map((c) => `  ${sanitizeLine(c)}`));
+  if (o.push === null) lines.push(`not pushed ${sanitizeLine(o.branch)} (nothing left this machine)`);
+  if (o.commands.length > 0) lines.push('to push and open it:', ...o.commands.map((c) => `  ${sanitizeLine(c)}`));
   return lines;
 }
 
-/** The error a pushed branch without a pull request ends with: FORGE_UNAVAILABLE (exit 3). */
+/** The error a run's branch without a pull request ends with: FORGE_UNAVAILABLE (exit 3). */
 export function notOpened(o: PullRequestOutcome): HammerError | null {
   if (o.pull_request || o.reason === null) return null;
   return new HammerError('FORGE_UNAVAILABLE', o.reason, { ...(o.hint ? { hint: o.hint } : {}) });
 }
 
 export default async function prCommand(
-  f: PrFlags & { runId: string; repo: string; base?: string; json?: boolean },
+  f: PrFlags & { runId?: string; last?: boolean; repo: string; base?: string; json?: boolean },
 ): Promise<number> {
+  const runId = await resolveRun({ repo: f.repo, ref: runRefOf(f.runId, f.last), env: process.env });
   const outcome = await openPullRequest({
     repo: f.repo,
-    runId: f.runId,
+    runId,
     ...prOptions(f),
     env: process.env,
     signal: interruptSignal(),

@@ -1,12 +1,15 @@
 // `hammer-box resume <run_id>`
 import { resume } from '../../api/run.js';
+import { runRefOf } from '../../api/run-ref.js';
+import { resolveRun } from '../../api/runs.js';
 import { flagsToConfig } from '../config-flags.js';
 import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
 import { printRunResult } from '../run-result.js';
 
 export default async function resumeCommand(opts: {
-  runId: string;
+  runId?: string;
+  last?: boolean;
   repo: string;
   config?: string;
   json?: boolean;
@@ -19,6 +22,7 @@ export default async function resumeCommand(opts: {
   kubeContext?: string;
   trustedRepo?: boolean;
 }): Promise<number> {
+  const runId = await resolveRun({ repo: opts.repo, ref: runRefOf(opts.runId, opts.last), env: process.env });
   const started = Date.now();
   const progress = progressRenderer(process.stderr, process.stderr.isTTY === true, opts.quiet === true);
   try {
@@ -30,7 +34,7 @@ export default async function resumeCommand(opts: {
     };
     const outcome = await resume({
       repo: opts.repo,
-      runId: opts.runId,
+      runId,
       ...(opts.config ? { configFile: opts.config } : {}),
       flags: flagsToConfig({ engine: opts.engine, kubeContext: opts.kubeContext, trustedRepo: opts.trustedRepo }),
       emit: progress,

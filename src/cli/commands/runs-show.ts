@@ -1,5 +1,6 @@
 // `hammer-box runs show <run_id>`
-import { prBody, showRun, type RunDetails } from '../../api/runs.js';
+import { runRefOf } from '../../api/run-ref.js';
+import { prBody, resolveRun, showRun, type RunDetails } from '../../api/runs.js';
 import { describeReason } from '../../loop/stop-conditions.js';
 import { cutOffLine } from '../../report/cut-off-line.js';
 import { formatDuration } from '../../report/markdown.js';
@@ -21,7 +22,8 @@ export function renderRunDetails(d: RunDetails): string[] {
   const s = d.state;
   // Everything below may quote the model, the tests or the repository: one-line cells, sanitised.
   const one = (text: string, max = 100): string => truncateText(sanitizeLine(text), max);
-  const row = (label: string, value: string): string => `${label.padEnd(11)}${value}`;
+  // a label as long as the column keeps a space before its value ("environment toolchain ...")
+  const row = (label: string, value: string): string => `${`${label} `.padEnd(11)}${value}`;
   const lines = [row('run', s.run_id)];
   const verdict = runVerdict(s);
   lines.push(
@@ -187,15 +189,17 @@ function outputTail(t: TestRecord): string[] {
 
 export default async function runsShow(f: {
   repo: string;
-  runId: string;
+  runId?: string;
+  last?: boolean;
   json?: boolean;
   prBody?: boolean;
 }): Promise<number> {
+  const runId = await resolveRun({ repo: f.repo, ref: runRefOf(f.runId, f.last), env: process.env });
   if (f.prBody) {
-    process.stdout.write(await prBody({ repo: f.repo, runId: f.runId, env: process.env }));
+    process.stdout.write(await prBody({ repo: f.repo, runId, env: process.env }));
     return 0;
   }
-  const details = await showRun({ repo: f.repo, runId: f.runId, env: process.env });
+  const details = await showRun({ repo: f.repo, runId, env: process.env });
   if (f.json) printJson(details.state);
   else process.stdout.write(`${renderRunDetails(details).join('\n')}\n`);
   return 0;

@@ -1,4 +1,5 @@
 // `hammer-box verify <run_id | branch>`: do a run again in its recorded image and say whether its verdict reproduces.
+import { runRefOf } from '../../api/run-ref.js';
 import { verify, type Verdict, type TestVerdict } from '../../api/verify.js';
 import { sanitizeLine } from '../../report/sanitize.js';
 import { interruptSignal } from '../interrupt.js';
@@ -9,7 +10,8 @@ import { printOutsideLine } from '../terminal-text.js';
 const CHANGED = 1;
 
 export default async function verifyCommand(opts: {
-  target: string;
+  target?: string;
+  last?: boolean;
   repo: string;
   config?: string;
   json?: boolean;
@@ -21,7 +23,7 @@ export default async function verifyCommand(opts: {
   try {
     report = await verify({
       repo: opts.repo,
-      target: opts.target,
+      target: runRefOf(opts.target, opts.last),
       ...(opts.config ? { configFile: opts.config } : {}),
       ...(opts.rebuild ? { rebuild: true } : {}),
       emit: progress,

@@ -4,6 +4,7 @@
 import { familyFormat } from '../../agent/model-family.js';
 import { AGENT_TOOLS, agentToolsText } from '../../agent/tool-specs.js';
 import type { ChatMessage, GenerateResult, RecordedAnswer } from '../../llm/index.js';
+import { modelExplanation } from '../../report/explanation.js';
 import { artifactNames } from '../../state/artifact-names.js';
 import type { Iteration, RunState } from '../../state/run-state.js';
 import { startIteration, updateIteration } from '../../state/transitions.js';
@@ -78,6 +79,8 @@ export async function runAgentIteration(
 
   // 2. generate: the trajectory
   const recorder = new TrajectoryRecorder(rec, deps, n, prompt.messages);
+  // the words of its last turn that had any: the commit's body (beside the submit)
+  let lastThought = '';
   const queue = [...pending];
   const generate = async (messages: ChatMessage[], timeLeftMs: number): Promise<GenerateResult | null> => {
     const replayed = queue.shift();
@@ -138,7 +141,10 @@ export async function runAgentIteration(
           {
             generate,
             execute: (action, timeLeftMs) => tools.run(action, timeLeftMs),
-            onTurn: async (t) => recorder.turn(t),
+            onTurn: async (t) => {
+              if (t.parsed.thought.trim() !== '') lastThought = t.parsed.thought;
+              return recorder.turn(t);
+            },
             onStep: (s) => recorder.step(s),
             onNudge: (pattern, message) => recorder.nudge(pattern, message),
             now: () => performance.now(),
@@ -172,7 +178,7 @@ export async function runAgentIteration(
     });
     return finish(rec, n);
   }
-  return judgeCandidate(rec, deps, req, prep, n, candidateOf(change));
+  return judgeCandidate(rec, deps, req, prep, n, candidateOf(change), modelExplanation(lastThought));
 }
 
 /** The change to judge: the submitted one, else the work tree's (a string: why there is none). */

@@ -6,7 +6,7 @@ import { applyEdit, undoEdit, UndoStack } from '../../agent/editor.js';
 import { commandTimeoutS } from '../../agent/command-timeout.js';
 import { bashObservation } from '../../agent/observation.js';
 import type { AgentAction, EditAction } from '../../agent/types.js';
-import { firstNewSyntaxError, type ProblemCache } from '../../edits/index.js';
+import { firstNewSyntaxError, renderFileDiff, type ProblemCache } from '../../edits/index.js';
 import { judgeEffect, type TreeChange } from '../../patch/tree-effect.js';
 import { validateDiff, type ValidatedFile } from '../../patch/validate-diff.js';
 import type { SandboxRepo } from '../sandbox-repo.js';
@@ -27,6 +27,8 @@ export interface ToolResult {
   path?: string;
   /** The command's own time in the sandbox. */
   commandMs?: number;
+  /** An edit that changed a file: that change as a diff (for people; the model is shown `observation`). */
+  diff?: string;
   /** submit: the change, vetted (the trajectory ends with it). */
   submitted?: SubmittedChange;
 }
@@ -140,7 +142,7 @@ export class AgentTools {
       const undone = undoEdit(this.undo, path);
       if (undone.kind === 'error') return fail(undone.observation);
       await this.write(path, undone.content, mode);
-      return { outcome: 'ok', observation: undone.observation, path };
+      return { outcome: 'ok', observation: undone.observation, path, diff: editDiff(path, current, undone.content) };
     }
     const outcome = applyEdit(action, current);
     if (outcome.kind === 'error') return fail(outcome.observation);
@@ -149,7 +151,7 @@ export class AgentTools {
     if (gate !== null) return refuse(gate);
     await this.write(path, outcome.content, mode);
     this.undo.push(path, current);
-    return { outcome: 'ok', observation: outcome.observation, path };
+    return { outcome: 'ok', observation: outcome.observation, path, diff: editDiff(path, current, outcome.content) };
   }
 
   /** The gates a diff passes, for one edit: the path policy by the edit's effect, then the syntax gate. Null: it may be written. */
@@ -226,6 +228,16 @@ export class AgentTools {
       submitted: { patch, files, lines, added, removed, hash },
     };
   }
+}
+
+/** One edit's change of `path` as a diff (null content: the file is not there). */
+function editDiff(path: string, before: string | null, after: string | null): string {
+  return renderFileDiff({
+    oldPath: before === null ? null : path,
+    newPath: after === null ? null : path,
+    before,
+    after,
+  });
 }
 
 /** The change of a submit that changed nothing. */

@@ -1,13 +1,48 @@
 // The runs list: every run newest first with its status, reason, iterations, branch, model, tokens,
 // wall time and start, a filter by status, and the state files that are not trusted, apart.
 import { describeReason } from '../../loop/stop-conditions.js';
-import { RUN_STATUSES, type RunStatus } from '../../state/run-state.js';
+import { truncateText } from '../../report/sanitize.js';
+import { RUN_STATUSES, type RunState, type RunStatus } from '../../state/run-state.js';
 import { runVerdict } from '../../verdict/index.js';
 import { html, type Html } from '../html.js';
 import type { Links } from '../links.js';
 import type { ListedRun } from '../reader.js';
+import { currentPhase, runOrigin } from '../run-kind.js';
 import { directiveLine, displayUrl, runFigures } from '../run-view.js';
 import { count, duration, outcomeBadge, sealBadge, when } from './common.js';
+
+/** A mark beside the run's id when no model answered live: a replay, or work handed over from chat. */
+function originMark(s: RunState): Html | string {
+  const origin = runOrigin(s);
+  if (origin.kind === 'replay')
+    return html` <span
+      class="mark mark-replay"
+      title="${origin.of ? `a replay of run ${origin.of}` : "the model's answers played back"}"
+      >replay</span
+    >`;
+  if (origin.kind === 'chat')
+    return html` <span class="mark mark-chat" title="${`handed over from conversation ${origin.conversation}`}"
+      >from chat</span
+    >`;
+  return '';
+}
+
+/**
+ * Why the run ended, in words (the reason's code in its title); for a run that stopped on an
+ * error, the error's code, message and what to do; for a running one, the phase it is in.
+ */
+function reasonCell(s: RunState): Html | string {
+  const phase = currentPhase(s);
+  if (phase !== null) return html`<span class="phase">${phase}</span>`;
+  const error = s.status === 'error' ? s.errors.at(-1) : undefined;
+  if (error !== undefined)
+    return html`<code class="error-code">${error.code}</code>
+      <span class="error-message">${truncateText(error.message, 200)}</span>${
+        error.hint === undefined ? '' : html`<div class="hint">what to do: ${truncateText(error.hint, 300)}</div>`
+      }`;
+  if (s.reason === null) return '';
+  return html`<span title="${s.reason}">${describeReason(s.reason)}</span>`;
+}
 
 /** The list's main part for a status filter (null: every run). */
 export function renderListMain(runs: ListedRun[], status: RunStatus | null, links: Links, sourceCount: number): Html {
@@ -36,11 +71,11 @@ export function renderListMain(runs: ListedRun[], status: RunStatus | null, link
     return html`<tr class="run st-${outcome(r)}" id="run-${r.ref.source}-${r.ref.runId}">
       <td>${outcomeBadge(s)}</td>
       <td>
-        <a class="run-link" href="${links.run(r.ref)}">${s.run_id}</a>
+        <a class="run-link" href="${links.run(r.ref)}">${s.run_id}</a>${originMark(s)}
         <div class="directive">${directiveLine(s)}</div>
       </td>
       ${multi ? html`<td class="source">${r.source.label}</td>` : ''}
-      <td>${s.reason ? html`<span title="${describeReason(s.reason)}">${s.reason}</span>` : ''}</td>
+      <td class="reason">${reasonCell(s)}</td>
       <td class="num">${f.iterations}</td>
       <td>${s.branch ? html`<code>${s.branch.name}</code>` : html`<span class="muted">none</span>`}</td>
       <td><span class="model" title="${`${s.model.provider} at ${displayUrl(s.model.url)}`}">${s.model.name}</span></td>

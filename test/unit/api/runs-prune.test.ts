@@ -55,7 +55,7 @@ describe('pruneRuns', () => {
     expect(dry.removed.map((r) => r.run_id)).toEqual([made[1]!.id, made[0]!.id]);
     expect(await exists(store.statePath(made[0]!.id))).toBe(true);
 
-    const report = await pruneRuns({ repo: repo.path, env: TEST_KEY_ENV, keep: 1 });
+    const report = await pruneRuns({ repo: repo.path, env: TEST_KEY_ENV, keep: 1, branches: true });
     expect(report.removed.map((r) => [r.run_id, r.branch_removal?.removed])).toEqual([
       [made[1]!.id, true],
       [made[0]!.id, false],

@@ -166,4 +166,15 @@ describe('renderReportMarkdown', () => {
     expect(md).toContain('EngineerExternal/x');
     expect(md).not.toContain('\u001b');
   });
+
+  it('writes the version as it is (0.1.0, not 0\\.1.0)', () => {
+    const r = buildReport(input([t('a')], []));
+    expect(renderReportMarkdown({ ...r, hammer_box_version: '0.1.0' })).toContain(' by hammer-box 0.1.0.');
+    expect(renderReportMarkdown({ ...r, hammer_box_version: '1.2.0-rc.1+x' })).toContain(
+      ' by hammer-box 1.2.0-rc.1+x.',
+    );
+    expect(renderReportMarkdown({ ...r, hammer_box_version: '<b>1</b>' })).toContain(
+      ' by hammer-box \\<b\\>1\\</b\\>.',
+    );
+  });
 });

@@ -26,9 +26,36 @@ describe('help', () => {
   });
 
   it('marks the options a command cannot run without', () => {
-    const run = commands.find(([n]) => n === 'run')![1];
-    const help = helpOf(run);
-    expect(help).toMatch(/--repo <path> +required: /);
+    const plan = commands.find(([n]) => n === 'plan')![1];
+    expect(helpOf(plan)).toMatch(/-m, --message <goal> +required: /);
+  });
+
+  it('takes the repository in . unless --repo says otherwise, for every command that takes one', () => {
+    for (const [name, cmd] of commands) {
+      const repo = cmd.options.find((o) => o.long === '--repo');
+      if (repo === undefined || ['doctor', 'monitor'].includes(name)) continue;
+      expect(repo.defaultValue, name).toBe('.');
+      expect(repo.mandatory, name).toBe(false);
+    }
+  });
+
+  it('shows each default once', () => {
+    for (const [name, cmd] of commands) {
+      for (const line of helpOf(cmd).split('\n'))
+        expect(line.match(/\(default:/g)?.length ?? 0, `${name}: ${line}`).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('names the help after a usage error', async () => {
+    const program = buildProgram('0.0.0-test');
+    let said = '';
+    const quiet = (c: Command): void => {
+      c.configureOutput({ writeErr: (s) => (said += s), writeOut: () => undefined });
+      c.commands.forEach(quiet);
+    };
+    quiet(program);
+    await program.parseAsync(['runs', 'show', '--frobnicate'], { from: 'user' }).catch(() => undefined);
+    expect(said).toBe("error: unknown option '--frobnicate'\n(see 'hammer-box runs show --help')\n");
   });
 
   it('refuses --directive together with -m', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { progressRenderer } from '../../../src/cli/progress.js';
 import { nextCommands, renderRunSummary } from '../../../src/cli/run-summary.js';
 import { shellWord } from '../../../src/report/shell-word.js';
-import { prTitle } from '../../../src/report/pr-title.js';
+import { prTitle, TITLE_MAX } from '../../../src/report/pr-title.js';
 import type { RunState } from '../../../src/state/run-state.js';
 import { iteration, makeState, RUN_ID, testRecord } from '../state/make-state.js';
 
@@ -154,14 +154,22 @@ describe('nextCommands', () => {
 });
 
 describe('prTitle', () => {
-  it("is the directive's first line, without markdown and a final period, cut at a word", () => {
+  it("is the directive's first line, without markdown and a final period, whole up to GitHub's 256 characters", () => {
     expect(prTitle(passed())).toBe('Fix the add function in calc.py so tests pass');
+    const words = 'Make all tests in test/calc.test.js pass, keeping the public API of src/calc.js as it is';
+    const whole = passed({ directive: { path: '', text: `## ${words}.\n`, sha256: 'd'.repeat(64) } });
+    expect(prTitle(whole)).toBe(words);
     const long = passed({
-      directive: { path: '', text: `## please ${'make the parser accept dates '.repeat(5)}\n`, sha256: 'd'.repeat(64) },
+      directive: {
+        path: '',
+        text: `## please ${'make the parser accept dates '.repeat(20)}\n`,
+        sha256: 'd'.repeat(64),
+      },
     });
     const title = prTitle(long);
     expect(title.startsWith('Please make the parser')).toBe(true);
-    expect(title.length).toBeLessThanOrEqual(72);
+    expect(title.length).toBeLessThanOrEqual(TITLE_MAX);
+    expect(title.length).toBeGreaterThan(200);
     expect(title.endsWith('…')).toBe(true);
   });
 

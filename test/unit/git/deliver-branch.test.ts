@@ -50,7 +50,7 @@ describe('deliverBranch', () => {
 
     expect((await wb.applyPatch(patch1, { iteration: 1, summary: 'upper' })).ok).toBe(true);
     expect((await wb.applyPatch(patch2, { iteration: 2, summary: 'bee' })).ok).toBe(true);
-    const branch = branchName('EngineerExternal/', new Date(Date.UTC(2026, 10, 22, 14, 5, 1)));
+    const branch = branchName('EngineerExternal/', '20261122T140501Z-k3b7qa');
     expect(await deliverBranch({ userRepo: user, workbench: wb, commit: wb.head(), names: [branch] })).toEqual({
       branch,
       commit: wb.head(),
@@ -62,16 +62,16 @@ describe('deliverBranch', () => {
     expect(diff.changed).toEqual([]);
     expect(diff.added).toEqual([
       '.git/refs/heads/EngineerExternal',
-      '.git/refs/heads/EngineerExternal/20261122T140501Z',
+      '.git/refs/heads/EngineerExternal/20261122T140501Z-k3b7qa',
     ]);
     const refsAfter = await repo.git(['for-each-ref']);
     expect(refsAfter.split('\n').filter((l) => !refsBefore.includes(l))).toEqual([
-      `${wb.head()} commit\trefs/heads/EngineerExternal/20261122T140501Z`,
+      `${wb.head()} commit\trefs/heads/EngineerExternal/20261122T140501Z-k3b7qa`,
     ]);
     const log = await repo.git(['log', '--format=%an <%ae>|%s', `main..${branch}`]);
     expect(log.trim().split('\n')).toEqual([
-      'hammer-box <hammer-box@localhost>|hammer: iteration 2 - bee',
-      'hammer-box <hammer-box@localhost>|hammer: iteration 1 - upper',
+      'hammer-box <hammer-box@localhost>|bee',
+      'hammer-box <hammer-box@localhost>|upper',
     ]);
     expect((await repo.git(['show', `${branch}:new/b.txt`])).trim()).toBe('bee');
     await repo.git(['fsck', '--no-progress', '--connectivity-only']);
@@ -112,28 +112,26 @@ describe('deliverBranch', () => {
 });
 
 describe('branch names', () => {
-  it('formats a UTC timestamp after the prefix', () => {
-    expect(branchName('EngineerExternal/', new Date('2026-11-22T14:05:01.789Z'))).toBe(
-      'EngineerExternal/20261122T140501Z',
-    );
-    expect(branchName('', new Date('2026-01-02T03:04:05Z'))).toBe('20260102T030405Z');
+  it('names the run after the prefix', () => {
+    expect(branchName('EngineerExternal/', '20261122T140501Z-k3b7qa')).toBe('EngineerExternal/20261122T140501Z-k3b7qa');
+    expect(branchName('', '20260102T030405Z-aaaaaa')).toBe('20260102T030405Z-aaaaaa');
   });
 
-  it('offers the timestamp, then -2, -3, ... up to a bound', () => {
-    const names = [...branchCandidates('EngineerExternal/', new Date('2026-11-22T14:05:01.789Z'))];
+  it("offers the run's name, then -2, -3, ... up to a bound", () => {
+    const names = [...branchCandidates('EngineerExternal/', '20261122T140501Z-k3b7qa')];
     expect(names.slice(0, 3)).toEqual([
-      'EngineerExternal/20261122T140501Z',
-      'EngineerExternal/20261122T140501Z-2',
-      'EngineerExternal/20261122T140501Z-3',
+      'EngineerExternal/20261122T140501Z-k3b7qa',
+      'EngineerExternal/20261122T140501Z-k3b7qa-2',
+      'EngineerExternal/20261122T140501Z-k3b7qa-3',
     ]);
     expect(names).toHaveLength(MAX_BRANCH_CANDIDATES);
-    expect(names.at(-1)).toBe(`EngineerExternal/20261122T140501Z-${MAX_BRANCH_CANDIDATES}`);
+    expect(names.at(-1)).toBe(`EngineerExternal/20261122T140501Z-k3b7qa-${MAX_BRANCH_CANDIDATES}`);
   });
 });
 
 describe('choosing a free name', () => {
-  const date = new Date('2026-11-22T14:05:01Z');
-  const NAME = 'EngineerExternal/20261122T140501Z';
+  const RUN = '20261122T140501Z-k3b7qa';
+  const NAME = `EngineerExternal/${RUN}`;
 
   it('skips names that exist without claiming them, and claims the one it makes', async () => {
     const { repo, user, wb } = await setup();
@@ -145,7 +143,7 @@ describe('choosing a free name', () => {
       userRepo: user,
       workbench: wb,
       commit: wb.head(),
-      names: branchCandidates('EngineerExternal/', date),
+      names: branchCandidates('EngineerExternal/', RUN),
       claim: async (name) => {
         claimed.push(name);
       },
@@ -164,7 +162,7 @@ describe('choosing a free name', () => {
       userRepo: user,
       workbench: wb,
       commit: wb.head(),
-      names: branchCandidates('EngineerExternal/', date),
+      names: branchCandidates('EngineerExternal/', RUN),
       // the other run: it makes the same name between this run's check and its update-ref
       claim: async (name) => {
         claimed.push(name);
@@ -202,8 +200,8 @@ describe('choosing a free name', () => {
 });
 
 describe('interrupts and locks', () => {
-  const NAME = 'EngineerExternal/20261122T140501Z';
-  const names = (): Iterable<string> => branchCandidates('EngineerExternal/', new Date('2026-11-22T14:05:01Z'));
+  const NAME = 'EngineerExternal/20261122T140501Z-k3b7qa';
+  const names = (): Iterable<string> => branchCandidates('EngineerExternal/', '20261122T140501Z-k3b7qa');
   const lockOf = (repo: FixtureRepo, name: string): string => join(repo.path, '.git', 'refs', 'heads', `${name}.lock`);
   /** deliverBranch of the workbench's head under the timestamp names, with `extra` options. */
   const deliver = (

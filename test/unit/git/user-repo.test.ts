@@ -55,7 +55,7 @@ describe('resolveUserRepo', () => {
   it('refuses a path that does not exist', async () => {
     const err = await refusal(resolveUserRepo('/nonexistent/hb-repo', 'main'));
     expect(err.code).toBe('REPO_INVALID');
-    expect(err.message).toMatch(/not a directory/);
+    expect(err.message).toBe('repository path does not exist: /nonexistent/hb-repo');
   });
 
   it('refuses a directory that is not a git repository', async () => {

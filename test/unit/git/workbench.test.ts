@@ -45,7 +45,7 @@ describe('Workbench', () => {
     expect(raw).toContain(`parent ${base}`);
     expect(raw).toContain('author hammer-box <hammer-box@localhost> 1800000000 +0000');
     expect(raw).toContain('committer hammer-box <hammer-box@localhost> 1800000000 +0000');
-    expect(raw.endsWith('\n\nhammer: iteration 1 - capitalise two\n')).toBe(true);
+    expect(raw.endsWith('\n\ncapitalise two\n\nHammer-Box-Iteration: 1\n')).toBe(true);
     expect((await wb.git(['cat-file', 'blob', `${result.commit}:a.txt`])).stdout.toString()).toBe('one\nTWO\n');
     // the user's repository did not gain the new objects: they live in the workbench only
     const missing = await repo.git(['cat-file', '-e', result.commit]).then(
@@ -446,12 +446,36 @@ describe('Workbench', () => {
 });
 
 describe('commitMessage', () => {
-  it('keeps the summary to one printable line', () => {
-    expect(commitMessage(3, 'fix\nthe \u001b[31mparser\u001b[0m\r\n')).toBe(
-      'hammer: iteration 3 - fix the [31mparser [0m\n',
+  const trailers = [['Hammer-Box-Run', '20261122T140501Z-k3b7qa']] as const;
+
+  it('keeps the subject to one printable line of at most 72 characters, cut at a word', () => {
+    expect(commitMessage({ subject: 'fix\nthe \u001b[31mparser\u001b[0m\r\n', body: '', trailers: [] })).toBe(
+      'fix the [31mparser [0m\n',
     );
-    expect(commitMessage(1, '   ')).toBe('hammer: iteration 1 - apply patch\n');
-    expect(commitMessage(2, 'x'.repeat(200)).length).toBeLessThan(110);
+    expect(commitMessage({ subject: '   ', body: '', trailers: [] })).toBe('Apply a patch\n');
+    const long = 'Make the date parser accept ISO week dates such as 2026-W47-3 and reject impossible ones';
+    const subject = commitMessage({ subject: long, body: '', trailers: [] }).split('\n')[0]!;
+    expect(subject).toBe('Make the date parser accept ISO week dates such as 2026-W47-3 and reject');
+    expect(subject.length).toBeLessThanOrEqual(72);
+  });
+
+  it('wraps the body at 72 columns (lists keep their marker) and ends with the trailers', () => {
+    const body =
+      'total() subtracted each item instead of adding it, so every sum came out negative and the mean test failed as well.\n\n- the loop now adds each item to the running result before returning it to the caller';
+    expect(commitMessage({ subject: 'Fix total()', body, trailers })).toBe(
+      [
+        'Fix total()',
+        '',
+        'total() subtracted each item instead of adding it, so every sum came out',
+        'negative and the mean test failed as well.',
+        '',
+        '- the loop now adds each item to the running result before returning it',
+        '  to the caller',
+        '',
+        'Hammer-Box-Run: 20261122T140501Z-k3b7qa',
+        '',
+      ].join('\n'),
+    );
   });
 });
 

@@ -60,7 +60,10 @@ describe('HTTP errors', () => {
       `{"error":"model 'x' not found"}`,
     ]) {
       const err = ollamaHttpError(404, body, 'x', 'http://h:1');
-      expect(err).toMatchObject({ code: 'MODEL_NOT_FOUND', hint: 'pull it with: ollama pull x' });
+      expect(err).toMatchObject({
+        code: 'MODEL_NOT_FOUND',
+        hint: 'pull it with: ollama pull x, or pass --model naming one it has',
+      });
     }
     const wrongPath = ollamaHttpError(404, '404 page not found', 'x', 'http://h:1');
     expect(wrongPath.code).toBe('MODEL_ERROR');

@@ -38,13 +38,14 @@ describe('summarizePatch', () => {
       'update www%2Eevil.example/x.py',
     );
     expect(summarizePatch([{ path: 'src/app_1.py', status: 'modified' }])).toBe('update src/app_1.py');
-    const msg = commitMessage(
-      1,
-      summarizePatch([
+    const msg = commitMessage({
+      subject: summarizePatch([
         { path: 'a.py', status: 'modified' },
         { path: 'fixes #3 @bob', status: 'added' },
       ]),
-    );
+      body: '',
+      trailers: [],
+    });
     expect(msg).not.toMatch(/#3|@bob/);
   });
 });

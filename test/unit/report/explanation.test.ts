@@ -43,6 +43,29 @@ describe('modelExplanation', () => {
     expect(modelExplanation(long)!.split('\n')).toHaveLength(EXPLANATION_MAX_LINES);
   });
 
+  it('leaves out what the model says about the edit itself: its format, hunks, applying, earlier attempts', () => {
+    const answer = [
+      'Here is the corrected unified diff with proper hunk headers:',
+      '',
+      '```diff',
+      '--- a/calc.py',
+      '+++ b/calc.py',
+      '@@ -1 +1 @@',
+      '-x',
+      '+y',
+      '```',
+      '',
+      'My previous patch did not apply because the line numbers were off. total() subtracted each item; it now adds them, so the sum of [1, 2, 3] is 6.',
+      '',
+      'This diff should apply cleanly with git apply.',
+    ].join('\n');
+    expect(modelExplanation(answer)).toBe(
+      'total() subtracted each item; it now adds them, so the sum of [1, 2, 3] is 6.',
+    );
+    expect(modelExplanation('Here is the fix:\n\n```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n```\n')).toBeNull();
+    expect(modelExplanation('- fixed the hunk header\n- mean() of [] is 0 now')).toBe('- mean() of [] is 0 now');
+  });
+
   it('shows no escape sequence', () => {
     expect(modelExplanation('done \u001b[2J\u0007')).toBe('done');
   });

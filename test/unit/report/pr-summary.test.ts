@@ -46,7 +46,7 @@ describe('renderPrSummary', () => {
     expect(md).toContain('| # | Outcome | Applied by | Files | Tests | Model | Test run | Total | Summary |');
     expect(md).toContain('| 1 | rejected | - | 1 | - | 5.0 s | - | 5.0 s | rejected |');
     expect(md).toContain('| 2 | applied | - | 1 | exit 0 | 5.0 s | 1.2 s | 6.2 s | update calc.py |');
-    expect(md).toContain('\n\n- `222222222222` hammer: iteration 2 - update calc.py');
+    expect(md).toContain('\n\n- `222222222222` iteration 2: update calc.py');
     expect(md).toContain(
       '## Final test run\n\nPassed: `python3 -m pytest -q` (exit 0, 1.2 s)\n\n<details><summary>Output</summary>\n\n```text\n...\n1 passed in 0.01s\n```\n\n</details>',
     );
@@ -104,14 +104,14 @@ describe('renderPrSummary', () => {
     expect(md).toContain('| 2 | applied | 4 relocated | 1 |');
     expect(md).toContain("Applied by: the apply ladder's rung (1 as_is");
     expect(md).toContain(
-      'hammer: iteration 2 - update calc.py [rung 4: hunks relocated by their context, applied patch `iter-02.applied.patch`]',
+      'iteration 2: update calc.py [rung 4: hunks relocated by their context, applied patch `iter-02.applied.patch`]',
     );
     applied.patch = { ...applied.patch, rung: 'as_is' };
     delete applied.patch.applied_artifact;
     const plain = renderPrSummary(state);
     expect(plain).toContain('| 2 | applied | 1 as_is | 1 |');
     expect(plain).not.toContain('Applied by: the apply');
-    expect(plain).toContain('hammer: iteration 2 - update calc.py\n');
+    expect(plain).toContain('iteration 2: update calc.py\n');
   });
 
   it('a state an older hammer-box ended stable (baseline_failures_remain) with a targeted test still failing is partial', () => {

@@ -45,7 +45,7 @@ describe('the hidden characters', () => {
     ['inertText (markdown)', inertText],
     ['inertLine (markdown)', inertLine],
     ['escapeHtml (the monitor)', escapeHtml],
-    ['commitMessage', (t: string) => commitMessage(1, t)],
+    ['commitMessage', (t: string) => commitMessage({ subject: t, body: t, trailers: [['Hammer-Box-Run', t]] })],
     ['shellWord (suggested commands)', shellWord],
     ['terminalJson (--json)', (t: string) => terminalJson({ t })],
     ['preview (a server answer in an error)', (t: string) => preview(t, 1_000_000)],
