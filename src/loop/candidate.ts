@@ -13,7 +13,8 @@ import { summarizePatch } from '../patch/patch-summary.js';
 import { toPatchFiles } from '../patch/validate-diff.js';
 import type { RunRecorder } from './phase-runner.js';
 import type { Prepared } from './prepare.js';
-import { assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
+import { assertSameCommit, assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
+import { sandboxCommitId } from '../runner/index.js';
 import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
@@ -169,11 +170,12 @@ export async function judgeCandidate(
   const onTestOutput = (stream: 'stdout' | 'stderr', chunk: Buffer): void =>
     deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') });
   await rec.flush();
+  const message = commitMessage(n, summary);
   const inSandbox = await prep.repo.step(
     prep.sandboxHead,
     `iter-${String(n).padStart(2, '0')}.patch`,
     candidates,
-    commitMessage(n, summary),
+    message,
     { command: focus?.command ?? req.testCommand, timeoutMs: config.tools.test_timeout * 1000, onOutput: onTestOutput },
     { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)).then(warmNext, () => undefined) },
   );
@@ -218,7 +220,11 @@ export async function judgeCandidate(
       now,
     ),
   );
-  if (prep.treesComparable) assertSameTree(onHost.tree, inSandbox.tree, n);
+  // the sandbox's commit is the one the host's tree makes (or, when it named its tree, that tree is the host's)
+  if (prep.treesComparable) {
+    if (inSandbox.tree !== undefined) assertSameTree(onHost.tree, inSandbox.tree, n);
+    else assertSameCommit(sandboxCommitId(onHost.tree, prep.sandboxHead, message), inSandbox.commit, n);
+  }
   prep.sandboxHead = inSandbox.commit;
   const testName = artifactNames.testLog(n);
   const recordOf = (result: ExecResult, command: string): TestRecord =>

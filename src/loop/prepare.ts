@@ -181,6 +181,19 @@ export async function runTests(
   });
 }
 
+/** The sandbox's commit must be the one the host's tree makes there (see sandboxCommitId): else SANDBOX_BROKEN. */
+export function assertSameCommit(expected: string, sandbox: string, iteration: number): void {
+  if (expected !== sandbox) {
+    throw new HammerError(
+      'SANDBOX_BROKEN',
+      `iteration ${iteration}: the sandbox's commit ${sandbox} is not the one the tree the host built makes there (${expected}): their trees differ`,
+      {
+        hint: 'the sandbox image may be changing files on apply (git attributes or a wrapper); try another image',
+      },
+    );
+  }
+}
+
 /** Fail closed when the host and the sandbox disagree about the tree a patch produced. */
 export function assertSameTree(host: string, sandbox: string, iteration: number): void {
   if (host !== sandbox) {

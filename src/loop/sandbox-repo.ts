@@ -20,7 +20,8 @@ export type StepResult =
       /** Which candidate (0-based) passed its check and was applied. */
       candidate: number;
       commit: string;
-      tree: string;
+      /** The commit's tree, when the sandbox named it (else its commit is checked against the host's tree: see sandboxCommitId). */
+      tree?: string;
       /** The test run alone: output without the runner's lines, duration from the commit on. */
       test: ExecResult;
       validateMs: number;
@@ -30,7 +31,7 @@ export type StepResult =
 /** Grace the runner's timeout(1) gives a test after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 5_000;
 const RESULT_LINE = /\n?HAMMER_RESULT \{[^\n]*\}\n?$/;
-const STAGE = /^HAMMER_STAGE (checked (\d{1,2})|applied ([0-9a-f]{40,64}) ([0-9a-f]{40,64}))\n/;
+const STAGE = /^HAMMER_STAGE (checked (\d{1,2})|applied ([0-9a-f]{40,64})(?: ([0-9a-f]{40,64}))?)\n/;
 const CHECK_LINE = /^hammer-runner: check (\d{1,2})$/m;
 
 /** What a workspace path is, as the runner found it (untrusted; see `inspect`). */
@@ -150,7 +151,7 @@ export class SandboxRepo {
     const clean = await this.takeAhead(head);
     this.used = true;
     let checked: { at: number; k: number } | undefined;
-    let applied: { at: number; commit: string; tree: string } | undefined;
+    let applied: { at: number; commit: string; tree: string | undefined } | undefined;
     let scanned = '';
     const args = candidates.flatMap((c) => [c.flags.join(' '), c.patch]);
     const exec = await this.sandbox.exec(
@@ -181,7 +182,7 @@ export class SandboxRepo {
                   checked = { at: performance.now(), k };
                   options.onChecked?.(k);
                 }
-              } else applied = { at: performance.now(), commit: m[3]!, tree: m[4]! };
+              } else applied = { at: performance.now(), commit: m[3]!, tree: m[4] };
               scanned = scanned.slice(m[0].length);
             }
             if (applied && scanned && test.onOutput) test.onOutput('stdout', Buffer.from(scanned, 'latin1'));
@@ -235,7 +236,7 @@ export class SandboxRepo {
       kind: 'applied',
       candidate: checked.k,
       commit: applied.commit,
-      tree: applied.tree,
+      ...(applied.tree === undefined ? {} : { tree: applied.tree }),
       validateMs: checked.at - t0,
       applyMs: applied.at - checked.at,
       test: {
@@ -248,13 +249,13 @@ export class SandboxRepo {
     };
   }
 
-  /** Put the sandbox's tree back at `commit` (untracked files removed); its commit and tree. */
-  async reset(commit: string, signal?: AbortSignal): Promise<{ commit: string; tree: string }> {
+  /** Put the sandbox's tree back at `commit` (untracked files removed). */
+  async reset(commit: string, signal?: AbortSignal): Promise<{ commit: string }> {
     const r = await this.op('reset', [commit], signal);
     this.used = false;
-    if (!r.ok)
+    if (!r.ok || r.commit !== commit)
       throw new HammerError('SANDBOX_BROKEN', `runner reset to ${commit.slice(0, 12)} failed (exit ${r.exit})`);
-    return { commit: requireHash(r.commit, 'reset'), tree: requireHash(r.tree, 'reset') };
+    return { commit };
   }
 
   /**
