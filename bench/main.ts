@@ -14,7 +14,7 @@ import { benchEdits } from './edits.js';
 import { benchFocus } from './focus.js';
 import { benchRuntime } from './fixtures.js';
 import { benchImages } from './images.js';
-import { benchLoop, benchLoopStartup } from './loop.js';
+import { benchLoop, benchLoopIteration, benchLoopStartup } from './loop.js';
 import { benchMonitor } from './monitor.js';
 import { benchSandbox } from './sandbox.js';
 import { benchSyntax } from './syntax.js';
@@ -25,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   images: benchImages,
   loop: benchLoop,
   startup: benchLoopStartup,
+  iteration: benchLoopIteration,
   concurrency: benchConcurrency,
   batch: benchBatch,
   focus: benchFocus,
@@ -34,6 +35,9 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   monitor: benchMonitor,
   agent: benchAgent,
 };
+
+/** Parts of another section (loop), run only when named: a whole run has them once. */
+const PARTS = new Set(['startup', 'iteration']);
 
 async function printMachine(): Promise<void> {
   const { version } = z
@@ -69,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
-  const chosen = Object.keys(SECTIONS).filter((s) => argv.length === 0 || argv.includes(s));
+  const chosen = Object.keys(SECTIONS).filter((s) => (argv.length === 0 ? !PARTS.has(s) : argv.includes(s)));
   await printMachine();
   const crashed: string[] = [];
   for (const name of chosen) {
