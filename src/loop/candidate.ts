@@ -24,6 +24,7 @@ import { judgeCandidates } from './effect-run.js';
 import { gateCandidates } from './syntax-gate-run.js';
 import type { RunDeps, RunRequest } from './run-types.js';
 import { seenPatchHash, testPassed } from './stop-conditions.js';
+import { iterationDate } from './iteration-date.js';
 
 /** A vetted candidate with its apply ladder: an answer's extracted edits, or a trajectory's submitted change. */
 export type CandidatePatch = Extract<Interpretation, { kind: 'diff' }>;
@@ -309,10 +310,4 @@ function rungNote(rung: Rung): string {
 
 function firstLine(text: string): string {
   return (text.split('\n').find((l) => l.trim() !== '') ?? text).trim().slice(0, 200);
-}
-
-/** The date an iteration's commit carries: when the iteration started (resume reproduces the commit). */
-export function iterationDate(state: RunState, n: number): Date {
-  const started = state.iterations.find((it) => it.n === n)?.started_at;
-  return started === undefined ? new Date() : new Date(started);
 }

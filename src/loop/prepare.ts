@@ -1,6 +1,6 @@
 // The run's `prepare` and `baseline` phases: the host workbench, the image, the hardened sandbox,
 // the base tree copied in as one tar stream, and the first test run.
-import { ParseCache } from '../context/index.js';
+import type { ParseCache } from '../context/index.js';
 import { HammerError } from '../errors.js';
 import { Workbench, type BaseArchive, type UserRepo } from '../git/index.js';
 import { preflightTree, sizeOfEntries, treeRefusal } from '../git/preflight.js';
@@ -60,7 +60,9 @@ export async function prepare(
   const { config } = req;
   const signal = deps.signal;
   const spec: SandboxSpec = sandboxSpec(config, runId, image.ref);
-  const parseCache = new ParseCache();
+  // the context code (and the syntax layer under it) loads here, while the sandbox is made
+  const parseCacheMade = import('../context/index.js').then((lib) => new lib.ParseCache());
+  parseCacheMade.catch(() => undefined); // awaited below
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
   /** The base's archive, made while the engine makes the sandbox (see ARCHIVE_AHEAD_BYTES). */
   let early: BaseArchive | undefined;
@@ -86,7 +88,9 @@ export async function prepare(
         if (refusal) throw refusal;
         // the grammars the first prompt's files need load while the engine makes the sandbox: node
         // only waits on the engine there, and later they would slow the copy in, which node feeds
-        parseCache.warm(listed.entries.slice(0, PROMPT_TREE_ENTRIES).map((e) => e.path)).catch(() => undefined);
+        void parseCacheMade
+          .then((cache) => cache.warm(listed.entries.slice(0, PROMPT_TREE_ENTRIES).map((e) => e.path)))
+          .catch(() => undefined);
         // the archive of the base is made now too, as far as it runs ahead, so the copy in only
         // has the engine's extraction left (a resumed run's head moves first: made later)
         if (applied.length === 0)
@@ -102,6 +106,10 @@ export async function prepare(
   if (wbSide.status === 'rejected' || sandboxSide.status === 'rejected') early?.stream.destroy();
   if (wbSide.status === 'rejected') throw wbSide.reason;
   if (sandboxSide.status === 'rejected') throw sandboxSide.reason;
+  const parseCache = await parseCacheMade.catch((err: unknown) => {
+    early?.stream.destroy();
+    throw err;
+  });
   const [workbench, sandbox] = [wbSide.value, sandboxSide.value];
   for (const a of applied) {
     const r = await workbench.applyPatch(a.patch, {

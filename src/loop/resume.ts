@@ -6,7 +6,7 @@ import { pidAlive } from '../sandbox/gc.js';
 import type { Config } from '../config/schema.js';
 import type { RunState } from '../state/run-state.js';
 import { summarizePatch } from '../patch/patch-summary.js';
-import { iterationDate } from './iteration.js';
+import { iterationDate } from './iteration-date.js';
 import { resumeRefusal } from './resumable.js';
 import { drive } from './run.js';
 import { resolveRuntime } from './runtime.js';

@@ -17,9 +17,7 @@ import { artifactNames } from '../state/artifact-names.js';
 import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
 import { finishRun, newRunState, recordError, recordRunPhase } from '../state/transitions.js';
 import type { RecordedAnswer } from '../llm/index.js';
-import { runAgentIteration } from './agent/iteration.js';
 import { tryAlternatives } from './alternatives.js';
-import { runIteration } from './iteration.js';
 import { startModelGate } from './model-gate.js';
 import { RunRecorder } from './phase-runner.js';
 import { faultPoint, faultPointHandled } from './fault.js';
@@ -28,6 +26,13 @@ import { resolveRuntime } from './runtime.js';
 import { prepare, runTests, type Prepared } from './prepare.js';
 import type { ResolvedImage, RunDeps, RunOutcome, RunRequest } from './run-types.js';
 import { appliedCount, decideNext, type LoopLimits } from './stop-conditions.js';
+
+/**
+ * The iteration's code (prompts, context, edits, agent mode, the syntax layer): loaded once the
+ * run's state exists, while the sandbox is made, instead of before the run can begin.
+ */
+const iterationCode = (): Promise<[typeof import('./iteration.js'), typeof import('./agent/iteration.js')]> =>
+  Promise.all([import('./iteration.js'), import('./agent/iteration.js')]);
 
 /**
  * Run the loop to its end. Failures the loop reasons about (rejected patches, failing tests) end
@@ -95,6 +100,8 @@ export async function drive(
     pendingAnswer === undefined &&
     (state.iterations.length === 0 || decideNext(state, limits(req)).action === 'generate');
   const gate = startModelGate(deps.provider, outer, needsModel);
+  const code = iterationCode();
+  code.catch(() => undefined); // awaited before the first iteration
   deps = { ...deps, signal: gate.signal };
   const signal = deps.signal;
   const runId = state.run_id;
@@ -162,6 +169,7 @@ export async function drive(
     let turns = pendingTurns;
     while (next.action === 'generate') {
       if (signal?.aborted) throw abortError(signal, 'the run');
+      const [{ runIteration }, { runAgentIteration }] = await code;
       if (config.loop.mode === 'agent') await runAgentIteration(rec, deps, req, prep, turns);
       else await runIteration(rec, deps, req, prep, recorded);
       recorded = undefined;
