@@ -28,8 +28,8 @@ import type { ResolvedImage, RunDeps, RunOutcome, RunRequest } from './run-types
 import { appliedCount, decideNext, type LoopLimits } from './stop-conditions.js';
 
 /**
- * The iteration's code (prompts, context, edits, agent mode, the syntax layer): loaded once the
- * run's state exists, while the sandbox is made, instead of before the run can begin.
+ * The iteration's code (prompts, context, edits, agent mode, the syntax layer): loaded during the
+ * prepare phase, instead of before the run can begin.
  */
 const iterationCode = (): Promise<[typeof import('./iteration.js'), typeof import('./agent/iteration.js')]> =>
   Promise.all([import('./iteration.js'), import('./agent/iteration.js')]);
@@ -100,8 +100,14 @@ export async function drive(
     pendingAnswer === undefined &&
     (state.iterations.length === 0 || decideNext(state, limits(req)).action === 'generate');
   const gate = startModelGate(deps.provider, outer, needsModel);
-  const code = iterationCode();
-  code.catch(() => undefined); // awaited before the first iteration
+  // loaded once the sandbox exists, while the base is copied in (node only waits on the engine's
+  // extraction then), or at the first iteration
+  let code: ReturnType<typeof iterationCode> | undefined;
+  const loadCode = (): ReturnType<typeof iterationCode> => {
+    code ??= iterationCode();
+    code.catch(() => undefined); // awaited before the first iteration
+    return code;
+  };
   deps = { ...deps, signal: gate.signal };
   const signal = deps.signal;
   const runId = state.run_id;
@@ -142,7 +148,18 @@ export async function drive(
       }));
     logger.info({ image }, 'image ready');
     let prep = await rec.phase('prepare', null, () =>
-      prepare(runId, req, deps, userRepo, image, (p) => Object.assign(made, p), applied),
+      prepare(
+        runId,
+        req,
+        deps,
+        userRepo,
+        image,
+        (p) => {
+          Object.assign(made, p);
+          if (p.sandbox) void loadCode();
+        },
+        applied,
+      ),
     );
     await rec.update((s) => ({ ...s, sandbox: { container_id: prep.sandbox.id } }));
     if (rec.state.baseline === null) {
@@ -169,7 +186,7 @@ export async function drive(
     let turns = pendingTurns;
     while (next.action === 'generate') {
       if (signal?.aborted) throw abortError(signal, 'the run');
-      const [{ runIteration }, { runAgentIteration }] = await code;
+      const [{ runIteration }, { runAgentIteration }] = await loadCode();
       if (config.loop.mode === 'agent') await runAgentIteration(rec, deps, req, prep, turns);
       else await runIteration(rec, deps, req, prep, recorded);
       recorded = undefined;
