@@ -81,8 +81,14 @@ export async function benchStartup(runIds: string[], opts: { model: string }): P
   );
   process.stdout.write('breakdown (on the path to the first request):\n');
   printFigure({
-    name: '  node start, config, repo checks, image resolve (-> state created)',
+    name: '  node start, modules, config, repo checks (-> state created)',
     samples: rows.map((r) => ms(r.state.created_at) - r.spawnedAt),
+  });
+  printFigure({
+    name: '  state created -> prepare (setup phase: image resolve, guarantees)',
+    samples: rows.map((r) =>
+      r.state.phases.prepare ? ms(r.state.phases.prepare.started_at) - ms(r.state.created_at) : Number.NaN,
+    ),
   });
   printFigure({
     name: '  prepare (workbench, sandbox create+verify, copy in)',

@@ -21,6 +21,7 @@ import {
   type DockerEvent,
 } from './fixtures.js';
 import { heading, median, printFigure, sample } from './lib.js';
+import { benchSandboxProcesses } from './loop-processes.js';
 import { benchStartup } from './loop-startup.js';
 
 const execFileP = promisify(execFile);
@@ -42,6 +43,11 @@ export async function benchLoop(): Promise<void> {
     await benchOwnCost(runIds);
     await benchStartup(runIds, { model: MODEL });
   });
+}
+
+/** Only the own cost per iteration and the sandbox's processes (`make bench BENCH=iteration`), the loop section's first part. */
+export async function benchLoopIteration(): Promise<void> {
+  await withRunCleanup((runIds) => benchOwnCost(runIds));
 }
 
 /** Only the start figure (`make bench BENCH=startup`), the loop section's second part. */
@@ -101,6 +107,7 @@ async function benchOwnCost(runIds: string[]): Promise<void> {
     await log.stop();
     const bare = [...bareBefore, ...(await bareIterations(scratch, BARE_N / 2))];
     printOwnCost(states, bare, log.events);
+    await benchSandboxProcesses();
   } finally {
     await log.stop();
     await server.close();

@@ -15,7 +15,7 @@ import { benchEdits } from './edits.js';
 import { benchFocus } from './focus.js';
 import { benchRuntime } from './fixtures.js';
 import { benchImages } from './images.js';
-import { benchLoop, benchLoopStartup } from './loop.js';
+import { benchLoop, benchLoopIteration, benchLoopStartup } from './loop.js';
 import { benchMonitor } from './monitor.js';
 import { benchParsers } from './parsers.js';
 import { benchSandbox } from './sandbox.js';
@@ -27,6 +27,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   images: benchImages,
   loop: benchLoop,
   startup: benchLoopStartup,
+  iteration: benchLoopIteration,
   concurrency: benchConcurrency,
   batch: benchBatch,
   focus: benchFocus,
@@ -39,8 +40,11 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   artifacts: benchArtifacts,
 };
 
-/** Sections that run only when named: they remove and rebuild the engine's hammer-box images. */
-const ONLY_WHEN_NAMED = new Set(['artifacts']);
+/**
+ * Sections that run only when named: artifacts removes and rebuilds the engine's hammer-box images;
+ * startup and iteration are parts of another section (loop), which a whole run has once.
+ */
+const ONLY_WHEN_NAMED = new Set(['artifacts', 'startup', 'iteration']);
 
 async function printMachine(): Promise<void> {
   const { version } = z

@@ -24,7 +24,8 @@
 #   status                        git status --porcelain -z; the result says clean true/false
 #   tree                          HEAD's tree and commit
 #   reset [<commit>]              git reset --hard <commit or HEAD> && git clean -ffdx; empties the
-#                                 tests' TMPDIR (.git/hammer-tmp)
+#                                 tests' TMPDIR (.git/hammer-tmp). The result names the commit, and
+#                                 HEAD's tree only when no commit was given
 #   candidate <commit>            the work tree's change against <commit> (agent mode's submit): every
 #                                 file git would add (the repository's ignores and a fixed list of
 #                                 build and cache outputs left out), staged into a scratch index read
@@ -54,8 +55,10 @@
 #                                 one all the same (a write that failed half way may have). <flags> is
 #                                 one word list from the apply whitelist ("" for none).
 #                                 Before the test output it prints "HAMMER_STAGE checked <k>" and
-#                                 "HAMMER_STAGE applied <commit> <tree>", so the host can time each
-#                                 phase and knows which candidate applied. A refused candidate's git
+#                                 "HAMMER_STAGE applied <commit> [<tree>]", so the host can time each
+#                                 phase and knows which candidate applied. The commit is read from
+#                                 the ref files; the tree comes (from git) only when they cannot be
+#                                 read: the host knows the commit its own tree makes. A refused candidate's git
 #                                 message follows a "hammer-runner: check <k>" line on stderr. When
 #                                 every candidate is refused: exit 1, applied false; else the exit is
 #                                 the test command's and the result says "candidate":<k>.
@@ -180,8 +183,6 @@ on_exit() {
   say "stopped before its result"
   result 70
 }
-NL='
-'
 r_done=
 trap on_exit EXIT
 
@@ -223,13 +224,51 @@ patch_path_ok() {
   [ -f "$1" ] && [ ! -L "$1" ]
 }
 
-# head_hashes: HEAD's commit and tree in h_commit and h_tree, from one git process.
+# head_hashes: HEAD's commit and tree in h_commit and h_tree, from one git process (its answer goes
+# through a file, so no subshell is forked for it).
 head_hashes() {
-  h_out=$(g rev-parse 'HEAD^{commit}' 'HEAD^{tree}' -- 2>/dev/null) || return 1
-  h_commit=${h_out%%"$NL"*}
-  h_tree=${h_out#*"$NL"}
-  h_tree=${h_tree%%"$NL"*}
+  h_file="$GIT_DIR/hammer/hashes"
+  g rev-parse 'HEAD^{commit}' 'HEAD^{tree}' -- >"$h_file" 2>/dev/null || return 1
+  { read -r h_commit && read -r h_tree; } <"$h_file" 2>/dev/null || return 1
   is_hash "$h_commit" && is_hash "$h_tree"
+}
+
+# head_commit: HEAD's commit in h_commit, read from the ref files without a process: HEAD holds a
+# hash, or names a loose ref under refs/heads/ holding one. 1 when it is anything else (a packed
+# ref); the caller then asks git. Untrusted like everything here: the host checks it.
+head_commit() {
+  h_commit=
+  { read -r h_head <"$GIT_DIR/HEAD"; } 2>/dev/null || return 1
+  if is_hash "$h_head"; then
+    h_commit=$h_head
+    return 0
+  fi
+  case $h_head in
+    'ref: refs/heads/'*) h_ref=${h_head#ref: } ;;
+    *) return 1 ;;
+  esac
+  case "/$h_ref/" in */../* | */./* | *//*) return 1 ;; esac
+  [ -f "$GIT_DIR/$h_ref" ] && [ ! -L "$GIT_DIR/$h_ref" ] || return 1
+  { read -r h_commit <"$GIT_DIR/$h_ref"; } 2>/dev/null || return 1
+  is_hash "$h_commit"
+}
+
+# empty_dir <dir>: true when <dir> is a directory (not a link) this user can use with nothing in it,
+# looked at by the shell's own globbing (no process)
+empty_dir() {
+  [ -d "$1" ] && [ ! -L "$1" ] && [ -r "$1" ] && [ -w "$1" ] && [ -x "$1" ] || return 1
+  e_noglob=
+  case $- in *f*) e_noglob=1 ;; esac
+  set +f
+  e_empty=0
+  for e_path in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+    if [ -e "$e_path" ] || [ -L "$e_path" ]; then
+      e_empty=1
+      break
+    fi
+  done
+  [ -z "$e_noglob" ] || set -f
+  return "$e_empty"
 }
 
 op_init() {
@@ -403,9 +442,14 @@ run_tests() {
   # /tmp tmpfs is noexec, and toolchains execute what they build in their temp directory: rustdoc's
   # doctests, go test's binaries). Under .git, so git never tracks or cleans it. /tmp stays TMPDIR
   # only when the directory cannot be made (a full workspace).
+  # An empty one left by the last run is taken as it is (no process started for it).
   t_tmp="$GIT_DIR/hammer-tmp"
-  if [ -e "$t_tmp" ] || [ -L "$t_tmp" ]; then rm -rf -- "$t_tmp" 2>/dev/null; fi
-  if mkdir -m 0700 -- "$t_tmp" 2>/dev/null; then t_tmpdir=$t_tmp; else t_tmpdir=${TMPDIR:-/tmp}; fi
+  if empty_dir "$t_tmp"; then
+    t_tmpdir=$t_tmp
+  else
+    if [ -e "$t_tmp" ] || [ -L "$t_tmp" ]; then rm -rf -- "$t_tmp" 2>/dev/null; fi
+    if mkdir -m 0700 -- "$t_tmp" 2>/dev/null; then t_tmpdir=$t_tmp; else t_tmpdir=${TMPDIR:-/tmp}; fi
+  fi
   # The host enforces the real timeout and kills the whole tree; timeout(1) is a backstop that
   # signals the command's process group (0 means none).
   if [ "$1" -gt 0 ] && command -v timeout >/dev/null 2>&1; then
@@ -490,8 +534,11 @@ op_step() {
   [ -n "$s_applied" ] || result 1 applied false
   printf 'HAMMER_STAGE checked %s\n' "$s_applied"
   g commit -q --no-verify --no-gpg-sign --cleanup=whitespace -m "$s_message" || result 70
-  head_hashes || result 70
-  printf 'HAMMER_STAGE applied %s %s\n' "$h_commit" "$h_tree"
+  # the commit from the ref files (the host checks it is the one its own tree makes, which proves
+  # the trees equal); git is asked, for the tree too, only when the refs are not plain files
+  h_tree=
+  head_commit || head_hashes || result 70
+  printf 'HAMMER_STAGE applied %s%s\n' "$h_commit" "${h_tree:+ $h_tree}"
   run_tests "$s_timeout" "$s_command"
   result "$t_exit" applied true candidate "$s_applied" commit "$h_commit" tree "$h_tree" settled "$t_settled"
 }
@@ -537,8 +584,10 @@ op_reset() {
     result 2
   fi
   restore_tree "${1:-HEAD}" || result 1
-  # the last test run's TMPDIR too (the next one then starts without removing it)
-  rm -rf -- "$GIT_DIR/hammer-tmp" 2>/dev/null
+  # the last test run's TMPDIR too, unless it is empty (the next one then starts without removing it)
+  empty_dir "$GIT_DIR/hammer-tmp" || rm -rf -- "$GIT_DIR/hammer-tmp" 2>/dev/null
+  # reset --hard <commit> left HEAD at that commit: git need not be asked (the tree only without one)
+  [ $# -eq 0 ] || result 0 commit "$1"
   head_hashes || result 1
   result 0 commit "$h_commit" tree "$h_tree"
 }
@@ -549,7 +598,7 @@ op_restore() {
     result 2
   fi
   restore_tree "$1" || result 70
-  rm -rf -- "$GIT_DIR/hammer-tmp" 2>/dev/null
+  empty_dir "$GIT_DIR/hammer-tmp" || rm -rf -- "$GIT_DIR/hammer-tmp" 2>/dev/null
   if [ $# -eq 2 ]; then
     patch_path_ok "$2" || {
       say "the patch must be a regular file under .git/hammer/"
@@ -626,7 +675,10 @@ op_inspect() {
   done
   [ -e "$i_at" ] || result 0 link false exists false
   [ -f "$i_at" ] || result 0 link false exists true regular false
-  i_stat=$(stat -c '%a %s' -- "$i_at") || result 1
+  # coreutils' stat asks with statx, which some runtimes refuse (gVisor's runsc 20221219: "Invalid
+  # argument"); GNU find's -printf reads the same facts with fstatat
+  i_stat=$(stat -c '%a %s' -- "$i_at" 2>/dev/null) || i_stat=$(find "$i_at" -prune -printf '%m %s' 2>/dev/null) ||
+    result 1
   result 0 link false exists true regular true mode "${i_stat% *}" size "${i_stat#* }"
 }
 

@@ -34,6 +34,11 @@ export interface ArchiveOptions {
   entries?: readonly TreeEntry[];
   /** Only these paths (files and symlinks) of the tree, when given (the env setup's dependency files). */
   only?: ReadonlySet<string>;
+  /**
+   * How much of the stream is made ahead of its consumer (default 4 MiB; up to twice this is held):
+   * a stream started before its consumer is ready (the sandbox still starting) is made meanwhile.
+   */
+  aheadBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -52,7 +57,7 @@ export interface BaseArchive {
  * tar's consumer paces git.
  */
 export function baseTarStream(workbench: Workbench, commit: string, opts: ArchiveOptions): BaseArchive {
-  const out = new PassThrough({ highWaterMark: 4 * 1024 * 1024 });
+  const out = new PassThrough({ highWaterMark: opts.aheadBytes ?? 4 * 1024 * 1024 });
   const done = writeArchive(out, workbench, commit, opts).catch((err: unknown) => {
     const error = err instanceof Error ? err : new Error(String(err));
     out.destroy(error);

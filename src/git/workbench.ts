@@ -7,7 +7,7 @@ import { gitText, runGit, runGitResult, type GitOptions, type GitResult } from '
 import { commitMessage } from './commit-message.js';
 import { assertObjectId } from './object-id.js';
 import { grepTree, type GrepHit } from './grep-tree.js';
-import { indexEntries } from './index-file.js';
+import { indexChanges, indexEntries } from './index-file.js';
 import { ObjectReader } from './object-reader.js';
 import { readBlobs, readFiles, treePaths, type BlobText, type ReadFilesResult } from './read-files.js';
 import { entryOf, parseTree, treeEntries, type TreeEntry } from './tree-entries.js';
@@ -192,23 +192,64 @@ export class Workbench {
   }
 
   /**
-   * What `patch` does to head()'s tree when git applies it with `flags`: the tree it makes and
-   * every path whose entry differs, with its mode and id on each side (see treeChanges), or git's
-   * message when it does not apply. The tree is kept, so applyPatch of the same patch next only
-   * commits it.
+   * What `patch` does to head()'s tree when git applies it with `flags`: every path whose entry
+   * differs, with its mode and id on each side (what `git diff-tree -r` of the two trees says), or
+   * git's message when it does not apply. Read from the patch's scratch index (the syntax gate's,
+   * or made here: one `git apply --cached`) against the index of head()'s tree, so no tree is
+   * written and no diff run; the scratch index is kept, so applyPatch of the same patch next only
+   * writes its tree and commits it. An index of a version this does not read: git writes the tree
+   * and compares the two.
    */
   effectOf(
     patch: string,
     opts: { signal?: AbortSignal; flags?: readonly string[] } = {},
-  ): Promise<{ ok: true; tree: string; changes: TreeChangeEntry[] } | { ok: false; message: string }> {
+  ): Promise<{ ok: true; changes: TreeChangeEntry[] } | { ok: false; message: string }> {
     return this.queuedApply(opts.flags, async () => {
+      if (this.disposed) throw new HammerError('INTERNAL', 'workbench already disposed');
       const base = this.headTree;
-      const made = this.treesAfter.get(treeKey(base, opts.flags, patch));
-      const after = made === undefined ? await this.treeNow(patch, opts) : { ok: true as const, tree: made };
-      if (!after.ok) return after;
-      const changes = await treeChanges(base, after.tree, this.gitOptions(opts.signal ? { signal: opts.signal } : {}));
-      return { ok: true, tree: after.tree, changes };
+      const key = treeKey(base, opts.flags, patch);
+      let made = this.treesAfter.get(key);
+      if (made === undefined) {
+        const indexed = await this.changesInIndex(patch, key, opts);
+        if (indexed !== null) return indexed;
+      }
+      if (made === undefined) {
+        const after = await this.treeNow(patch, opts);
+        if (!after.ok) return after;
+        made = after.tree;
+      }
+      const changes = await treeChanges(base, made, this.gitOptions(opts.signal ? { signal: opts.signal } : {}));
+      return { ok: true, changes };
     });
+  }
+
+  // the patch's effect read from its scratch index (made now unless the gate left it) against the
+  // head tree's index; null when either is an index indexChanges does not read
+  private async changesInIndex(
+    patch: string,
+    key: string,
+    opts: { signal?: AbortSignal; flags?: readonly string[] },
+  ): Promise<{ ok: true; changes: TreeChangeEntry[] } | { ok: false; message: string } | null> {
+    let pending = this.pendingIndex?.key === key ? this.pendingIndex : undefined;
+    if (!pending) {
+      const index = join(this.dir, `check-${process.pid}.index`);
+      const withIndex = { env: { GIT_INDEX_FILE: index }, ...(opts.signal ? { signal: opts.signal } : {}) };
+      try {
+        const applied = await this.applyInIndex(index, patch, opts.flags, withIndex);
+        if (!applied.ok) return applied;
+        const path = join(this.dir, `pending-${process.pid}.index`);
+        await rename(index, path);
+        pending = this.pendingIndex = { key, path };
+      } finally {
+        await rm(index, { force: true });
+      }
+    }
+    // applyInIndex left the head tree's index as the kept one
+    const baseIndex = this.keptIndex?.tree === this.headTree ? this.keptIndex.path : undefined;
+    if (baseIndex === undefined) return null;
+    const [before, after] = await Promise.all([readFile(baseIndex), readFile(pending.path)]);
+    const changes = indexChanges(before, after, this.userRepo.objectFormat === 'sha256' ? 32 : 20);
+    return changes === null ? null : { ok: true, changes };
   }
 
   /** Run `work` after what is queued, once every git apply flag is one the workbench allows. */
@@ -508,10 +549,14 @@ export class Workbench {
     flags: readonly string[] | undefined,
     withIndex: { env: Record<string, string>; signal?: AbortSignal },
   ): Promise<{ ok: true } | { ok: false; message: string }> {
-    // the index of the last tree made is kept: the next patch usually goes on that tree (now the head)
-    const kept = this.keptIndex?.tree === this.headTree ? this.keptIndex : undefined;
-    if (kept) await copyFile(kept.path, index);
-    else await this.git(['read-tree', this.headTree], withIndex);
+    // the index of the last tree made is kept: the next patch usually goes on that tree (now the
+    // head); else the head tree's index is read once and kept (what the policy compares against)
+    if (this.keptIndex?.tree !== this.headTree) {
+      const base = join(this.dir, `base-${process.pid}.index`);
+      await this.git(['read-tree', this.headTree], { ...withIndex, env: { GIT_INDEX_FILE: base } });
+      this.keptIndex = { tree: this.headTree, path: base };
+    }
+    await copyFile(this.keptIndex.path, index);
     const applied = await runGitResult(
       ['apply', '--cached', '--whitespace=nowarn', ...(flags ?? []), '-'],
       this.gitOptions({ ...withIndex, input: patch }),

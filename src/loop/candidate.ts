@@ -14,7 +14,8 @@ import { summarizePatch } from '../patch/patch-summary.js';
 import { toPatchFiles } from '../patch/validate-diff.js';
 import type { RunRecorder } from './phase-runner.js';
 import type { Prepared } from './prepare.js';
-import { assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
+import { assertSameCommit, assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
+import { sandboxCommitId } from '../runner/index.js';
 import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
 import { renderTestLog } from '../report/test-log.js';
 import { toTestRecord } from './test-record.js';
@@ -26,6 +27,7 @@ import { judgeCandidates } from './effect-run.js';
 import { gateCandidates } from './syntax-gate-run.js';
 import type { RunDeps, RunRequest } from './run-types.js';
 import { seenPatchHash, testPassed } from './stop-conditions.js';
+import { iterationDate } from './iteration-date.js';
 
 /** A vetted candidate with its apply ladder: an answer's extracted edits, or a trajectory's submitted change. */
 export type CandidatePatch = Extract<Interpretation, { kind: 'diff' }>;
@@ -178,11 +180,12 @@ export async function judgeCandidate(
   const onTestOutput = (stream: 'stdout' | 'stderr', chunk: Buffer): void =>
     deps.emit({ type: 'test_output', run_id: runId, iteration: n, stream, chunk: chunk.toString('utf8') });
   await rec.flush();
+  const message = cutAtWord(iterationCommit(rec.state, n, files, null).subject, SUBJECT_MAX);
   const inSandbox = await prep.repo.step(
     prep.sandboxHead,
     `iter-${String(n).padStart(2, '0')}.patch`,
     candidates,
-    cutAtWord(iterationCommit(rec.state, n, files, null).subject, SUBJECT_MAX),
+    message,
     { command: focus?.command ?? req.testCommand, timeoutMs: limitMs, onOutput: onTestOutput },
     { ...sig, onChecked: (k) => void (k === 0 ? first : applyInstead(k)).then(warmNext, () => undefined) },
   );
@@ -227,7 +230,11 @@ export async function judgeCandidate(
       now,
     ),
   );
-  if (prep.treesComparable) assertSameTree(onHost.tree, inSandbox.tree, n);
+  // the sandbox's commit is the one the host's tree makes (or, when it named its tree, that tree is the host's)
+  if (prep.treesComparable) {
+    if (inSandbox.tree !== undefined) assertSameTree(onHost.tree, inSandbox.tree, n);
+    else assertSameCommit(sandboxCommitId(onHost.tree, prep.sandboxHead, message), inSandbox.commit, n);
+  }
   prep.sandboxHead = inSandbox.commit;
   const testName = artifactNames.testLog(n);
   const recordOf = (result: ExecResult, command: string): TestRecord =>
@@ -332,10 +339,4 @@ function rungNote(rung: Rung): string {
 
 function firstLine(text: string): string {
   return (text.split('\n').find((l) => l.trim() !== '') ?? text).trim().slice(0, 200);
-}
-
-/** The date an iteration's commit carries: when the iteration started (resume reproduces the commit). */
-export function iterationDate(state: RunState, n: number): Date {
-  const started = state.iterations.find((it) => it.n === n)?.started_at;
-  return started === undefined ? new Date() : new Date(started);
 }

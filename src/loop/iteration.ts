@@ -19,7 +19,7 @@ import { modelExplanation } from '../report/explanation.js';
 import { finish, judgeCandidate } from './candidate.js';
 import { promptFor, sharedWithPrevious } from './iteration-prompt.js';
 
-export { iterationDate } from './candidate.js';
+export { iterationDate } from './iteration-date.js';
 
 /** The most bytes of a file read to place edits by its content. */
 const EDIT_READ_BYTES = 2 * 1024 * 1024;

@@ -1,8 +1,8 @@
 // The run's `prepare` and `baseline` phases: the host workbench, the image, the hardened sandbox,
 // the base tree copied in as one tar stream, and the first test run.
-import { ParseCache } from '../context/index.js';
+import type { ParseCache } from '../context/index.js';
 import { HammerError } from '../errors.js';
-import { Workbench, type UserRepo } from '../git/index.js';
+import { Workbench, type BaseArchive, type UserRepo } from '../git/index.js';
 import { preflightTree, sizeOfEntries, treeRefusal } from '../git/preflight.js';
 import { renderTestLog } from '../report/test-log.js';
 import type { Sandbox, SandboxSpec } from '../sandbox/types.js';
@@ -10,11 +10,17 @@ import { artifactNames } from '../state/artifact-names.js';
 import type { TestRecord } from '../state/run-state.js';
 import type { RunRecorder } from './phase-runner.js';
 import type { ResolvedImage, RunDeps, RunRequest } from './run-types.js';
-import { copyHead, initSandboxRepo } from './sandbox-init.js';
+import { copyHead, headArchive, initSandboxRepo } from './sandbox-init.js';
 import { SandboxRepo } from './sandbox-repo.js';
 import { sandboxSpec } from './sandbox-spec.js';
 import { toTestRecord } from './test-record.js';
 import { testTimeoutMs } from './test-timeout.js';
+
+/**
+ * How much of the base's archive is made while the engine creates and starts the sandbox, before
+ * the copy in takes it (twice this at most is held: see baseTarStream). A 50 MB tree is made whole.
+ */
+const ARCHIVE_AHEAD_BYTES = 32 * 1024 * 1024;
 
 /** How many tree entries a prompt's file selection looks at (the prompt itself shows fewer). */
 export const PROMPT_TREE_ENTRIES = 100_000;
@@ -57,7 +63,12 @@ export async function prepare(
   const { config } = req;
   const signal = deps.signal;
   const spec: SandboxSpec = sandboxSpec(config, runId, image.ref);
-  const parseCache = new ParseCache();
+  // the context code (and the syntax layer under it) loads here, while the sandbox is made
+  const parseCacheMade = import('../context/index.js').then((lib) => new lib.ParseCache());
+  parseCacheMade.catch(() => undefined); // awaited below
+  const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
+  /** The base's archive, made while the engine makes the sandbox (see ARCHIVE_AHEAD_BYTES). */
+  let early: BaseArchive | undefined;
   // both settle before either failure is thrown: a sandbox still being created when the workbench
   // side fails (the preflight refusing the tree) is tracked, so the caller's cleanup removes it
   const [wbSide, sandboxSide] = await Promise.allSettled([
@@ -80,13 +91,28 @@ export async function prepare(
         if (refusal) throw refusal;
         // the grammars the first prompt's files need load while the engine makes the sandbox: node
         // only waits on the engine there, and later they would slow the copy in, which node feeds
-        parseCache.warm(listed.entries.slice(0, PROMPT_TREE_ENTRIES).map((e) => e.path)).catch(() => undefined);
+        void parseCacheMade
+          .then((cache) => cache.warm(listed.entries.slice(0, PROMPT_TREE_ENTRIES).map((e) => e.path)))
+          .catch(() => undefined);
+        // the archive of the base is made now too, as far as it runs ahead, so the copy in only
+        // has the engine's extraction left (a resumed run's head moves first: made later)
+        if (applied.length === 0)
+          early = headArchive(
+            { workbench: w, uid, gid, ...(signal ? { signal } : {}) },
+            listed.truncated ? undefined : listed.entries,
+            ARCHIVE_AHEAD_BYTES,
+          );
         return w;
       }),
     deps.engine.create(spec, signal ? { signal } : {}).then((s) => (track({ sandbox: s }), s)),
   ]);
+  if (wbSide.status === 'rejected' || sandboxSide.status === 'rejected') early?.stream.destroy();
   if (wbSide.status === 'rejected') throw wbSide.reason;
   if (sandboxSide.status === 'rejected') throw sandboxSide.reason;
+  const parseCache = await parseCacheMade.catch((err: unknown) => {
+    early?.stream.destroy();
+    throw err;
+  });
   const [workbench, sandbox] = [wbSide.value, sandboxSide.value];
   for (const a of applied) {
     const r = await workbench.applyPatch(a.patch, {
@@ -107,7 +133,6 @@ export async function prepare(
       );
     }
   }
-  const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
   const initOptions = {
     sandbox,
     workbench,
@@ -119,11 +144,13 @@ export async function prepare(
   // the resident runner starts while the base is copied in (the baseline's command waits for it)
   sandbox.warm?.();
   // the listing is the one the preflight made (a replayed patch moved the head: listed again)
-  const listing = await workbench.listTree(workbench.head(), {
-    maxEntries: config.sandbox.max_repo_files + 1,
-    ...(signal ? { signal } : {}),
-  });
-  const { skipped } = await copyHead(initOptions, listing.truncated ? undefined : listing.entries);
+  const listing = await workbench
+    .listTree(workbench.head(), { maxEntries: config.sandbox.max_repo_files + 1, ...(signal ? { signal } : {}) })
+    .catch((err: unknown) => {
+      early?.stream.destroy();
+      throw err;
+    });
+  const { skipped } = await copyHead(initOptions, listing.truncated ? undefined : listing.entries, early);
   const repo = new SandboxRepo(sandbox, {
     execTimeoutMs: config.sandbox.exec_timeout * 1000,
     maxOutputBytes: config.sandbox.output_cap,
@@ -189,6 +216,19 @@ export async function runTests(
     failureLines: config.prompt.output_failure_lines,
     maxFailures: config.prompt.output_max_failures,
   });
+}
+
+/** The sandbox's commit must be the one the host's tree makes there (see sandboxCommitId): else SANDBOX_BROKEN. */
+export function assertSameCommit(expected: string, sandbox: string, iteration: number): void {
+  if (expected !== sandbox) {
+    throw new HammerError(
+      'SANDBOX_BROKEN',
+      `iteration ${iteration}: the sandbox's commit ${sandbox} is not the one the tree the host built makes there (${expected}): their trees differ`,
+      {
+        hint: 'the sandbox image may be changing files on apply (git attributes or a wrapper); try another image',
+      },
+    );
+  }
 }
 
 /** Fail closed when the host and the sandbox disagree about the tree a patch produced. */

@@ -8,7 +8,7 @@ import type { RunState } from '../state/run-state.js';
 import { summarizePatch } from '../patch/patch-summary.js';
 import { iterationExplanation } from '../report/summary-extras.js';
 import { iterationCommitMessage } from './commit-text.js';
-import { iterationDate } from './iteration.js';
+import { iterationDate } from './iteration-date.js';
 import { resumeRefusal } from './resumable.js';
 import { drive } from './run.js';
 import { resolveRuntime } from './runtime.js';

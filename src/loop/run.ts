@@ -17,10 +17,8 @@ import { artifactNames } from '../state/artifact-names.js';
 import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
 import { finishRun, newRunState, recordError, recordRunPhase } from '../state/transitions.js';
 import type { RecordedAnswer } from '../llm/index.js';
-import { runAgentIteration } from './agent/iteration.js';
 import { tryAlternatives } from './alternatives.js';
 import { flakyNotice, rerunPlan, rerunRecord } from './baseline-rerun.js';
-import { runIteration } from './iteration.js';
 import { startModelGate } from './model-gate.js';
 import { RunRecorder } from './phase-runner.js';
 import { faultPoint, faultPointHandled } from './fault.js';
@@ -30,6 +28,13 @@ import { prepare, runTests, type Prepared } from './prepare.js';
 import type { ResolvedImage, RunDeps, RunOutcome, RunRequest } from './run-types.js';
 import { appliedCount, decideNext, type LoopLimits } from './stop-conditions.js';
 import { INTERRUPTED_BUDGET_MS, removeSandboxes, reportLeftBehind } from './cleanup.js';
+
+/**
+ * The iteration's code (prompts, context, edits, agent mode, the syntax layer): loaded during the
+ * prepare phase, instead of before the run can begin.
+ */
+const iterationCode = (): Promise<[typeof import('./iteration.js'), typeof import('./agent/iteration.js')]> =>
+  Promise.all([import('./iteration.js'), import('./agent/iteration.js')]);
 
 /**
  * Run the loop to its end. Failures the loop reasons about (rejected patches, failing tests) end
@@ -97,6 +102,14 @@ export async function drive(
     pendingAnswer === undefined &&
     (state.iterations.length === 0 || decideNext(state, limits(req)).action === 'generate');
   const gate = startModelGate(deps.provider, outer, needsModel);
+  // loaded once the sandbox exists, while the base is copied in (node only waits on the engine's
+  // extraction then), or at the first iteration
+  let code: ReturnType<typeof iterationCode> | undefined;
+  const loadCode = (): ReturnType<typeof iterationCode> => {
+    code ??= iterationCode();
+    code.catch(() => undefined); // awaited before the first iteration
+    return code;
+  };
   deps = { ...deps, signal: gate.signal };
   const signal = deps.signal;
   const runId = state.run_id;
@@ -137,7 +150,18 @@ export async function drive(
       }));
     logger.info({ image }, 'image ready');
     let prep = await rec.phase('prepare', null, () =>
-      prepare(runId, req, deps, userRepo, image, (p) => Object.assign(made, p), applied),
+      prepare(
+        runId,
+        req,
+        deps,
+        userRepo,
+        image,
+        (p) => {
+          Object.assign(made, p);
+          if (p.sandbox) void loadCode();
+        },
+        applied,
+      ),
     );
     await rec.update((s) => ({ ...s, sandbox: { container_id: prep.sandbox.id } }));
     if (rec.state.baseline === null) {
@@ -178,6 +202,7 @@ export async function drive(
     let turns = pendingTurns;
     while (next.action === 'generate') {
       if (signal?.aborted) throw abortError(signal, 'the run');
+      const [{ runIteration }, { runAgentIteration }] = await loadCode();
       if (config.loop.mode === 'agent') await runAgentIteration(rec, deps, req, prep, turns);
       else await runIteration(rec, deps, req, prep, recorded);
       recorded = undefined;

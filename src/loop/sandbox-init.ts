@@ -2,7 +2,14 @@
 // model generates, off the path to the first model request: init commits exactly the paths the
 // host archived, and the resulting tree is checked against the host's.
 import { HammerError, isHammerError } from '../errors.js';
-import { baseTarStream, basePackTar, writeBasePack, type TreeEntry, type Workbench } from '../git/index.js';
+import {
+  baseTarStream,
+  basePackTar,
+  writeBasePack,
+  type BaseArchive,
+  type TreeEntry,
+  type Workbench,
+} from '../git/index.js';
 import { parseRunnerResult, runnerArgv } from '../runner/index.js';
 import type { Sandbox } from '../sandbox/types.js';
 
@@ -32,18 +39,36 @@ export interface InitOptions {
 }
 
 /**
- * Copy the workbench's head into the sandbox (with the path list), returning whether anything was
- * left out. `entries`: the head's complete listing, when made already.
+ * The archive of the workbench's head as it goes into the sandbox (with the path list).
+ * `entries`: the head's complete listing, when made already; `aheadBytes`: how much of it may be
+ * made before the sandbox takes it (see baseTarStream).
  */
-export async function copyHead(o: InitOptions, entries?: readonly TreeEntry[]): Promise<{ skipped: number }> {
-  const sig = o.signal ? { signal: o.signal } : {};
-  const archive = baseTarStream(o.workbench, o.workbench.head(), {
+export function headArchive(
+  o: Pick<InitOptions, 'workbench' | 'uid' | 'gid' | 'signal'>,
+  entries?: readonly TreeEntry[],
+  aheadBytes?: number,
+): BaseArchive {
+  return baseTarStream(o.workbench, o.workbench.head(), {
     uid: o.uid,
     gid: o.gid,
     pathList: BASE_PATHS,
     ...(entries ? { entries } : {}),
-    ...sig,
+    ...(aheadBytes ? { aheadBytes } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
   });
+}
+
+/**
+ * Copy the workbench's head into the sandbox (with the path list), returning whether anything was
+ * left out. `entries`: the head's complete listing, when made already; `archive`: its archive,
+ * when started already (see headArchive).
+ */
+export async function copyHead(
+  o: InitOptions,
+  entries?: readonly TreeEntry[],
+  archive: BaseArchive = headArchive(o, entries),
+): Promise<{ skipped: number }> {
+  const sig = o.signal ? { signal: o.signal } : {};
   const [, stats] = await Promise.all([
     o.sandbox.copyIn({ kind: 'tar', stream: archive.stream, normalized: true }, sig),
     archive.done,

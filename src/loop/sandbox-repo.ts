@@ -3,7 +3,7 @@
 import { HammerError } from '../errors.js';
 import { parseRunnerResult, patchPath, runnerArgv, runnerCannotFork, splitRunnerOutput } from '../runner/index.js';
 import type { RunnerOp, RunnerResult } from '../runner/index.js';
-import type { ExecOptions, ExecResult, Sandbox } from '../sandbox/types.js';
+import type { ExecOptions, ExecResult, Sandbox, WorkspaceFileOp, WorkspaceFileResult } from '../sandbox/types.js';
 
 /** One iteration's sandbox work (see the runner's `step` op), with each stage's wall time. */
 export type StepResult =
@@ -20,7 +20,8 @@ export type StepResult =
       /** Which candidate (0-based) passed its check and was applied. */
       candidate: number;
       commit: string;
-      tree: string;
+      /** The commit's tree, when the sandbox named it (else its commit is checked against the host's tree: see sandboxCommitId). */
+      tree?: string;
       /** The test run alone: output without the runner's lines, duration from the commit on. */
       test: ExecResult;
       validateMs: number;
@@ -30,7 +31,7 @@ export type StepResult =
 /** Grace the runner's timeout(1) gives a test after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 5_000;
 const RESULT_LINE = /\n?HAMMER_RESULT \{[^\n]*\}\n?$/;
-const STAGE = /^HAMMER_STAGE (checked (\d{1,2})|applied ([0-9a-f]{40,64}) ([0-9a-f]{40,64}))\n/;
+const STAGE = /^HAMMER_STAGE (checked (\d{1,2})|applied ([0-9a-f]{40,64})(?: ([0-9a-f]{40,64}))?)\n/;
 const CHECK_LINE = /^hammer-runner: check (\d{1,2})$/m;
 
 /** What a workspace path is, as the runner found it (untrusted; see `inspect`). */
@@ -150,7 +151,7 @@ export class SandboxRepo {
     const clean = await this.takeAhead(head);
     this.used = true;
     let checked: { at: number; k: number } | undefined;
-    let applied: { at: number; commit: string; tree: string } | undefined;
+    let applied: { at: number; commit: string; tree: string | undefined } | undefined;
     let scanned = '';
     const args = candidates.flatMap((c) => [c.flags.join(' '), c.patch]);
     const exec = await this.sandbox.exec(
@@ -181,7 +182,7 @@ export class SandboxRepo {
                   checked = { at: performance.now(), k };
                   options.onChecked?.(k);
                 }
-              } else applied = { at: performance.now(), commit: m[3]!, tree: m[4]! };
+              } else applied = { at: performance.now(), commit: m[3]!, tree: m[4] };
               scanned = scanned.slice(m[0].length);
             }
             if (applied && scanned && test.onOutput) test.onOutput('stdout', Buffer.from(scanned, 'latin1'));
@@ -235,7 +236,7 @@ export class SandboxRepo {
       kind: 'applied',
       candidate: checked.k,
       commit: applied.commit,
-      tree: applied.tree,
+      ...(applied.tree === undefined ? {} : { tree: applied.tree }),
       validateMs: checked.at - t0,
       applyMs: applied.at - checked.at,
       test: {
@@ -248,13 +249,13 @@ export class SandboxRepo {
     };
   }
 
-  /** Put the sandbox's tree back at `commit` (untracked files removed); its commit and tree. */
-  async reset(commit: string, signal?: AbortSignal): Promise<{ commit: string; tree: string }> {
+  /** Put the sandbox's tree back at `commit` (untracked files removed). */
+  async reset(commit: string, signal?: AbortSignal): Promise<{ commit: string }> {
     const r = await this.op('reset', [commit], signal);
     this.used = false;
-    if (!r.ok)
+    if (!r.ok || r.commit !== commit)
       throw new HammerError('SANDBOX_BROKEN', `runner reset to ${commit.slice(0, 12)} failed (exit ${r.exit})`);
-    return { commit: requireHash(r.commit, 'reset'), tree: requireHash(r.tree, 'reset') };
+    return { commit };
   }
 
   /**
@@ -304,14 +305,64 @@ export class SandboxRepo {
   /** A regular file of the workspace, byte for byte (links and non-regular files refused, at most `maxBytes`). */
   async readFile(path: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
     await this.takeAhead();
-    return this.sandbox.readFile(`${this.sandbox.workdir}/${path}`, { maxBytes, ...(signal ? { signal } : {}) });
+    const read = await this.fileOp({ op: 'read', path, maxBytes }, signal);
+    if (read === null)
+      return this.sandbox.readFile(`${this.sandbox.workdir}/${path}`, { maxBytes, ...(signal ? { signal } : {}) });
+    if (read.kind === 'file' && read.content !== null) return read.content;
+    throw new HammerError(
+      'SANDBOX_BROKEN',
+      `refused to read ${path} from the sandbox: ${read.kind === 'file' ? `${read.size} bytes is over the ${maxBytes}-byte cap` : read.kind === 'failed' ? read.reason : `it is ${read.kind === 'link' ? 'a symbolic link or goes through one' : read.kind === 'other' ? 'not a regular file' : 'not there'}`}`,
+    );
   }
 
-  /** Write one file of the workspace (owned by the sandbox user, with `mode`). */
-  async writeFile(path: string, content: Buffer, mode: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * A workspace path for the editor: what it is and, for a regular file of at most `maxBytes`, its
+   * bytes (null over the cap). Every process of the sandbox user is gone first, so nothing changes
+   * the path between this and a write; no link is followed. Through the resident runner, one
+   * message; without one, the runner's `inspect` and the engine's archive read.
+   */
+  async openFile(path: string, maxBytes: number, signal?: AbortSignal): Promise<WorkspaceFileResult> {
+    await this.takeAhead();
+    const read = await this.fileOp({ op: 'read', path, maxBytes }, signal);
+    if (read !== null) return read;
+    await this.settle(signal);
+    const facts = await this.inspect(path, signal);
+    if (facts.kind !== 'file') return facts;
+    const content =
+      facts.size > maxBytes
+        ? null
+        : await this.sandbox.readFile(`${this.sandbox.workdir}/${path}`, { maxBytes, ...(signal ? { signal } : {}) });
+    return { ...facts, content };
+  }
+
+  /**
+   * Write one regular file of the workspace (owned by the sandbox user, with `mode`), making the
+   * directories above it; a link on the way, or a non-regular file there, is refused as such.
+   */
+  async writeFile(path: string, content: Buffer, mode: number, signal?: AbortSignal): Promise<WorkspaceFileResult> {
     await this.takeAhead();
     this.used = true;
+    const written = await this.fileOp({ op: 'write', path, content, mode }, signal);
+    if (written !== null) return written;
     await this.sandbox.putFiles(this.sandbox.workdir, [{ path, content, mode }], signal ? { signal } : {});
+    return { kind: 'done' };
+  }
+
+  /** Remove one regular file of the workspace (missing: nothing to do); a link or a directory is refused as such. */
+  async removeFile(path: string, signal?: AbortSignal): Promise<WorkspaceFileResult> {
+    await this.takeAhead();
+    this.used = true;
+    const removed = await this.fileOp({ op: 'remove', path }, signal);
+    if (removed !== null) return removed;
+    const quoted = `'${path.replace(/'/g, `'\\''`)}'`;
+    await this.shell(`rm -f -- ${quoted}`, this.sandbox.workdir, this.options.execTimeoutMs, signal);
+    return { kind: 'done' };
+  }
+
+  /** A file operation through the sandbox's resident runner; null when it has none. */
+  private fileOp(op: WorkspaceFileOp, signal?: AbortSignal): Promise<WorkspaceFileResult | null> {
+    if (!this.sandbox.workspaceFile) return Promise.resolve(null);
+    return this.sandbox.workspaceFile(op, signal ? { signal } : {});
   }
 
   /**

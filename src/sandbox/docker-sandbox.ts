@@ -19,7 +19,16 @@ import { WORKDIR } from './hardening.js';
 import { RESIDENT_SETTLE_SECONDS } from './resident-script.js';
 import { sleep } from './stream-end.js';
 import { workspaceRelative } from './paths.js';
-import type { CopyInStats, ExecOptions, ExecResult, RepoSource, Sandbox, SandboxFile } from './types.js';
+import type {
+  CopyInStats,
+  ExecOptions,
+  ExecResult,
+  RepoSource,
+  Sandbox,
+  SandboxFile,
+  WorkspaceFileOp,
+  WorkspaceFileResult,
+} from './types.js';
 import type { SandboxUser } from './user.js';
 
 /** How often, and how far apart, a command that died of a signal looks whether its container stopped too. */
@@ -217,6 +226,16 @@ export class DockerSandbox implements Sandbox {
     }
     const source = archive instanceof Readable ? archive : Readable.from(archive);
     return readSingleFile(source, posix.basename(abs), options.maxBytes);
+  }
+
+  /** The editor's file operation through the resident runner, in turn with commands; null when the image runs none. */
+  workspaceFile(op: WorkspaceFileOp, options: { signal?: AbortSignal } = {}): Promise<WorkspaceFileResult | null> {
+    if (!this.residentPossible) return Promise.resolve(null);
+    return this.serially(async () => {
+      throwIfAborted(options.signal, 'a file operation');
+      const resident = await this.liveResident(options.signal);
+      return resident ? resident.fileOp(op, WORKDIR, options.signal) : null;
+    });
   }
 
   /** Kill every process of the sandbox user and wait until all are gone, keeping the sandbox alive. */

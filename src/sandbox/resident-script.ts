@@ -7,12 +7,24 @@
 // Host to resident (stdin), frames of a kind byte, a big-endian u32 length and the payload:
 //   c  run a command: NUL-separated cwd, the number of env entries, KEY=value entries, then argv
 //   k  kill every process of the sandbox user now (a timeout, an abort, killAll) and wait until gone
+//   f  an editor's file operation, done by the resident itself (no process started), while no command
+//      runs: NUL-separated op (read, write, remove), the workspace root, a relative path without
+//      empty, "." or ".." components, the argument (read: the most bytes sent; write: the permission
+//      bits in octal; remove: 0), and for write the content. Every process of the sandbox user is
+//      killed and gone first, so nothing changes the path meanwhile; a symbolic link anywhere on the
+//      path is never followed (answered "link"). write makes missing directories, writes a temporary
+//      file beside the target and renames it over (a full workspace leaves the file as it was)
 // Resident to host (stdout), the same framing:
 //   r  ready: "hammer-resident 1"
 //   o  / e  a chunk of the running command's stdout / stderr, as read (at most 64 KiB)
 //   x  the command ended: "<exit code> <settled 0|1> <fork failed 0|1|2>" (a signal n gives 128+n;
 //      2: the fork failed with the pids limit full)
 //   K  a kill asked for while no command ran is done: "<settled 0|1>"
+//   d  a chunk of a file being read (at most 64 KiB), before its F
+//   F  a file operation's end: "file <mode, octal> <size> <bytes sent>" (read: the content was sent
+//      when size <= the most asked for), "done", "missing", "link", "blocked" (a component above is
+//      not a directory), "other" (not a regular file), "unsettled", "bad" (a malformed request) or
+//      "failed <the system's reason>"
 //
 // Contracts it keeps, as the one exec per command did:
 // - commands run as the sandbox user with only the exec's environment plus their own, stdin
@@ -114,6 +126,47 @@ sub finish { my $settled = settle();
   my $code = ($status & 127) ? 128 + ($status & 127) : $status >> 8;
   ($child, $out, $err) = (0, undef, undef);
   frame('x', "$code $settled 0"); }
+# the editor's file operations (see the f frame above); errno 2 is ENOENT on every Linux
+sub ferr { my $e = "$!"; $e =~ s/[^ -~]//g; return 'failed ' . substr($e, 0, 200); }
+sub fwalk { my ($root, $rel, $make) = @_; my @parts = split m{/}, $rel, -1;
+  return (undef, 'bad') if !@parts || grep { $_ eq '' || $_ eq '.' || $_ eq '..' } @parts;
+  my $at = $root;
+  for my $i (0 .. $#parts) { $at .= "/$parts[$i]"; my @s = lstat $at;
+    return (undef, ferr()) if !@s && $! + 0 != 2;
+    return (undef, 'link') if @s && -l _;
+    last if $i == $#parts;
+    if (!@s) { return (undef, 'missing') unless $make; mkdir($at, 0755) or return (undef, ferr()); next; }
+    return (undef, 'blocked') unless -d _; }
+  return ($at, ''); }
+sub fileop { my ($op, $root, $rel, $arg, $data) = split /\0/, $_[0], 5;
+  return frame('F', 'bad') unless defined $arg && $root =~ m{^/} &&
+    (($op eq 'read' && $arg =~ /^[0-9]{1,10}$/) || ($op eq 'write' && $arg =~ /^[0-7]{1,4}$/) || ($op eq 'remove' && $arg eq '0'));
+  return frame('F', 'unsettled') unless settle();
+  my ($at, $why) = fwalk($root, $rel, $op eq 'write');
+  return frame('F', $why) unless defined $at;
+  my @s = lstat $at;
+  return frame('F', ferr()) if !@s && $! + 0 != 2;
+  if ($op eq 'read') { return frame('F', 'missing') unless @s; return frame('F', 'other') unless -f _;
+    sysopen(my $fh, $at, 0) or return frame('F', ferr());
+    my @t = stat $fh;
+    unless (@t && -f _ && $t[0] == $s[0] && $t[1] == $s[1]) { close $fh; return frame('F', 'other'); }
+    my ($size, $sent) = ($t[7], 0);
+    if ($size <= $arg) { while ($sent < $size) { my $b = ''; my $n = sysread($fh, $b, 65536);
+        unless (defined $n) { my $e = ferr(); close $fh; return frame('F', $e); }
+        last unless $n; $b = substr($b, 0, $size - $sent) if $sent + $n > $size; frame('d', $b); $sent += length $b; } }
+    close $fh;
+    return frame('F', sprintf('file %o %d %d', $t[2] & 07777, $size, $sent)); }
+  if ($op eq 'remove') { return frame('F', 'missing') unless @s; return frame('F', 'other') if -d _;
+    unlink $at or return frame('F', ferr()); return frame('F', 'done'); }
+  return frame('F', 'other') if @s && !-f _;
+  (my $dir = $at) =~ s{/[^/]*$}{};
+  my $tmp = "$dir/.hammer-edit-$$"; unlink $tmp;
+  sysopen(my $fh, $tmp, 1 | 64 | 128, 0600) or return frame('F', ferr());
+  $data = '' unless defined $data; my $o = 0;
+  while ($o < length $data) { my $n = syswrite($fh, $data, length($data) - $o, $o);
+    unless (defined $n) { my $e = ferr(); close $fh; unlink $tmp; return frame('F', $e); } $o += $n; }
+  unless (chmod(oct($arg) & 0777, $fh) && close($fh) && rename($tmp, $at)) { my $e = ferr(); unlink $tmp; return frame('F', $e); }
+  frame('F', 'done'); }
 frame('r', '${RESIDENT_HELLO}');
 while (1) {
   my $rin = '';
@@ -130,6 +183,7 @@ while (1) {
       while (my $f = take_frame()) {
         if ($f->[0] eq 'c') { exit 8 if $child; start($f->[1]); }
         elsif ($f->[0] eq 'k') { if ($child) { settle(); } else { frame('K', settle()); } }
+        elsif ($f->[0] eq 'f') { exit 8 if $child; fileop($f->[1]); }
         else { exit 9; }
       }
     }

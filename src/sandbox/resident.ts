@@ -10,14 +10,32 @@ import { messageOf } from './docker-errors.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from './exec.js';
 import { pidsFullError, unsettledError } from './kill-all.js';
 import { WORKDIR } from './hardening.js';
-import { encodeCommand, encodeFrame, parseExit, ResidentFrameParser, type ResidentExit } from './resident-frames.js';
+import {
+  encodeCommand,
+  encodeFileOp,
+  encodeFrame,
+  parseExit,
+  parseFileAnswer,
+  ResidentFrameParser,
+  type ResidentExit,
+} from './resident-frames.js';
 import { RESIDENT_HELLO, RESIDENT_SCRIPT, RESIDENT_SETTLE_SECONDS } from './resident-script.js';
-import type { ExecOptions, ExecResult } from './types.js';
+import type { ExecOptions, ExecResult, WorkspaceFileOp, WorkspaceFileResult } from './types.js';
 
 /** How long a starting resident may take to say it is ready. */
 const READY_MS = 15_000;
 /** How long a kill asked of the resident may take before the host kills from outside. */
 const KILL_ANSWER_MS = (RESIDENT_SETTLE_SECONDS + 5) * 1000;
+
+/** A file operation waiting for its answer: the content read so far, then the end. */
+interface FileWaiter {
+  parts: Buffer[];
+  bytes: number;
+  /** The most content bytes the answer may carry. */
+  max: number;
+  onEnd(status: string, content: Buffer): void;
+  onDeath(why: string): void;
+}
 
 interface Running {
   onOutput(stream: 'stdout' | 'stderr', chunk: Buffer): void;
@@ -29,6 +47,7 @@ interface Running {
 export class Resident {
   private running: Running | undefined;
   private killWaiters: ((settled: boolean | null) => void)[] = [];
+  private file: FileWaiter | undefined;
   private dead = false;
   private diagnostics = '';
 
@@ -115,6 +134,16 @@ export class Resident {
         return running.onExit(exit);
       }
     }
+    const file = this.file;
+    if (kind === 'd' && file && !running && file.bytes + payload.length <= file.max) {
+      file.parts.push(payload);
+      file.bytes += payload.length;
+      return;
+    }
+    if (kind === 'F' && file && !running) {
+      this.file = undefined;
+      return file.onEnd(payload.toString('latin1'), Buffer.concat(file.parts));
+    }
     if (kind === 'K' && !running && this.killWaiters.length > 0) {
       const waiters = this.killWaiters;
       this.killWaiters = [];
@@ -131,6 +160,9 @@ export class Resident {
     const running = this.running;
     this.running = undefined;
     running?.onDeath(why);
+    const file = this.file;
+    this.file = undefined;
+    file?.onDeath(why);
     for (const w of this.killWaiters.splice(0)) w(null);
   }
 
@@ -150,6 +182,62 @@ export class Resident {
     return new Promise((resolve) => {
       this.killWaiters.push(resolve);
       this.stream.write(encodeFrame('k'));
+    });
+  }
+
+  /**
+   * One file operation of the editor, done by the resident itself once every process of the sandbox
+   * user is gone (see resident-script.ts), on a path relative to `root`. A resident that dies or
+   * does not answer in time throws SANDBOX_BROKEN.
+   */
+  fileOp(op: WorkspaceFileOp, root: string, signal?: AbortSignal): Promise<WorkspaceFileResult> {
+    throwIfAborted(signal, 'a file operation');
+    if (this.dead) throw new HammerError('INTERNAL', 'the resident runner is gone');
+    if (this.running || this.file) throw new HammerError('INTERNAL', 'the resident runner is busy');
+    const frame = encodeFileOp(op, root);
+    return new Promise<WorkspaceFileResult>((resolve, reject) => {
+      const broken = (why: string): HammerError =>
+        new HammerError('SANDBOX_BROKEN', `the sandbox's resident runner ${why} during a file operation on ${op.path}`);
+      // the settle before it may take its whole wait, then a read of at most a few MiB
+      const timer = setTimeout(() => {
+        this.close();
+        reject(broken('did not answer'));
+      }, KILL_ANSWER_MS);
+      const onAbort = (): void => {
+        clearTimeout(timer);
+        this.close();
+        reject(abortError(signal, 'a file operation'));
+      };
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      this.file = {
+        parts: [],
+        bytes: 0,
+        max: op.op === 'read' ? op.maxBytes : 0,
+        onEnd: (status, content) => {
+          done();
+          if (status === 'bad')
+            return reject(
+              new HammerError('INTERNAL', `the resident runner refused a malformed file operation on ${op.path}`),
+            );
+          const answer = parseFileAnswer(op, status, content);
+          if (answer === null) {
+            this.close();
+            return reject(broken('broke its protocol'));
+          }
+          if (answer.kind === 'unsettled') return reject(unsettledError(RESIDENT_SETTLE_SECONDS));
+          resolve(answer);
+        },
+        onDeath: (why) => {
+          done();
+          if (signal?.aborted) return reject(abortError(signal, 'a file operation'));
+          reject(broken(`died (${why})`));
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.stream.write(frame);
     });
   }
 

@@ -78,6 +78,32 @@ export interface SandboxFile {
   mode?: number;
 }
 
+/** One file operation of the editor on a workspace path (relative to the workspace, no `..`). */
+export type WorkspaceFileOp =
+  /** Look at the path and, when it is a regular file of at most `maxBytes`, read it. */
+  | { op: 'read'; path: string; maxBytes: number }
+  /** Replace (or make) the regular file at the path, with `mode`'s permission bits; missing directories are made. */
+  | { op: 'write'; path: string; content: Buffer; mode: number }
+  /** Remove the regular file at the path (missing: nothing to do). */
+  | { op: 'remove'; path: string };
+
+/** What a workspace file operation found or did; nothing goes through a link on the way. */
+export type WorkspaceFileResult =
+  /** read: a regular file, its permission bits (0o777 at most) and size; its bytes, or null when over `maxBytes`. */
+  | { kind: 'file'; mode: number; size: number; content: Buffer | null }
+  /** write, remove: done. */
+  | { kind: 'done' }
+  /** Nothing at the path (read, remove), or a directory above it is missing (read). */
+  | { kind: 'missing' }
+  /** A component of the path is a symbolic link: nothing was read or written. */
+  | { kind: 'link' }
+  /** A component above the path is not a directory. */
+  | { kind: 'blocked' }
+  /** The path is a directory or another non-regular file. */
+  | { kind: 'other' }
+  /** The sandbox refused the operation (permissions, a full workspace): why, as the system said. */
+  | { kind: 'failed'; reason: string };
+
 /** What goes in as the repo copy: a host directory (packed without following symlinks) or a tar stream. */
 export type RepoSource =
   | { kind: 'dir'; path: string }
@@ -113,6 +139,13 @@ export interface Sandbox {
   copyIn(source: RepoSource, options?: { signal?: AbortSignal }): Promise<CopyInStats>;
   /** Read one regular file back (untrusted data): refuses links and non-regular files, caps the size. */
   readFile(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<Buffer>;
+  /**
+   * One file operation of the editor, done in the sandbox by its resident runner once every process
+   * of the sandbox user is gone (so nothing changes the path meanwhile), with no link followed on the
+   * way: one message each way, no process started. Null when this sandbox has no resident runner
+   * (an image without perl): the caller then uses `readFile`, `putFiles` and the runner's `inspect`.
+   */
+  workspaceFile?(op: WorkspaceFileOp, options?: { signal?: AbortSignal }): Promise<WorkspaceFileResult | null>;
   /**
    * Kill every process the sandbox user runs (leftover daemons, a killed test's tree) and wait until
    * all are gone and their pids free, keeping the sandbox alive; SANDBOX_PIDS_FULL when they never are.

@@ -6,7 +6,6 @@ import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
 import { printRunResult } from '../run-result.js';
 import { printOutsideLine } from '../terminal-text.js';
-import { withPullRequest } from '../run-pr.js';
 import type { PrFlags } from './pr.js';
 
 interface RunFlags extends ConfigFlags, PrFlags {
@@ -39,6 +38,8 @@ export default async function runCommand(f: RunFlags): Promise<number> {
       ...(f.quiet ? {} : { onImageProgress: printOutsideLine }),
     });
     if (!f.pr) return printRunResult(outcome, f.json === true, Date.now() - started);
+    // the pull request's code (the forges, the push) loads only for --pr, after the run
+    const { withPullRequest } = await import('../run-pr.js');
     return await withPullRequest(outcome, f, Date.now() - started);
   } finally {
     progress.stop();

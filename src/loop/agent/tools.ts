@@ -2,6 +2,7 @@
 // on the host (read back, apply, gate, write in); submit reads the work tree's change back as the
 // candidate. Every refusal is an observation for the model, never a failure of the run.
 import type { Config } from '../../config/schema.js';
+import { HammerError } from '../../errors.js';
 import { applyEdit, undoEdit, UndoStack } from '../../agent/editor.js';
 import { commandTimeoutS } from '../../agent/command-timeout.js';
 import { bashObservation } from '../../agent/observation.js';
@@ -116,24 +117,25 @@ export class AgentTools {
     if (!resolved.ok) return { outcome: 'refused', observation: `edit refused: ${resolved.reason}` };
     const path = resolved.path;
     const sig = this.ctx.signal;
-    // nothing a command left running may change the path between the check and the read or write
-    await this.ctx.repo.settle(sig);
-    const facts = await this.ctx.repo.inspect(path, sig);
+    // what the path is and its content, in one step in the sandbox once nothing a command left
+    // running is there to change it between this and the write
+    const facts = await this.ctx.repo.openFile(path, EDIT_MAX_BYTES, sig);
     const refuse = (why: string): ToolResult => ({ outcome: 'refused', observation: `edit refused: ${why}`, path });
     const fail = (why: string): ToolResult => ({ outcome: 'failed', observation: why, path });
     if (facts.kind === 'link')
       return refuse(`${path} is a symbolic link or goes through one; the editor never follows links`);
     if (facts.kind === 'blocked') return fail(`${path}: a part of the path above it is a file, not a directory`);
+    if (facts.kind === 'failed') return fail(`${path} cannot be read in the sandbox: ${facts.reason}`);
     if (facts.kind === 'other') {
       if (action.command !== 'view') return fail(`${path} is a directory (or not a regular file)`);
       return this.listDirectory(path);
     }
-    if (facts.kind === 'file' && facts.size > EDIT_MAX_BYTES)
+    if (facts.kind === 'done') throw new HammerError('INTERNAL', 'the sandbox answered a read as a write');
+    if (facts.kind === 'file' && (facts.size > EDIT_MAX_BYTES || facts.content === null))
       return fail(`${path} is ${facts.size} bytes, over the editor's ${EDIT_MAX_BYTES}; use bash to look at it`);
     let current: string | null = null;
-    if (facts.kind === 'file') {
-      const bytes = await this.ctx.repo.readFile(path, EDIT_MAX_BYTES, sig);
-      const text = utf8(bytes);
+    if (facts.kind === 'file' && facts.content !== null) {
+      const text = utf8(facts.content);
       if (text === null) return fail(`${path} is not UTF-8 text (binary?); the editor works on text files only`);
       current = text;
     }
@@ -141,7 +143,8 @@ export class AgentTools {
     if (action.command === 'undo_edit') {
       const undone = undoEdit(this.undo, path);
       if (undone.kind === 'error') return fail(undone.observation);
-      await this.write(path, undone.content, mode);
+      const written = await this.write(path, undone.content, mode);
+      if (written !== null) return fail(written);
       return { outcome: 'ok', observation: undone.observation, path, diff: editDiff(path, current, undone.content) };
     }
     const outcome = applyEdit(action, current);
@@ -149,7 +152,8 @@ export class AgentTools {
     if (outcome.kind === 'viewed') return { outcome: 'ok', observation: outcome.observation, path };
     const gate = await this.gate(path, current, outcome.content, mode);
     if (gate !== null) return refuse(gate);
-    await this.write(path, outcome.content, mode);
+    const written = await this.write(path, outcome.content, mode);
+    if (written !== null) return fail(written);
     this.undo.push(path, current);
     return { outcome: 'ok', observation: outcome.observation, path, diff: editDiff(path, current, outcome.content) };
   }
@@ -175,18 +179,19 @@ export class AgentTools {
     return `the edit would make ${path} unparseable: line ${error.line}, column ${error.column}: ${error.message}; nothing was written. The file would read:\n${region}`;
   }
 
-  private async write(path: string, content: string | null, mode: number): Promise<void> {
-    if (content === null) {
-      // undoing a create: the file goes again
-      await this.ctx.repo.shell(
-        `rm -f -- '${path.replace(/'/g, `'\\''`)}'`,
-        this.ctx.repo.sandbox.workdir,
-        30_000,
-        this.ctx.signal,
-      );
-      return;
-    }
-    await this.ctx.repo.writeFile(path, Buffer.from(content, 'utf8'), mode, this.ctx.signal);
+  /** Write (or, for null, remove) the file; null when done, else why it was not. */
+  private async write(path: string, content: string | null, mode: number): Promise<string | null> {
+    const sig = this.ctx.signal;
+    // undoing a create: the file goes again
+    const r =
+      content === null
+        ? await this.ctx.repo.removeFile(path, sig)
+        : await this.ctx.repo.writeFile(path, Buffer.from(content, 'utf8'), mode, sig);
+    if (r.kind === 'done' || (content === null && r.kind === 'missing')) return null;
+    if (r.kind === 'failed') return `${path} could not be written in the sandbox: ${r.reason}`;
+    if (r.kind === 'link') return `${path} is a symbolic link or goes through one; nothing was written`;
+    if (r.kind === 'blocked') return `${path}: a part of the path above it is a file, not a directory`;
+    return `${path} is a directory (or not a regular file); nothing was written`;
   }
 
   private async listDirectory(path: string): Promise<ToolResult> {

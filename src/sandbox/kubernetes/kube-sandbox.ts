@@ -18,7 +18,16 @@ import { workspaceRelative } from '../paths.js';
 import { Resident } from '../resident.js';
 import { RESIDENT_SCRIPT, RESIDENT_SETTLE_SECONDS } from '../resident-script.js';
 import { sleep } from '../stream-end.js';
-import type { CopyInStats, ExecOptions, ExecResult, RepoSource, Sandbox, SandboxFile } from '../types.js';
+import type {
+  CopyInStats,
+  ExecOptions,
+  ExecResult,
+  RepoSource,
+  Sandbox,
+  SandboxFile,
+  WorkspaceFileOp,
+  WorkspaceFileResult,
+} from '../types.js';
 import type { SandboxUser } from '../user.js';
 import { execPath } from './exec-frames.js';
 import { openExec } from './exec-socket.js';
@@ -248,6 +257,14 @@ export class KubeSandbox implements Sandbox {
         `reading ${abs} failed: ${stderr.slice(-300) || (end.kind === 'failed' ? end.message : 'tar failed')}`,
       );
     return reading;
+  }
+
+  /** The editor's file operation through the resident runner, in turn with commands. */
+  workspaceFile(op: WorkspaceFileOp, options: { signal?: AbortSignal } = {}): Promise<WorkspaceFileResult> {
+    return this.serially(async () => {
+      throwIfAborted(options.signal, 'a file operation');
+      return (await this.liveResident(options.signal)).fileOp(op, WORKDIR, options.signal);
+    });
   }
 
   /** Kill every process of the sandbox user and wait until all are gone, keeping the sandbox alive. */

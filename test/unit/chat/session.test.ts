@@ -11,7 +11,7 @@ import { resolveConfig } from '../../../src/config/resolve.js';
 import { HammerError } from '../../../src/errors.js';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '../../../src/llm/types.js';
 import type { SandboxRepo } from '../../../src/loop/sandbox-repo.js';
-import type { ExecResult } from '../../../src/sandbox/types.js';
+import type { ExecResult, WorkspaceFileResult } from '../../../src/sandbox/types.js';
 import { ConversationStore } from '../../../src/state/conversation-store.js';
 import { TEST_STATE_KEY } from '../../helpers/state-key.js';
 import { conversation } from './fixtures.js';
@@ -48,16 +48,15 @@ class FakeRepo {
     return { result: exec(0, out), cwd };
   }
   async settle(): Promise<void> {}
-  async inspect(path: string) {
-    return this.tree.has(path)
-      ? { kind: 'file' as const, mode: 0o644, size: this.tree.get(path)!.length }
-      : { kind: 'missing' as const };
+  async openFile(path: string): Promise<WorkspaceFileResult> {
+    const text = this.tree.get(path);
+    return text === undefined
+      ? { kind: 'missing' }
+      : { kind: 'file', mode: 0o644, size: text.length, content: Buffer.from(text) };
   }
-  async readFile(path: string): Promise<Buffer> {
-    return Buffer.from(this.tree.get(path) ?? '');
-  }
-  async writeFile(path: string, content: Buffer): Promise<void> {
+  async writeFile(path: string, content: Buffer): Promise<WorkspaceFileResult> {
     this.tree.set(path, content.toString());
+    return { kind: 'done' };
   }
   /** The change as a fake diff: one `diff --git` line and the content (JSON) per changed path. */
   async candidate(): Promise<Buffer | null> {

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { indexEntries } from '../../../src/git/index-file.js';
+import { indexChanges, indexEntries } from '../../../src/git/index-file.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -83,5 +83,33 @@ describe('indexEntries', () => {
     const v4 = await repo('sha1', files, 4);
     expect(indexEntries(await readFile(join(v4, '.git', 'index')), 20, new Set(['a.txt']))).toBeNull();
     expect(indexEntries(Buffer.from('not an index'), 20, new Set(['a.txt']))).toBeNull();
+  });
+
+  it('indexChanges: the paths whose mode or id differ, in index order; null for version 4 or an unmerged entry', async () => {
+    const dir = await repo('sha1', files);
+    const git = (...args: string[]): string => execFileSync('git', args, { cwd: dir }).toString();
+    const before = await readFile(join(dir, '.git', 'index'));
+    await writeFile(join(dir, 'a.txt'), 'changed\n');
+    await writeFile(join(dir, 'dir', 'new.txt'), 'new\n');
+    git('rm', '-q', '--cached', 'dir/sub/c.md');
+    git('add', 'a.txt', 'dir/new.txt');
+    git('update-index', '--chmod=+x', 'dir/b.py');
+    const after = await readFile(join(dir, '.git', 'index'));
+    const now = lsFiles(dir);
+    const then = (path: string): { mode: string; oid: string } | null =>
+      indexEntries(before, 20, new Set([path]))!.get(path) ?? null;
+    expect(indexChanges(before, after, 20)).toEqual([
+      { path: 'a.txt', before: then('a.txt'), after: now.get('a.txt') },
+      { path: 'dir/b.py', before: then('dir/b.py'), after: { mode: '100755', oid: then('dir/b.py')!.oid } },
+      { path: 'dir/new.txt', before: null, after: now.get('dir/new.txt') },
+      { path: 'dir/sub/c.md', before: then('dir/sub/c.md'), after: null },
+    ]);
+    expect(indexChanges(after, after, 20)).toEqual([]);
+    const v4 = await readFile(join(await repo('sha1', files, 4), '.git', 'index'));
+    expect(indexChanges(before, v4, 20)).toBeNull();
+    // an unmerged entry (stage 1): not a tree this compares
+    const blob = git('hash-object', '-w', 'a.txt').trim();
+    execFileSync('git', ['update-index', '--index-info'], { cwd: dir, input: `100644 ${blob} 1\tconflict.txt\n` });
+    expect(indexChanges(before, await readFile(join(dir, '.git', 'index')), 20)).toBeNull();
   });
 });

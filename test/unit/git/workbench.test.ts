@@ -2,6 +2,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Workbench, commitMessage, resolveUserRepo } from '../../../src/git/index.js';
+import { treeChanges } from '../../../src/git/tree-changes.js';
 import { createFixtureRepo, type FixtureRepo } from '../../helpers/fixture-repo.js';
 
 const identity = { name: 'hammer-box', email: 'hammer-box@localhost' };
@@ -98,8 +99,56 @@ describe('Workbench', () => {
       ['link', '120000', '120000'],
     ]);
     const applied = await wb.applyPatch(disguised, { iteration: 1, summary: 's' });
-    expect(applied.ok && applied.tree).toBe(effect.tree);
+    expect(applied.ok).toBe(true);
+    if (!applied.ok) return;
+    expect(await treeChanges(head, applied.tree, wb.gitOptions())).toEqual(effect.changes);
     expect(await wb.effectOf(editA.replace('a.txt', 'nope.txt'))).toMatchObject({ ok: false });
+  });
+
+  it("reads a patch's effect from the indexes as diff-tree of the written trees says it, in the same order", async () => {
+    const files = {
+      'a.txt': 'one\ntwo\n',
+      'b.txt': 'bee\n',
+      'a-b/x.txt': 'x\n',
+      'a/c.txt': 'c\n',
+      'run.sh': '#!/bin/sh\n',
+      link: { symlink: 'a.txt' },
+    };
+    const patch = [
+      editA,
+      'diff --git a/b.txt b/b.txt\ndeleted file mode 100644\n--- a/b.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bee\n',
+      'diff --git a/a/new.py b/a/new.py\nnew file mode 100755\n--- /dev/null\n+++ b/a/new.py\n@@ -0,0 +1 @@\n+x = 1\n',
+      'diff --git a/a-b/x.txt b/a-b/x.txt\n--- a/a-b/x.txt\n+++ b/a-b/x.txt\n@@ -1 +1 @@\n-x\n+y\n',
+      'diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n',
+      'diff --git a/to b/to\nnew file mode 120000\n--- /dev/null\n+++ b/to\n@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n',
+      '--- a/link\n+++ b/link\n@@ -1 +1 @@\n-a.txt\n\\ No newline at end of file\n+b.txt\n\\ No newline at end of file\n',
+    ].join('');
+    const fromIndex = (await setup({ files })).wb;
+    const fromTrees = (await setup({ files })).wb;
+    // index version 4 is one the workbench does not read: git writes the tree and diff-tree compares
+    await fromTrees.git(['config', 'index.version', '4']);
+    const a = await fromIndex.effectOf(patch);
+    const b = await fromTrees.effectOf(patch);
+    expect(a.ok && b.ok).toBe(true);
+    if (!a.ok || !b.ok) return;
+    expect(a.changes).toEqual(b.changes);
+    expect(a.changes.map((c) => [c.path, c.before?.mode ?? null, c.after?.mode ?? null])).toEqual([
+      ['a-b/x.txt', '100644', '100644'],
+      ['a.txt', '100644', '100644'],
+      ['a/new.py', null, '100755'],
+      ['b.txt', '100644', null],
+      ['link', '120000', '120000'],
+      ['run.sh', '100644', '100755'],
+      ['to', null, '120000'],
+    ]);
+    // the next patch, on the tree the first one made, is read from the index that tree was written from
+    const applied = await fromIndex.applyPatch(patch, { iteration: 1, summary: 's' });
+    expect(applied.ok).toBe(true);
+    const next = await fromIndex.effectOf(
+      'diff --git a/a/new.py b/a/new.py\n--- a/a/new.py\n+++ b/a/new.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n',
+    );
+    expect(next.ok && next.changes.map((c) => c.path)).toEqual(['a/new.py']);
+    expect(await fromIndex.effectOf(editA)).toMatchObject({ ok: false });
   });
 
   it('checks a patch through a written tree when git keeps an index version it does not read (4); applyPatch reuses it', async () => {

@@ -15,7 +15,11 @@ export interface HostRun {
 }
 
 /** A temp workspace holding `files`, plus helpers to run ops in it. */
-export async function makeWorkspace(files: Record<string, string>): Promise<{
+export async function makeWorkspace(
+  files: Record<string, string>,
+  /** Directories searched before the host's PATH (stand-ins for tools). */
+  pathFirst: readonly string[] = [],
+): Promise<{
   dir: string;
   run: (op: RunnerOp, ...args: string[]) => HostRun;
   putPatch: (name: string, text: string) => Promise<string>;
@@ -28,7 +32,7 @@ export async function makeWorkspace(files: Record<string, string>): Promise<{
     await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
     await writeFile(path.join(dir, rel), content);
   }
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+  const env = { PATH: [...pathFirst, process.env.PATH ?? '/usr/bin:/bin'].join(':'), HOME: root, LANG: 'C.UTF-8' };
   return {
     dir,
     run(op, ...args) {

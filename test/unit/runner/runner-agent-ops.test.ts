@@ -1,6 +1,8 @@
 // The runner's agent-mode ops on the host: `candidate` (the work tree's change against a commit, as a
-// binary-safe diff, without build outputs) and `inspect` (what a path is, links refused).
-import { chmod, mkdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+// binary-safe diff, without build outputs) and `inspect` (what a path is, links refused), also where
+// coreutils' `stat` and `ls` are refused (gVisor's runsc 20221219 answers their statx "Invalid argument").
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hostGit, makeWorkspace } from './run-host.js';
@@ -122,5 +124,35 @@ describe('runner agent ops', () => {
     await rm(path.join(ws.dir, 'etc'));
     for (const bad of ['.git/config', '../x', 'a/../b', '/etc/passwd', '', 'a//b', './m.py'])
       expect(ws.run('inspect', bad).result, bad).toMatchObject({ ok: false, exit: 2 });
+  });
+
+  it('inspect: the same facts where stat and ls fail as they do on gVisor (statx refused)', async () => {
+    const bin = await mkdtemp(path.join(tmpdir(), 'hb-nostatx-'));
+    try {
+      for (const tool of ['stat', 'ls'])
+        await writeFile(
+          path.join(bin, tool),
+          `#!/bin/sh\necho "${tool}: cannot statx '$3': Invalid argument" >&2\nexit 1\n`,
+          { mode: 0o755 },
+        );
+      const gv = await makeWorkspace({ 'm.py': 'def f():\n    return 1\n', 'lib/a.txt': 'a\n' }, [bin]);
+      try {
+        expect(gv.run('init').result?.ok).toBe(true);
+        await chmod(path.join(gv.dir, 'm.py'), 0o754);
+        expect(gv.run('inspect', 'm.py').result).toMatchObject({
+          ok: true,
+          link: false,
+          exists: true,
+          regular: true,
+          mode: 754,
+          size: 22,
+        });
+        expect(gv.run('inspect', 'lib').result).toMatchObject({ ok: true, exists: true, regular: false });
+      } finally {
+        await gv.cleanup();
+      }
+    } finally {
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 });

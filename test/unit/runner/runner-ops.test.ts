@@ -1,6 +1,6 @@
 // The runner's ops, run on the host with /bin/sh and the host's git in temp workspaces.
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runnerArgv, splitRunnerOutput } from '../../../src/runner/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -152,6 +152,35 @@ describe('runner ops on the host', () => {
     expect(await readFile(path.join(ws.dir, 'm.py'), 'utf8')).toBe('def f():\n    return 1\n');
     expect(ws.run('status').result).toMatchObject({ clean: true });
     expect(hostGit(ws.dir, 'status', '--porcelain', '--ignored').stdout).toBe('');
+  });
+
+  it('reset to a named commit says that commit without asking git for it (no tree)', async () => {
+    const base = ws.run('init').result!;
+    await writeFile(path.join(ws.dir, 'm.py'), 'garbage\n');
+    expect(ws.run('reset', base.commit!).result).toEqual({ op: 'reset', ok: true, exit: 0, commit: base.commit });
+    expect(await readFile(path.join(ws.dir, 'm.py'), 'utf8')).toBe('def f():\n    return 1\n');
+    // a hash that is no commit of the repository: refused
+    expect(ws.run('reset', 'f'.repeat(40)).result).toMatchObject({ ok: false, exit: 1 });
+  });
+
+  it("the tests' TMPDIR: an empty one is taken as it is, anything else made afresh", async () => {
+    ws.run('init');
+    const tmp = path.join(ws.dir, '.git', 'hammer-tmp');
+    // its mode tells a directory kept (750, set here) from one made afresh (700)
+    const look = `find "$TMPDIR" -maxdepth 0 -printf '%m\\n'; ls -A "$TMPDIR" | wc -l`;
+    await mkdir(tmp, { mode: 0o750 });
+    await chmod(tmp, 0o750);
+    expect(ws.run('test', '60', look).output.trim().split('\n')).toEqual(['750', '0']);
+    // left with something in it (a run killed before its cleanup)
+    await mkdir(tmp, { mode: 0o750 });
+    await chmod(tmp, 0o750);
+    await writeFile(path.join(tmp, '.hidden'), 'x');
+    expect(ws.run('test', '60', look).output.trim().split('\n')).toEqual(['700', '0']);
+    // a link where the directory belongs: a directory of its own instead
+    await symlink(ws.dir, tmp);
+    const linked = ws.run('test', '60', 'test -L "$TMPDIR" && echo link || echo dir; ls -A "$TMPDIR" | wc -l');
+    expect(linked.output.trim().split('\n')).toEqual(['dir', '0']);
+    expect(await readFile(path.join(ws.dir, 'm.py'), 'utf8')).toBe('def f():\n    return 1\n');
   });
 
   it('commit with nothing to commit fails as a result', () => {

@@ -3,6 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sandboxCommitId } from '../../../src/runner/index.js';
 import { hostGit, makeWorkspace } from './run-host.js';
 
 const FIX = `--- a/m.py
@@ -31,12 +32,34 @@ describe('runner step', () => {
     expect(r.status).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('HAMMER_STAGE checked 1');
-    expect(lines[1]).toMatch(/^HAMMER_STAGE applied [0-9a-f]{40} [0-9a-f]{40}$/);
+    // the commit, read from the ref files (no git process): the one the tree makes on the base
+    expect(lines[1]).toMatch(/^HAMMER_STAGE applied [0-9a-f]{40}$/);
     expect(lines[2]).toBe('tests-pass');
     expect(r.result).toMatchObject({ op: 'step', ok: true, exit: 0, applied: true, candidate: 1 });
-    expect(r.result?.commit).toBe(hostGit(ws.dir, 'rev-parse', 'HEAD').stdout.trim());
-    expect(lines[1]).toContain(r.result!.tree!);
+    const commit = hostGit(ws.dir, 'rev-parse', 'HEAD').stdout.trim();
+    expect(r.result?.commit).toBe(commit);
+    expect(r.result?.tree).toBeUndefined();
+    expect(lines[1]).toBe(`HAMMER_STAGE applied ${commit}`);
+    const tree = hostGit(ws.dir, 'rev-parse', 'HEAD^{tree}').stdout.trim();
+    expect(sandboxCommitId(tree, base, 'hammer: iteration 1 - update m.py')).toBe(commit);
     expect(hostGit(ws.dir, 'log', '-1', '--format=%s').stdout.trim()).toBe('hammer: iteration 1 - update m.py');
+  });
+
+  it('reads a detached HEAD as the commit; names the tree too, from git, when HEAD names no branch', () => {
+    const bump = FIX.replace('-    return 1', '-    return 2').replace('+    return 2', '+    return 3');
+    expect(hostGit(ws.dir, 'checkout', '-q', '--detach').status).toBe(0);
+    const d = ws.run('step', base, 'reset', 'iter-01.patch', 'msg', '30', 'true', '', FIX);
+    const detached = hostGit(ws.dir, 'rev-parse', 'HEAD').stdout.trim();
+    expect(d.result).toMatchObject({ ok: true, applied: true, commit: detached });
+    expect(d.result?.tree).toBeUndefined();
+    // HEAD names a ref outside refs/heads/: the runner does not read that, git does
+    expect(hostGit(ws.dir, 'symbolic-ref', 'HEAD', 'refs/tags/elsewhere').status).toBe(0);
+    const r = ws.run('step', detached, 'reset', 'iter-02.patch', 'msg', '30', 'true', '', bump);
+    const commit = hostGit(ws.dir, 'rev-parse', 'HEAD').stdout.trim();
+    const tree = hostGit(ws.dir, 'rev-parse', 'HEAD^{tree}').stdout.trim();
+    expect(r.stdout.split('\n')[1]).toBe(`HAMMER_STAGE applied ${commit} ${tree}`);
+    expect(r.result).toMatchObject({ ok: true, applied: true, commit, tree });
+    expect(sandboxCommitId(tree, detached, 'msg')).toBe(commit);
   });
 
   it("reports a refused patch with git's message and runs no test", () => {
