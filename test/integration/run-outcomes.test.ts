@@ -23,14 +23,16 @@ import { captureStdout, leftovers, modelFlags, promptText, readState, testEnv } 
 const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A fake gh: records its argv (one JSON line each) and prints a pull request's URL. */
+/** A fake gh: records its argv (one JSON line each); lists no open pull request and prints the created one's URL. */
 const FAKE_GH = `#!${process.execPath}
 const fs = require('node:fs');
 const chunks = [];
 process.stdin.on('data', (c) => chunks.push(c));
 process.stdin.on('end', () => {
   fs.appendFileSync(process.env.FAKE_FORGE_LOG, JSON.stringify(process.argv.slice(2)) + '\\n');
-  if (process.argv[2] === 'pr') process.stdout.write('https://github.com/acme/calc/pull/3\\n');
+  // no pull request is open for the branch yet; creating one prints its URL
+  if (process.argv[2] === 'pr' && process.argv[3] === 'list') process.stdout.write('[]\\n');
+  if (process.argv[2] === 'pr' && process.argv[3] === 'create') process.stdout.write('https://github.com/acme/calc/pull/3\\n');
 });
 `;
 
@@ -205,7 +207,7 @@ describe('a partial fix through the CLI: run --pr --json on a Node repository', 
       draft: true,
       pull_request: { url: 'https://github.com/acme/calc/pull/3' },
     });
-    const create = gh.find((argv) => argv[0] === 'pr');
+    const create = gh.find((argv) => argv[0] === 'pr' && argv[1] === 'create');
     expect(create).toContain('--draft');
   });
 

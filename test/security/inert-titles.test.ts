@@ -48,7 +48,9 @@ const fs = require('node:fs');
 process.stdin.resume();
 process.stdin.on('end', () => {
   fs.appendFileSync(process.env.FAKE_FORGE_LOG, JSON.stringify(process.argv.slice(2)) + '\\n');
-  if (process.argv[2] !== 'auth') process.stdout.write('https://github.com/acme/widgets/pull/7\\n');
+  // no pull request is open for the branch yet; creating one prints its URL
+  if (process.argv[3] === 'list') process.stdout.write('[]\\n');
+  if (process.argv[3] === 'create') process.stdout.write('https://github.com/acme/widgets/pull/7\\n');
 });
 `;
 
@@ -90,7 +92,7 @@ describe("a plan's title", () => {
           .split('\n')
           .filter(Boolean)
           .map((l) => JSON.parse(l) as string[]);
-        const create = calls.find((c) => c[0] === 'pr');
+        const create = calls.find((c) => c[0] === 'pr' && c[1] === 'create');
         expect(create, 'gh pr create was called').toBeDefined();
         const ghTitle = create!.find((a) => a.startsWith('--title='))!.slice('--title='.length);
         const heading = out.summary.split('\n')[0]!;
@@ -105,7 +107,10 @@ describe("a plan's title", () => {
         expect(doc.pr_title.startsWith('Fix add, closes ')).toBe(true);
         expect(ghTitle).toBe(doc.pr_title);
         expect(heading).toBe(`# ${doc.pr_title}`);
-        expect(doc.pull_request.pull_request).toEqual({ url: 'https://github.com/acme/widgets/pull/7' });
+        expect(doc.pull_request.pull_request).toEqual({
+          url: 'https://github.com/acme/widgets/pull/7',
+          existing: false,
+        });
         await expectNoLeftovers(out.runId);
         await expectCanarySafe(s, out);
         return `title: ${doc.pr_title.slice(0, 100)}`;
