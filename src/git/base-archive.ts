@@ -58,6 +58,9 @@ export interface BaseArchive {
  */
 export function baseTarStream(workbench: Workbench, commit: string, opts: ArchiveOptions): BaseArchive {
   const out = new PassThrough({ highWaterMark: opts.aheadBytes ?? 4 * 1024 * 1024 });
+  // made ahead of its consumer, the stream can fail (an interrupt, git gone) before anyone reads
+  // it: the failure is `done`'s, and the stream's own error event must not end the process then
+  out.on('error', () => undefined);
   const done = writeArchive(out, workbench, commit, opts).catch((err: unknown) => {
     const error = err instanceof Error ? err : new Error(String(err));
     out.destroy(error);

@@ -248,7 +248,7 @@ while True:
   it('a test that prints "all tests passed" and exits non-zero is recorded as failed', async () => {
     const { s, out } = await attackRun(
       `echo "all tests passed"; echo "============ 3 passed in 0.01s ============"; echo OK; exit 1`,
-      `echo "1 passed"; exit 0`,
+      `echo "============ 1 passed in 0.01s ============"; exit 0`,
       { answers: [{ answer: 'NO_CHANGES' }, { answer: SWITCH_ANSWER }], maxIterations: 2 },
     );
     await attack('"all tests passed" printed, exit 1', 'recorded as failed (exit code decides)', async () => {

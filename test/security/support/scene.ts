@@ -89,6 +89,8 @@ export async function createScene(opts: SceneOptions): Promise<Scene> {
     `[model]\nprovider = "ollama"\nurl = "${server.url}"\nname = "test-model"\nretries = 0\n${opts.modelConfig ?? ''}` +
       `[loop]\nmax_iterations = ${opts.maxIterations ?? 2}\nmax_unusable_answers = 50\n` +
       `[tools]\ntest_timeout = ${opts.testTimeout ?? 120}\n` +
+      // a scene's test timeout holds from the first baseline on (a run gives that one more by default)
+      (opts.testTimeout === undefined ? '' : `baseline_timeout = ${opts.testTimeout}\n`) +
       (opts.config ?? ''),
   );
   const command = `{ ${canary.probe()}; } >&2; ${opts.testCommand ?? 'python3 -m pytest -q'}`;

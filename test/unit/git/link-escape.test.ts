@@ -64,3 +64,26 @@ describe('baseTarStream with a symlink out of the tree', () => {
     }
   });
 });
+
+describe('baseTarStream made ahead of its consumer', () => {
+  it('fails through done, not as an uncaught stream error, when it is stopped before anyone reads it', async () => {
+    const repo = await createFixtureRepo({ files: { 'a.txt': 'a\n' } });
+    try {
+      const user = await resolveUserRepo(repo.path, 'main');
+      const wb = await Workbench.create(user, user.baseCommit, { identity: { name: 'h', email: 'h@l' } });
+      try {
+        const stop = new AbortController();
+        stop.abort(new Error('interrupted'));
+        const archive = baseTarStream(wb, wb.head(), { uid: 1, gid: 1, signal: stop.signal });
+        await expect(archive.done).rejects.toThrow();
+        // the stream errored too, with nobody reading it, and the process goes on
+        await new Promise((r) => setImmediate(r));
+        expect(archive.stream.destroyed).toBe(true);
+      } finally {
+        await wb.dispose();
+      }
+    } finally {
+      await repo.cleanup();
+    }
+  });
+});
