@@ -4,7 +4,7 @@ import type { ParseCache } from '../context/index.js';
 import { HammerError } from '../errors.js';
 import { Workbench, type BaseArchive, type UserRepo } from '../git/index.js';
 import { preflightTree, sizeOfEntries, treeRefusal } from '../git/preflight.js';
-import { renderTestLog } from '../report/test-log.js';
+import { renderTestLog } from '../test-output/test-log.js';
 import type { Sandbox, SandboxSpec } from '../sandbox/types.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { TestRecord } from '../state/run-state.js';
