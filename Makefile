@@ -26,8 +26,10 @@ build: deps dist/.built
 typecheck: deps
 	npx tsc -p tsconfig.test.json
 
-# Formatting (Prettier), type-aware lint (ESLint with typescript-eslint) and shellcheck; part of make test.
+# Stray files (lint/stray-files.mjs), formatting (Prettier), type-aware lint (ESLint with typescript-eslint,
+# and the layers of src/: lint/eslint-plugin.js) and shellcheck; part of make test.
 lint: deps
+	@node lint/stray-files.mjs
 	npx prettier --check --log-level warn .
 	npx eslint --max-warnings 0 .
 	@bash scripts/shellcheck.sh

@@ -6,7 +6,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { z } from 'zod';
-import { buildContext, ParseCache, type ContextEntry } from '../src/context/index.js';
+import { buildContext, ParseCache, warmContext, type ContextEntry } from '../src/context/index.js';
 import { resolveUserRepo, Workbench } from '../src/git/index.js';
 import { CONTEXT_READ_BYTES, workbenchSource } from '../src/loop/context-source.js';
 import { noise, type ContextCase } from './context-corpus/index.js';
@@ -100,7 +100,7 @@ export async function benchBuildTime(
     // as in a run: prepare lists the tree and warms the grammars while the sandbox starts
     const wbs = await Promise.all(Array.from({ length: 5 * (TIMING_RUNS + 1) + 1 }, fresh));
     for (const wb of wbs) await wb.listTree(wb.head(), { maxEntries: 100_000 });
-    await new ParseCache().warm(paths);
+    await warmContext(new ParseCache(), paths);
     const loadBefore = load();
     const cold = await sampleWithCpu(TIMING_RUNS, (k) => build(wbs[k + 1]!, new ParseCache()));
     const old = await sampleWithCpu(TIMING_RUNS, (k) => oldBuild(wbs[TIMING_RUNS + 2 + k]!));

@@ -2,7 +2,7 @@
 // prompt is. argv: the repository, and what runs while the sandbox would start ("rehearsal": the
 // parse cache's warm-up; "grammars": only loading the grammars, as before). Prints {wall, cpu} in ms.
 import { resolveConfig } from '../src/config/resolve.js';
-import { buildContext, ParseCache } from '../src/context/index.js';
+import { buildContext, ParseCache, warmContext } from '../src/context/index.js';
 import { resolveUserRepo, Workbench } from '../src/git/index.js';
 import { workbenchSource } from '../src/loop/context-source.js';
 import { analyzeSource, languageForPath } from '../src/syntax/index.js';
@@ -20,7 +20,7 @@ async function main(dir: string, mode: string): Promise<void> {
     const listed = await wb.listTree(wb.head(), { maxEntries: 100_000 });
     const cache = new ParseCache();
     const paths = listed.entries.map((e) => e.path);
-    if (mode === 'rehearsal') await cache.warm(paths);
+    if (mode === 'rehearsal') await warmContext(cache, paths);
     else {
       const languages = new Set(paths.map(languageForPath).filter((l) => l !== null));
       await Promise.all(

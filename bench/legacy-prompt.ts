@@ -2,12 +2,12 @@
 // directive, status and test output first, then the diff, the tree and the heads of files.
 import type { PromptLimits } from '../src/loop/prompt.js';
 import type { EditFormat } from '../src/edits/index.js';
-import { fenceFor } from '../src/report/markdown.js';
-import { sanitizeText } from '../src/report/sanitize.js';
+import { fenceFor } from '../src/text/markdown.js';
+import { sanitizeText } from '../src/text/sanitize.js';
 import type { TestRecord } from '../src/state/run-state.js';
 import type { ContextReason } from './legacy-context.js';
 import { systemMessage } from '../src/loop/prompt-text.js';
-import { testStatus } from '../src/loop/signal.js';
+import { testStatus } from '../src/verdict/index.js';
 
 /** A file's content as shown to the model. */
 export interface PromptFile {

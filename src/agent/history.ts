@@ -4,7 +4,7 @@
 // appended and no new block was needed the messages sent are the same bytes plus the new step (the
 // server's cached prefix stays valid).
 import type { ChatMessage } from '../llm/types.js';
-import { omittedLines } from './observation.js';
+import { omittedLines } from '../text/omitted-lines.js';
 
 /** How to keep a history under budget. */
 export interface ElideOptions {

@@ -1,6 +1,7 @@
 // What a tool's result looks like to the model: output cut to a head and a tail with one line saying
 // how much was left out, and a shell command's exit code or timeout.
-import { sanitizeText } from '../report/sanitize.js';
+import { omittedLines } from '../text/omitted-lines.js';
+import { sanitizeText } from '../text/sanitize.js';
 
 /** How much of one output the model is shown. */
 export interface ObservationLimits {
@@ -39,11 +40,6 @@ export function cutObservation(text: string, limits: ObservationLimits): string 
       : omittedLines(newlines + (middle.endsWith('\n') ? 0 : 1));
   const head = body.slice(0, a);
   return `${head}${head === '' || head.endsWith('\n') ? '' : '\n'}${omitted}\n${body.slice(b)}${finalNewline ? '\n' : ''}`;
-}
-
-/** The line that stands for `n` lines left out (of an output, or of an old observation). */
-export function omittedLines(n: number): string {
-  return `(${n} ${n === 1 ? 'line' : 'lines'} of output omitted)`;
 }
 
 /** A shell command's result as run. */

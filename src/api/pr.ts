@@ -31,7 +31,7 @@ import { pushBranch, remotePushUrl, type PushResult } from '../git/push-branch.j
 import { redact } from '../git/remote-url.js';
 import { resolveUserRepo, userRepoGit, type UserRepo } from '../git/user-repo.js';
 import { prTitle } from '../report/pr-title.js';
-import { shellWord } from '../report/shell-word.js';
+import { shellWord } from '../text/shell-word.js';
 import type { RunState } from '../state/run-state.js';
 import { runVerdict, verdictRule } from '../verdict/index.js';
 import { recordPush } from './push-record.js';

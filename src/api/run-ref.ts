@@ -1,7 +1,7 @@
 // Turning what a person typed for a run (an id, part of one, --last) into the run's id, for every
 // command that takes one (runs show, resume, replay, pr, monitor --run).
 import { HammerError } from '../errors.js';
-import { shellWord } from '../report/shell-word.js';
+import { shellWord } from '../text/shell-word.js';
 import { matchRunRef, type RunRef } from '../state/run-ref.js';
 
 /** Ambiguous candidates named in the error, at most. */

@@ -37,6 +37,7 @@ import { describeRepoBase, withLaterNotice, withStartNotices } from './engine-no
 import { checkGuarantees, openEngine } from './open-engine.js';
 import type { ProofStore } from '../sandbox/kubernetes/network-proof.js';
 import type { SetupStepRecord } from '../images/setup-failure.js';
+import { prSummaryText } from '../report/summary-text.js';
 
 /** Everything `run` takes; `flags` are config keys set on the command line. */
 export interface RunOptions {
@@ -298,6 +299,7 @@ async function runWithEnvironment(
             emit(event);
           },
           now: clock(env),
+          renderSummary: prSummaryText,
           ...sig,
         },
       );
@@ -349,7 +351,13 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
     createLogger({ file: join(store.artifactsDir(runId), 'events.ndjson'), level: options.logLevel ?? 'info' });
   // a run that ended but was stopped before its report needs neither engine nor model
   if (onlyReportLeft(old)) {
-    return reportOnly(old, { store, emit: options.emit ?? ignoreEvents, now: clock(env), loggerFor });
+    return reportOnly(old, {
+      store,
+      emit: options.emit ?? ignoreEvents,
+      now: clock(env),
+      loggerFor,
+      renderSummary: prSummaryText,
+    });
   }
   const overrides = options.model ?? {};
   const { config } = await resolveResumeConfig({ ...sources, recorded: old, model: overrides });
@@ -398,6 +406,7 @@ export async function resume(options: ResumeOptions): Promise<RunOutcome> {
         loggerFor,
         emit: withStartNotices(options.emit ?? ignoreEvents, notices),
         now: clock(env),
+        renderSummary: prSummaryText,
         ...sig,
       },
       overrides,

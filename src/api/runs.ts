@@ -5,7 +5,7 @@ import { resolveConfig } from '../config/resolve.js';
 import { HammerError, isHammerError } from '../errors.js';
 import { finishedIterations, runVerdict } from '../verdict/index.js';
 import { renderPrBody } from '../report/pr-summary.js';
-import { shellWord } from '../report/shell-word.js';
+import { shellWord } from '../text/shell-word.js';
 import { summaryExtras } from '../report/summary-extras.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { RunRef } from '../state/run-ref.js';

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { networkProofStore } from '../api/network-proofs.js';
 import { resolveConfig } from '../config/resolve.js';
 import { HammerError, isHammerError } from '../errors.js';
-import { sanitizeLine } from '../report/sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 import { loadStateKey } from '../state/state-key.js';
 import type { AttemptRecord } from './attempt-record.js';
 import { BatchDir } from './batch-dir.js';

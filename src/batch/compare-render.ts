@@ -1,6 +1,6 @@
 // What `batch compare` prints: the paired table, the ids in each cell, the test, pass@k. Pure;
 // markdown that reads as plain text in a terminal (ids and labels sanitised and escaped).
-import { table, tableCell } from '../report/markdown.js';
+import { table, tableCell } from '../text/markdown.js';
 import type { Comparison } from './compare.js';
 import { percent } from './report-md.js';
 

@@ -2,7 +2,7 @@
 // When its run's sealed state says the run ended, the attempt ended as that says.
 import { openRunStore } from '../api/run-store.js';
 import type { Config } from '../config/schema.js';
-import { sanitizeLine, truncateText } from '../report/sanitize.js';
+import { sanitizeLine, truncateText } from '../text/sanitize.js';
 import type { AttemptRecord } from './attempt-record.js';
 import type { BatchDir } from './batch-dir.js';
 import { attemptRunOf, runEndOf } from './run-facts.js';

@@ -1,7 +1,7 @@
 // `report.md`: the report as tables people paste into an issue. Pure; every text from a run (error
 // messages, branch names) is sanitised and escaped.
-import { formatDuration, inlineCode, table, tableCell } from '../report/markdown.js';
-import { truncateText } from '../report/sanitize.js';
+import { formatDuration, inlineCode, table, tableCell } from '../text/markdown.js';
+import { truncateText } from '../text/sanitize.js';
 import { REPORT_STATUSES, type Report, type ReportTask } from './report-schema.js';
 
 /** The most characters of an error message shown in a table cell. */

@@ -6,7 +6,7 @@ import type { ModelLimiter } from '../api/limited-provider.js';
 import { run, type RunOptions } from '../api/run.js';
 import type { Config } from '../config/schema.js';
 import { HammerError, isHammerError } from '../errors.js';
-import { sanitizeLine, truncateText } from '../report/sanitize.js';
+import { sanitizeLine, truncateText } from '../text/sanitize.js';
 import type { RunState } from '../state/run-state.js';
 import { ATTEMPT_SCHEMA_VERSION, type AttemptRecord } from './attempt-record.js';
 import type { BatchDir } from './batch-dir.js';

@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { HammerError } from '../errors.js';
 import { runGit, runGitResult, type GitOptions } from '../git/git-exec.js';
 import { resolveUserRepo } from '../git/user-repo.js';
-import { sanitizeLine, truncateText } from '../report/sanitize.js';
+import { sanitizeLine, truncateText } from '../text/sanitize.js';
 import { makeRealDirs } from '../state/no-follow.js';
 import type { TaskSource } from './task-schema.js';
 import type { SourceRepo } from './task-repo.js';

@@ -2,8 +2,8 @@
 // model answered, the change so far) and `/branch`'s directive and answer (the change as a diff the
 // loop applies as its one candidate). Both fit the directive's size limit.
 import { findFencedBlocks } from '../patch/fences.js';
-import { fenceFor } from '../report/markdown.js';
-import { sanitizeLine, sanitizeText } from '../report/sanitize.js';
+import { fenceFor } from '../text/markdown.js';
+import { sanitizeLine, sanitizeText } from '../text/sanitize.js';
 import { cutMiddle } from '../state/conversation-bounds.js';
 import type { Conversation } from '../state/conversation.js';
 

@@ -1,7 +1,7 @@
 // What a conversation tells the model (pure): the system message (who it talks to, the tools, the
 // rules, read-only mode), the note that goes with a message after the mode changed, and what a
 // plan asks for.
-import { sanitizeText } from '../report/sanitize.js';
+import { sanitizeText } from '../text/sanitize.js';
 import type { ChatMode } from '../state/conversation.js';
 
 /** What the system message says besides the fixed text. */

@@ -15,7 +15,7 @@ import { focusedRunStands, withFocus } from '../loop/focus-tests.js';
 import type { SandboxRepo } from '../loop/sandbox-repo.js';
 import { testPassed } from '../loop/stop-conditions.js';
 import { toTestRecord } from '../loop/test-record.js';
-import { renderTestLog } from '../report/test-log.js';
+import { renderTestLog } from '../test-output/test-log.js';
 import type { ConversationStore } from '../state/conversation-store.js';
 import {
   MAX_EXCHANGES,

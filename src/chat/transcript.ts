@@ -1,8 +1,8 @@
 // transcript.md: a conversation, readable (pure): each exchange's message, the tool calls with what
 // they showed, the answer, its tokens and time, and the change after it. Everything that came from
 // the person, the model or the sandbox is sanitised and fenced.
-import { fencedBlock, formatDuration, inlineCode } from '../report/markdown.js';
-import { sanitizeLine, sanitizeText } from '../report/sanitize.js';
+import { fencedBlock, formatDuration, inlineCode } from '../text/markdown.js';
+import { sanitizeLine, sanitizeText } from '../text/sanitize.js';
 import type { Conversation, Exchange } from '../state/conversation.js';
 
 /** Characters of one observation shown in the transcript (the state keeps 4,000). */

@@ -1,8 +1,8 @@
 // A batch's progress for people, on stderr: one line when the batch starts, when an attempt starts
 // and when it ends (with done / running / left, tasks resolved so far and the time left).
 import type { BatchEvent, BatchProgress } from '../batch/events.js';
-import { formatDuration } from '../report/markdown.js';
-import { sanitizeLine, truncateText } from '../report/sanitize.js';
+import { formatDuration } from '../text/markdown.js';
+import { sanitizeLine, truncateText } from '../text/sanitize.js';
 
 /** The most characters of an attempt's error or reason on its line. */
 const DETAIL_CHARS = 200;

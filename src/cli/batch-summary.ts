@@ -3,7 +3,7 @@ import type { BatchResult } from '../batch/batch.js';
 import { percent } from '../batch/report-md.js';
 import { REPORT_STATUSES, type Report } from '../batch/report-schema.js';
 import { isVerdict } from '../batch/status.js';
-import { shellWord } from '../report/shell-word.js';
+import { shellWord } from '../text/shell-word.js';
 import { EXIT } from './exit-codes.js';
 
 /** Exit code: 130 interrupted; 1 when a task has no verdict (infra_error, model_error, or not finished); else 0. */

@@ -1,7 +1,7 @@
 // A diff as a terminal shows it: each line sanitised (the diff quotes the repository and the model),
 // tabs as spaces, coloured when colour is on (headers bold, hunks cyan, added green, removed red),
 // and bounded: what does not fit is counted, with where to see it whole.
-import { sanitizeText } from '../report/sanitize.js';
+import { sanitizeText } from '../text/sanitize.js';
 import type { Style } from './chat/style.js';
 
 /** The diff's lines for a terminal: at most `maxLines`, then one line saying how many more and `whole`. */

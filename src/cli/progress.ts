@@ -1,6 +1,6 @@
 // Progress for people, on stderr: a live status line on a TTY, one line per step otherwise.
 import type { LoopEmitter, LoopEvent } from '../loop/events.js';
-import { sanitizeLine } from '../report/sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 /** An emitter that renders loop events to `out` (stderr); `quiet` renders nothing. */
 export function progressRenderer(

@@ -1,6 +1,6 @@
 // Turning any thrown value into a message for the terminal and an exit code.
 import { HammerError } from '../errors.js';
-import { sanitizeText } from '../report/sanitize.js';
+import { sanitizeText } from '../text/sanitize.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 
 /**

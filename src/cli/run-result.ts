@@ -5,7 +5,7 @@ import { latestTest, readTest, runVerdict, testPassed, verdictRule } from '../ve
 import { renderRunSummary, tokenTotals } from './run-summary.js';
 import { printJson } from './terminal-json.js';
 import { branchDiff } from '../api/branch-diff.js';
-import { shellWord } from '../report/shell-word.js';
+import { shellWord } from '../text/shell-word.js';
 import { colourFor, makeStyle } from './chat/style.js';
 import { diffLines } from './diff-lines.js';
 

@@ -2,18 +2,17 @@
 // final test, tokens, time, where its files are, and the commands to take the branch further.
 import { describeReason } from '../loop/stop-conditions.js';
 import type { RunOutcome } from '../loop/run-types.js';
-import { testStatus } from '../loop/signal.js';
-import { formatDuration } from '../report/markdown.js';
-import { baselinePassWarning } from '../report/baseline-warning.js';
+import { formatDuration } from '../text/markdown.js';
+import { baselinePassWarning } from '../verdict/baseline-warning.js';
 import { renderDiffstat } from '../report/diffstat.js';
 import { replayLine } from '../loop/replay-compare.js';
 import { prTitle } from '../report/pr-title.js';
-import { sanitizeLine } from '../report/sanitize.js';
-import { backendFlags } from '../report/backend-flags.js';
-import { shellWord } from '../report/shell-word.js';
+import { sanitizeLine } from '../text/sanitize.js';
+import { backendFlags } from '../config/backend-flags.js';
+import { shellWord } from '../text/shell-word.js';
 import { iterationTokens } from '../report/trajectory-summary.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
-import { finishedIterations, latestTest, readTest, runVerdict, verdictRule } from '../verdict/index.js';
+import { finishedIterations, latestTest, readTest, runVerdict, testStatus, verdictRule } from '../verdict/index.js';
 
 /** Tokens the model read and wrote over the whole run (answers that reported them). */
 export function tokenTotals(state: RunState): { in: number; out: number } {

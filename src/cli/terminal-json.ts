@@ -1,6 +1,6 @@
 // JSON for stdout that a terminal cannot misread: untrusted strings inside stay intact but escaped.
 
-import { HIDDEN_CLASS } from '../report/sanitize.js';
+import { HIDDEN_CLASS } from '../text/sanitize.js';
 
 // JSON.stringify escapes C0 controls (ESC included) but leaves DEL, the C1 controls (a UTF-8 terminal
 // may act on U+009B as CSI) and the characters that hide or reorder text (bidi controls, default

@@ -1,6 +1,6 @@
 // The shape of hammer-box's configuration, validated with zod at every source.
 import { z } from 'zod';
-import { HOST_PATTERN } from '../images/proxy-config.js';
+import { HOST_PATTERN } from './host-pattern.js';
 import { parseSize } from './units.js';
 
 const size = z.union([z.number(), z.string()]).transform((v, ctx) => {

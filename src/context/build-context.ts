@@ -16,32 +16,17 @@ import { variantLeads } from './file-score.js';
 import { isFactManifest, manifestsFor, readFacts } from './manifests.js';
 import { assertedStrings, printedStrings, uniqueTexts } from './message-strings.js';
 import { dataWords, filesNamedAfter, namedLike, titleWords } from './name-tokens.js';
+import type { ContextInput } from './context-input.js';
 import type { ParseCache } from './parse-cache.js';
 import { toCandidate, type CandidateLeads } from './candidate.js';
-import { FILE_OVERHEAD, planContext, rankCandidates, type Candidate, type ContextBudget } from './plan.js';
+import { FILE_OVERHEAD, planContext, rankCandidates, type Candidate } from './plan.js';
 import { linesHolding, linesOfTests } from './lines-of.js';
 import { ContextReader } from './reader.js';
 import { filesFromPatterns, runNames, runnerPatterns } from './runner-paths.js';
 import { failingRegions } from './failing-regions.js';
 import { baseName, dirName, isSourceName, isTestPath } from './source-files.js';
 import type { ContextSource } from './source.js';
-import type { AskedItem, ContextEntry, ContextResult, LineRange, ShownFile, ShownReason } from './types.js';
-
-/** What the context is built from. */
-export interface ContextInput {
-  /** The tree at the head the prompt shows. */
-  tree: readonly ContextEntry[];
-  directive: string;
-  /** The last test run's output when it failed ('' when it passed or has not run). */
-  failureOutput: string;
-  /** Files changed so far and their new-side line ranges (see changedRanges). */
-  changed: ReadonlyMap<string, readonly LineRange[]>;
-  /** Files and ranges a caller adds (the model asked for them). */
-  asked?: readonly AskedItem[];
-  budget: ContextBudget;
-  /** The sandbox's workspace path, stripped from absolute paths in test output (default /workspace). */
-  workdir?: string;
-}
+import type { ContextResult, ShownFile, ShownReason } from './types.js';
 
 /** Characters set aside for the changelog's newest section at most. */
 const CHANGELOG_ROOM = 2_400;

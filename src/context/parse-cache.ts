@@ -1,9 +1,8 @@
 // What the context layer keeps for a run, by blob id: texts read and their parses. A file unchanged
 // between prompts is read and parsed once, a tree listed once is indexed once, and a search of one
 // tree for the same texts runs once.
-import { analyzeSource, languageForPath, type SourceAnalysis } from '../syntax/index.js';
+import { analyzeSource, languageForPath, type LanguageId, type SourceAnalysis } from '../syntax/index.js';
 import { indexTree, type TreeIndex } from './tree-index.js';
-import { rehearseBuilds } from './warm-up.js';
 import type { ContextEntry, ContextText } from './types.js';
 
 /** Bytes of texts kept at most (the oldest are dropped first). */
@@ -39,16 +38,15 @@ export class ParseCache {
   }
 
   /**
-   * Load the grammars of the languages among `paths`, compile their queries, and rehearse a prompt
-   * build in each, in the background of something slower (the sandbox's start), so the first prompt
-   * pays neither for loading nor for the engine's first, unoptimised runs of the parser and this code.
+   * Load the grammars of the languages among `paths` and compile their queries (see warmContext,
+   * which rehearses a build in them too); returns those languages.
    */
-  async warm(paths: readonly string[]): Promise<void> {
-    const languages = new Set(paths.map(languageForPath).filter((l) => l !== null));
+  async loadGrammars(paths: readonly string[]): Promise<LanguageId[]> {
+    const languages = [...new Set(paths.map(languageForPath).filter((l) => l !== null))];
     await Promise.all(
-      [...languages].map((l) => analyzeSource(l, '', { definitions: true, imports: true, identifiers: true })),
+      languages.map((l) => analyzeSource(l, '', { definitions: true, imports: true, identifiers: true })),
     );
-    await rehearseBuilds(languages);
+    return languages;
   }
 
   /** The index of a tree listing, built once per listing (a workbench lists each commit once). */

@@ -2,10 +2,17 @@
 // the sandbox starts, it compiles the parser's WebAssembly and the context code to optimised machine
 // code, which the first prompt of a process otherwise pays for (several times the build itself).
 import type { LanguageId } from '../syntax/index.js';
-import { buildContext } from './build-context.js';
+import type { ContextInput } from './context-input.js';
 import { ParseCache } from './parse-cache.js';
-import { memorySource } from './source.js';
+import { memorySource, type ContextSource } from './source.js';
 import type { ContextEntry } from './types.js';
+
+/** The build a rehearsal runs (buildContext, passed in: the warm-up never imports the builder it warms). */
+export type RehearsedBuild = (
+  input: ContextInput,
+  source: ContextSource,
+  cache: ParseCache,
+) => Promise<{ files: readonly { path: string }[] }>;
 
 /** Rehearsals per language: enough for the engine to optimise what runs hot. */
 const ROUNDS = 4;
@@ -71,8 +78,11 @@ function sample(language: LanguageId, round: number): Sample {
   }
 }
 
-/** Rehearse the prompt build for each language; returns the files shown in the last round of each (for tests). */
-export async function rehearseBuilds(languages: Iterable<LanguageId>): Promise<Map<LanguageId, string[]>> {
+/** Rehearse `build` for each language; returns the files shown in the last round of each (for tests). */
+export async function rehearseBuilds(
+  languages: Iterable<LanguageId>,
+  build: RehearsedBuild,
+): Promise<Map<LanguageId, string[]>> {
   const shown = new Map<LanguageId, string[]>();
   for (const language of languages) {
     for (let round = 0; round < ROUNDS; round++) {
@@ -83,7 +93,7 @@ export async function rehearseBuilds(languages: Iterable<LanguageId>): Promise<M
         size: text.length,
         kind: 'file',
       }));
-      const context = await buildContext(
+      const context = await build(
         { tree, directive: 'Fix f1.', failureOutput: output, changed: new Map(), budget: BUDGET },
         memorySource(new Map(Object.entries(files))),
         new ParseCache(),

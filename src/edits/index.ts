@@ -1,6 +1,7 @@
 // Edits as real models write them: answer parsing (unified diffs and SEARCH/REPLACE blocks),
 // repairs, the apply ladder's candidates, and feedback when nothing applies.
-export { APPLY_FLAGS, RUNGS, rungLabel, rungNumber, type ApplyFlag, type Candidate, type Rung } from './rungs.js';
+export { APPLY_FLAGS, type ApplyFlag, type Candidate } from './rungs.js';
+export { RUNGS, rungLabel, rungNumber, type Rung } from '../state/rungs.js';
 export {
   parseAnswer,
   renderSearchReplace,

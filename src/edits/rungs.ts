@@ -1,10 +1,6 @@
-// The apply ladder's rungs, the git flags each may use, and a candidate patch for one rung.
-
-/** The rungs of the apply ladder, in the order they are tried. */
-export const RUNGS = ['as_is', 'recount', 'whitespace', 'relocated', 'search_replace'] as const;
-
-/** One rung: how a patch was made to apply. */
-export type Rung = (typeof RUNGS)[number];
+// The git flags each rung of the apply ladder may use, and a candidate patch for one rung (the rungs
+// themselves are src/state/rungs.ts: a run records them).
+import type { Rung } from '../state/rungs.js';
 
 /** The only `git apply` flags a candidate may carry (the runner and the workbench whitelist them too). */
 export const APPLY_FLAGS = ['--recount', '--ignore-whitespace'] as const;
@@ -18,22 +14,4 @@ export interface Candidate {
   flags: ApplyFlag[];
   /** The unified diff, vetted by validateDiff (paths, modes, binary, size, counts). */
   patch: string;
-}
-
-const LABELS: Record<Rung, string> = {
-  as_is: 'as is',
-  recount: 'hunk counts recounted (--recount)',
-  whitespace: 'whitespace-tolerant (--ignore-whitespace)',
-  relocated: 'hunks relocated by their context',
-  search_replace: 'search/replace',
-};
-
-/** A short human description of a rung, for summaries and PR_SUMMARY.md. */
-export function rungLabel(rung: Rung): string {
-  return LABELS[rung];
-}
-
-/** The rung's 1-based position in the ladder. */
-export function rungNumber(rung: Rung): number {
-  return RUNGS.indexOf(rung) + 1;
 }

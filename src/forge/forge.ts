@@ -4,7 +4,7 @@
 // remote's host and path. Titles, bodies and branch names go in as `--flag=value` words (a value
 // can never be read as an option) or on stdin, never through a shell, and no token is ever an argument.
 import { HammerError } from '../errors.js';
-import { shellWord } from '../report/shell-word.js';
+import { shellWord } from '../text/shell-word.js';
 
 /** The forges hammer-box opens pull requests on, and the tool each needs. */
 export const FORGES = { github: 'gh', gitlab: 'glab' } as const;

@@ -1,6 +1,6 @@
 // The message of each commit hammer-box makes: a subject a maintainer would keep (the directive's
 // or the plan's title), a body saying what the change does, and trailers naming the run and model.
-import { UNSAFE_CLASS } from '../report/sanitize.js';
+import { UNSAFE_CLASS } from '../text/sanitize.js';
 
 // controls and every character that hides or reorders text (see sanitize.ts) become spaces
 const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]+`, 'gu');

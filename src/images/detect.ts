@@ -3,7 +3,7 @@
 // when several ecosystems are present, which one the tests (or the directive) belong to. Refuses
 // with the list when it is truly ambiguous. Pure: the caller lists the tree and reads the files.
 import { HammerError } from '../errors.js';
-import { asksForFix } from '../report/fix-directive.js';
+import { asksForFix } from '../text/fix-directive.js';
 import { directiveLanguages } from './directive-languages.js';
 import {
   IGNORED,

@@ -4,6 +4,7 @@
 // target (FilterURLs): `host:443` for CONNECT, `http://host[:80]/...` otherwise, so a plain request
 // to an allowed host on another port, or with credentials before the host, is refused too. The host's own proxy, when hammer-box has one, becomes tinyproxy's upstream, so
 // its credentials stay in the proxy container and never reach setup. Pure, so it is unit-tested.
+import { HOST_PATTERN } from '../config/host-pattern.js';
 
 /** The port the proxy listens on inside the setup network. */
 export const PROXY_PORT = 3128;
@@ -15,9 +16,6 @@ export const TOOLCHAIN_REGISTRIES: Readonly<Record<string, readonly string[]>> =
   go: ['proxy.golang.org', 'sum.golang.org'],
   rust: ['index.crates.io', 'static.crates.io', 'crates.io'],
 };
-
-/** A host pattern of [env] allow_hosts: a host name, or `*.` and a domain for every host under it. */
-export const HOST_PATTERN = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 /** The hosts setup of `toolchain` may reach: its registries and the user's patterns, deduplicated. */
 export function allowedHosts(toolchain: string, extra: readonly string[]): string[] {

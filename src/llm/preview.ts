@@ -1,5 +1,5 @@
 // Showing untrusted server text in an error message safely.
-import { UNSAFE_CLASS } from '../report/sanitize.js';
+import { UNSAFE_CLASS } from '../text/sanitize.js';
 
 const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'gu');
 

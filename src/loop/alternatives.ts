@@ -10,7 +10,7 @@ import { prepare, runTests, type Prepared } from './prepare.js';
 import type { AlternativeEnvironment, RunDeps, RunRequest } from './run-types.js';
 import { artifactNames } from '../state/artifact-names.js';
 import { testPassed } from './stop-conditions.js';
-import { testStatus } from './signal.js';
+import { testStatus } from '../verdict/index.js';
 
 /** What the run goes on with after the alternatives were tried: the same, or the project it switched to. */
 export interface AfterAlternatives {

@@ -13,8 +13,8 @@ import {
 import type { ContextEntry } from '../context/index.js';
 import { parseAnswer, type EditFormat } from '../edits/index.js';
 import type { ChatMessage, ToolCall } from '../llm/index.js';
-import { fenceFor } from '../report/markdown.js';
-import { sanitizeText } from '../report/sanitize.js';
+import { fenceFor } from '../text/markdown.js';
+import { sanitizeText } from '../text/sanitize.js';
 import type { AskItem, ShownItem } from '../state/run-state.js';
 
 /** How answers are read (as in extract). */

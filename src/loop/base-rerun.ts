@@ -3,7 +3,7 @@
 // its first failing part, a baseline that timed out), or it fails there as well (a timing-sensitive
 // test). Deciding whether to re-run, and which tests, is pure; the re-run is one test command in
 // the sandbox at its base commit.
-import { renderTestLog } from '../report/test-log.js';
+import { renderTestLog } from '../test-output/test-log.js';
 import { artifactNames } from '../state/artifact-names.js';
 import { MAX_BASE_RERUN_TESTS, type BaseRerun, type RunState, type TestRecord } from '../state/run-state.js';
 import { focusCommand, judgeAgainstBaseline, testKey, type FailingTest } from '../test-output/index.js';

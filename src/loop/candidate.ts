@@ -17,7 +17,7 @@ import type { Prepared } from './prepare.js';
 import { assertSameCommit, assertSameTree, PROMPT_TREE_ENTRIES } from './prepare.js';
 import { sandboxCommitId } from '../runner/index.js';
 import { MAX_STEP_CANDIDATES } from './sandbox-repo.js';
-import { renderTestLog } from '../report/test-log.js';
+import { renderTestLog } from '../test-output/test-log.js';
 import { toTestRecord } from './test-record.js';
 import { testTimeoutMs } from './test-timeout.js';
 import { baseRerunPlan, rerunAtBase } from './base-rerun.js';

@@ -4,8 +4,8 @@
 // left behind without a word.
 import { isHammerError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { backendFlags } from '../report/backend-flags.js';
-import { shellWord } from '../report/shell-word.js';
+import { backendFlags } from '../config/backend-flags.js';
+import { shellWord } from '../text/shell-word.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { RunRecorder } from './phase-runner.js';
 import type { RunDeps, RunRequest } from './run-types.js';

@@ -2,7 +2,7 @@
 // words about the change (else what the patch changed) as its body, the run and model as trailers.
 import { commitMessage, type CommitText } from '../git/index.js';
 import { summarizePatch } from '../patch/patch-summary.js';
-import { directiveTitle } from '../report/pr-title.js';
+import { directiveTitle } from '../text/title.js';
 import type { PatchFile, RunState } from '../state/run-state.js';
 
 /** The text of iteration n's commit, its patch changing `files`, with the model's `explanation` (null: none). */

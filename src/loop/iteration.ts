@@ -15,7 +15,7 @@ import type { RunRecorder } from './phase-runner.js';
 import type { Prepared } from './prepare.js';
 import { renderPromptArtifact } from './prompt.js';
 import type { RunDeps, RunRequest } from './run-types.js';
-import { modelExplanation } from '../report/explanation.js';
+import { modelExplanation } from '../edits/explanation.js';
 import { finish, judgeCandidate } from './candidate.js';
 import { promptFor, sharedWithPrevious } from './iteration-prompt.js';
 

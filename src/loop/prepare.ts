@@ -4,7 +4,7 @@ import type { ParseCache } from '../context/index.js';
 import { HammerError } from '../errors.js';
 import { Workbench, type BaseArchive, type UserRepo } from '../git/index.js';
 import { preflightTree, sizeOfEntries, treeRefusal } from '../git/preflight.js';
-import { renderTestLog } from '../report/test-log.js';
+import { renderTestLog } from '../test-output/test-log.js';
 import type { Sandbox, SandboxSpec } from '../sandbox/types.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { TestRecord } from '../state/run-state.js';
@@ -64,7 +64,8 @@ export async function prepare(
   const signal = deps.signal;
   const spec: SandboxSpec = sandboxSpec(config, runId, image.ref);
   // the context code (and the syntax layer under it) loads here, while the sandbox is made
-  const parseCacheMade = import('../context/index.js').then((lib) => new lib.ParseCache());
+  const contextCode = import('../context/index.js');
+  const parseCacheMade = contextCode.then((lib) => new lib.ParseCache());
   parseCacheMade.catch(() => undefined); // awaited below
   const [uid, gid] = config.sandbox.user.split(':').map(Number) as [number, number];
   /** The base's archive, made while the engine makes the sandbox (see ARCHIVE_AHEAD_BYTES). */
@@ -91,8 +92,13 @@ export async function prepare(
         if (refusal) throw refusal;
         // the grammars the first prompt's files need load while the engine makes the sandbox: node
         // only waits on the engine there, and later they would slow the copy in, which node feeds
-        void parseCacheMade
-          .then((cache) => cache.warm(listed.entries.slice(0, PROMPT_TREE_ENTRIES).map((e) => e.path)))
+        void Promise.all([contextCode, parseCacheMade])
+          .then(([lib, cache]) =>
+            lib.warmContext(
+              cache,
+              listed.entries.slice(0, PROMPT_TREE_ENTRIES).map((e) => e.path),
+            ),
+          )
           .catch(() => undefined);
         // the archive of the base is made now too, as far as it runs ahead, so the copy in only
         // has the engine's extraction left (a resumed run's head moves first: made later)

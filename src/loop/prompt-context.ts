@@ -1,8 +1,8 @@
 // The prompt's stable middle: the repository note, the repository map and the shown files, in an
 // order that keeps what does not change between iterations first (a local server reuses that prefix).
 import type { RepositoryMap, ShownFile, ShownReason } from '../context/index.js';
-import { fenceFor } from '../report/markdown.js';
-import { sanitizeText } from '../report/sanitize.js';
+import { fenceFor } from '../text/markdown.js';
+import { sanitizeText } from '../text/sanitize.js';
 
 /** What the context layer chose for one prompt. */
 export interface PromptContext {

@@ -1,12 +1,12 @@
 // Step 2's input: the prompt, rebuilt from the state every iteration (the model holds no memory).
 import type { Config } from '../config/schema.js';
 import type { EditFormat } from '../edits/index.js';
-import { fenceFor } from '../report/markdown.js';
-import { sanitizeText } from '../report/sanitize.js';
+import { fenceFor } from '../text/markdown.js';
+import { sanitizeText } from '../text/sanitize.js';
 import type { TestRecord } from '../state/run-state.js';
 import { renderFocusParts, renderMap, renderShownFiles, type PromptContext } from './prompt-context.js';
 import { systemMessage } from './prompt-text.js';
-import { testStatus } from './signal.js';
+import { testStatus } from '../verdict/index.js';
 
 /** The [prompt] settings the prompt is built with (the directive's cap is applied when it is read). */
 export type PromptLimits = Omit<Config['prompt'], 'directive_max_bytes'>;

@@ -1,6 +1,6 @@
 // Whether a run can be continued with `hammer-box resume`, and the hint that says how.
-import { backendFlags } from '../report/backend-flags.js';
-import { shellWord } from '../report/shell-word.js';
+import { backendFlags } from '../config/backend-flags.js';
+import { shellWord } from '../text/shell-word.js';
 import { hostname } from 'node:os';
 import { HammerError } from '../errors.js';
 import { hasEnded, type RunState } from '../state/run-state.js';

@@ -6,7 +6,7 @@ import { pidAlive } from '../sandbox/gc.js';
 import type { Config } from '../config/schema.js';
 import type { RunState } from '../state/run-state.js';
 import { summarizePatch } from '../patch/patch-summary.js';
-import { iterationExplanation } from '../report/summary-extras.js';
+import { iterationExplanation } from '../edits/iteration-explanation.js';
 import { iterationCommitMessage } from './commit-text.js';
 import { iterationDate } from './iteration-date.js';
 import { resumeRefusal } from './resumable.js';

@@ -43,6 +43,8 @@ export interface RunDeps {
   loggerFor: (runId: string) => Logger;
   emit: LoopEmitter;
   now: () => Date;
+  /** PR_SUMMARY.md's text for a run, its artifacts read through `readArtifact` (src/report's, wired by the API). */
+  renderSummary: (state: RunState, readArtifact: (name: string) => Promise<string>) => Promise<string>;
   signal?: AbortSignal;
 }
 

@@ -10,9 +10,7 @@ import {
   resolveUserRepo,
   type UserRepo,
 } from '../git/index.js';
-import { baselinePassWarning } from '../report/baseline-warning.js';
-import { renderPrSummary } from '../report/pr-summary.js';
-import { summaryExtras } from '../report/summary-extras.js';
+import { baselinePassWarning } from '../verdict/baseline-warning.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { ExitReason, RunState, RunStatus } from '../state/run-state.js';
 import { finishRun, newRunState, recordError, recordRunPhase } from '../state/transitions.js';
@@ -395,7 +393,7 @@ async function deliver(
  */
 export async function reportOnly(
   state: RunState,
-  deps: Pick<RunDeps, 'store' | 'emit' | 'now' | 'loggerFor'>,
+  deps: Pick<RunDeps, 'store' | 'emit' | 'now' | 'loggerFor' | 'renderSummary'>,
 ): Promise<RunOutcome> {
   const logger = deps.loggerFor(state.run_id).child({ run_id: state.run_id });
   const rec = new RunRecorder(state, deps.store, deps.emit, deps.now, logger);
@@ -415,13 +413,11 @@ export async function reportOnly(
 }
 
 /** PR_SUMMARY.md beside the run's artifacts; written for every run that got a state file. */
-async function writeSummary(rec: RunRecorder, deps: Pick<RunDeps, 'store'>): Promise<string | null> {
+async function writeSummary(rec: RunRecorder, deps: Pick<RunDeps, 'store' | 'renderSummary'>): Promise<string | null> {
   try {
     const name = artifactNames.prSummary();
-    const extras = await summaryExtras(rec.state, (artifact) => deps.store.readArtifact(rec.state.run_id, artifact));
-    await rec.phase('report', null, () =>
-      deps.store.writeArtifact(rec.state.run_id, name, renderPrSummary(rec.state, extras)),
-    );
+    const text = await deps.renderSummary(rec.state, (artifact) => deps.store.readArtifact(rec.state.run_id, artifact));
+    await rec.phase('report', null, () => deps.store.writeArtifact(rec.state.run_id, name, text));
     return join(rec.state.artifacts_dir, name);
   } catch (err) {
     rec.logger.error({ err: (err as Error).message }, 'could not write PR_SUMMARY.md');

@@ -1,5 +1,5 @@
 // Turn a test command's result from the sandbox into the state's small, safe test record.
-import { sanitizeText } from '../report/sanitize.js';
+import { sanitizeText } from '../text/sanitize.js';
 import type { ExecResult } from '../sandbox/types.js';
 import type { ParsedTestOutput, TestRecord } from '../state/run-state.js';
 import {

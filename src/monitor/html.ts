@@ -1,7 +1,7 @@
 // HTML built safe by construction: `html` templates escape every interpolated string (after the
 // sanitiser, so escape sequences and bidi tricks are gone too); only Html values, made by our own
 // templates or by trustedHtml() around a library's escaped output, pass through as markup.
-import { sanitizeText, UNSAFE_CLASS } from '../report/sanitize.js';
+import { sanitizeText, UNSAFE_CLASS } from '../text/sanitize.js';
 
 /** Markup that is safe to put in a page as it is. */
 export class Html {

@@ -1,6 +1,6 @@
 // Paths in diff headers: unquoting git's C-style quoting, and deciding whether a path is safe to
 // hand to git (relative, inside the repo, not in .git, no control characters).
-import { UNSAFE_CLASS } from '../report/sanitize.js';
+import { UNSAFE_CLASS } from '../text/sanitize.js';
 
 /** Undo git's C-style path quoting ("a/x\tb.py", octal escapes for UTF-8 bytes). Unquoted input is returned as is. */
 export function unquoteGitPath(raw: string): string {

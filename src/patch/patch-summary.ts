@@ -1,7 +1,7 @@
 // A one-line summary of a patch, derived from the files it touches (deterministic, unlike the
 // model's prose); src/git's commitMessage turns it into the commit message. File names are inert
 // (see inertName): a name cannot mention anyone, reference or close an issue, or carry HTML.
-import { inertName, sanitizeLine, truncateText } from '../report/sanitize.js';
+import { inertName, sanitizeLine, truncateText } from '../text/sanitize.js';
 import type { PatchFile } from '../state/run-state.js';
 
 const VERB: Record<PatchFile['status'], string> = {

@@ -1,6 +1,6 @@
 // The branch's diffstat as `git diff --stat` prints it, for PR_SUMMARY.md.
 import type { RunState } from '../state/run-state.js';
-import { sanitizeLine } from './sanitize.js';
+import { sanitizeLine } from '../text/sanitize.js';
 
 type Entry = NonNullable<NonNullable<RunState['branch']>['diffstat']>[number];
 

@@ -1,7 +1,4 @@
-// Reports: PR_SUMMARY.md, run lines, test logs, and the sanitiser every report goes through.
-export * from './sanitize.js';
-export * from './markdown.js';
+// Reports: PR_SUMMARY.md, its risk line and the run lines (the text helpers they use are in src/text/).
 export * from './risk.js';
 export * from './pr-summary.js';
 export * from './run-line.js';
-export * from './test-log.js';

@@ -1,9 +1,8 @@
 // PR_SUMMARY.md: what a reviewer needs to judge the branch, from the state alone. Every piece of
 // text that came from the model, the repo or the sandbox is sanitised on the way in.
-import { rungLabel, rungNumber } from '../edits/rungs.js';
+import { rungLabel, rungNumber } from '../state/rungs.js';
 import { cutOffLine } from './cut-off-line.js';
-import { finishedIterations, latestTest, readTest, runVerdict } from '../verdict/index.js';
-import { testStatus } from '../loop/signal.js';
+import { finishedIterations, latestTest, readTest, runVerdict, testStatus } from '../verdict/index.js';
 import type { Iteration, PatchFile, RunState } from '../state/run-state.js';
 import { renderDiffstat } from './diffstat.js';
 import { renderTests, type TestsBeforeAfter } from './pr-tests.js';
@@ -16,11 +15,11 @@ import {
   inlineCode,
   table,
   tableCell,
-} from './markdown.js';
-import { baselinePassWarning } from './baseline-warning.js';
+} from '../text/markdown.js';
+import { baselinePassWarning } from '../verdict/baseline-warning.js';
 import { prTitle } from './pr-title.js';
 import { assessRisk } from './risk.js';
-import { sanitizeText, truncateText } from './sanitize.js';
+import { sanitizeText, truncateText } from '../text/sanitize.js';
 import { modelMs, renderTrajectories } from './trajectory-summary.js';
 
 const DIRECTIVE_LINES = 12;

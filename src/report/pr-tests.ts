@@ -1,10 +1,9 @@
 // The tests part of PR_SUMMARY.md: the test command at baseline and after the last patch, and which
 // tests that failed at baseline pass now (by name where the runner's output gives names, else counts).
-import { testStatus } from '../loop/signal.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
 import type { FailingTest, TestCounts } from '../test-output/index.js';
-import { latestTest, readTest, runVerdict, testPassed, type RunVerdict } from '../verdict/index.js';
-import { formatDuration, inlineCode } from './markdown.js';
+import { latestTest, readTest, runVerdict, testPassed, testStatus, type RunVerdict } from '../verdict/index.js';
+import { formatDuration, inlineCode } from '../text/markdown.js';
 
 /** Most test names listed under one heading. */
 export const LISTED_TESTS = 20;

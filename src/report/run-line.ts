@@ -1,7 +1,7 @@
 // The runs table of `hammer-box runs list`: a header, then one line per run.
 import type { RunState } from '../state/run-state.js';
 import { finishedIterations, runVerdict } from '../verdict/index.js';
-import { sanitizeLine, truncateText } from './sanitize.js';
+import { sanitizeLine, truncateText } from '../text/sanitize.js';
 
 const WIDTH = { id: 23, status: 11, reason: 19, iterations: 5 } as const;
 

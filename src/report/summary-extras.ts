@@ -1,7 +1,6 @@
 // What PR_SUMMARY.md shows beyond the state, read from the run's artifacts: the model's explanation
 // and which tests the baseline's and the last test's logs name as failing.
-import { parseTurn } from '../agent/parse-turn.js';
-import type { Iteration, RunState, TestRecord } from '../state/run-state.js';
+import type { RunState, TestRecord } from '../state/run-state.js';
 import { finishedIterations, flakyOf, knownFailuresOf, latestTest, testPassed } from '../verdict/index.js';
 import {
   distinctFailingTests,
@@ -12,11 +11,12 @@ import {
   type RunFacts,
   type TestOutputReport,
 } from '../test-output/index.js';
-import { modelExplanation } from './explanation.js';
+import { iterationExplanation } from '../edits/iteration-explanation.js';
 import type { SummaryExtras } from './pr-summary.js';
 import type { TestsBeforeAfter } from './pr-tests.js';
 
-type ReadArtifact = (name: string) => Promise<string>;
+/** Reads one of the run's artifacts by name. */
+export type ReadArtifact = (name: string) => Promise<string>;
 
 /** The extras for `state`; a missing or unreadable artifact leaves its part out. */
 export async function summaryExtras(state: RunState, readArtifact: ReadArtifact): Promise<SummaryExtras> {
@@ -30,15 +30,6 @@ async function explanationOf(state: RunState, readArtifact: ReadArtifact): Promi
     .filter((it) => it.outcome === 'applied' && (it.answer !== null || it.trajectory !== undefined))
     .at(-1);
   return last === undefined ? null : iterationExplanation(last, readArtifact);
-}
-
-/** The model's explanation of one iteration's change, from its answer (agent mode: its last turn's words). */
-export async function iterationExplanation(it: Iteration, readArtifact: ReadArtifact): Promise<string | null> {
-  const artifact = it.answer?.artifact ?? it.trajectory?.turns.at(-1)?.answer_artifact;
-  if (artifact === undefined) return null;
-  const answer = await readArtifact(artifact).catch(() => null);
-  if (answer === null) return null;
-  return modelExplanation(it.answer ? answer : parseTurn({ text: answer }).thought);
 }
 
 /** The failing tests at baseline and in the last test run, from their logs (test-output's parsers). */

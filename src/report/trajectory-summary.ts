@@ -1,8 +1,8 @@
 // Agent mode in PR_SUMMARY.md: a short account of each trajectory (turns, tool calls, the commands
 // run, the files edited, what was refused, how it ended). Every text is sanitised (pure).
 import type { Iteration } from '../state/run-state.js';
-import { inlineCode, table, tableCell } from './markdown.js';
-import { truncateText } from './sanitize.js';
+import { inlineCode, table, tableCell } from '../text/markdown.js';
+import { truncateText } from '../text/sanitize.js';
 
 /** Commands listed per trajectory at most (the rest are counted). */
 const LISTED_COMMANDS = 12;

@@ -1,7 +1,7 @@
 // A conversation kept under its size bound (pure): each message cut to its cap, and when the whole
 // is still too large, the oldest tool results and recorded observations replaced by a line saying
 // how many lines they held, as the history sent to the model is elided.
-import { omittedLines } from '../agent/observation.js';
+import { omittedLines } from '../text/omitted-lines.js';
 import {
   MAX_EXCHANGE_STEPS,
   MAX_EXCHANGES,

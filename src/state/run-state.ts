@@ -1,7 +1,7 @@
 // The run state file `.hammer/runs/<run_id>.json`: every fact about a run, rewritten atomically
 // after each phase, validated with zod whenever it is read back.
 import { z } from 'zod';
-import { RUNGS } from '../edits/rungs.js';
+import { RUNGS } from './rungs.js';
 import { MAX_FAILURES, MAX_KIND, MAX_NAME, TEST_RUNNERS } from '../test-output/index.js';
 
 /** The schema version written into every state file; a reader refuses any other. */

@@ -3,8 +3,8 @@
 // from the model or the sandbox is sanitised before it is written; colour only when `style` has it.
 import { stripThinking } from '../../agent/parse-turn.js';
 import type { ChatEmitter, ChatEvent } from '../../chat/events.js';
-import { formatDuration } from '../../report/markdown.js';
-import { sanitizeLine, sanitizeText } from '../../report/sanitize.js';
+import { formatDuration } from '../../text/markdown.js';
+import { sanitizeLine, sanitizeText } from '../../text/sanitize.js';
 import type { Exchange } from '../../state/conversation.js';
 import type { TestRecord } from '../../state/run-state.js';
 import { diffLines } from '../diff-lines.js';

@@ -5,7 +5,7 @@
 import { emitKeypressEvents, createInterface } from 'node:readline';
 import type { OpenChat } from '../../chat/open.js';
 import { HammerError, isHammerError } from '../../errors.js';
-import { sanitizeLine, sanitizeText } from '../../report/sanitize.js';
+import { sanitizeLine, sanitizeText } from '../../text/sanitize.js';
 import type { Exchange } from '../../state/conversation.js';
 import { renderError } from '../render-error.js';
 import { handOff } from './handoff.js';

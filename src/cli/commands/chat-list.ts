@@ -1,6 +1,6 @@
 // `hammer-box chat list`
 import { conversationSummary, listConversations } from '../../chat/list.js';
-import { sanitizeLine } from '../../report/sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { printJson } from '../terminal-json.js';
 
 export default async function chatList(f: { repo: string; json?: boolean; config?: string }): Promise<number> {

@@ -1,6 +1,6 @@
 // `hammer-box doctor`
 import { doctor, type DoctorReport } from '../../api/doctor.js';
-import { sanitizeLine } from '../../report/sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { flagsToConfig, type ConfigFlags } from '../config-flags.js';
 import { EXIT } from '../exit-codes.js';
 import { interruptSignal } from '../interrupt.js';

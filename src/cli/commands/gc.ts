@@ -1,6 +1,6 @@
 // `hammer-box gc`
 import { gc, type GcReport } from '../../api/gc.js';
-import { sanitizeLine } from '../../report/sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { flagsToConfig } from '../config-flags.js';
 import { interruptSignal } from '../interrupt.js';
 import { printJson } from '../terminal-json.js';

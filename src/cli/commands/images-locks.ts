@@ -9,7 +9,7 @@ import { lockOfLabels } from '../../images/lock-label.js';
 import { lockFromFacts, probeImage } from '../../images/lock-probe.js';
 import { lockStoreDir, readLocks } from '../../images/lock-store.js';
 import { BASE_TAG, IMAGE_LABELS } from '../../images/labels.js';
-import { sanitizeLine } from '../../report/sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { connectEngine } from '../connect.js';
 import { interruptSignal } from '../interrupt.js';
 import { printOutsideLine } from '../terminal-text.js';

@@ -6,7 +6,7 @@ import { writeBundle } from '../../monitor/bundle.js';
 import { serverLinks } from '../../monitor/links.js';
 import { openInBrowser } from '../../monitor/open-browser.js';
 import { startMonitorServer } from '../../monitor/server.js';
-import { sanitizeLine } from '../../report/sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { isRunId } from '../../state/run-id.js';
 import { interruptSignal } from '../interrupt.js';
 

@@ -6,14 +6,14 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { openChat } from '../../chat/open.js';
 import { missingPlanSections, planAgain, planRequest } from '../../chat/prompt.js';
 import { HammerError } from '../../errors.js';
-import { sanitizeLine, sanitizeText } from '../../report/sanitize.js';
+import { sanitizeLine, sanitizeText } from '../../text/sanitize.js';
 import { refuseLinkedLevels } from '../../state/no-follow.js';
 import type { Exchange } from '../../state/conversation.js';
 import { ChatRenderer } from '../chat/render.js';
 import { colourFor, makeStyle } from '../chat/style.js';
 import { flagsToConfig, type ConfigFlags } from '../config-flags.js';
 import { EXIT } from '../exit-codes.js';
-import { backendFlags } from '../../report/backend-flags.js';
+import { backendFlags } from '../../config/backend-flags.js';
 import { printOutsideLine } from '../terminal-text.js';
 
 interface PlanFlags extends ConfigFlags {

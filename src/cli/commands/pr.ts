@@ -4,7 +4,7 @@ import { runRefOf } from '../../api/run-ref.js';
 import { resolveRun } from '../../api/runs.js';
 import { HammerError } from '../../errors.js';
 import type { ForgeKind } from '../../forge/forge.js';
-import { sanitizeLine } from '../../report/sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { EXIT } from '../exit-codes.js';
 import { interruptSignal } from '../interrupt.js';
 import { renderError } from '../render-error.js';

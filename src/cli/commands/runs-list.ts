@@ -1,7 +1,7 @@
 // `hammer-box runs list`
 import { listRuns, runSummary, type RunListing } from '../../api/runs.js';
 import { renderRunTable } from '../../report/run-line.js';
-import { sanitizeLine } from '../../report/sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { printJson } from '../terminal-json.js';
 
 /** Lines for stderr: each state file that could not be read, and why. */

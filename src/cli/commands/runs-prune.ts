@@ -1,7 +1,7 @@
 // `hammer-box runs prune`: without --keep or --older-than it only lists what `--keep 10` would
 // remove; branches go only with --branches.
 import { pruneRuns, type PruneRunsReport } from '../../api/runs-prune.js';
-import { sanitizeLine } from '../../report/sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { DEFAULT_RUNS_KEPT } from '../../state/prune-runs.js';
 import { interruptSignal } from '../interrupt.js';
 import { printJson } from '../terminal-json.js';

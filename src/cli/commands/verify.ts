@@ -1,7 +1,7 @@
 // `hammer-box verify <run_id | branch>`: do a run again in its recorded image and say whether its verdict reproduces.
 import { runRefOf } from '../../api/run-ref.js';
 import { verify, type Verdict, type TestVerdict } from '../../api/verify.js';
-import { sanitizeLine } from '../../report/sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { interruptSignal } from '../interrupt.js';
 import { progressRenderer } from '../progress.js';
 import { printOutsideLine } from '../terminal-text.js';

@@ -4,7 +4,7 @@
 import { familyFormat } from '../../agent/model-family.js';
 import { AGENT_TOOLS, agentToolsText } from '../../agent/tool-specs.js';
 import type { ChatMessage, GenerateResult, RecordedAnswer } from '../../llm/index.js';
-import { modelExplanation } from '../../report/explanation.js';
+import { modelExplanation } from '../../edits/explanation.js';
 import { artifactNames } from '../../state/artifact-names.js';
 import type { Iteration, RunState } from '../../state/run-state.js';
 import { startIteration, updateIteration } from '../../state/transitions.js';

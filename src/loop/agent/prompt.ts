@@ -1,6 +1,6 @@
 // Agent mode's prompt: the system message that explains the tools and the rules, and the task
 // message with the directive, an orientation and where the loop stands (pure). Stable parts first.
-import { sanitizeText } from '../../report/sanitize.js';
+import { sanitizeText } from '../../text/sanitize.js';
 import { renderMap } from '../prompt-context.js';
 import { block, capMiddle, renderTest, renderTree, type BuiltPrompt, type PromptInput } from '../prompt.js';
 

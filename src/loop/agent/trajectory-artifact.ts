@@ -1,7 +1,7 @@
 // The trajectory artifact (iter-NN-trajectory.md): the whole conversation of one agent iteration,
 // readable: the messages it started from, each answer with its calls, each observation whole (pure).
 import type { ChatMessage, ToolCall } from '../../llm/types.js';
-import { fenceFor } from '../../report/markdown.js';
+import { fenceFor } from '../../text/markdown.js';
 
 /** One part of the artifact, in the order it happened. */
 export type TrajectoryPart =

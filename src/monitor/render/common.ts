@@ -1,5 +1,5 @@
 // Small pieces every page uses: badges, durations, counts, times.
-import { formatDuration } from '../../report/markdown.js';
+import { formatDuration } from '../../text/markdown.js';
 import type { SealStatus } from '../../state/run-inspect.js';
 import type { RunState } from '../../state/run-state.js';
 import { runVerdict, verdictRule } from '../../verdict/index.js';

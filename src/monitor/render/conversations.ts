@@ -2,7 +2,7 @@
 // transcript rendered from the sealed record (every text escaped, as PR_SUMMARY.md's markdown is).
 import { renderTranscript } from '../../chat/transcript.js';
 import type { Conversation } from '../../state/conversation.js';
-import { sanitizeLine } from '../../report/sanitize.js';
+import { sanitizeLine } from '../../text/sanitize.js';
 import { html, type Html } from '../html.js';
 import type { Links, RunRef } from '../links.js';
 import { renderMarkdown } from './markdown.js';

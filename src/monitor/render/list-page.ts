@@ -1,7 +1,7 @@
 // The runs list: every run newest first with its status, reason, iterations, branch, model, tokens,
 // wall time and start, a filter by status, and the state files that are not trusted, apart.
 import { describeReason } from '../../loop/stop-conditions.js';
-import { truncateText } from '../../report/sanitize.js';
+import { truncateText } from '../../text/sanitize.js';
 import { RUN_STATUSES, type RunState, type RunStatus } from '../../state/run-state.js';
 import { runVerdict } from '../../verdict/index.js';
 import { html, type Html } from '../html.js';

@@ -3,7 +3,7 @@
 // elsewhere). Raw HTML is escaped as text, except the few bare tags PR_SUMMARY.md writes itself
 // (<details>, <summary>, <sub>), which pass only in exactly that form, without attributes.
 import MarkdownItCallable, { type MarkdownIt } from 'markdown-it';
-import { sanitizeText } from '../../report/sanitize.js';
+import { sanitizeText } from '../../text/sanitize.js';
 import { escapeHtml, trustedHtml, type Html } from '../html.js';
 
 /** Tags let through, only bare: `<details>`, `</details>`, and so on. */

@@ -1,6 +1,7 @@
 // Outputs cut to a head and a tail, and shell results as the model reads them.
 import { describe, expect, it } from 'vitest';
-import { bashObservation, cutObservation, omittedLines } from '../../../src/agent/observation.js';
+import { bashObservation, cutObservation } from '../../../src/agent/observation.js';
+import { omittedLines } from '../../../src/text/omitted-lines.js';
 
 const numbered = (n: number): string => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

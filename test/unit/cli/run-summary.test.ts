@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { progressRenderer } from '../../../src/cli/progress.js';
 import { nextCommands, renderRunSummary } from '../../../src/cli/run-summary.js';
-import { shellWord } from '../../../src/report/shell-word.js';
+import { shellWord } from '../../../src/text/shell-word.js';
 import { prTitle, TITLE_MAX } from '../../../src/report/pr-title.js';
 import type { RunState } from '../../../src/state/run-state.js';
 import { iteration, makeState, RUN_ID, testRecord } from '../state/make-state.js';

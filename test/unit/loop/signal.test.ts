@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changedFiles, lastRejectedIteration, stabilitySignal, testStatus } from '../../../src/loop/signal.js';
+import { changedFiles, lastRejectedIteration, stabilitySignal } from '../../../src/loop/signal.js';
+import { testStatus } from '../../../src/verdict/index.js';
 import { readTest } from '../../../src/verdict/index.js';
 import { iteration, makeState, testRecord } from '../state/make-state.js';
 

@@ -2,7 +2,8 @@
 // arguments and (built the same way) commit subjects: inertTitle leaves it readable while no HTML,
 // mention, issue reference or closing keyword, and no link survives in plain text or in markdown.
 import { describe, expect, it } from 'vitest';
-import { inertTitle, prTitle } from '../../../src/report/pr-title.js';
+import { prTitle } from '../../../src/report/pr-title.js';
+import { inertTitle } from '../../../src/text/title.js';
 import { renderPrSummary } from '../../../src/report/pr-summary.js';
 import { makeState } from '../state/make-state.js';
 

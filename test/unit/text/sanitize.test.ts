@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeLine, sanitizeText, truncateText } from '../../../src/report/sanitize.js';
+import { sanitizeLine, sanitizeText, truncateText } from '../../../src/text/sanitize.js';
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 

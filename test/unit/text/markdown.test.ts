@@ -9,7 +9,7 @@ import {
   inlineCode,
   table,
   tableCell,
-} from '../../../src/report/markdown.js';
+} from '../../../src/text/markdown.js';
 
 describe('markdown builders', () => {
   it('chooses a fence the content cannot close', () => {

@@ -2,7 +2,7 @@
 // run it names: `--engine kubernetes`, `--kube-context`, `--trusted-repo`. Read from the run's
 // configuration as recorded (the state file holds it as plain data), pure.
 import { z } from 'zod';
-import { shellWord } from './shell-word.js';
+import { shellWord } from '../text/shell-word.js';
 
 const RecordedSchema = z.object({
   sandbox: z.object({ engine: z.string().optional(), trusted_repo: z.boolean().optional() }).partial().optional(),

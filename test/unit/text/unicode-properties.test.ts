@@ -9,9 +9,9 @@ import { commitMessage } from '../../../src/git/commit-message.js';
 import { preview } from '../../../src/llm/preview.js';
 import { escapeHtml } from '../../../src/monitor/html.js';
 import { unsafePathReason } from '../../../src/patch/patch-paths.js';
-import { inertLine, inertText } from '../../../src/report/markdown.js';
-import { sanitizeLine, sanitizeText } from '../../../src/report/sanitize.js';
-import { shellWord } from '../../../src/report/shell-word.js';
+import { inertLine, inertText } from '../../../src/text/markdown.js';
+import { sanitizeLine, sanitizeText } from '../../../src/text/sanitize.js';
+import { shellWord } from '../../../src/text/shell-word.js';
 
 const HIDDEN = /[\p{Bidi_Control}\p{Default_Ignorable_Code_Point}]/u;
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;

@@ -1,6 +1,6 @@
 // The model's words about its change, without the change itself.
 import { describe, expect, it } from 'vitest';
-import { EXPLANATION_MAX_LINES, modelExplanation } from '../../../src/report/explanation.js';
+import { EXPLANATION_MAX_LINES, modelExplanation } from '../../../src/edits/explanation.js';
 import { renderDiffstat } from '../../../src/report/diffstat.js';
 import { parseNumstat } from '../../../src/git/diffstat.js';
 

@@ -1,10 +1,10 @@
 // The warning a run gives when its tests already pass at the base commit although the directive
 // asks for a fix: the tests may not cover the problem, or the test command does not run them.
-import { ranClean } from '../loop/stop-conditions.js';
 import type { TestRecord } from '../state/run-state.js';
-import { asksForFix } from './fix-directive.js';
+import { asksForFix } from '../text/fix-directive.js';
+import { ranClean } from './test-reading.js';
 
-export { asksForFix } from './fix-directive.js';
+export { asksForFix } from '../text/fix-directive.js';
 
 /**
  * The warning for a baseline that passed on a fix directive (or exited 0 with output nothing could be

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderTestLog } from '../../../src/report/test-log.js';
+import { renderTestLog } from '../../../src/test-output/test-log.js';
 
 describe('renderTestLog', () => {
   it('writes the command, the result and both streams, sanitised', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForFix, baselinePassWarning } from '../../../src/report/baseline-warning.js';
+import { asksForFix, baselinePassWarning } from '../../../src/verdict/baseline-warning.js';
 
 describe('the baseline warning', () => {
   it('warns when the tests pass at baseline on a directive that asks for a fix', () => {

@@ -3,7 +3,7 @@
 // edit's mechanics (the diff's format, hunks, line numbers, that it applies), kept short.
 import { findFencedBlocks } from '../patch/fences.js';
 import { stripThinking } from '../patch/extract-diff.js';
-import { sanitizeText, truncateText } from './sanitize.js';
+import { sanitizeText, truncateText } from '../text/sanitize.js';
 
 /** Limits of the explanation shown in PR_SUMMARY.md. */
 export const EXPLANATION_MAX_LINES = 8;
