@@ -20,6 +20,8 @@ export interface RepoImagesOptions {
   baseCommit?: string;
   /** Build the toolchain image exactly from this lock when it is missing. */
   toolchainLock?: ImageLock;
+  /** Set the env image up exactly from this lock when it is missing (pip held to its versions). */
+  envLock?: ImageLock;
 }
 
 /** The images made, and their locks (toolchain first). */
@@ -49,6 +51,7 @@ export async function repoImages(docker: Dockerode, options: RepoImagesOptions):
     env,
     onLocks: (l) => void (locks = l),
     ...(options.toolchainLock ? { toolchainLock: options.toolchainLock } : {}),
+    ...(options.envLock ? { envLock: options.envLock } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress, onSetupOutput: options.onProgress } : {}),
   });

@@ -61,6 +61,8 @@ export async function resolveImage(
     engineArchitecture?: string;
     /** Build a missing toolchain image exactly from this lock (`verify --rebuild`). */
     toolchainLock?: ImageLock;
+    /** Set a missing env image up exactly from this lock (`verify --rebuild`: pip held to its versions). */
+    envLock?: ImageLock;
   } = {},
 ): Promise<RunImages> {
   const sig = options.signal ? { signal: options.signal } : {};
@@ -129,6 +131,7 @@ export async function resolveImage(
       allowHosts: setupHosts(config, toolchain),
       emptyEnvsPath: emptyEnvsPath(hostEnv),
       lockStore,
+      ...(options.envLock ? { fromLock: options.envLock } : {}),
       ...(caBundle ? { caBundle } : {}),
       repoTar: () => {
         const archive = (async () => {

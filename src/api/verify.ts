@@ -155,6 +155,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       env,
       baseCommit: original.repo.base_commit,
       ...(locks.toolchain ? { toolchainLock: locks.toolchain } : {}),
+      ...(locks.env ? { envLock: locks.env } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onImageProgress ? { onProgress: options.onImageProgress } : {}),
     });

@@ -12,7 +12,7 @@ import { IMAGE_LABELS, MANAGED_BY } from './labels.js';
 import { allowedHosts, upstreamProxy } from './proxy-config.js';
 import { ensureProxyImage } from './proxy-image.js';
 import { DRIFT_LABEL, runSetupAndCommit, SETUP_CA_PATH, SKIPPED_LABEL } from './setup-container.js';
-import type { ImageLock } from './lock.js';
+import { pipPins, type ImageLock } from './lock.js';
 import { attachLock, lockOfLabels } from './lock-label.js';
 import { recordLock } from './lock-store.js';
 import type { SetupStepRecord } from './setup-failure.js';
@@ -58,6 +58,8 @@ export interface EnvImageRequest {
   signal?: AbortSignal;
   /** Where this machine keeps the locks it has seen (see lock-store.ts); none recorded when absent. */
   lockStore?: string;
+  /** Set up exactly from this lock when setup has to run (`verify --rebuild`): pip held to its versions. */
+  fromLock?: ImageLock;
 }
 
 /** The image a run gets from its dependency setup. */
@@ -162,7 +164,7 @@ export async function ensureEnvImage(docker: Dockerode, req: EnvImageRequest): P
   });
   try {
     const archive = req.repoTar();
-    const script = setupScript(req.recipe);
+    const script = setupScript(req.recipe, req.fromLock ? pipPins(req.fromLock) : []);
     const [result] = await Promise.all([
       runSetupAndCommit(docker, {
         image: req.toolchainImage.id,

@@ -146,3 +146,18 @@ function diffEntries(
 function short(id: string): string {
   return id.replace(/^sha256:/, '').slice(0, 12);
 }
+
+/** A pip requirement name and an exact version as a constraints file may hold them (nothing else passes). */
+const PIP_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,212}[A-Za-z0-9])?$/;
+const PIP_VERSION = /^[A-Za-z0-9!][A-Za-z0-9.+!_-]{0,127}$/;
+
+/** The lock's Python dependencies as pip pins ("name==version"), sorted; an entry of another shape is left out. */
+export function pipPins(lock: ImageLock): string[] {
+  const pins: string[] = [];
+  for (const entry of lock.packages) {
+    const [ecosystem, name, version] = entry.split(' ');
+    if (ecosystem === 'pypi' && name && version && PIP_NAME.test(name) && PIP_VERSION.test(version))
+      pins.push(`${name}==${version}`);
+  }
+  return pins.sort();
+}

@@ -117,8 +117,13 @@ export interface SetupScript {
 
 const SITE_PACKAGES = /^lib\/python[^/]+\/site-packages\/[^/]+/;
 
-/** Build the setup script of a recipe (a configured command is written to command.sh beside it). */
-export function setupScript(recipe: SetupRecipe): SetupScript {
+/**
+ * Build the setup script of a recipe (a configured command is written to command.sh beside it).
+ * `pipPins` ("name==version", from a recorded lock) hold pip to those versions through a constraints
+ * file (PIP_CONSTRAINT): a rebuild installs what the lock says, or fails naming what the index no
+ * longer serves. The pins are a file and a variable, never the script, so the key stays the same.
+ */
+export function setupScript(recipe: SetupRecipe, pipPins: readonly string[] = []): SetupScript {
   const prelude: string[] = [];
   const post: string[] = [];
   // setup runs in the project's directory; a configured command at the root
@@ -150,6 +155,10 @@ export function setupScript(recipe: SetupRecipe): SetupScript {
         PIP_RETRIES: '1',
         PIP_TIMEOUT: '30',
       };
+      if (pipPins.length > 0) {
+        files['pip-pins.txt'] = `${pipPins.join('\n')}\n`;
+        env['PIP_CONSTRAINT'] = `${SETUP_DIR}/pip-pins.txt`;
+      }
       carried = [{ from: PYTHON_VENV, to: PYTHON_VENV, significant: (rel) => SITE_PACKAGES.test(rel) }];
       if (recipe.python && !recipe.custom) {
         files['probe-index.py'] = PROBE_INDEX;

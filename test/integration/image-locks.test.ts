@@ -11,12 +11,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoImages } from '../../src/api/repo-images.js';
 import { run } from '../../src/api/run.js';
 import { verify } from '../../src/api/verify.js';
 import { HammerError } from '../../src/errors.js';
 import { exportImages, exportSet, importImages } from '../../src/images/archive.js';
 import { bootstrapBase, ensureToolchainImage } from '../../src/images/index.js';
-import { lockDigest } from '../../src/images/lock.js';
+import { lockDigest, type ImageLock } from '../../src/images/lock.js';
 import { lockOfLabels } from '../../src/images/lock-label.js';
 import { packageRoot } from '../../src/paths.js';
 import { createFixtureRepo } from '../helpers/fixture-repo.js';
@@ -112,6 +113,59 @@ describe('a toolchain image and its lock', () => {
         .inspect()
         .catch(() => null),
     ).toBe(null);
+  }, 600_000);
+});
+
+describe('an env image rebuilt from its lock', () => {
+  it("holds pip to the lock's versions: the same lock, or SETUP_FAILED naming a version that is not there", async () => {
+    await toolchainImage('python');
+    const nonce = randomBytes(6).toString('hex');
+    const repo = await createFixtureRepo({
+      files: {
+        'vendor/localpkg/pyproject.toml': `[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "localpkg"\nversion = "1.0"\ndescription = "${nonce}"\n`,
+        'vendor/localpkg/localpkg/__init__.py': 'VALUE = 1\n',
+        'test_value.py': 'import localpkg\n\n\ndef test_value():\n    assert localpkg.VALUE == 1\n',
+      },
+    });
+    const configFile = join(dir, 'pip-pins.toml');
+    // no index here: the package comes from the repository, as pip installs a path
+    await writeFile(
+      configFile,
+      '[env]\nsetup_command = "python3 -m pip install --no-index --no-build-isolation ./vendor/localpkg"\n',
+    );
+    const env = testEnv({ XDG_STATE_HOME: dir });
+    try {
+      const first = await repoImages(docker, { repo: repo.path, configFile, env });
+      expect(first.env, 'setup made an env image').not.toBeNull();
+      made.add(first.env!.ref);
+      const lock = first.lockObjects!.env!;
+      expect(lock.packages).toContain('pypi localpkg 1.0');
+
+      // gone, and set up again from its lock: the same lock
+      await docker.getImage(first.env!.ref).remove({ force: true });
+      const again = await repoImages(docker, { repo: repo.path, configFile, env, envLock: lock });
+      expect(again.env?.ref).toBe(first.env!.ref);
+      expect(lockDigest(again.lockObjects!.env!)).toBe(lockDigest(lock));
+
+      // a lock holding a version that is not there: setup fails naming it, and makes nothing
+      await docker.getImage(first.env!.ref).remove({ force: true });
+      const stale: ImageLock = {
+        ...lock,
+        packages: lock.packages.map((p) => (p === 'pypi localpkg 1.0' ? 'pypi localpkg 2.0' : p)),
+      };
+      const err = await rejection(repoImages(docker, { repo: repo.path, configFile, env, envLock: stale }));
+      expect(err).toBeInstanceOf(HammerError);
+      expect((err as HammerError).code).toBe('SETUP_FAILED');
+      expect((err as HammerError).message).toContain('localpkg');
+      expect(
+        await docker
+          .getImage(first.env!.ref)
+          .inspect()
+          .catch(() => null),
+      ).toBe(null);
+    } finally {
+      await repo.cleanup();
+    }
   }, 600_000);
 });
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { checkArchive, type ArchivedImage } from '../../../src/images/archive-check.js';
-import { diffContent, diffLocks, lockDigest, lockText, parseLock, type ImageLock } from '../../../src/images/lock.js';
+import {
+  diffContent,
+  diffLocks,
+  lockDigest,
+  lockText,
+  parseLock,
+  pipPins,
+  type ImageLock,
+} from '../../../src/images/lock.js';
 import { LOCK_LABELS } from '../../../src/images/lock-label.js';
 import { lockFromFacts, parseProbe } from '../../../src/images/lock-probe.js';
 
@@ -49,6 +57,24 @@ describe('a lock', () => {
     expect(
       diffContent(lock(), lock({ from: { ref: 'hammer-box/base:trixie', id: `sha256:${'e'.repeat(64)}` } })),
     ).toEqual([]);
+  });
+});
+
+describe("an env lock's pip pins", () => {
+  it('are its Python dependencies at their exact versions, and nothing of another ecosystem or shape', () => {
+    const env = lock({
+      kind: 'env',
+      debian: [],
+      packages: [
+        'pypi requests 2.32.3',
+        'npm left-pad 1.3.0',
+        'pypi pytest 8.3.5',
+        'pypi bad;name 1.0',
+        'pypi ok-name 1.0;rm',
+        'pypi zope.interface 7.2',
+      ],
+    });
+    expect(pipPins(env)).toEqual(['pytest==8.3.5', 'requests==2.32.3', 'zope.interface==7.2']);
   });
 });
 

@@ -65,6 +65,16 @@ describe('setupScript', () => {
     expect(venv!.significant('bin/python3')).toBe(false);
   });
 
+  it("python held to a lock's versions: the pins are a constraints file pip reads, and the script (the image's key) is the same", () => {
+    const plain = setupScript(recipe('python'));
+    const pinned = setupScript(recipe('python'), ['pytest==8.3.5', 'requests==2.32.3']);
+    expect(pinned.files['pip-pins.txt']).toBe('pytest==8.3.5\nrequests==2.32.3\n');
+    expect(pinned.env['PIP_CONSTRAINT']).toBe('/opt/hammer/.setup/pip-pins.txt');
+    expect(pinned.script).toBe(plain.script);
+    expect(plain.env['PIP_CONSTRAINT']).toBeUndefined();
+    expect(plain.files['pip-pins.txt']).toBeUndefined();
+  });
+
   it('node carries node_modules from /workspace to /node_modules, which the runner never cleans, and puts its .bin on PATH', () => {
     const s = setupScript(recipe('node', 'npm ci'));
     expect(s.carried).toHaveLength(1);
