@@ -65,6 +65,12 @@ export interface ContractBackend {
   podPidsLimit?: number;
   /** Commands go through the resident runner. */
   resident: boolean;
+  /**
+   * How much this process's memory may grow while 100 MB of output streams through (a backend that
+   * buffered the output would grow by more than the output): 50 MB, more where a stand-in API server
+   * runs in this process and the output passes through it too.
+   */
+  hostGrowthBytes: number;
 }
 
 /** The backends to run the contract against: HAMMER_BACKENDS narrows them to those whose name contains it. */
@@ -87,6 +93,7 @@ function dockerBackend(name: string, resident: boolean): ContractBackend {
     idle: ['docker-init', 'sleep'],
     cgroupPids: true,
     resident,
+    hostGrowthBytes: 50 * 1024 * 1024,
   };
 }
 
@@ -121,6 +128,8 @@ function fakeKubeBackend(): ContractBackend {
     cgroupPids: false,
     podPidsLimit: FAKE_POD_PIDS_LIMIT,
     resident: true,
+    // the fake API server and its Docker client run in this process: the output passes through both sides
+    hostGrowthBytes: 80 * 1024 * 1024,
   };
 }
 
@@ -155,5 +164,6 @@ function clusterBackend(kubeconfig: string): ContractBackend {
     cgroupPids: false,
     podPidsLimit: CLUSTER_PIDS_LIMIT,
     resident: true,
+    hostGrowthBytes: 50 * 1024 * 1024,
   };
 }
