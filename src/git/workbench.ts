@@ -53,6 +53,17 @@ export interface WorkbenchOptions {
  *   writes (blobs, trees, commits) lands in the workbench only, never in the user's repo, until
  *   deliverBranch copies exactly the branch's new objects over.
  */
+/** How a patch is applied and committed (see Workbench.applyPatch). */
+export interface ApplyPatchOptions {
+  iteration: number;
+  summary: string;
+  message?: string;
+  author?: Identity;
+  date?: Date;
+  signal?: AbortSignal;
+  flags?: readonly string[];
+}
+
 export class Workbench {
   private headCommit: string;
   private headTree: string;
@@ -156,18 +167,7 @@ export class Workbench {
    * (default: the workbench's identity, which commits). A patch git refuses, or one that changes
    * nothing, is returned as data with git's message.
    */
-  applyPatch(
-    patch: string,
-    opts: {
-      iteration: number;
-      summary: string;
-      message?: string;
-      author?: Identity;
-      date?: Date;
-      signal?: AbortSignal;
-      flags?: readonly string[];
-    },
-  ): Promise<ApplyResult> {
+  applyPatch(patch: string, opts: ApplyPatchOptions): Promise<ApplyResult> {
     return this.queuedApply(opts.flags, () => this.applyNow(patch, opts));
   }
 
@@ -458,18 +458,7 @@ export class Workbench {
     await rm(this.dir, { recursive: true, force: true });
   }
 
-  private async applyNow(
-    patch: string,
-    opts: {
-      iteration: number;
-      summary: string;
-      message?: string;
-      author?: Identity;
-      date?: Date;
-      signal?: AbortSignal;
-      flags?: readonly string[];
-    },
-  ): Promise<ApplyResult> {
+  private async applyNow(patch: string, opts: ApplyPatchOptions): Promise<ApplyResult> {
     if (this.disposed) throw new HammerError('INTERNAL', 'workbench already disposed');
     const signal = opts.signal ? { signal: opts.signal } : {};
     // the syntax gate's filesAfter of this very patch on this head already made the tree (an index
