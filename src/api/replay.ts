@@ -27,15 +27,7 @@ export interface ReplayOptions extends Pick<
  * configuration (a state file never widens trust).
  */
 export async function replay(options: ReplayOptions): Promise<RunOutcome> {
-  const env = options.env ?? process.env;
-  const repo = resolve(options.repo);
-  const { config } = await resolveConfig({
-    repo,
-    env,
-    ...(options.configFile ? { configFile: options.configFile } : {}),
-    ...(options.flags ? { flags: options.flags } : {}),
-  });
-  const store = await openRunStore(repo, config, env);
+  const { repo, env, store } = await openRecordedRuns(options);
   const original = await store.read(options.runId);
   if (original.image === null)
     throw new HammerError(
@@ -51,6 +43,21 @@ export async function replay(options: ReplayOptions): Promise<RunOutcome> {
     throw await withDivergence(err, original, store);
   }
   return { ...replayed, replay: compareReplay(original, replayed.state) };
+}
+
+/** The repository's run store under the current configuration, for running a recorded run again (replay, verify). */
+export async function openRecordedRuns(
+  options: Pick<ReplayOptions, 'repo' | 'env' | 'configFile' | 'flags'>,
+): Promise<{ repo: string; env: NodeJS.ProcessEnv; store: RunStore }> {
+  const env = options.env ?? process.env;
+  const repo = resolve(options.repo);
+  const { config } = await resolveConfig({
+    repo,
+    env,
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.flags ? { flags: options.flags } : {}),
+  });
+  return { repo, env, store: await openRunStore(repo, config, env) };
 }
 
 /**

@@ -5,9 +5,8 @@
 // When the recorded image is gone, `rebuild` makes the images again from the run's locks (the
 // toolchain image exactly; the env image by the same setup, its lock compared).
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Docker from 'dockerode';
-import { resolveConfig } from '../config/resolve.js';
 import { HammerError } from '../errors.js';
 import { inspectImage } from '../images/engine.js';
 import { diffContent, ImageLockSchema, lockDigest, type ImageLock } from '../images/lock.js';
@@ -15,11 +14,11 @@ import type { LoopEmitter } from '../loop/events.js';
 import { artifactNames } from '../state/artifact-names.js';
 import type { RunState, TestRecord } from '../state/run-state.js';
 import { repoImages } from './repo-images.js';
-import { openRunStore } from './run-store.js';
 import { latestTest, readTest, runVerdict, type RunVerdict, type TestReading } from '../verdict/index.js';
 import type { RunRef } from '../state/run-ref.js';
+import type { RunStore } from '../state/store.js';
 import { pickRunId } from './run-ref.js';
-import { runAgain } from './replay.js';
+import { openRecordedRuns, runAgain } from './replay.js';
 import type { RunOptions } from './run.js';
 
 /** What `verify` takes. */
@@ -116,15 +115,7 @@ function words(reading: TestReading): string {
 
 /** Do the run again and compare its verdict with the recorded one. */
 export async function verify(options: VerifyOptions): Promise<VerifyReport> {
-  const env = options.env ?? process.env;
-  const repo = resolve(options.repo);
-  const { config } = await resolveConfig({
-    repo,
-    env,
-    ...(options.configFile ? { configFile: options.configFile } : {}),
-    ...(options.flags ? { flags: options.flags } : {}),
-  });
-  const store = await openRunStore(repo, config, env);
+  const { repo, env, store } = await openRecordedRuns(options);
   const original = await findRun(store, options.target, options.repo);
   if (original.image === null)
     throw new HammerError(
@@ -198,11 +189,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
 }
 
 /** The run a target names: the newest run that delivered that branch, else the run its id (or part of it, or --last) names. */
-async function findRun(
-  store: Awaited<ReturnType<typeof openRunStore>>,
-  target: RunRef,
-  repo: string,
-): Promise<RunState> {
+async function findRun(store: RunStore, target: RunRef, repo: string): Promise<RunState> {
   if (typeof target === 'string' && !/^\d{8}T\d{6}Z-[a-z0-9]+$/.test(target)) {
     const { runs } = await store.list();
     const byBranch = runs.find((r) => r.branch?.name === target);

@@ -118,18 +118,18 @@ function afterRun(s: RunState): string[] {
   ];
 }
 
+/** What a test run came to, in a word as the terminal says it (a timed-out run is unknown, never failed). */
+export function testWord(t: TestRecord): string {
+  return { passed: 'passed', failed: 'failed', no_tests: 'found no test', timed_out: 'unknown', unread: 'unread' }[
+    readTest(t)
+  ];
+}
+
 function describeTest(t: TestRecord): string {
   const how = t.timed_out
     ? `timed out after ${formatDuration(t.duration_ms)}`
     : `${testStatus(t)} after ${formatDuration(t.duration_ms)}`;
-  const said = {
-    passed: 'passed',
-    failed: 'failed',
-    no_tests: 'found no test',
-    timed_out: 'unknown',
-    unread: 'unread',
-  }[readTest(t)];
-  return `${said} (${how})`;
+  return `${testWord(t)} (${how})`;
 }
 
 /** The first few ids, and how many more. */

@@ -9,6 +9,7 @@ import { shellWord } from '../text/shell-word.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { RunRecorder } from './phase-runner.js';
 import type { RunDeps, RunRequest } from './run-types.js';
+import { doublingDelays } from '../sandbox/backoff.js';
 
 /** A sandbox that is still there, and the last reason its removal gave. */
 export interface LeftBehind {
@@ -26,13 +27,7 @@ export const INTERRUPTED_BUDGET_MS = 2_000;
 
 /** The waits between tries within `budgetMs` (pure): 0.5 s doubling to 8 s, their sum at most the budget. */
 export function removalDelays(budgetMs: number): number[] {
-  const out: number[] = [];
-  let total = 0;
-  for (let d = FIRST_DELAY_MS; total + d <= budgetMs; d = Math.min(d * 2, MAX_DELAY_MS)) {
-    out.push(d);
-    total += d;
-  }
-  return out;
+  return doublingDelays(FIRST_DELAY_MS, MAX_DELAY_MS, budgetMs);
 }
 
 /** Remove every sandbox (side by side), each tried again for up to `budgetMs`; those still there, with why. */

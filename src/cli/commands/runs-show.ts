@@ -7,8 +7,9 @@ import { formatDuration } from '../../text/markdown.js';
 import { sanitizeLine, sanitizeText, truncateText } from '../../text/sanitize.js';
 import { iterationTokens } from '../../report/trajectory-summary.js';
 import type { Iteration, TestRecord } from '../../state/run-state.js';
-import { latestTest, readTest, runVerdict } from '../../verdict/index.js';
+import { latestTest, runVerdict } from '../../verdict/index.js';
 import { printJson } from '../terminal-json.js';
+import { testWord } from '../run-summary.js';
 
 /** Lines of test output shown under the final test. */
 const OUTPUT_TAIL_LINES = 8;
@@ -86,14 +87,7 @@ function describeTest(t: TestRecord): string {
       : t.focus
         ? `; after the failing tests alone passed in ${formatDuration(t.focus.duration_ms)}`
         : '';
-  const said = {
-    passed: 'passed',
-    failed: 'failed',
-    no_tests: 'found no test',
-    timed_out: 'unknown',
-    unread: 'unread',
-  }[readTest(t)];
-  return `${said} (${how}${focus})`;
+  return `${testWord(t)} (${how}${focus})`;
 }
 
 function iterationLine(it: Iteration, one: (text: string, max?: number) => string): string {

@@ -4,6 +4,7 @@
 // and every abort, is final at once.
 import { abortError, throwIfAborted } from '../../errors.js';
 import { apiAnswer, unansweredCode } from './kube-errors.js';
+import { doublingDelays } from '../backoff.js';
 
 /** How long the backend keeps trying an API server that does not answer (config `kubernetes.outage_retry`). */
 export const API_OUTAGE_MS = 60_000;
@@ -39,13 +40,7 @@ export function unanswered(err: unknown): boolean {
 
 /** The waits before each retry within `budgetMs` (pure): 250 ms doubling to 5 s, their sum at most the budget. */
 export function outageDelays(budgetMs: number): number[] {
-  const out: number[] = [];
-  let total = 0;
-  for (let d = FIRST_DELAY_MS; total + d <= budgetMs; d = Math.min(d * 2, MAX_DELAY_MS)) {
-    out.push(d);
-    total += d;
-  }
-  return out;
+  return doublingDelays(FIRST_DELAY_MS, MAX_DELAY_MS, budgetMs);
 }
 
 /**
