@@ -154,6 +154,7 @@ export class SandboxRepo {
     let applied: { at: number; commit: string; tree: string | undefined } | undefined;
     let scanned = '';
     const args = candidates.flatMap((c) => [c.flags.join(' '), c.patch]);
+    const sent = performance.now();
     const exec = await this.sandbox.exec(
       runnerArgv(
         'step',
@@ -229,7 +230,12 @@ export class SandboxRepo {
     }
     await this.settleAfterTests(exec, result, signal);
     const testMs = end - applied.at;
-    const timedOut = exec.timedOut || ((exec.exitCode === 124 || exec.exitCode === 137) && testMs >= test.timeoutMs);
+    // timeout(1)'s 124 (or its KILL's 137) is a timeout when the exec as a whole ran as long as the
+    // limit: the tests ran inside it, so its time is never less than theirs. The applied line's
+    // arrival is no start to measure from: under load it reaches the host late, and a test stopped
+    // at its limit would then read as one that exited 124 early.
+    const timedOut =
+      exec.timedOut || ((exec.exitCode === 124 || exec.exitCode === 137) && end - sent >= test.timeoutMs);
     const stdout = stripStageLines(exec.stdout.text);
     const stderr = afterCheckLine(exec.stderr.text, checked.k);
     return {
